@@ -1,0 +1,15 @@
+//! `compiler-core`: everything Tessel knows about tensor programs that does not
+//! depend on a particular machine.
+//!
+//! Invariant: this crate is pure. It never touches a file system, a clock or a
+//! thread, so that it builds for `wasm32-unknown-unknown` and runs the same in
+//! the browser and natively. Hosts (the CLI, the web UI) pass such things in.
+//!
+//! See `ARCHITECTURE.md` at the repository root for the data flow.
+
+pub mod analysis;
+pub mod diag;
+pub mod eval;
+pub mod ir;
+pub mod syntax;
+pub mod tvmscript;
