@@ -1,1 +1,4 @@
-fn main() { eprintln!("tessel: commands arrive with the core issue"); std::process::exit(2) }
+fn main() {
+    eprintln!("tessel: commands arrive with the core issue");
+    std::process::exit(2)
+}
