@@ -8,6 +8,7 @@
 //! See `ARCHITECTURE.md` at the repository root for the data flow.
 
 pub mod analysis;
+pub mod arith;
 pub mod diag;
 pub mod eval;
 pub mod ir;

@@ -1,1 +1,4 @@
-//! placeholder, filled in by its owner
+//! TVMScript: the Python-syntax text form of TensorIR, in both directions.
+
+pub mod builder;
+pub mod printer;

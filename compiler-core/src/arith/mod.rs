@@ -1,0 +1,1 @@
+//! Arithmetic analysis (owned by the arith branch).
