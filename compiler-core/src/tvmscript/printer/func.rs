@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
+use super::scope::{ScopePaths, FUNC_SCOPE};
 use super::{Dialect, Printer};
 use crate::ir::{
     AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId,
@@ -19,12 +20,6 @@ fn expr_vars(e: &Expr, out: &mut HashSet<VarId>) {
             out.insert(v.id());
         }
     });
-}
-
-fn has_vars(e: &Expr) -> bool {
-    let mut found = false;
-    e.walk(&mut |x| found |= matches!(x.kind(), ExprKind::Var(_)));
-    found
 }
 
 /// Every variable id used anywhere in a statement tree (expressions,
@@ -102,9 +97,14 @@ impl<'o> Printer<'o> {
     /// Defines a buffer's name in the current scope; its data pointer prints
     /// as `A.data` unless already defined.
     pub(crate) fn define_buffer(&mut self, b: &Buffer) -> String {
-        let name = self.names.define_buffer(b.id(), &b.name);
+        let depth = self.names.depth();
+        self.define_buffer_at(depth, b)
+    }
+
+    pub(crate) fn define_buffer_at(&mut self, depth: usize, b: &Buffer) -> String {
+        let name = self.names.define_buffer_at(depth, b.id(), &b.name);
         if !self.names.is_var_defined(b.data.id()) {
-            self.names.alias_var(b.data.id(), format!("{name}.data"));
+            self.names.alias_var_at(depth, b.data.id(), format!("{name}.data"));
         }
         name
     }
@@ -206,9 +206,14 @@ impl<'o> Printer<'o> {
         if shares_data {
             return false;
         }
-        let exprs = || b.shape.iter().chain(&b.strides).chain(std::iter::once(&b.elem_offset));
-        match self.dialect() {
-            Dialect::Tirx => exprs().all(|e| {
+        // TVM 0.27 inlines every parameter buffer; we do so whenever the
+        // result parses, i.e. its shape, strides and offset only use
+        // parameters printed before it.
+        b.shape
+            .iter()
+            .chain(&b.strides)
+            .chain(std::iter::once(&b.elem_offset))
+            .all(|e| {
                 let mut ok = true;
                 e.walk(&mut |x| {
                     if let ExprKind::Var(v) = x.kind() {
@@ -216,16 +221,7 @@ impl<'o> Printer<'o> {
                     }
                 });
                 ok
-            }),
-            Dialect::Block | Dialect::SBlock => {
-                b.strides.is_empty()
-                    && !exprs().any(has_vars)
-                    && !matches!(b.elem_offset.kind(), ExprKind::Int(v) if *v != 0)
-                    && b.scope == "global"
-                    && b.align == DEFAULT_ALIGN
-                    && b.offset_factor == 1
-            }
-        }
+            })
     }
 
     pub(crate) fn prim_func(&mut self, f: &PrimFunc, name: &str) {
@@ -238,7 +234,8 @@ impl<'o> Printer<'o> {
         };
         self.raw_line(decorator);
 
-        self.names.push_frame();
+        self.push_scope(vec![FUNC_SCOPE], self.indent + 1);
+        self.paths = ScopePaths::of_function_body(&f.body);
         let used = stmt_vars(&f.body);
         let mut params = Vec::new();
         let mut matched: Vec<(String, &Buffer)> = Vec::new();
@@ -276,11 +273,13 @@ impl<'o> Printer<'o> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if !attrs.is_empty() {
+            self.begin_stmt();
             let a = self.attr_map(&attrs);
             self.line(&format!("{}({a})", self.tir("func_attr")));
         }
 
         for (handle, b) in matched {
+            self.begin_stmt();
             let bname = self.define_buffer(b);
             let decl = self.buffer_decl(b, "match_buffer", Some(handle), false);
             self.line(&format!("{bname} = {decl}"));
@@ -288,11 +287,13 @@ impl<'o> Printer<'o> {
 
         match implicit_root(&f.body) {
             Some(root) => {
+                self.begin_stmt();
                 let mark = self.mark_of(&f.body);
                 let comment = format!("# with T.{}(\"root\"):", self.dialect().block_fn());
                 self.header_line(&comment, mark, None);
                 let alloc = self.dialect().block_alloc_fn();
                 for b in &root.alloc_buffers {
+                    self.begin_stmt();
                     let bname = self.define_buffer(b);
                     let decl = self.buffer_decl(b, alloc, None, false);
                     self.line(&format!("{bname} = {decl}"));
@@ -301,9 +302,9 @@ impl<'o> Printer<'o> {
             }
             None => self.stmt(&f.body),
         }
-        self.flush_pending();
+        self.pop_scope();
         self.indent -= 1;
-        self.names.pop_frame();
+        self.paths = ScopePaths::default();
     }
 }
 
