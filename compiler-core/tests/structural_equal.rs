@@ -407,7 +407,8 @@ fn buffer_fields_are_compared() {
         ir.func(&[&a], &[&x], s)
     };
     let base = build(&mut ir, &|_| {});
-    let cases: Vec<(&str, Box<dyn Fn(&mut BufferNode)>)> = vec![
+    type Edit = Box<dyn Fn(&mut BufferNode)>;
+    let cases: Vec<(&str, Edit)> = vec![
         ("scope", Box::new(|n| n.scope = "shared".into())),
         ("align", Box::new(|n| n.align = 128)),
         ("offset_factor", Box::new(|n| n.offset_factor = 4)),
@@ -467,8 +468,10 @@ fn mismatch_display_and_fields() {
 #[test]
 fn annotations_with_nested_values() {
     let mut ir = Ir::new();
-    let mut o1 = Vec1::default();
-    o1.block_ann = Some(1);
+    let o1 = Vec1 {
+        block_ann: Some(1),
+        ..Default::default()
+    };
     let mut f = vec1(&mut ir, &o1);
     let mut g = vec1(&mut ir, &o1);
     let nested = |x: i64| {

@@ -13,11 +13,17 @@ use compiler_core::ir::*;
 #[derive(Default)]
 pub struct Ir {
     next: u32,
+    /// When set (the default), [`Ir::realize`] fills an empty `writes` with the
+    /// whole of every buffer stored to in the block, as TVMScript's inference would.
+    pub infer_writes: bool,
 }
 
 impl Ir {
     pub fn new() -> Ir {
-        Ir { next: 1 }
+        Ir {
+            next: 1,
+            infer_writes: true,
+        }
     }
     pub fn span(&mut self) -> Span {
         let k = self.next;
@@ -143,7 +149,14 @@ impl Ir {
         }
     }
 
-    pub fn realize(&mut self, b: BlockData) -> Stmt {
+    pub fn realize(&mut self, mut b: BlockData) -> Stmt {
+        let root = b.realize.block.name == "root";
+        if self.infer_writes && !root && b.realize.block.writes.is_empty() {
+            b.realize.block.writes = stored_buffers(&b.realize.block)
+                .iter()
+                .map(|buf| region(buf, buf.full_region()))
+                .collect();
+        }
         let span = b.realize.block.span;
         Stmt::new(StmtKind::BlockRealize(b.realize), span)
     }
@@ -184,6 +197,32 @@ impl Ir {
         let span = self.span();
         Buffer::new(name, dtype, shape).derive(|n| n.span = span)
     }
+}
+
+/// Buffers stored to anywhere in `block`, except those allocated or matched
+/// inside it, in order.
+pub fn stored_buffers(block: &Block) -> Vec<Buffer> {
+    let mut stored: Vec<Buffer> = Vec::new();
+    let mut local: Vec<Buffer> = block.alloc_buffers.clone();
+    local.extend(block.match_buffers.iter().map(|m| m.buffer.clone()));
+    let mut stack: Vec<Stmt> = vec![block.body.clone()];
+    stack.extend(block.init.clone());
+    while let Some(s) = stack.pop() {
+        match s.kind() {
+            StmtKind::Store { buffer, .. } if !stored.contains(buffer) => {
+                stored.push(buffer.clone())
+            }
+            StmtKind::BlockRealize(r) => {
+                local.extend(r.block.alloc_buffers.iter().cloned());
+                local.extend(r.block.match_buffers.iter().map(|m| m.buffer.clone()));
+            }
+            StmtKind::Allocate { buffer, .. } => local.push(buffer.clone()),
+            _ => {}
+        }
+        s.for_each_child(|c| stack.push(c.clone()));
+    }
+    stored.retain(|b| !local.contains(b));
+    stored
 }
 
 /// A block under construction: tweak `realize` fields, then [`Ir::realize`].

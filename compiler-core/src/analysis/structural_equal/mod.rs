@@ -671,15 +671,9 @@ impl Comparer {
                 parent: None,
             });
         }
-        self.len_check(
-            t,
-            a.len(),
-            b.len(),
-            path,
-            what,
-            |i| a.get(i).map(render::expr),
-            |i| b.get(i).map(render::expr),
-        );
+        self.len_check(t, a.len(), b.len(), path, what, |i| {
+            (a.get(i).map(render::expr), b.get(i).map(render::expr))
+        });
     }
 
     /// Expression children of `parent` (call arguments, indices), reported
@@ -725,8 +719,7 @@ impl Comparer {
         lb: usize,
         path: P,
         what: &str,
-        ra: impl Fn(usize) -> Option<String>,
-        rb: impl Fn(usize) -> Option<String>,
+        render_at: impl Fn(usize) -> (Option<String>, Option<String>),
     ) {
         if la == lb {
             return;
@@ -734,10 +727,11 @@ impl Comparer {
         let i = la.min(lb);
         let p = self.paths.index(path, i);
         let missing = || "<missing>".to_string();
+        let (l, r) = render_at(i);
         t.push(fail(
             p,
-            ra(i).unwrap_or_else(missing),
-            rb(i).unwrap_or_else(missing),
+            l.unwrap_or_else(missing),
+            r.unwrap_or_else(missing),
             format!("different number of {what}: {la} vs {lb}"),
         ));
     }
@@ -775,8 +769,7 @@ impl Comparer {
             b.region.len(),
             rp,
             "region dimensions",
-            |_| Some(render::region(a)),
-            |_| Some(render::region(b)),
+            |_| (Some(render::region(a)), Some(render::region(b))),
         );
     }
 
@@ -792,15 +785,9 @@ impl Comparer {
             let p = self.paths.index(path, i);
             self.region(t, x, y, p);
         }
-        self.len_check(
-            t,
-            a.len(),
-            b.len(),
-            path,
-            what,
-            |i| a.get(i).map(render::region),
-            |i| b.get(i).map(render::region),
-        );
+        self.len_check(t, a.len(), b.len(), path, what, |i| {
+            (a.get(i).map(render::region), b.get(i).map(render::region))
+        });
     }
 
     fn attr_map(
@@ -856,15 +843,9 @@ impl Comparer {
                     let p = self.paths.index(path, i);
                     t.push(Task::Attr(u.clone(), v.clone(), p));
                 }
-                self.len_check(
-                    &mut t,
-                    x.len(),
-                    y.len(),
-                    path,
-                    "array elements",
-                    |i| x.get(i).map(render::attr),
-                    |i| y.get(i).map(render::attr),
-                );
+                self.len_check(&mut t, x.len(), y.len(), path, "array elements", |i| {
+                    (x.get(i).map(render::attr), y.get(i).map(render::attr))
+                });
                 self.schedule(t);
                 return;
             }
@@ -1213,15 +1194,9 @@ impl Comparer {
                     let p = self.paths.index(path, i);
                     t.push(Task::Stmt(u.clone(), v.clone(), p));
                 }
-                self.len_check(
-                    &mut t,
-                    x.len(),
-                    y.len(),
-                    path,
-                    "statements",
-                    |i| x.get(i).map(render::stmt),
-                    |i| y.get(i).map(render::stmt),
-                );
+                self.len_check(&mut t, x.len(), y.len(), path, "statements", |i| {
+                    (x.get(i).map(render::stmt), y.get(i).map(render::stmt))
+                });
             }
             (
                 StmtKind::Allocate {
@@ -1278,8 +1253,12 @@ impl Comparer {
             b.iter_vars.len(),
             ivs,
             "block iterators",
-            |i| a.iter_vars.get(i).map(|iv| iv.var.name().to_string()),
-            |i| b.iter_vars.get(i).map(|iv| iv.var.name().to_string()),
+            |i| {
+                (
+                    a.iter_vars.get(i).map(|iv| iv.var.name().to_string()),
+                    b.iter_vars.get(i).map(|iv| iv.var.name().to_string()),
+                )
+            },
         );
         let p = self.paths.field(path, "reads");
         self.regions(t, &a.reads, &b.reads, p, "read regions");
@@ -1296,8 +1275,12 @@ impl Comparer {
             b.alloc_buffers.len(),
             ap,
             "allocated buffers",
-            |i| a.alloc_buffers.get(i).map(render::buffer),
-            |i| b.alloc_buffers.get(i).map(render::buffer),
+            |i| {
+                (
+                    a.alloc_buffers.get(i).map(render::buffer),
+                    b.alloc_buffers.get(i).map(render::buffer),
+                )
+            },
         );
         let mp = self.paths.field(path, "match_buffers");
         for (i, (x, y)) in a.match_buffers.iter().zip(&b.match_buffers).enumerate() {
@@ -1313,8 +1296,12 @@ impl Comparer {
             b.match_buffers.len(),
             mp,
             "match buffers",
-            |i| a.match_buffers.get(i).map(|m| render::buffer(&m.buffer)),
-            |i| b.match_buffers.get(i).map(|m| render::buffer(&m.buffer)),
+            |i| {
+                (
+                    a.match_buffers.get(i).map(|m| render::buffer(&m.buffer)),
+                    b.match_buffers.get(i).map(|m| render::buffer(&m.buffer)),
+                )
+            },
         );
         let p = self.paths.field(path, "annotations");
         self.attr_map(t, &a.annotations, &b.annotations, p, None);
@@ -1351,14 +1338,18 @@ impl Comparer {
             pp,
             "parameters",
             |i| {
-                a.params
-                    .get(i)
-                    .map(|v| format!("{}: {}", v.name(), v.dtype()))
-            },
-            |i| {
-                b.params
-                    .get(i)
-                    .map(|v| format!("{}: {}", v.name(), v.dtype()))
+                (
+                    {
+                        a.params
+                            .get(i)
+                            .map(|v| format!("{}: {}", v.name(), v.dtype()))
+                    },
+                    {
+                        b.params
+                            .get(i)
+                            .map(|v| format!("{}: {}", v.name(), v.dtype()))
+                    },
+                )
             },
         );
         let bp = self.paths.field(path, "buffer_map");
@@ -1381,8 +1372,12 @@ impl Comparer {
             b.buffer_map.len(),
             bp,
             "parameter buffers",
-            |i| a.buffer_map.get(i).map(|(_, b)| render::buffer(b)),
-            |i| b.buffer_map.get(i).map(|(_, b)| render::buffer(b)),
+            |i| {
+                (
+                    a.buffer_map.get(i).map(|(_, b)| render::buffer(b)),
+                    b.buffer_map.get(i).map(|(_, b)| render::buffer(b)),
+                )
+            },
         );
         let ap = self.paths.field(path, "attrs");
         let skip = self.options.ignore_global_symbol.then_some("global_symbol");
