@@ -23,6 +23,7 @@ pub mod error;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;
+pub mod reduction;
 pub mod replay;
 pub mod sampling;
 pub mod trace;
