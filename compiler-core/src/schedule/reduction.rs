@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::query::enclosing_loops;
-use super::tree::{self, StmtPath};
+use super::tree;
 use super::*;
 use crate::ir::mutate::{substitute_expr, substitute_stmt};
 
