@@ -333,7 +333,6 @@ fn ranks_of_loads_stores_and_regions() {
     expect![[r#"
         error 80..85: buffer `A` is 2-dimensional but is indexed with 1 index
         error 90..95: buffer `A` is 2-dimensional but is indexed with 1 index
-        error 110..115: write region `A[vi]` has 1 range but buffer `A` is 2-dimensional
     "#]]
     .assert_eq(&show(&d));
     assert!(d[0].span == ld.span() || d[1].span == ld.span());
@@ -597,4 +596,32 @@ fn deep_ir_does_not_overflow_the_stack() {
     assert_eq!(d.len(), DEPTH / 10);
     assert!(!has_errors(&d));
     std::mem::forget(f);
+}
+
+#[test]
+fn a_wrong_region_alone_is_reported_at_the_region() {
+    // Accesses are right; only the explicit `T.reads(A[vi])` of a 2-D buffer is wrong.
+    let mut ir = Ir::new();
+    let a = ir.buffer("A", &[4, 4], f32());
+    let b = ir.buffer("B", &[4], f32());
+    let vi = i32v("vi");
+    let i = i32v("i");
+    let iv = ir.iter(&vi, 4, IterKind::Spatial);
+    let bind = ir.v(&i);
+    let (x, y) = (ir.v(&vi), ir.v(&vi));
+    let ld = ir.load(&a, vec![x, y]);
+    let x = ir.v(&vi);
+    let st = ir.store(&b, vec![x], ld);
+    let mut blk = ir.block("C", vec![(iv, bind)], st);
+    let bad = ir.v(&vi);
+    blk.block().reads = vec![region(&a, points(vec![bad.clone()]))];
+    let r = ir.realize(blk);
+    let l = ir.for_(&i, 4, r);
+    let f = ir.func(&[&a, &b], &[], l);
+    let d = verify_prim_func(&f, "main");
+    expect![[r#"
+        error 160..165: read region `A[vi]` has 1 range but buffer `A` is 2-dimensional
+    "#]]
+    .assert_eq(&show(&d));
+    assert_eq!(d[0].span, bad.span());
 }

@@ -113,7 +113,20 @@ struct BlockCtx {
     stored: Vec<(BufferId, String, Span)>,
     stored_set: HashSet<BufferId>,
     reduce_store_errors: HashSet<BufferId>,
-    pending_region_errors: Vec<(BufferId, Diagnostic)>,
+    /// Buffers with a rank or index-dtype error in an access in the subtree.
+    access_errors: HashSet<BufferId>,
+    /// Region diagnostics that are only reported when no access (store or
+    /// load) in the block already reported the same problem: regions are
+    /// often inferred from those very accesses.
+    pending_region_errors: Vec<(Pending, BufferId, Diagnostic)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    /// A reduction iterator in a write region (see `reduce_store_errors`).
+    Reduce,
+    /// Rank or bound dtype of a region (see `access_errors`).
+    Access,
 }
 
 enum Task<'a> {
@@ -721,6 +734,7 @@ impl<'n> Verifier<'n> {
 
     /// Rank and index dtypes of an access.
     fn check_indices(&mut self, buffer: &Buffer, indices: &[Expr], sp: Span) {
+        let before = self.diags.len();
         if indices.len() != buffer.ndim() {
             self.error(Diagnostic::error(
                 format!(
@@ -745,13 +759,27 @@ impl<'n> Verifier<'n> {
                 );
             }
         }
+        if self.diags.len() > before {
+            let target = self.resolve(buffer.id());
+            if let Some(ctx) = self.blocks.last_mut() {
+                ctx.access_errors.insert(target);
+            }
+        }
     }
 
     /// Buffer in scope, one range per dimension, and the range expressions.
+    /// Rank and bound-dtype problems are deferred to the end of the block
+    /// (see [`Pending::Access`]); `sp` is the fallback span.
     fn check_region(&mut self, r: &BufferRegion, what: &str, sp: Span) {
-        self.use_buffer(&r.buffer, sp);
+        let rsp = r
+            .region
+            .first()
+            .map_or(sp, |range| pick(range.min.span(), sp));
+        self.use_buffer(&r.buffer, rsp);
+        let target = self.resolve(r.buffer.id());
+        let mut deferred = Vec::new();
         if r.region.len() != r.buffer.ndim() {
-            self.error(Diagnostic::error(
+            deferred.push(Diagnostic::error(
                 format!(
                     "{what} `{}` has {} but buffer `{}` is {}-dimensional",
                     render::region(r),
@@ -759,12 +787,32 @@ impl<'n> Verifier<'n> {
                     r.buffer.name,
                     r.buffer.ndim()
                 ),
-                sp,
+                rsp,
             ));
         }
         for range in &r.region {
-            self.check_expr(&range.min, sp);
-            self.check_expr(&range.extent, sp);
+            let bad = [&range.min, &range.extent]
+                .into_iter()
+                .find(|e| !e.dtype().is_integer() || !e.dtype().is_scalar());
+            if let Some(e) = bad {
+                deferred.push(Diagnostic::error(
+                    format!(
+                        "{what} `{}` has bounds of dtype {}; regions must be integer ranges",
+                        render::region(r),
+                        e.dtype()
+                    ),
+                    pick(range.min.span(), rsp),
+                ));
+                continue;
+            }
+            self.check_expr(&range.min, rsp);
+            self.check_expr(&range.extent, rsp);
+        }
+        match self.blocks.last_mut() {
+            Some(ctx) => ctx
+                .pending_region_errors
+                .extend(deferred.into_iter().map(|d| (Pending::Access, target, d))),
+            None => self.diags.extend(deferred),
         }
     }
 
@@ -1102,6 +1150,7 @@ impl<'n> Verifier<'n> {
             stored: Vec::new(),
             stored_set: HashSet::new(),
             reduce_store_errors: HashSet::new(),
+            access_errors: HashSet::new(),
             pending_region_errors: Vec::new(),
         });
         for (k, iv) in blk.iter_vars.iter().enumerate() {
@@ -1175,7 +1224,9 @@ impl<'n> Verifier<'n> {
                             pick(e.span(), bspan),
                             bspan,
                         );
-                        self.top().pending_region_errors.push((target, d));
+                        self.top()
+                            .pending_region_errors
+                            .push((Pending::Reduce, target, d));
                         break 'ranges;
                     }
                 }
@@ -1214,8 +1265,12 @@ impl<'n> Verifier<'n> {
         if ctx.nonopaque {
             self.depth = self.depth.saturating_sub(1);
         }
-        for (buf, d) in ctx.pending_region_errors {
-            if !ctx.reduce_store_errors.contains(&buf) {
+        for (kind, buf, d) in ctx.pending_region_errors {
+            let covered = match kind {
+                Pending::Reduce => ctx.reduce_store_errors.contains(&buf),
+                Pending::Access => ctx.access_errors.contains(&buf),
+            };
+            if !covered {
                 self.diags.push(d);
             }
         }
@@ -1238,6 +1293,9 @@ impl<'n> Verifier<'n> {
             }
         }
         if let Some(parent) = self.blocks.last_mut() {
+            parent
+                .access_errors
+                .extend(ctx.access_errors.iter().copied());
             for (buf, name, span) in ctx.stored {
                 if !ctx.local.contains(&buf) && parent.stored_set.insert(buf) {
                     parent.stored.push((buf, name, span));
