@@ -1,7 +1,7 @@
 # Source: seed 001 (001_0efb66a8e9a300ba.txt, MLC book), §3.4, lines 1609-1640: the two T.prim_func
 #   functions (relu0, linear0) of MyModule.
 # DERIVED, not verbatim: the seed's MyModule also contains `@R.function def main(...)` (Relax, lines
-#   1643-1660), so the module as a whole is listed in SKIPPED.md. This file keeps the module with only
+#   1644-1665), so the module as a whole is listed in SKIPPED.md. This file keeps the module with only
 #   its TensorIR part, because it is the seeds' only example of `T.handle` + `T.match_buffer` with
 #   symbolic `T.int64()` sizes. The `linear0` of MyModuleMixture (§3.7, lines 2027-2050) is identical
 #   to the `linear0` here and is covered by this file.

@@ -1,7 +1,7 @@
 # Source: seed 001 (001_0efb66a8e9a300ba.txt, MLC book), §4.6, lines 3201-3221: the T.prim_func
 #   `linear0` (static shapes) of MyModuleMixture.
 # DERIVED, not verbatim: the seed's MyModuleMixture also contains `@R.function def main(...)` (Relax,
-#   lines 3222-3237), so the module as a whole is listed in SKIPPED.md; this file keeps only its
+#   lines 3223-3242), so the module as a whole is listed in SKIPPED.md; this file keeps only its
 #   TensorIR part.
 # Fixes: none inside the function.
 import tvm
