@@ -186,6 +186,10 @@ pub(crate) fn floormod(a: Bound, b: Bound, dtype: DataType) -> Bound {
         }
         return Bound::new(0, cap);
     }
+    if b.max < 0 {
+        // The result takes the divisor's sign: (b.min, 0].
+        return Bound::new(inf_add(b.min, 1, NEG_INF), 0);
+    }
     Bound::of_dtype(dtype)
 }
 pub(crate) fn truncmod(a: Bound, b: Bound, dtype: DataType) -> Bound {

@@ -247,6 +247,18 @@ impl Simplifier<'_> {
                                 return self.visit(&m);
                             }
                         }
+                        // (x * c1 + y) // c2  →  x * (c1 / c2) + y // c2   when c1 % c2 == 0
+                        if let Some((l, r)) = as_bin(&a, BinOp::Add) {
+                            for (xc, y) in [(l, r), (r, l)] {
+                                if let Some((x, c1)) = as_mul_c(xc) {
+                                    if c1 % c2 == 0 && c(y).is_none() {
+                                        let q = fold_op(BinOp::Mul, x.clone(), Expr::int(c1 / c2, b.dtype()));
+                                        let d = Expr::binary(BinOp::FloorDiv, y.clone(), b.clone());
+                                        return self.visit(&Expr::binary(BinOp::Add, q, d));
+                                    }
+                                }
+                            }
+                        }
                         // x * c1 // c2  →  x // (c2 / c1)   when c2 % c1 == 0
                         if let Some((x, c1)) = as_mul_c(&a) {
                             if c1 > 0 && c2 % c1 == 0 {
@@ -278,14 +290,7 @@ impl Simplifier<'_> {
                     if let Some(c2) = c(&b).filter(|v| *v > 0) {
                         // (x * c1) % c2  →  (x * (c1 % c2)) % c2
                         if let Some((x, c1)) = as_mul_c(&a) {
-                            // (x * c1) % c2  →  x % (c2 / c1) * c1   when c1 < 0 divides c2
-                            if c1 < 0 && c2 % c1 == 0 {
-                                if let Some(q) = c2.checked_div(c1) {
-                                    let m = Expr::binary(BinOp::FloorMod, x.clone(), Expr::int(q, b.dtype()));
-                                    return Expr::binary(BinOp::Mul, m, Expr::int(c1, b.dtype()));
-                                }
-                            }
-                            if let Some(r) = fold_int_binary(BinOp::FloorMod, c1, c2, b.dtype()).filter(|_| c1 > c2) {
+                            if let Some(r) = fold_int_binary(BinOp::FloorMod, c1, c2, b.dtype()).filter(|_| c1 > c2 || c1 < 0) {
                                 if r != c1 {
                                     let inner = fold_op(BinOp::Mul, x.clone(), Expr::int(r, b.dtype()));
                                     return self.visit(&Expr::binary(BinOp::FloorMod, inner, b));
@@ -338,15 +343,11 @@ impl Simplifier<'_> {
             if bb.max <= ba.min {
                 return if is_min { b } else { a };
             }
-            // The difference is a constant: pick a side.
-            match self.try_compare(&a, &b) {
-                CompareResult::Lt | CompareResult::Le | CompareResult::Eq => {
-                    return if is_min { a } else { b };
-                }
-                CompareResult::Gt | CompareResult::Ge => {
-                    return if is_min { b } else { a };
-                }
-                _ => {}
+            // The difference is a constant (`min(x + 1, x + 3)`): pick a side.
+            // (Like TVM, a symbolic difference is not bounded here.)
+            let diff = self.canonical_expr(&Expr::binary(BinOp::Sub, a.clone(), b.clone()));
+            if let Some(d) = diff.as_int() {
+                return if (d <= 0) == is_min { a } else { b };
             }
             // Nested constants merge.
             if let (Some((x, c1)), Some(c2)) = (as_bin(&a, op), c(&b)) {

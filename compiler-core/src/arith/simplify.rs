@@ -807,6 +807,11 @@ impl<'a> Simplifier<'a> {
             lhs.scale = 0;
             return Some(lhs);
         }
+        if lhs.scale < 0 && lhs.lower == 1 && lhs.upper == POS_INF && c % lhs.scale == 0 {
+            // (x * s) % (s * q) == (x % q) * s, also for s < 0 (then q < 0).
+            lhs.upper = c / lhs.scale;
+            return Some(lhs);
+        }
         if lhs.scale > 0 && c % lhs.scale == 0 {
             let scaled = c / lhs.scale;
             let new_upper = lhs.lower.checked_mul(scaled)?;
