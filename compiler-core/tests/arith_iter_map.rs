@@ -4,7 +4,10 @@ use compiler_core::arith::detect_iter_map;
 use compiler_core::ir::{BinOp, CmpOp, DataType, Expr, Range, Var};
 
 fn lp(name: &str, ext: i64) -> (Var, Range) {
-    (Var::new(name, DataType::i32()), Range::from_extent(Expr::i32(ext)))
+    (
+        Var::new(name, DataType::i32()),
+        Range::from_extent(Expr::i32(ext)),
+    )
 }
 fn v(l: &(Var, Range)) -> Expr {
     l.0.to_expr()
@@ -31,7 +34,10 @@ fn t() -> Expr {
 #[test]
 fn split_loops_form_one_iterator() {
     let loops = [lp("i_0", 8), lp("i_1", 4), lp("i_2", 4)];
-    let b = add(add(mul(v(&loops[0]), c(16)), mul(v(&loops[1]), c(4))), v(&loops[2]));
+    let b = add(
+        add(mul(v(&loops[0]), c(16)), mul(v(&loops[1]), c(4))),
+        v(&loops[2]),
+    );
     let m = detect_iter_map(&[b], &loops, &t()).expect("affine");
     assert_eq!(m.indices[0].extent, 128);
     assert_eq!(m.indices[0].args.len(), 3);
@@ -93,7 +99,10 @@ fn non_bijective_bindings_are_rejected() {
         (vec![fdiv(v(&loops[0]), 2)], "half of i unused"),
         (vec![add(v(&loops[0]), v(&loops[1]))], "overlapping sum"),
         (vec![mul(v(&loops[0]), v(&loops[1]))], "not affine"),
-        (vec![fdiv(v(&loops[0]), 3), fmod(v(&loops[0]), 3)], "not divisible"),
+        (
+            vec![fdiv(v(&loops[0]), 3), fmod(v(&loops[0]), 3)],
+            "not divisible",
+        ),
     ] {
         assert!(detect_iter_map(&bindings, &loops, &t()).is_err(), "{why}");
     }

@@ -10,7 +10,10 @@ use arith_util::Env;
 fn check_table(table: &str) -> Vec<String> {
     let env = Env::standard();
     let mut bad = Vec::new();
-    for line in table.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in table
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let (input, expected) = line.split_once('\t').expect("tab-separated");
         let got = env.simplify_str(input);
         if got != expected {

@@ -108,7 +108,11 @@ fn wrap32(v: i64) -> i64 {
 fn eval(e: &Expr, env: &[(Var, i64)]) -> Option<i64> {
     Some(match e.kind() {
         ExprKind::Int(v) => *v,
-        ExprKind::Var(v) => env.iter().find(|(x, _)| x == v).map(|(_, val)| *val).expect("bound var"),
+        ExprKind::Var(v) => env
+            .iter()
+            .find(|(x, _)| x == v)
+            .map(|(_, val)| *val)
+            .expect("bound var"),
         ExprKind::Binary(op, a, b) => {
             let (x, y) = (eval(a, env)?, eval(b, env)?);
             let r = match op {
@@ -178,7 +182,11 @@ fn eval(e: &Expr, env: &[(Var, i64)]) -> Option<i64> {
 }
 
 fn for_all_assignments(vars: &[Var], f: &mut impl FnMut(&[(Var, i64)])) {
-    let mut env: Vec<(Var, i64)> = vars.iter().zip(RANGES).map(|(v, r)| (v.clone(), r.0)).collect();
+    let mut env: Vec<(Var, i64)> = vars
+        .iter()
+        .zip(RANGES)
+        .map(|(v, r)| (v.clone(), r.0))
+        .collect();
     loop {
         f(&env);
         let mut i = 0;
@@ -216,7 +224,10 @@ fn check(e: &E) -> Result<(), TestCaseError> {
         if let Some(before) = before {
             let after = eval(&simplified, env);
             if after != Some(before) {
-                let vals: Vec<String> = env.iter().map(|(v, x)| format!("{}={x}", v.name())).collect();
+                let vals: Vec<String> = env
+                    .iter()
+                    .map(|(v, x)| format!("{}={x}", v.name()))
+                    .collect();
                 failure = Some(format!(
                     "{expr:?}\n  simplified to {simplified:?}\n  at {}: {before} vs {after:?}",
                     vals.join(", ")

@@ -93,27 +93,47 @@ fn show(b: &Block) -> String {
 #[test]
 fn matmul_with_init_reads_operands_only() {
     // C[vi, vj] = D[vi] in init; C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vj, vk] + A[vi, vk + 1]
-    let (a, b, c, d) = (buf("A", &[128, 128]), buf("B", &[128, 128]), buf("C", &[128, 128]), buf("D", &[128]));
+    let (a, b, c, d) = (
+        buf("A", &[128, 128]),
+        buf("B", &[128, 128]),
+        buf("C", &[128, 128]),
+        buf("D", &[128]),
+    );
     let (vi, vj, vk) = (var("vi"), var("vj"), var("vk"));
     let ld = |bf: &Buffer, idx: Vec<Expr>| Expr::load(bf, idx);
-    let init = store(&c, vec![vi.to_expr(), vj.to_expr()], ld(&d, vec![vi.to_expr()]));
+    let init = store(
+        &c,
+        vec![vi.to_expr(), vj.to_expr()],
+        ld(&d, vec![vi.to_expr()]),
+    );
     let value = Expr::binary(
         BinOp::Add,
         Expr::binary(
             BinOp::Add,
             ld(&c, vec![vi.to_expr(), vj.to_expr()]),
-            Expr::binary(BinOp::Mul, ld(&a, vec![vi.to_expr(), vk.to_expr()]), ld(&b, vec![vj.to_expr(), vk.to_expr()])),
+            Expr::binary(
+                BinOp::Mul,
+                ld(&a, vec![vi.to_expr(), vk.to_expr()]),
+                ld(&b, vec![vj.to_expr(), vk.to_expr()]),
+            ),
         ),
         ld(&a, vec![vi.to_expr(), add(vk.to_expr(), i(1))]),
     );
     let body = store(&c, vec![vi.to_expr(), vj.to_expr()], value);
     let blk = block(
         "C",
-        vec![iv(&vi, 128, IterKind::Spatial), iv(&vj, 128, IterKind::Spatial), iv(&vk, 128, IterKind::Reduce)],
+        vec![
+            iv(&vi, 128, IterKind::Spatial),
+            iv(&vj, 128, IterKind::Spatial),
+            iv(&vk, 128, IterKind::Reduce),
+        ],
         Some(init),
         body,
     );
-    assert_eq!(show(&blk), "T.reads(D[vi], A[vi, vk:vk + 2], B[vj, vk])\nT.writes(C[vi, vj])");
+    assert_eq!(
+        show(&blk),
+        "T.reads(D[vi], A[vi, vk:vk + 2], B[vj, vk])\nT.writes(C[vi, vj])"
+    );
 }
 
 #[test]
@@ -127,26 +147,45 @@ fn update_without_init_reads_and_writes_the_output() {
     );
     let blk = block(
         "C",
-        vec![iv(&vi, 128, IterKind::Spatial), iv(&vj, 128, IterKind::Reduce)],
+        vec![
+            iv(&vi, 128, IterKind::Spatial),
+            iv(&vj, 128, IterKind::Reduce),
+        ],
         None,
         store(&c, vec![vi.to_expr(), vj.to_expr()], value),
     );
-    assert_eq!(show(&blk), "T.reads(C[vi, vj], A[vi, vj])\nT.writes(C[vi, vj])");
+    assert_eq!(
+        show(&blk),
+        "T.reads(C[vi, vj], A[vi, vj])\nT.writes(C[vi, vj])"
+    );
 }
 
 #[test]
 fn vector_add_is_pointwise() {
     let (a, b, c) = (buf("A", &[128]), buf("B", &[128]), buf("C", &[128]));
     let vi = var("vi");
-    let value = Expr::binary(BinOp::Add, Expr::load(&a, vec![vi.to_expr()]), Expr::load(&b, vec![vi.to_expr()]));
-    let blk = block("C", vec![iv(&vi, 128, IterKind::Spatial)], None, store(&c, vec![vi.to_expr()], value));
+    let value = Expr::binary(
+        BinOp::Add,
+        Expr::load(&a, vec![vi.to_expr()]),
+        Expr::load(&b, vec![vi.to_expr()]),
+    );
+    let blk = block(
+        "C",
+        vec![iv(&vi, 128, IterKind::Spatial)],
+        None,
+        store(&c, vec![vi.to_expr()], value),
+    );
     assert_eq!(show(&blk), "T.reads(A[vi], B[vi])\nT.writes(C[vi])");
 }
 
 #[test]
 fn inner_loop_spans_its_range() {
     // for k in range(4): D[vi * 4 + k] = A[vi, k] + A[vi, k * 2 + 1] + B[vi // 2, vi % 2 + k]
-    let (a, b, d) = (buf("A", &[128, 128]), buf("B", &[128, 128]), buf("D", &[128]));
+    let (a, b, d) = (
+        buf("A", &[128, 128]),
+        buf("B", &[128, 128]),
+        buf("D", &[128]),
+    );
     let (vi, k) = (var("vi"), var("k"));
     let value = add(
         add(
@@ -157,11 +196,18 @@ fn inner_loop_spans_its_range() {
             &b,
             vec![
                 Expr::binary(BinOp::FloorDiv, vi.to_expr(), i(2)),
-                add(Expr::binary(BinOp::FloorMod, vi.to_expr(), i(2)), k.to_expr()),
+                add(
+                    Expr::binary(BinOp::FloorMod, vi.to_expr(), i(2)),
+                    k.to_expr(),
+                ),
             ],
         ),
     );
-    let body = for_(&k, 4, store(&d, vec![add(mul(vi.to_expr(), i(4)), k.to_expr())], value));
+    let body = for_(
+        &k,
+        4,
+        store(&d, vec![add(mul(vi.to_expr(), i(4)), k.to_expr())], value),
+    );
     let blk = block("V", vec![iv(&vi, 32, IterKind::Spatial)], None, body);
     assert_eq!(
         show(&blk),
@@ -172,15 +218,30 @@ fn inner_loop_spans_its_range() {
 #[test]
 fn allocated_buffers_are_excluded_and_conditions_narrow_loops() {
     // X local; for k: X[k] = A[vi, k]; for k: if k < 2: D[vi * 4 + k] = X[k] + B[k, k]
-    let (a, b, d) = (buf("A", &[128, 128]), buf("B", &[128, 128]), buf("D", &[128]));
+    let (a, b, d) = (
+        buf("A", &[128, 128]),
+        buf("B", &[128, 128]),
+        buf("D", &[128]),
+    );
     let x = buf("X", &[4]);
     let (vi, k1, k2) = (var("vi"), var("k"), var("k"));
-    let s1 = for_(&k1, 4, store(&x, vec![k1.to_expr()], Expr::load(&a, vec![vi.to_expr(), k1.to_expr()])));
+    let s1 = for_(
+        &k1,
+        4,
+        store(
+            &x,
+            vec![k1.to_expr()],
+            Expr::load(&a, vec![vi.to_expr(), k1.to_expr()]),
+        ),
+    );
     let cond = Expr::cmp(CmpOp::Lt, k2.to_expr(), i(2));
     let inner = store(
         &d,
         vec![add(mul(vi.to_expr(), i(4)), k2.to_expr())],
-        add(Expr::load(&x, vec![k2.to_expr()]), Expr::load(&b, vec![k2.to_expr(), k2.to_expr()])),
+        add(
+            Expr::load(&x, vec![k2.to_expr()]),
+            Expr::load(&b, vec![k2.to_expr(), k2.to_expr()]),
+        ),
     );
     let s2 = for_(
         &k2,
@@ -191,9 +252,17 @@ fn allocated_buffers_are_excluded_and_conditions_narrow_loops() {
             otherwise: None,
         }),
     );
-    let mut blk = block("W", vec![iv(&vi, 32, IterKind::Spatial)], None, Stmt::seq(vec![s1, s2]));
+    let mut blk = block(
+        "W",
+        vec![iv(&vi, 32, IterKind::Spatial)],
+        None,
+        Stmt::seq(vec![s1, s2]),
+    );
     blk.alloc_buffers.push(x);
-    assert_eq!(show(&blk), "T.reads(A[vi, 0:4], B[0:2, 0:2])\nT.writes(D[vi * 4:vi * 4 + 2])");
+    assert_eq!(
+        show(&blk),
+        "T.reads(A[vi, 0:4], B[0:2, 0:2])\nT.writes(D[vi * 4:vi * 4 + 2])"
+    );
 }
 
 #[test]
@@ -205,7 +274,11 @@ fn nested_block_regions_are_relaxed_over_outer_loops() {
         "inner",
         vec![iv(&vi, 4, IterKind::Spatial)],
         None,
-        store(&d, vec![vi.to_expr()], Expr::load(&a, vec![vi.to_expr(), i(0)])),
+        store(
+            &d,
+            vec![vi.to_expr()],
+            Expr::load(&a, vec![vi.to_expr(), i(0)]),
+        ),
     );
     let (r, w) = infer_access_regions(&inner);
     inner.reads = r;

@@ -126,11 +126,9 @@ impl Detector {
         match buffer.shape.get(dim) {
             Some(extent) => {
                 let edt = extent.dtype();
-                let hi = self.ana.simplify(&Expr::binary(
-                    BinOp::Sub,
-                    extent.clone(),
-                    Expr::int(1, edt),
-                ));
+                let hi =
+                    self.ana
+                        .simplify(&Expr::binary(BinOp::Sub, extent.clone(), Expr::int(1, edt)));
                 (Expr::int(0, edt), hi)
             }
             None => (Expr::int(0, dt), Expr::int(0, dt)),
@@ -143,7 +141,11 @@ impl Detector {
         let last = if r.extent.dtype() == dt {
             Expr::binary(
                 BinOp::Sub,
-                Expr::binary(BinOp::Add, min.clone(), substitute_expr(&r.extent, &self.lets)),
+                Expr::binary(
+                    BinOp::Add,
+                    min.clone(),
+                    substitute_expr(&r.extent, &self.lets),
+                ),
                 Expr::int(1, dt),
             )
         } else {

@@ -121,7 +121,11 @@ fn inf_div(x: i64, y: i64, floor: bool) -> i64 {
     }
     if is_inf(y) {
         // |x| < inf: the quotient is 0 or -1 (floor of a small negative number).
-        return if floor && x != 0 && (x > 0) != (y > 0) { -1 } else { 0 };
+        return if floor && x != 0 && (x > 0) != (y > 0) {
+            -1
+        } else {
+            0
+        };
     }
     if floor {
         crate::arith::fold::floordiv_i64(x, y).unwrap_or(POS_INF)
@@ -141,7 +145,10 @@ fn from_corners(vals: [i64; 4]) -> Bound {
 }
 
 pub(crate) fn add(a: Bound, b: Bound) -> Bound {
-    Bound::new(inf_add(a.min, b.min, NEG_INF), inf_add(a.max, b.max, POS_INF))
+    Bound::new(
+        inf_add(a.min, b.min, NEG_INF),
+        inf_add(a.max, b.max, POS_INF),
+    )
 }
 pub(crate) fn sub(a: Bound, b: Bound) -> Bound {
     Bound::new(
@@ -280,7 +287,9 @@ fn eval_in(e: &Expr, vars: Lookup<'_>, lets: &mut Vec<(VarId, Bound)>) -> Bound 
             lets.pop();
             r
         }
-        ExprKind::Call { op, args } if *op == crate::ir::Intrinsic::IfThenElse && args.len() == 3 => {
+        ExprKind::Call { op, args }
+            if *op == crate::ir::Intrinsic::IfThenElse && args.len() == 3 =>
+        {
             eval_in(&args[1], vars, lets).union(eval_in(&args[2], vars, lets))
         }
         _ => Bound::of_dtype(dtype),

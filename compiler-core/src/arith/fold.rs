@@ -62,7 +62,11 @@ pub fn fold_int_binary(op: BinOp, a: i64, b: i64, dtype: DataType) -> Option<i64
     let unsigned = dtype.is_uint();
     let v = if unsigned {
         let bits = dtype.bits as u32;
-        let mask: u64 = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let mask: u64 = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
         let (ua, ub) = (a as u64 & mask, b as u64 & mask);
         let r = match op {
             BinOp::Add => ua.wrapping_add(ub),

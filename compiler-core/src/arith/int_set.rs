@@ -30,7 +30,11 @@ pub fn eval_bound_with(ana: &Analyzer, e: &Expr, dom: &HashMap<VarId, Range>) ->
 }
 
 /// The inclusive symbolic bounds `(lo, hi)` of `e` over `dom`, simplified.
-pub fn eval_interval(ana: &Analyzer, e: &Expr, dom: &HashMap<VarId, Range>) -> Option<(Expr, Expr)> {
+pub fn eval_interval(
+    ana: &Analyzer,
+    e: &Expr,
+    dom: &HashMap<VarId, Range>,
+) -> Option<(Expr, Expr)> {
     if !e.dtype().is_scalar() || !(e.dtype().is_int() || e.dtype().is_uint()) {
         return None;
     }
@@ -82,10 +86,7 @@ fn interval(
                     let (alo, ahi) = interval(ana, a, dom, depth + 1)?;
                     let (blo, bhi) = interval(ana, b, dom, depth + 1)?;
                     Some(match op {
-                        BinOp::Sub => (
-                            Expr::binary(op, alo, bhi),
-                            Expr::binary(op, ahi, blo),
-                        ),
+                        BinOp::Sub => (Expr::binary(op, alo, bhi), Expr::binary(op, ahi, blo)),
                         _ => (Expr::binary(op, alo, blo), Expr::binary(op, ahi, bhi)),
                     })
                 }
@@ -131,7 +132,11 @@ fn interval(
                     let k = Expr::int(c, dt);
                     let full = (Expr::int(0, dt), Expr::int(c - 1, dt));
                     let Some((lo, hi)) = interval(ana, a, dom, depth + 1) else {
-                        return if op == BinOp::FloorMod { Some(full) } else { None };
+                        return if op == BinOp::FloorMod {
+                            Some(full)
+                        } else {
+                            None
+                        };
                     };
                     if op == BinOp::Mod && !ana.can_prove_ge(&lo, 0) {
                         return None;
@@ -140,10 +145,7 @@ fn interval(
                     let qlo = ana.simplify(&Expr::binary(BinOp::FloorDiv, lo.clone(), k.clone()));
                     let qhi = ana.simplify(&Expr::binary(BinOp::FloorDiv, hi.clone(), k.clone()));
                     if expr_deep_equal(&qlo, &qhi) {
-                        return Some((
-                            Expr::binary(op, lo, k.clone()),
-                            Expr::binary(op, hi, k),
-                        ));
+                        return Some((Expr::binary(op, lo, k.clone()), Expr::binary(op, hi, k)));
                     }
                     Some(full)
                 }

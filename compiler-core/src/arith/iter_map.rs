@@ -99,7 +99,10 @@ impl Detector {
             }),
             ExprKind::Var(v) => {
                 let Some(&(mark, min)) = self.loops.get(&v.id()) else {
-                    return err(format!("`{}` is not a loop variable of the block's scope", v.name()));
+                    return err(format!(
+                        "`{}` is not a loop variable of the block's scope",
+                        v.name()
+                    ));
                 };
                 let extent = self.marks[mark].extent;
                 if extent == 1 {
@@ -129,7 +132,10 @@ impl Detector {
                         t.scale = t.scale.checked_mul(s).ok_or("overflow")?;
                         x.args.push(t);
                     }
-                    x.base = x.base.checked_add(y.base.checked_mul(s).ok_or("overflow")?).ok_or("overflow")?;
+                    x.base = x
+                        .base
+                        .checked_add(y.base.checked_mul(s).ok_or("overflow")?)
+                        .ok_or("overflow")?;
                     Ok(x)
                 }
                 BinOp::Mul => {
@@ -411,7 +417,10 @@ pub fn detect_iter_map(
         let mut expect = 1i64;
         for &(lower, extent) in p.iter() {
             if lower != expect {
-                return err(format!("{} is used in overlapping or incomplete splits", mark_name(&d.marks, mi)));
+                return err(format!(
+                    "{} is used in overlapping or incomplete splits",
+                    mark_name(&d.marks, mi)
+                ));
             }
             expect = expect.checked_mul(extent).ok_or("overflow")?;
         }

@@ -52,7 +52,11 @@ impl Analyzer {
         let lo = self.bound_of(&range.min);
         let last = Expr::binary(
             crate::ir::BinOp::Sub,
-            Expr::binary(crate::ir::BinOp::Add, range.min.clone(), range.extent.clone()),
+            Expr::binary(
+                crate::ir::BinOp::Add,
+                range.min.clone(),
+                range.extent.clone(),
+            ),
             Expr::int(1, range.min.dtype()),
         );
         let hi = self.bound_of(&last);
@@ -62,10 +66,7 @@ impl Analyzer {
 
     /// Declares that `var` ranges over `[min, min + extent)`.
     pub fn bind_range(&mut self, var: &Var, min: i64, extent: i64) {
-        let r = Range::new(
-            Expr::int(min, var.dtype()),
-            Expr::int(extent, var.dtype()),
-        );
+        let r = Range::new(Expr::int(min, var.dtype()), Expr::int(extent, var.dtype()));
         self.bind(var, &r);
     }
 

@@ -202,13 +202,15 @@ impl Simplifier<'_> {
                     if c(&b).is_none() {
                         if let Some((x, c1)) = as_bin(&a, BinOp::Add) {
                             if c(c1).is_some() {
-                                let inner = self.visit(&Expr::binary(BinOp::Add, x.clone(), b.clone()));
+                                let inner =
+                                    self.visit(&Expr::binary(BinOp::Add, x.clone(), b.clone()));
                                 return Expr::binary(BinOp::Add, inner, c1.clone());
                             }
                         }
                         if let Some((y, c1)) = as_bin(&b, BinOp::Add) {
                             if c(c1).is_some() && c(&a).is_none() {
-                                let inner = self.visit(&Expr::binary(BinOp::Add, a.clone(), y.clone()));
+                                let inner =
+                                    self.visit(&Expr::binary(BinOp::Add, a.clone(), y.clone()));
                                 return Expr::binary(BinOp::Add, inner, c1.clone());
                             }
                         }
@@ -223,7 +225,10 @@ impl Simplifier<'_> {
                         }
                     }
                     // x - c  →  x + (-c)
-                    if let Some(k) = c(&b).and_then(|v| v.checked_neg()).and_then(|v| self.konst(v, &b)) {
+                    if let Some(k) = c(&b)
+                        .and_then(|v| v.checked_neg())
+                        .and_then(|v| self.konst(v, &b))
+                    {
                         return Expr::binary(BinOp::Add, a, k);
                     }
                     // x - y * c  →  x + y * (-c) ;  0 - y * c  →  y * (-c)
@@ -243,7 +248,8 @@ impl Simplifier<'_> {
                         if let Some((x, c1)) = as_bin(&a, BinOp::FloorMod) {
                             if let Some(c1) = c(c1).filter(|v| *v > 0 && *v % c2 == 0) {
                                 let d = Expr::binary(BinOp::FloorDiv, x.clone(), b.clone());
-                                let m = Expr::binary(BinOp::FloorMod, d, Expr::int(c1 / c2, b.dtype()));
+                                let m =
+                                    Expr::binary(BinOp::FloorMod, d, Expr::int(c1 / c2, b.dtype()));
                                 return self.visit(&m);
                             }
                         }
@@ -252,7 +258,11 @@ impl Simplifier<'_> {
                             for (xc, y) in [(l, r), (r, l)] {
                                 if let Some((x, c1)) = as_mul_c(xc) {
                                     if c1 % c2 == 0 && c(y).is_none() {
-                                        let q = fold_op(BinOp::Mul, x.clone(), Expr::int(c1 / c2, b.dtype()));
+                                        let q = fold_op(
+                                            BinOp::Mul,
+                                            x.clone(),
+                                            Expr::int(c1 / c2, b.dtype()),
+                                        );
                                         let d = Expr::binary(BinOp::FloorDiv, y.clone(), b.clone());
                                         return self.visit(&Expr::binary(BinOp::Add, q, d));
                                     }
@@ -268,7 +278,11 @@ impl Simplifier<'_> {
                         }
                         // x // c1 // c2  →  x // (c1 * c2)
                         if let Some((x, c1)) = as_bin(&a, BinOp::FloorDiv) {
-                            if let Some(k) = c(c1).filter(|v| *v > 0).and_then(|c1| c1.checked_mul(c2)).and_then(|v| self.konst(v, &b)) {
+                            if let Some(k) = c(c1)
+                                .filter(|v| *v > 0)
+                                .and_then(|c1| c1.checked_mul(c2))
+                                .and_then(|v| self.konst(v, &b))
+                            {
                                 return self.visit(&Expr::binary(BinOp::FloorDiv, x.clone(), k));
                             }
                         }
@@ -279,7 +293,11 @@ impl Simplifier<'_> {
                                     let yb = self.bound(y);
                                     if yb.min >= 0 && yb.max < c1 {
                                         let d = Expr::int(c2 / c1, b.dtype());
-                                        return self.visit(&Expr::binary(BinOp::FloorDiv, x.clone(), d));
+                                        return self.visit(&Expr::binary(
+                                            BinOp::FloorDiv,
+                                            x.clone(),
+                                            d,
+                                        ));
                                     }
                                 }
                             }
@@ -290,9 +308,12 @@ impl Simplifier<'_> {
                     if let Some(c2) = c(&b).filter(|v| *v > 0) {
                         // (x * c1) % c2  →  (x * (c1 % c2)) % c2
                         if let Some((x, c1)) = as_mul_c(&a) {
-                            if let Some(r) = fold_int_binary(BinOp::FloorMod, c1, c2, b.dtype()).filter(|_| c1 > c2 || c1 < 0) {
+                            if let Some(r) = fold_int_binary(BinOp::FloorMod, c1, c2, b.dtype())
+                                .filter(|_| c1 > c2 || c1 < 0)
+                            {
                                 if r != c1 {
-                                    let inner = fold_op(BinOp::Mul, x.clone(), Expr::int(r, b.dtype()));
+                                    let inner =
+                                        fold_op(BinOp::Mul, x.clone(), Expr::int(r, b.dtype()));
                                     return self.visit(&Expr::binary(BinOp::FloorMod, inner, b));
                                 }
                             }
@@ -406,9 +427,7 @@ impl Simplifier<'_> {
     fn apply_eq(&mut self, a: Expr, b: Expr) -> Expr {
         match self.try_compare(&a, &b) {
             CompareResult::Eq => return Expr::bool(true),
-            CompareResult::Ne | CompareResult::Gt | CompareResult::Lt => {
-                return Expr::bool(false)
-            }
+            CompareResult::Ne | CompareResult::Gt | CompareResult::Lt => return Expr::bool(false),
             _ => {}
         }
         if c(&a).is_some() && c(&b).is_none() {
@@ -425,12 +444,18 @@ impl Simplifier<'_> {
         if let Some(c2) = c(&b) {
             // x + c1 == c2  →  x == c2 - c1 ;  x - c1 == c2  →  x == c2 + c1
             if let Some((x, c1)) = as_bin(&a, BinOp::Add) {
-                if let Some(k) = c(c1).and_then(|c1| c2.checked_sub(c1)).and_then(|v| self.konst(v, &b)) {
+                if let Some(k) = c(c1)
+                    .and_then(|c1| c2.checked_sub(c1))
+                    .and_then(|v| self.konst(v, &b))
+                {
                     return self.visit(&cmp(CmpOp::Eq, x.clone(), k));
                 }
             }
             if let Some((x, c1)) = as_bin(&a, BinOp::Sub) {
-                if let Some(k) = c(c1).and_then(|c1| c2.checked_add(c1)).and_then(|v| self.konst(v, &b)) {
+                if let Some(k) = c(c1)
+                    .and_then(|c1| c2.checked_add(c1))
+                    .and_then(|v| self.konst(v, &b))
+                {
                     return self.visit(&cmp(CmpOp::Eq, x.clone(), k));
                 }
             }
@@ -445,9 +470,7 @@ impl Simplifier<'_> {
         }
         match self.try_compare(&a, &b) {
             CompareResult::Lt => return Expr::bool(true),
-            CompareResult::Eq | CompareResult::Gt | CompareResult::Ge => {
-                return Expr::bool(false)
-            }
+            CompareResult::Eq | CompareResult::Gt | CompareResult::Ge => return Expr::bool(false),
             _ => {}
         }
         let dt = a.dtype();
@@ -519,11 +542,13 @@ impl Simplifier<'_> {
         // x * c2 < c1
         if let (Some((x, c2)), Some(c1)) = (as_mul_c(&a), c(&b)) {
             let r = if c1 > 0 && c2 > 0 {
-                k((c1 - 1).checked_div(c2).and_then(|v| v.checked_add(1))).map(|v| cmp(CmpOp::Lt, x.clone(), v))
+                k((c1 - 1).checked_div(c2).and_then(|v| v.checked_add(1)))
+                    .map(|v| cmp(CmpOp::Lt, x.clone(), v))
             } else if c1 <= 0 && c2 > 0 {
                 k(c1.checked_div(c2)).map(|v| cmp(CmpOp::Lt, x.clone(), v))
             } else if c1 > 0 && c2 < 0 {
-                k((c1 - 1).checked_div(c2).and_then(|v| v.checked_sub(1))).map(|v| cmp(CmpOp::Lt, v, x.clone()))
+                k((c1 - 1).checked_div(c2).and_then(|v| v.checked_sub(1)))
+                    .map(|v| cmp(CmpOp::Lt, v, x.clone()))
             } else if c1 <= 0 && c2 < 0 {
                 k(c1.checked_div(c2)).map(|v| cmp(CmpOp::Lt, v, x.clone()))
             } else {
@@ -536,11 +561,13 @@ impl Simplifier<'_> {
         // c1 < x * c2
         if let (Some(c1), Some((x, c2))) = (c(&a), as_mul_c(&b)) {
             let r = if c1 < 0 && c2 > 0 {
-                k((c1 + 1).checked_div(c2).and_then(|v| v.checked_sub(1))).map(|v| cmp(CmpOp::Lt, v, x.clone()))
+                k((c1 + 1).checked_div(c2).and_then(|v| v.checked_sub(1)))
+                    .map(|v| cmp(CmpOp::Lt, v, x.clone()))
             } else if c1 >= 0 && c2 > 0 {
                 k(c1.checked_div(c2)).map(|v| cmp(CmpOp::Lt, v, x.clone()))
             } else if c1 < 0 && c2 < 0 {
-                k((c1 + 1).checked_div(c2).and_then(|v| v.checked_add(1))).map(|v| cmp(CmpOp::Lt, x.clone(), v))
+                k((c1 + 1).checked_div(c2).and_then(|v| v.checked_add(1)))
+                    .map(|v| cmp(CmpOp::Lt, x.clone(), v))
             } else if c1 >= 0 && c2 < 0 {
                 k(c1.checked_div(c2)).map(|v| cmp(CmpOp::Lt, x.clone(), v))
             } else {
@@ -564,7 +591,9 @@ impl Simplifier<'_> {
                     let v = if c2 > 0 {
                         c1.checked_mul(c2)
                     } else {
-                        c2.checked_sub(1).and_then(|t| t.checked_mul(c1)).and_then(|t| t.checked_add(1))
+                        c2.checked_sub(1)
+                            .and_then(|t| t.checked_mul(c1))
+                            .and_then(|t| t.checked_add(1))
                     };
                     if let Some(kk) = k(v) {
                         return cmp(CmpOp::Lt, x.clone(), kk);
@@ -575,7 +604,10 @@ impl Simplifier<'_> {
         if let Some(c1) = c(&a) {
             if let Some((x, c2)) = as_bin(&b, BinOp::FloorDiv) {
                 if let Some(c2) = c(c2).filter(|v| *v > 0) {
-                    let v = c1.checked_add(1).and_then(|t| t.checked_mul(c2)).and_then(|t| t.checked_sub(1));
+                    let v = c1
+                        .checked_add(1)
+                        .and_then(|t| t.checked_mul(c2))
+                        .and_then(|t| t.checked_sub(1));
                     if let Some(kk) = k(v) {
                         return cmp(CmpOp::Lt, kk, x.clone());
                     }
@@ -584,7 +616,9 @@ impl Simplifier<'_> {
             if let Some((x, c2)) = as_bin(&b, BinOp::Div) {
                 if let Some(c2) = c(c2).filter(|v| *v > 0) {
                     let v = if c1 >= 0 {
-                        c1.checked_add(1).and_then(|t| t.checked_mul(c2)).and_then(|t| t.checked_sub(1))
+                        c1.checked_add(1)
+                            .and_then(|t| t.checked_mul(c2))
+                            .and_then(|t| t.checked_sub(1))
                     } else {
                         c1.checked_mul(c2)
                     };
@@ -596,43 +630,71 @@ impl Simplifier<'_> {
         }
         // min/max split into conjunctions / disjunctions.
         if let Some((x, y)) = as_bin(&a, BinOp::Min) {
-            let e = Expr::or(cmp(CmpOp::Lt, x.clone(), b.clone()), cmp(CmpOp::Lt, y.clone(), b.clone()));
+            let e = Expr::or(
+                cmp(CmpOp::Lt, x.clone(), b.clone()),
+                cmp(CmpOp::Lt, y.clone(), b.clone()),
+            );
             return self.visit(&e);
         }
         if let Some((x, y)) = as_bin(&a, BinOp::Max) {
-            let e = Expr::and(cmp(CmpOp::Lt, x.clone(), b.clone()), cmp(CmpOp::Lt, y.clone(), b.clone()));
+            let e = Expr::and(
+                cmp(CmpOp::Lt, x.clone(), b.clone()),
+                cmp(CmpOp::Lt, y.clone(), b.clone()),
+            );
             return self.visit(&e);
         }
         if let Some((x, y)) = as_bin(&b, BinOp::Min) {
-            let e = Expr::and(cmp(CmpOp::Lt, a.clone(), x.clone()), cmp(CmpOp::Lt, a.clone(), y.clone()));
+            let e = Expr::and(
+                cmp(CmpOp::Lt, a.clone(), x.clone()),
+                cmp(CmpOp::Lt, a.clone(), y.clone()),
+            );
             return self.visit(&e);
         }
         if let Some((x, y)) = as_bin(&b, BinOp::Max) {
-            let e = Expr::or(cmp(CmpOp::Lt, a.clone(), x.clone()), cmp(CmpOp::Lt, a.clone(), y.clone()));
+            let e = Expr::or(
+                cmp(CmpOp::Lt, a.clone(), x.clone()),
+                cmp(CmpOp::Lt, a.clone(), y.clone()),
+            );
             return self.visit(&e);
         }
         // Constants across the comparison.
         if let Some((c1, y)) = as_bin(&b, BinOp::Sub) {
             if c(c1).is_some() {
-                let e = cmp(CmpOp::Lt, Expr::binary(BinOp::Add, a.clone(), y.clone()), c1.clone());
+                let e = cmp(
+                    CmpOp::Lt,
+                    Expr::binary(BinOp::Add, a.clone(), y.clone()),
+                    c1.clone(),
+                );
                 return self.visit(&e);
             }
         }
         if let Some((c1, y)) = as_bin(&b, BinOp::Add) {
             if c(c1).is_some() {
-                let e = cmp(CmpOp::Lt, Expr::binary(BinOp::Sub, a.clone(), y.clone()), c1.clone());
+                let e = cmp(
+                    CmpOp::Lt,
+                    Expr::binary(BinOp::Sub, a.clone(), y.clone()),
+                    c1.clone(),
+                );
                 return self.visit(&e);
             }
         }
         if let Some((c1, y)) = as_bin(&a, BinOp::Sub) {
             if c(c1).is_some() {
-                let e = cmp(CmpOp::Lt, c1.clone(), Expr::binary(BinOp::Add, b.clone(), y.clone()));
+                let e = cmp(
+                    CmpOp::Lt,
+                    c1.clone(),
+                    Expr::binary(BinOp::Add, b.clone(), y.clone()),
+                );
                 return self.visit(&e);
             }
         }
         if let Some((c1, y)) = as_bin(&a, BinOp::Add) {
             if c(c1).is_some() {
-                let e = cmp(CmpOp::Lt, c1.clone(), Expr::binary(BinOp::Sub, b.clone(), y.clone()));
+                let e = cmp(
+                    CmpOp::Lt,
+                    c1.clone(),
+                    Expr::binary(BinOp::Sub, b.clone(), y.clone()),
+                );
                 return self.visit(&e);
             }
         }
@@ -666,14 +728,22 @@ impl Simplifier<'_> {
         }
         // x < y + c (c < 0)  →  x + (-c) < y
         if let Some((y, c1)) = as_bin(&b, BinOp::Add) {
-            if let Some(k) = c(c1).filter(|v| *v < 0).and_then(|v| v.checked_neg()).and_then(|v| self.konst(v, &b)) {
+            if let Some(k) = c(c1)
+                .filter(|v| *v < 0)
+                .and_then(|v| v.checked_neg())
+                .and_then(|v| self.konst(v, &b))
+            {
                 let e = cmp(CmpOp::Lt, Expr::binary(BinOp::Add, a.clone(), k), y.clone());
                 return self.visit(&e);
             }
         }
         if let Some((y, c1)) = as_bin(&b, BinOp::Sub) {
             if let Some(k) = c(c1).filter(|v| *v > 0) {
-                let e = cmp(CmpOp::Lt, Expr::binary(BinOp::Add, a.clone(), Expr::int(k, dt)), y.clone());
+                let e = cmp(
+                    CmpOp::Lt,
+                    Expr::binary(BinOp::Add, a.clone(), Expr::int(k, dt)),
+                    y.clone(),
+                );
                 return self.visit(&e);
             }
         }
@@ -782,7 +852,9 @@ impl Simplifier<'_> {
         }
         // x < c1 && c2 < x  →  false   when c2 >= c1 - 1
         let contradiction = |p: &Expr, q: &Expr| -> bool {
-            if let (ExprKind::Cmp(CmpOp::Lt, x1, c1), ExprKind::Cmp(CmpOp::Lt, c2, x2)) = (p.kind(), q.kind()) {
+            if let (ExprKind::Cmp(CmpOp::Lt, x1, c1), ExprKind::Cmp(CmpOp::Lt, c2, x2)) =
+                (p.kind(), q.kind())
+            {
                 if let (Some(c1), Some(c2)) = (c(c1), c(c2)) {
                     return expr_deep_equal(x1, x2) && c1.checked_sub(1).is_some_and(|v| c2 >= v);
                 }

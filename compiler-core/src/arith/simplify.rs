@@ -132,9 +132,7 @@ impl Sum {
                 self.args.insert(j, other);
                 return Some(());
             }
-            if other.lower == aj.lower
-                && other.upper == aj.upper
-                && other.mode_compatible(aj.mode)
+            if other.lower == aj.lower && other.upper == aj.upper && other.mode_compatible(aj.mode)
             {
                 let add = other.scale.checked_mul(scale)?;
                 let aj = &mut self.args[j];
@@ -170,9 +168,7 @@ impl Sum {
                 if lhs.upper < rhs.lower {
                     break;
                 }
-                if lhs.upper == rhs.upper
-                    && lhs.lower == rhs.lower
-                    && lhs.mode_compatible(rhs.mode)
+                if lhs.upper == rhs.upper && lhs.lower == rhs.lower && lhs.mode_compatible(rhs.mode)
                 {
                     if let Some(s) = rhs.scale.checked_add(lhs.scale) {
                         args[j].scale = s;
@@ -436,7 +432,11 @@ impl<'a> Simplifier<'a> {
                 Some(e) => e,
                 // Unreachable in practice (normal forms are only built when
                 // their coefficients fit); keep something valid.
-                None => s.args.first().map(|a| a.index.clone()).unwrap_or_else(|| Expr::int(s.base, s.dtype)),
+                None => s
+                    .args
+                    .first()
+                    .map(|a| a.index.clone())
+                    .unwrap_or_else(|| Expr::int(s.base, s.dtype)),
             },
         }
     }
@@ -739,7 +739,10 @@ impl<'a> Simplifier<'a> {
                     let b = self.bound(&an);
                     let new_base = a.base % c;
                     if b.min >= 0
-                        && b.min.checked_sub(a.base).and_then(|v| v.checked_add(new_base))? >= 0
+                        && b.min
+                            .checked_sub(a.base)
+                            .and_then(|v| v.checked_add(new_base))?
+                            >= 0
                     {
                         a.base = new_base;
                     }

@@ -22,6 +22,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
+use crate::analysis::regions::infer_access_regions;
+use crate::arith::Analyzer;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::syntax::ast;
@@ -2469,58 +2471,4 @@ fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
         (ScalarKind::UInt, _, false) => Expr::int(0, dt),
         _ => return None,
     })
-}
-
-// Temporary stand-ins until the arith branch lands its analyzer and region
-// inference; replaced at merge.
-struct Analyzer;
-impl Analyzer {
-    fn new() -> Analyzer {
-        Analyzer
-    }
-    fn simplify(&self, e: &Expr) -> Expr {
-        if let ExprKind::Binary(BinOp::Sub, a, b) = e.kind() {
-            if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-                return Expr::int(x - y, e.dtype());
-            }
-        }
-        e.clone()
-    }
-}
-fn infer_access_regions(block: &Block) -> (Vec<BufferRegion>, Vec<BufferRegion>) {
-    let mut reads: Vec<BufferRegion> = Vec::new();
-    let mut writes: Vec<BufferRegion> = Vec::new();
-    let visit = |s: &Stmt, reads: &mut Vec<BufferRegion>, writes: &mut Vec<BufferRegion>| {
-        s.walk(&mut |st| {
-            st.for_each_expr(|e| {
-                e.walk(&mut |x| {
-                    if let ExprKind::Load { buffer, indices } = x.kind() {
-                        if !reads.iter().any(|r| r.buffer == *buffer) {
-                            reads.push(BufferRegion {
-                                buffer: buffer.clone(),
-                                region: indices.iter().cloned().map(Range::point).collect(),
-                            });
-                        }
-                    }
-                })
-            });
-            if let StmtKind::Store {
-                buffer, indices, ..
-            } = st.kind()
-            {
-                if !writes.iter().any(|r| r.buffer == *buffer) {
-                    writes.push(BufferRegion {
-                        buffer: buffer.clone(),
-                        region: indices.iter().cloned().map(Range::point).collect(),
-                    });
-                }
-            }
-        })
-    };
-    let mut init_reads = Vec::new();
-    if let Some(init) = &block.init {
-        visit(init, &mut init_reads, &mut writes);
-    }
-    visit(&block.body, &mut reads, &mut writes);
-    (reads, writes)
 }

@@ -63,7 +63,11 @@ impl Env {
             env: self,
         };
         let e = p.or_expr();
-        assert!(p.pos == p.toks.len(), "trailing input in {text:?}: {:?}", &p.toks[p.pos..]);
+        assert!(
+            p.pos == p.toks.len(),
+            "trailing input in {text:?}: {:?}",
+            &p.toks[p.pos..]
+        );
         e
     }
     pub fn simplify_str(&self, text: &str) -> String {
@@ -92,7 +96,9 @@ fn lex(s: &str) -> Vec<Tok> {
             while i < cs.len() && cs[i].is_ascii_digit() {
                 i += 1;
             }
-            out.push(Tok::Num(cs[st..i].iter().collect::<String>().parse().unwrap()));
+            out.push(Tok::Num(
+                cs[st..i].iter().collect::<String>().parse().unwrap(),
+            ));
         } else if c.is_alphabetic() || c == '_' {
             let st = i;
             while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_' || cs[i] == '.') {
@@ -374,7 +380,12 @@ pub fn print(e: &Expr) -> String {
             format!("{} {sym} {}", child(a, p, false), child(b, p, true))
         }
         ExprKind::Cmp(op, a, b) => {
-            format!("{} {} {}", child(a, 5, false), op.symbol(), child(b, 5, false))
+            format!(
+                "{} {} {}",
+                child(a, 5, false),
+                op.symbol(),
+                child(b, 5, false)
+            )
         }
         ExprKind::And(a, b) => format!("{} and {}", child(a, 2, false), child(b, 2, false)),
         ExprKind::Or(a, b) => format!("{} or {}", child(a, 1, false), child(b, 1, false)),
@@ -383,7 +394,12 @@ pub fn print(e: &Expr) -> String {
             cond,
             then,
             otherwise,
-        } => format!("T.Select({}, {}, {})", print(cond), print(then), print(otherwise)),
+        } => format!(
+            "T.Select({}, {}, {})",
+            print(cond),
+            print(then),
+            print(otherwise)
+        ),
         ExprKind::Cast(v) => format!("T.Cast(\"{dt}\", {})", print(v)),
         ExprKind::Call { op, args } => {
             let a: Vec<String> = args.iter().map(print).collect();
