@@ -176,8 +176,12 @@ impl Sum {
                     }
                 } else if lhs.lower == rhs.upper
                     && rhs.scale != 0
-                    && lhs.scale % rhs.scale == 0
-                    && (lhs.scale / rhs.scale).checked_mul(rhs.lower) == Some(lhs.lower)
+                    && lhs.scale.checked_rem(rhs.scale) == Some(0)
+                    && lhs
+                        .scale
+                        .checked_div(rhs.scale)
+                        .and_then(|q| q.checked_mul(rhs.lower))
+                        == Some(lhs.lower)
                     && lhs.mode_compatible(rhs.mode)
                 {
                     // (x // (c*s)) * s + (x % (c*s)) // c == x // c, scaled.
@@ -835,7 +839,7 @@ impl<'a> Simplifier<'a> {
                 }
                 lhs.upper = new_upper;
                 return Some(lhs);
-            } else if new_upper % lhs.upper == 0 {
+            } else if new_upper.checked_rem(lhs.upper) == Some(0) {
                 return Some(lhs);
             }
         }
