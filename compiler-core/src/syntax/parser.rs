@@ -10,6 +10,7 @@
 use super::ast::*;
 use super::lexer::{self, Kw, Lexed, Op, StrKind, StrTok, Tok, Token};
 use crate::diag::{Diagnostic, LineIndex};
+use std::collections::HashSet;
 
 /// Maximum nesting of brackets, unary operators, lambdas, conditional
 /// expressions and blocks.
@@ -59,6 +60,15 @@ static EOF_TOKEN: Token = Token {
     kind: Tok::Eof,
     span: Span { start: 0, end: 0 },
 };
+
+/// What the arguments of a call so far contained (for validation).
+#[derive(Default)]
+struct SeenArgs {
+    /// The last keyword argument's name.
+    keyword: Option<Span>,
+    keyword_names: HashSet<String>,
+    double_starred: bool,
+}
 
 /// What an assignment-like target is used for (for error messages).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1113,7 +1123,7 @@ impl<'a> Parser<'a> {
         let mut seen_star: Option<Span> = None;
         let mut bare_star: Option<Span> = None;
         let mut seen_default = false;
-        let mut names: Vec<String> = Vec::new();
+        let mut names: HashSet<String> = HashSet::new();
         loop {
             if self.at_op(closer) {
                 break;
@@ -1189,8 +1199,8 @@ impl<'a> Parser<'a> {
         Ok(p)
     }
 
-    fn check_dup(&self, names: &mut Vec<String>, param: &Param) -> PResult<()> {
-        if names.contains(&param.name) {
+    fn check_dup(&self, names: &mut HashSet<String>, param: &Param) -> PResult<()> {
+        if !names.insert(param.name.clone()) {
             return Err(self.error(
                 format!(
                     "duplicate parameter `{}` in function definition",
@@ -1199,7 +1209,6 @@ impl<'a> Parser<'a> {
                 param.name_span,
             ));
         }
-        names.push(param.name.clone());
         Ok(())
     }
 
@@ -1228,8 +1237,9 @@ impl<'a> Parser<'a> {
     fn call_args(&mut self) -> PResult<Vec<Arg>> {
         self.enter()?;
         let mut args: Vec<Arg> = Vec::new();
+        let mut seen = SeenArgs::default();
         while !self.at_op(Op::RParen) {
-            let arg = self.call_arg(&args)?;
+            let arg = self.call_arg(&mut seen, args.is_empty())?;
             args.push(arg);
             if self.eat_op(Op::Comma).is_none() {
                 break;
@@ -1243,8 +1253,8 @@ impl<'a> Parser<'a> {
         Ok(args)
     }
 
-    /// One call argument; `before` are the arguments already parsed.
-    fn call_arg(&mut self, before: &[Arg]) -> PResult<Arg> {
+    /// One call argument; `seen` summarizes the arguments before it.
+    fn call_arg(&mut self, seen: &mut SeenArgs, first: bool) -> PResult<Arg> {
         let start = self.start();
         if self.eat_op(Op::Star).is_some() {
             let e = self.test()?;
@@ -1255,32 +1265,33 @@ impl<'a> Parser<'a> {
             )));
         }
         if self.eat_op(Op::Pow).is_some() {
+            seen.double_starred = true;
             return Ok(Arg::DoubleStarred(self.test()?));
         }
         if matches!(self.peek(), Tok::Name(_)) && matches!(self.peek_nth(1), Tok::Op(Op::Assign)) {
-            return self.keyword_arg(before);
+            return self.keyword_arg(seen);
         }
         let e = self.named_expr()?;
         if self.at_kw(Kw::For) {
-            return self.genexp_arg(e, before);
+            return self.genexp_arg(e, first);
         }
-        self.check_positional(&e, before)?;
+        if seen.keyword.is_some() || seen.double_starred {
+            return Err(self.positional_after_keyword(&e, seen));
+        }
         Ok(Arg::Positional(e))
     }
 
-    fn keyword_arg(&mut self, before: &[Arg]) -> PResult<Arg> {
+    fn keyword_arg(&mut self, seen: &mut SeenArgs) -> PResult<Arg> {
         let name = self.expect_name("argument name", "")?;
         self.bump();
         let value = self.test()?;
-        if before
-            .iter()
-            .any(|a| matches!(a, Arg::Keyword(k) if k.name == name.name))
-        {
+        if !seen.keyword_names.insert(name.name.clone()) {
             return Err(self.error(
                 format!("keyword argument repeated: `{}`", name.name),
                 name.span,
             ));
         }
+        seen.keyword = Some(name.span);
         Ok(Arg::Keyword(Keyword {
             span: self.span_from(name.span.start),
             name: name.name,
@@ -1290,8 +1301,8 @@ impl<'a> Parser<'a> {
     }
 
     /// `f(x for x in y)`: a generator expression as the sole argument.
-    fn genexp_arg(&mut self, elt: Expr, before: &[Arg]) -> PResult<Arg> {
-        if !before.is_empty() {
+    fn genexp_arg(&mut self, elt: Expr, first: bool) -> PResult<Arg> {
+        if !first {
             return Err(self.genexp_parens(elt.span));
         }
         let start = elt.span.start;
@@ -1309,25 +1320,18 @@ impl<'a> Parser<'a> {
         Ok(Arg::Positional(g))
     }
 
-    fn check_positional(&self, e: &Expr, before: &[Arg]) -> PResult<()> {
-        let keyword = before.iter().rev().find_map(|a| match a {
-            Arg::Keyword(k) => Some(k.name_span),
-            _ => None,
-        });
-        let dstar = before.iter().any(|a| matches!(a, Arg::DoubleStarred(_)));
-        if keyword.is_none() && !dstar {
-            return Ok(());
-        }
-        let what = if dstar {
+    #[cold]
+    fn positional_after_keyword(&self, e: &Expr, seen: &SeenArgs) -> Box<Diagnostic> {
+        let what = if seen.double_starred {
             "keyword argument unpacking"
         } else {
             "keyword argument"
         };
         let mut d = Diagnostic::error(format!("positional argument follows {what}"), e.span);
-        if let Some(k) = keyword {
+        if let Some(k) = seen.keyword {
             d = d.with_label(k, "keyword argument here");
         }
-        Err(Box::new(d))
+        Box::new(d)
     }
 
     fn genexp_parens(&self, span: Span) -> Box<Diagnostic> {
