@@ -391,6 +391,13 @@ fn lexical_structure() {
         assign c = 3
     "#]],
     );
+    // A UTF-8 byte-order mark is ignored.
+    check(
+        "\u{feff}x = 1\n",
+        expect![[r#"
+        assign x = 1
+    "#]],
+    );
     // Empty and blank inputs.
     check("", expect![[r#""#]]);
     check("\n\n   \n# comment\n", expect![[r#""#]]);

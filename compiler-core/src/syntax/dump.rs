@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The dump recurses once per level of the tree; trees produced by the
-//! parser are bounded in depth (see [`super::parser::MAX_DEPTH`]).
+//! parser are bounded in depth (see [`super::MAX_DEPTH`]).
 
 use super::ast::*;
 use std::fmt::Write as _;

@@ -195,9 +195,10 @@ pub(crate) struct Lexed {
     pub unclosed: bool,
 }
 
-/// Tokenizes a module.
+/// Tokenizes a module. A leading byte-order mark is skipped, as in Python.
 pub(crate) fn tokenize(src: &str) -> Lexed {
-    Lexer::new(src, 0, src.len(), false, false).run()
+    let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
+    Lexer::new(src, start, src.len(), false, false).run()
 }
 
 /// Tokenizes `src[start..end]` as if inside brackets: no NEWLINE, INDENT or

@@ -1,4 +1,4 @@
-//! The recursive-descent parser: [`Token`]s → [`ast`](super::ast).
+//! The recursive-descent parser: tokens → [`ast`](super::ast).
 //!
 //! See the [module documentation](super) for the overall design. Every
 //! function that may recurse into a nested construct goes through
@@ -12,12 +12,7 @@ use super::lexer::{self, Kw, Lexed, Op, StrKind, StrTok, Tok, Token};
 use crate::diag::{Diagnostic, LineIndex};
 use std::collections::HashSet;
 
-/// Maximum nesting of brackets, unary operators, lambdas, conditional
-/// expressions and blocks.
-pub(crate) const MAX_NESTING: u32 = 100;
-/// Maximum depth of the produced tree (nesting plus chains of binary
-/// operators, trailers and `elif`s).
-pub(crate) const MAX_DEPTH: u32 = 500;
+use super::{MAX_DEPTH, MAX_NESTING};
 
 type PResult<T> = Result<T, Box<Diagnostic>>;
 
