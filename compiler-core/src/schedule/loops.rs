@@ -508,11 +508,13 @@ pub(crate) fn simplify_bindings(stmt: &Stmt, ranges: &[(Var, Range)]) -> Stmt {
     Simp(ranges).stmt(stmt)
 }
 
-/// Simplification with known loop ranges. (Stand-in until the arith module
-/// lands: folds nothing.)
+/// Simplification knowing the ranges of the given loop variables.
 pub(crate) fn simplify(e: &Expr, ranges: &[(Var, Range)]) -> Expr {
-    let _ = ranges;
-    e.clone()
+    let mut ana = crate::arith::Analyzer::new();
+    for (v, r) in ranges {
+        ana.bind(v, r);
+    }
+    ana.simplify(e)
 }
 
 #[allow(dead_code)]
