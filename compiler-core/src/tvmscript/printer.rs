@@ -136,9 +136,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::ir::{
-    BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId,
-};
+use crate::ir::{BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId};
 use crate::tvmscript::builder::SourceDialect;
 
 use names::Names;

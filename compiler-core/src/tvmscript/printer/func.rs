@@ -6,9 +6,7 @@ use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
 use super::scope::{ScopePaths, FUNC_SCOPE};
 use super::{Dialect, Printer};
-use crate::ir::{
-    AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId,
-};
+use crate::ir::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
 /// TVM's default data alignment (`kAllocAlignment`).
 const DEFAULT_ALIGN: i64 = 64;
@@ -104,7 +102,8 @@ impl<'o> Printer<'o> {
     pub(crate) fn define_buffer_at(&mut self, depth: usize, b: &Buffer) -> String {
         let name = self.names.define_buffer_at(depth, b.id(), &b.name);
         if !self.names.is_var_defined(b.data.id()) {
-            self.names.alias_var_at(depth, b.data.id(), format!("{name}.data"));
+            self.names
+                .alias_var_at(depth, b.data.id(), format!("{name}.data"));
         }
         name
     }
