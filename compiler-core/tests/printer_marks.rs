@@ -24,7 +24,11 @@ fn vec_add() -> VecAdd {
     let (i0, i1, i2, vi) = (ivar("i_0"), ivar("i_1"), ivar("i_2"), ivar("vi"));
     let store = store(&c, vec![e(&vi)], add(load(&a, vec![e(&vi)]), f32c(1.0)));
     let blk = block("C")
-        .spatial(&vi, 128, add(add(mul(e(&i0), i32c(16)), mul(e(&i1), i32c(4))), e(&i2)))
+        .spatial(
+            &vi,
+            128,
+            add(add(mul(e(&i0), i32c(16)), mul(e(&i1), i32c(4))), e(&i2)),
+        )
         .reads(vec![at(&a, vec![e(&vi)])])
         .writes(vec![at(&c, vec![e(&vi)])])
         .body(store.clone());
@@ -57,9 +61,15 @@ fn print_expr_names_distinct_variables_apart() {
     assert_eq!(print_expr(&x), "i_0 * 16 + i_1 * 4 + i_2");
     let (a, b) = (ivar("i"), ivar("i"));
     assert_eq!(print_expr(&sub(e(&a), e(&b))), "i - i_1");
-    let y = max(load(&buf("Y", "float32", &[4, 4]), vec![e(&a), e(&a)]), f32c(0.0));
+    let y = max(
+        load(&buf("Y", "float32", &[4, 4]), vec![e(&a), e(&a)]),
+        f32c(0.0),
+    );
     assert_eq!(print_expr(&y), "T.max(Y[i, i], T.float32(0.0))");
-    assert_eq!(print_expr(&Expr::cast(DataType::f32(), e(&a))), "T.Cast(\"float32\", i)");
+    assert_eq!(
+        print_expr(&Expr::cast(DataType::f32(), e(&a))),
+        "T.Cast(\"float32\", i)"
+    );
 }
 
 #[test]
@@ -81,14 +91,20 @@ fn print_stmt_fragments() {
                 T.writes(C[vi])
                 C[vi] = A[vi] + T.float32(1.0)"#]]
     .assert_eq(&print_stmt(&v.middle, &PrintOptions::new(Dialect::Tirx)));
-    assert_eq!(print_stmt(&v.store, &PrintOptions::default()), "C[vi] = A[vi] + T.float32(1.0)");
+    assert_eq!(
+        print_stmt(&v.store, &PrintOptions::default()),
+        "C[vi] = A[vi] + T.float32(1.0)"
+    );
 }
 
 #[test]
 fn print_region_and_range() {
     let a = buf("A", "float32", &[128, 128]);
     let vi = ivar("vi");
-    let r = region(&a, vec![rng(mul(e(&vi), i32c(4)), i32c(4)), rng(i32c(0), i32c(128))]);
+    let r = region(
+        &a,
+        vec![rng(mul(e(&vi), i32c(4)), i32c(4)), rng(i32c(0), i32c(128))],
+    );
     assert_eq!(print_buffer_region(&r), "A[vi * 4:vi * 4 + 4, 0:128]");
     assert_eq!(print_range(&point(e(&vi))), "vi");
 }
@@ -139,16 +155,31 @@ fn mark_a_loop_inside_a_grid_with_carets() {
     // The first loop of a grid: carets under its variable.
     let opts = PrintOptions::default().with_mark(Mark::stmt(&v.outer).underline().with_label(""));
     let text = print_stmt(&v.outer, &opts);
-    assert!(text.starts_with("for i_0, i_1, i_2 in T.grid(8, 4, 4):\n    ^^^\n"), "{text}");
+    assert!(
+        text.starts_with("for i_0, i_1, i_2 in T.grid(8, 4, 4):\n    ^^^\n"),
+        "{text}"
+    );
     // A fragment from the middle loop folds the rest of the nest.
     let opts = PrintOptions::default().with_mark(Mark::stmt(&v.middle).underline().with_label(""));
     let text = print_stmt(&v.middle, &opts);
-    assert!(text.starts_with("for i_1, i_2 in T.grid(4, 4):\n    ^^^\n"), "{text}");
+    assert!(
+        text.starts_with("for i_1, i_2 in T.grid(4, 4):\n    ^^^\n"),
+        "{text}"
+    );
     // A loop on its own line: carets under the whole line.
     let a = buf("A", "float32", &[4]);
     let j = ivar("j");
-    let lp = for_kind(&j, i32c(4), ForKind::Parallel, store(&a, vec![e(&j)], f32c(0.0)));
-    let opts = PrintOptions::default().with_mark(Mark::stmt(&lp).underline().with_label("not a reduction loop"));
+    let lp = for_kind(
+        &j,
+        i32c(4),
+        ForKind::Parallel,
+        store(&a, vec![e(&j)], f32c(0.0)),
+    );
+    let opts = PrintOptions::default().with_mark(
+        Mark::stmt(&lp)
+            .underline()
+            .with_label("not a reduction loop"),
+    );
     expect![[r#"
         for j in T.parallel(4):
         ^^^^^^^^^^^^^^^^^^^^^^^ not a reduction loop
@@ -181,7 +212,10 @@ fn mark_the_root_block_and_a_sequence() {
     let v = vec_add();
     let opts = tir(PrintOptions::default()).with_mark(Mark::stmt(&v.func.body));
     let text = print_prim_func(&v.func, "main", &opts);
-    assert!(text.contains("    # with T.block(\"root\"):  # <-- here\n"), "{text}");
+    assert!(
+        text.contains("    # with T.block(\"root\"):  # <-- here\n"),
+        "{text}"
+    );
 
     let a = buf("A", "float32", &[4]);
     let s1 = store(&a, vec![i32c(0)], f32c(1.0));

@@ -21,8 +21,16 @@ fn odd_names_stay_valid_identifiers() {
     let a = buf("T", "float32", &[4]);
     let names = ["", "for", "1x", "a.b", "I", "i", "i"];
     let vars: Vec<Var> = names.iter().map(|n| ivar(n)).collect();
-    let sum = vars.iter().skip(1).fold(e(&vars[0]), |acc, v| add(acc, e(v)));
-    let body = vars.iter().rev().fold(store(&a, vec![sum], f32c(0.0)), |body, v| for_kind(v, i32c(2), ForKind::Parallel, body));
+    let sum = vars
+        .iter()
+        .skip(1)
+        .fold(e(&vars[0]), |acc, v| add(acc, e(v)));
+    let body = vars
+        .iter()
+        .rev()
+        .fold(store(&a, vec![sum], f32c(0.0)), |body, v| {
+            for_kind(v, i32c(2), ForKind::Parallel, body)
+        });
     let f = func(vec![Param::Buf(a)], body, Default::default());
     expect![[r#"
         # from tvm.script import tir as T
@@ -48,9 +56,19 @@ fn malformed_blocks_and_loops() {
     // same loop variable bound twice; an empty sequence; a shared node.
     let mut blk = block("B").spatial(&vi, 8, e(&i)).spatial(&vj, 8, e(&i));
     blk.iter_values.pop();
-    let blk = blk.init(seq(vec![])).body(store(&a, vec![e(&vi)], f32c(1.0)));
+    let blk = blk
+        .init(seq(vec![]))
+        .body(store(&a, vec![e(&vi)], f32c(1.0)));
     let inner = for_(&i, i32c(8), blk);
-    let tagless = loop_full(&i, i32c(0), i32c(8), ForKind::ThreadBinding, None, Default::default(), inner);
+    let tagless = loop_full(
+        &i,
+        i32c(0),
+        i32c(8),
+        ForKind::ThreadBinding,
+        None,
+        Default::default(),
+        inner,
+    );
     let shared = store(&a, vec![i32c(0)], f32c(2.0));
     let body = root(vec![], seq(vec![tagless, shared.clone(), shared]));
     let f = func(vec![Param::Buf(a)], body, Default::default());
@@ -98,10 +116,19 @@ fn odd_buffers() {
     let stray = buf("Z", "float32", &[2]);
     let body = seq(vec![
         store(&s, vec![], load(&alias, vec![i32c(1), i32c(2)])),
-        store(&strided, vec![i32c(0), i32c(0)], load(&stray, vec![i32c(1)])),
+        store(
+            &strided,
+            vec![i32c(0), i32c(0)],
+            load(&stray, vec![i32c(1)]),
+        ),
     ]);
     let mut f = func(
-        vec![Param::Buf(s), Param::Buf(a), Param::Scalar(n.clone()), Param::Buf(strided)],
+        vec![
+            Param::Buf(s),
+            Param::Buf(a),
+            Param::Scalar(n.clone()),
+            Param::Buf(strided),
+        ],
         allocate(&alias, body),
         Default::default(),
     );
@@ -131,7 +158,11 @@ fn odd_expressions() {
         Expr::int(3, DataType::i32().with_lanes(4)),
         Expr::float(0.5, DataType::f32().with_lanes(2)),
         Expr::cast(DataType::float(16).with_lanes(4), broadcast(e(&n), 4)),
-        call(Intrinsic::Other("tvm_warp_shuffle".into()), vec![e(&n), str_expr("a\"b\n")], DataType::i32()),
+        call(
+            Intrinsic::Other("tvm_warp_shuffle".into()),
+            vec![e(&n), str_expr("a\"b\n")],
+            DataType::i32(),
+        ),
         Expr::not(Expr::and(boolc(true), boolc(false))),
         Expr::select(boolc(true), e(&n), e(&n)),
         ramp(e(&n), e(&n), 4),
@@ -170,7 +201,11 @@ fn empty_and_attribute_only_modules() {
     let mut m = IRModule::new();
     m.attrs.insert("x".into(), AttrValue::Int(1));
     m.attrs.insert("a".into(), AttrValue::Str("s".into()));
-    let f = func(vec![Param::Scalar(ivar("x"))], evaluate(e(&ivar("y"))), Default::default());
+    let f = func(
+        vec![Param::Scalar(ivar("x"))],
+        evaluate(e(&ivar("y"))),
+        Default::default(),
+    );
     m.insert("B", BaseFunc::Prim(std::rc::Rc::new(f)));
     // As TVM 0.27 prints `I.module_attrs({"x": 1, "a": "s"})` in a module.
     expect![[r#"
@@ -219,16 +254,26 @@ fn expr_strategy(vars: Vec<Var>) -> impl Strategy<Value = Expr> {
                 bin(op, x, y)
             }),
             (0usize..6, inner.clone(), inner.clone()).prop_map(|(k, x, y)| {
-                let op = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge][k];
+                let op = [
+                    CmpOp::Eq,
+                    CmpOp::Ne,
+                    CmpOp::Lt,
+                    CmpOp::Le,
+                    CmpOp::Gt,
+                    CmpOp::Ge,
+                ][k];
                 cmp(op, x, y)
             }),
             (inner.clone(), inner.clone()).prop_map(|(x, y)| Expr::and(x, y)),
             (inner.clone(), inner.clone()).prop_map(|(x, y)| Expr::or(x, y)),
             inner.clone().prop_map(Expr::not),
-            (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, x, y)| Expr::select(c, x, y)),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, x, y)| Expr::select(c, x, y)),
             inner.clone().prop_map(|x| Expr::cast(DataType::f32(), x)),
             (inner.clone(), inner.clone()).prop_map(move |(x, y)| load(&a, vec![x, y])),
-            inner.clone().prop_map(|x| call(Intrinsic::Exp, vec![x], DataType::f32())),
+            inner
+                .clone()
+                .prop_map(|x| call(Intrinsic::Exp, vec![x], DataType::f32())),
         ]
     })
 }

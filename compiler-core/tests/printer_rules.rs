@@ -12,9 +12,7 @@ fn ix(vars: &[&Var]) -> Vec<Expr> {
 }
 
 fn copy_block(name: &str, a: &Buffer, b: &Buffer, dst: Vec<Expr>, src: Vec<Expr>) -> BlockB {
-    block(name)
-        .reads(vec![at(a, src)])
-        .writes(vec![at(b, dst)])
+    block(name).reads(vec![at(a, src)]).writes(vec![at(b, dst)])
 }
 
 #[test]
@@ -61,9 +59,15 @@ fn axis_remap_runs_match_tvm() {
     out.push(for_(&i, i32c(128), blk));
 
     let (i, vi) = (ivar("i"), ivar("vi"));
-    let blk = copy_block("f_min", &a, &b, vec![e(&vi), i32c(0)], vec![e(&vi), i32c(0)])
-        .iter_dom(&vi, IterKind::Spatial, rng(i32c(2), i32c(8)), e(&i))
-        .body(copy(vec![e(&vi), i32c(0)], vec![e(&vi), i32c(0)]));
+    let blk = copy_block(
+        "f_min",
+        &a,
+        &b,
+        vec![e(&vi), i32c(0)],
+        vec![e(&vi), i32c(0)],
+    )
+    .iter_dom(&vi, IterKind::Spatial, rng(i32c(2), i32c(8)), e(&i))
+    .body(copy(vec![e(&vi), i32c(0)], vec![e(&vi), i32c(0)]));
     out.push(for_range(&i, i32c(2), i32c(8), ForKind::Serial, blk));
 
     let (i, vi, vj) = (ivar("i"), ivar("vi"), ivar("vj"));
@@ -74,26 +78,51 @@ fn axis_remap_runs_match_tvm() {
     out.push(for_(&i, i32c(8), blk));
 
     let (i, vk, vi) = (ivar("i"), ivar("vk"), ivar("vi"));
-    let blk = copy_block("h_first_nonremap", &a, &b, ix(&[&vi, &vk]), vec![e(&vi), i32c(0)])
-        .spatial(&vk, 16, mul(e(&i), i32c(2)))
-        .spatial(&vi, 8, e(&i))
-        .body(copy(ix(&[&vi, &vk]), vec![e(&vi), i32c(0)]));
+    let blk = copy_block(
+        "h_first_nonremap",
+        &a,
+        &b,
+        ix(&[&vi, &vk]),
+        vec![e(&vi), i32c(0)],
+    )
+    .spatial(&vk, 16, mul(e(&i), i32c(2)))
+    .spatial(&vi, 8, e(&i))
+    .body(copy(ix(&[&vi, &vk]), vec![e(&vi), i32c(0)]));
     out.push(for_(&i, i32c(8), blk));
 
     let i = ivar("i");
-    let blk = copy_block("h_noiter", &a, &b, vec![e(&i), i32c(0)], vec![e(&i), i32c(0)])
-        .body(copy(vec![e(&i), i32c(0)], vec![e(&i), i32c(0)]));
+    let blk = copy_block(
+        "h_noiter",
+        &a,
+        &b,
+        vec![e(&i), i32c(0)],
+        vec![e(&i), i32c(0)],
+    )
+    .body(copy(vec![e(&i), i32c(0)], vec![e(&i), i32c(0)]));
     out.push(for_(&i, i32c(8), blk));
 
     let vi = ivar("vi");
-    let blk = copy_block("i_const", &a, &b, vec![e(&vi), i32c(0)], vec![e(&vi), i32c(0)])
-        .spatial(&vi, 8, i32c(3))
-        .body(copy(vec![e(&vi), i32c(0)], vec![e(&vi), i32c(0)]));
+    let blk = copy_block(
+        "i_const",
+        &a,
+        &b,
+        vec![e(&vi), i32c(0)],
+        vec![e(&vi), i32c(0)],
+    )
+    .spatial(&vi, 8, i32c(3))
+    .body(copy(vec![e(&vi), i32c(0)], vec![e(&vi), i32c(0)]));
     out.push(blk);
 
-    let f = func(vec![Param::Buf(a), Param::Buf(b)], root(vec![], seq(out)), Default::default());
+    let f = func(
+        vec![Param::Buf(a), Param::Buf(b)],
+        root(vec![], seq(out)),
+        Default::default(),
+    );
     let tvm = include_str!("data/printer/remap.tvm.txt");
-    assert_eq!(print_prim_func(&f, "remap", &PrintOptions::new(Dialect::Tirx)), tvm);
+    assert_eq!(
+        print_prim_func(&f, "remap", &PrintOptions::new(Dialect::Tirx)),
+        tvm
+    );
     assert_eq!(
         print_prim_func(&f, "remap", &PrintOptions::new(Dialect::Block)),
         tirx_to_block_dialect(tvm)
@@ -121,11 +150,22 @@ fn buffers_func() -> PrimFunc {
     let e00 = || vec![i32c(0), i32c(0)];
     let blk = block("b")
         .spatial(&vi, 16, e(&i))
-        .reads(vec![at(&a, vec![e(&vi), i32c(0)]), at(&ebuf, e00()), at(&c, ix(&[&vi]))])
+        .reads(vec![
+            at(&a, vec![e(&vi), i32c(0)]),
+            at(&ebuf, e00()),
+            at(&c, ix(&[&vi])),
+        ])
         .writes(vec![at(&ebuf, e00()), at(&b, vec![e(&vi), i32c(0)])])
-        .match_buffer(&fbuf, region(&a, vec![point(e(&vi)), rng(i32c(0), i32c(16))]))
+        .match_buffer(
+            &fbuf,
+            region(&a, vec![point(e(&vi)), rng(i32c(0), i32c(16))]),
+        )
         .body(seq(vec![
-            store(&ebuf, e00(), Expr::cast(DataType::f32(), load(&fbuf, vec![i32c(0)]))),
+            store(
+                &ebuf,
+                e00(),
+                Expr::cast(DataType::f32(), load(&fbuf, vec![i32c(0)])),
+            ),
             store(
                 &b,
                 vec![e(&vi), i32c(0)],
@@ -143,7 +183,10 @@ fn buffers_func() -> PrimFunc {
 fn buffer_options_match_tvm() {
     let f = buffers_func();
     let tvm = include_str!("data/printer/buffers.tvm.txt");
-    assert_eq!(print_prim_func(&f, "buffers", &PrintOptions::new(Dialect::Tirx)), tvm);
+    assert_eq!(
+        print_prim_func(&f, "buffers", &PrintOptions::new(Dialect::Tirx)),
+        tvm
+    );
     assert_eq!(
         print_prim_func(&f, "buffers", &PrintOptions::new(Dialect::Block)),
         tirx_to_block_dialect(tvm)
@@ -170,7 +213,11 @@ fn free_variables_are_declared_where_tvm_declares_them() {
     let body = seq(vec![
         store(&a, vec![i32c(0)], let_expr),
         evaluate(e(&n)),
-        for_(&i, e(&k), seq(vec![evaluate(e(&m)), evaluate(add(e(&m), e(&i)))])),
+        for_(
+            &i,
+            e(&k),
+            seq(vec![evaluate(e(&m)), evaluate(add(e(&m), e(&i)))]),
+        ),
         evaluate(e(&m)),
         evaluate(call(Intrinsic::Exp, vec![e(&x)], DataType::f32())),
         evaluate(call(
@@ -180,12 +227,19 @@ fn free_variables_are_declared_where_tvm_declares_them() {
         )),
         evaluate(i32c(0)),
     ]);
-    let f = func(vec![Param::Scalar(x), Param::Scalar(n)], body, Default::default());
+    let f = func(
+        vec![Param::Scalar(x), Param::Scalar(n)],
+        body,
+        Default::default(),
+    );
     // TVM declares `k`, used only by the loop's extent, inside the loop body
     // (after its use, which does not parse); we declare it before the loop.
     let tvm = include_str!("data/printer/odd.tvm.txt").replace(
         "    m = T.int32()\n    for i in range(k):\n        k = T.int32()\n",
         "    k = T.int32()\n    m = T.int32()\n    for i in range(k):\n",
     );
-    assert_eq!(print_prim_func(&f, "odd", &PrintOptions::new(Dialect::Tirx)), tvm);
+    assert_eq!(
+        print_prim_func(&f, "odd", &PrintOptions::new(Dialect::Tirx)),
+        tvm
+    );
 }

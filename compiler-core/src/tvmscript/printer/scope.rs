@@ -47,11 +47,7 @@ pub(crate) struct ScopePaths {
 }
 
 fn meet(slot: &mut Vec<ScopeKey>, path: &[ScopeKey]) {
-    let n = slot
-        .iter()
-        .zip(path)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let n = slot.iter().zip(path).take_while(|(a, b)| a == b).count();
     slot.truncate(n);
 }
 
