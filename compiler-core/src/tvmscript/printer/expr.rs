@@ -158,7 +158,7 @@ impl<'o> Printer<'o> {
         let name = self.define_buffer_at(depth, b);
         // Variables in the declaration go before it, in the same scope.
         let saved = std::mem::take(&mut self.pending);
-        let decl = self.buffer_decl(b, "Buffer", None, false);
+        let decl = self.buffer_decl(b, "Buffer", None, false, depth);
         let size_vars = std::mem::replace(&mut self.pending, saved);
         for line in size_vars {
             self.insert_decl(depth, &line);

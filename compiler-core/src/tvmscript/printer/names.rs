@@ -140,12 +140,8 @@ impl Names {
         name
     }
 
-    /// Makes a variable print as `text` (e.g. `A.data`) without taking a name.
-    pub(crate) fn alias_var(&mut self, id: VarId, text: String) {
-        self.record(Key::Var(id), text, false);
-    }
-
-    /// Like [`Names::alias_var`], in the scope at `depth`.
+    /// Makes a variable print as `text` (e.g. `A.data`) without taking a
+    /// name, in the scope at `depth`.
     pub(crate) fn alias_var_at(&mut self, depth: usize, id: VarId, text: String) {
         self.record_at(depth, Key::Var(id), text, false);
     }

@@ -150,7 +150,8 @@ impl<'o> Printer<'o> {
             }
             StmtKind::Allocate { buffer, body } => {
                 let name = self.define_buffer(buffer);
-                let decl = self.buffer_decl(buffer, "alloc_buffer", None, false);
+                let decl =
+                    self.buffer_decl(buffer, "alloc_buffer", None, false, self.names.depth());
                 self.header_line(&format!("{name} = {decl}"), mark, None);
                 self.stmt(body);
             }
@@ -390,14 +391,20 @@ impl<'o> Printer<'o> {
         for buf in &b.alloc_buffers {
             self.begin_stmt();
             let name = self.define_buffer(buf);
-            let decl = self.buffer_decl(buf, alloc, None, false);
+            let decl = self.buffer_decl(buf, alloc, None, false, self.names.depth());
             self.line(&format!("{name} = {decl}"));
         }
         for mb in &b.match_buffers {
             self.begin_stmt();
             let name = self.define_buffer(&mb.buffer);
             let source = self.buffer_region(&mb.source.buffer, &mb.source.region);
-            let decl = self.buffer_decl(&mb.buffer, "match_buffer", Some(source), false);
+            let decl = self.buffer_decl(
+                &mb.buffer,
+                "match_buffer",
+                Some(source),
+                false,
+                self.names.depth(),
+            );
             self.line(&format!("{name} = {decl}"));
         }
         if let Some(init) = &b.init {
