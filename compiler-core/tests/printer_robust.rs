@@ -133,16 +133,15 @@ fn odd_buffers() {
         Default::default(),
     );
     f.buffer_map.push((var("z", DataType::handle()), stray));
-    expect![[r#"
+    expect![[r##"
         # from tvm.script import tir as T
 
         @T.prim_func
-        def f(S: T.Buffer((), "float32"), A: T.Buffer((16,), "float32"), n: T.int32, B: T.handle):
-            B_1 = T.match_buffer(B, (4, 4), strides=(n, 1), offset_factor=1)
+        def f(S: T.Buffer((), "float32"), A: T.Buffer((16,), "float32"), n: T.int32, B: T.Buffer((4, 4), "float32", strides=(n, 1), offset_factor=1)):
             A_view = T.alloc_buffer((4, 4), data=A.data)
             S[()] = A_view[1, 2]
             Z = T.Buffer((2,))
-            B_1[0, 0] = Z[1]"#]]
+            B[0, 0] = Z[1]"##]]
     .assert_eq(&print_prim_func(&f, "f", &PrintOptions::default()));
 }
 

@@ -383,6 +383,7 @@ pub fn tirx_to_sblock_dialect(s: &str) -> String {
         "# from tvm.script import tir as T",
     )
     .replace("# from tvm.tirx.layout import Axis\n", "")
+    .replace("\"tirx.noalias\"", "\"tir.noalias\"")
     .replace("@T.prim_func(s_tir=True)", "@T.prim_func")
     .replace("T.sblock_alloc_buffer(", "T.alloc_buffer(")
 }

@@ -23,4 +23,4 @@ body = tirx.SeqStmt(
         tirx.Evaluate(0),
     ]
 )
-odd = tirx.PrimFunc([x, n], body).with_attr("global_symbol", "odd")
+odd = tirx.PrimFunc([x, n], body).with_attr("global_symbol", "odd").with_attr("s_tir", True)
