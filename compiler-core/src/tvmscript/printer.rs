@@ -3,9 +3,16 @@
 //! The printer writes the canonical form of TVM's `mod.script()`, in one of
 //! three [`Dialect`]s: the course book's (`tir`, `T.block`), the newer
 //! notebooks' (`tir`, `T.sblock`) and TVM 0.27's own (`tirx`, `T.sblock`,
-//! `@T.prim_func(s_tir=True)`). Every rule below was checked against TVM 0.27
-//! (`tvm.script.tirx`) as a black-box oracle; the tests in
-//! `tests/printer_*.rs` hold the TVM programs used and TVM's output.
+//! `@T.prim_func(s_tir=True)`). The rules below were checked against TVM 0.27
+//! (`tvm.script.tirx`) as a black-box oracle: `tests/printer_tvm.rs` and
+//! `tests/printer_rules.rs` compare hand-built IR with TVM's printing of the
+//! equivalent programs in `tests/data/printer/` byte for byte, and
+//! `tests/printer_seeds.rs` does the same for every seed program
+//! (`tests/data/seeds_tvm/`). The course dialects are TVM 0.27's printing
+//! with the older spellings (`T.block`, `T.block_attr`, `T.alloc_buffer` for
+//! block allocations, `tir.noalias`, no `s_tir=True`); the newer notebooks'
+//! dialect keeps `T.sblock`/`T.sblock_attr` but otherwise reads like the
+//! course's (no TVM of that generation was available to check it against).
 //!
 //! # Layout
 //!
@@ -21,25 +28,30 @@
 //!
 //! # Functions
 //!
-//! - `@T.prim_func`; in the 0.27 dialect `@T.prim_func(s_tir=True)` when the
-//!   function contains blocks (or carries the `s_tir` attribute, which is
-//!   never printed in `T.func_attr`).
+//! - `@T.prim_func`; in the 0.27 dialect `@T.prim_func(s_tir=True)`, as
+//!   TVM prints the course's functions once converted to 0.27 (the conversion
+//!   marks every function `s_tir`), unless the function carries the attribute
+//!   `s_tir: False` (the attribute itself never appears in `T.func_attr`).
 //! - `T.func_attr({...})` with keys sorted, leaving out `global_symbol` when
 //!   it equals the function's name (and the line itself when nothing is left).
-//!   The IR has no notion of private functions, so `private=True` is never
-//!   printed.
+//!   `tir.noalias` is spelled `tirx.noalias` in the 0.27 dialect (and back in
+//!   the others). The IR has no notion of private functions, so
+//!   `private=True` is never printed.
 //! - Buffer parameters print inline, as TVM 0.27 prints them:
 //!   `A: T.Buffer((128, 128), "float32")` (1-D: `(128,)`), non-default options
 //!   as keywords (`strides=`, `elem_offset=`, `scope=`, `align=`,
-//!   `offset_factor=`), in every dialect. The one exception is a buffer whose
-//!   shape, strides or offset use a variable not defined by an earlier
-//!   parameter (typically a symbolic size): TVM 0.27 prints those as
-//!   module-level `m = TypeVar("m")` and strings (`T.Buffer(("n", m))`),
-//!   which neither it nor Tessel can parse back, so this printer keeps the
-//!   older TVM form: an `a: T.handle` parameter and, after `T.func_attr`,
+//!   `offset_factor=`), in every dialect. A stride that is a new variable
+//!   prints as its name in a string (`strides=("sa", -1)`) and later uses as
+//!   `A.strides[0]`; an offset that is a new variable is left implicit (later
+//!   uses print `A.elem_offset`) and forces `offset_factor=` to show. The one
+//!   exception is a buffer whose shape uses a variable not defined by an
+//!   earlier parameter (a symbolic size): TVM 0.27 prints those as
+//!   module-level `m = TypeVar("m")` or strings (`T.Buffer(("n", 4))`), which
+//!   neither it nor Tessel can parse back, so this printer keeps the older TVM
+//!   form: an `a: T.handle` parameter and, after `T.func_attr`,
 //!   `A = T.match_buffer(a, (1, m))`, with the size variables that buffer
 //!   introduces declared just before it (`m = T.int64()`, or
-//!   `m, n = T.int64(), T.int64()`). TVM 0.27 parses this back into the same
+//!   `m, n = T.int64(), T.int64()`). TVM 0.27 parses that back into the same
 //!   function.
 //! - The implicit root block (TVM's rule: a root realize with no bindings,
 //!   true predicate, no annotations, match buffers, regions or init, and
