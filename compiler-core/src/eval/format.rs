@@ -280,7 +280,7 @@ impl FloatFormat {
             }
         }
         if finite.len() != vals.len() {
-            let neginf = vals.iter().any(|&x| x == f64::NEG_INFINITY);
+            let neginf = vals.contains(&f64::NEG_INFINITY);
             let offset = ff.pad_right + 1;
             let inflen = 3 + neginf as usize;
             ff.pad_left = ff

@@ -193,7 +193,7 @@ pub fn f16_bits_to_f64(bits: u16) -> f64 {
 
 /// `a op b` in type `ty`. The only fault is an integer division by zero,
 /// reported as `Err(message)`.
-#[inline]
+#[inline(always)]
 pub(crate) fn binary(op: BinOp, ty: NumTy, a: V, b: V) -> Result<V, &'static str> {
     match ty {
         NumTy::F32 => {
@@ -589,7 +589,7 @@ impl Dd {
 }
 
 /// 2/√π as a double-double.
-const TWO_OVER_SQRT_PI: Dd = Dd(1.128_379_167_095_512_6, 1.533_545_961_316_588e-17);
+const TWO_OVER_SQRT_PI: Dd = Dd(std::f64::consts::FRAC_2_SQRT_PI, 1.533_545_961_316_588e-17);
 
 fn erf_series(x: f64) -> f64 {
     let neg_x2 = {
