@@ -12,5 +12,6 @@ pub mod arith;
 pub mod diag;
 pub mod eval;
 pub mod ir;
+pub mod schedule;
 pub mod syntax;
 pub mod tvmscript;

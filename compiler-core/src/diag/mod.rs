@@ -167,3 +167,216 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// Maps byte offsets to 1-based line and column numbers.
+///
+/// Lines end at `\n`, `\r\n` or a lone `\r` (the same rule as the lexer).
+/// Columns count Unicode scalar values (`char`s), not bytes. All lookups
+/// clamp out-of-range offsets and offsets inside a UTF-8 sequence, so they
+/// never panic.
+#[derive(Clone, Debug)]
+pub struct LineIndex<'a> {
+    src: &'a str,
+    /// Byte offset of the start of each line; always starts with 0.
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(src: &'a str) -> LineIndex<'a> {
+        let bytes = src.as_bytes();
+        let mut line_starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes.get(i) {
+                Some(b'\n') => line_starts.push(i + 1),
+                Some(b'\r') if bytes.get(i + 1) != Some(&b'\n') => line_starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { src, line_starts }
+    }
+
+    /// The source this index was built for.
+    pub fn source(&self) -> &'a str {
+        self.src
+    }
+
+    /// Number of lines (at least 1; a trailing newline starts a new, empty
+    /// line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Clamps `offset` into the source and down to a char boundary.
+    pub fn clamp(&self, offset: u32) -> usize {
+        let mut o = (offset as usize).min(self.src.len());
+        while o > 0 && !self.src.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    }
+
+    /// 0-based index of the line containing the (clamped) offset.
+    fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// 1-based `(line, column)` of `offset`; the column counts `char`s.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let o = self.clamp(offset);
+        let line = self.line_index(o);
+        let start = self.line_starts.get(line).copied().unwrap_or(0);
+        let col = self.src.get(start..o).map_or(0, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+
+    /// 1-based `(line, column)` with the column counted in UTF-16 code
+    /// units, as JavaScript editors expect.
+    pub fn line_col_utf16(&self, offset: u32) -> (usize, usize) {
+        let o = self.clamp(offset);
+        let line = self.line_index(o);
+        let start = self.line_starts.get(line).copied().unwrap_or(0);
+        let col = self
+            .src
+            .get(start..o)
+            .map_or(0, |s| s.chars().map(char::len_utf16).sum());
+        (line + 1, col + 1)
+    }
+
+    /// Byte offset of the start of 1-based `line` (clamped to the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        let i = line
+            .saturating_sub(1)
+            .min(self.line_starts.len().saturating_sub(1));
+        self.line_starts.get(i).copied().unwrap_or(0)
+    }
+
+    /// The text of 1-based `line` without its line terminator ("" if out
+    /// of range).
+    pub fn line_text(&self, line: usize) -> &'a str {
+        if line == 0 || line > self.line_starts.len() {
+            return "";
+        }
+        let start = self.line_start(line);
+        let end = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.src.len());
+        let text = self.src.get(start..end).unwrap_or("");
+        text.trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// Width of a tab in rendered snippets.
+const TAB_WIDTH: usize = 4;
+
+/// Display width of `text` (tabs expanded, one column per `char`).
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| if c == '\t' { TAB_WIDTH } else { 1 })
+        .sum()
+}
+
+/// Renders a diagnostic as rustc-style plain text:
+///
+/// ```text
+/// error: expected `:` after `for` header, found end of line
+///  --> main.py:1:18
+///   |
+/// 1 | for i in range(3)
+///   |                  ^ expected `:`
+/// ```
+///
+/// The primary span is marked with `^`, secondary labels with `-`; a label
+/// whose span equals the primary span becomes the primary caret's text.
+/// Spans past the end of `source` or inside UTF-8 sequences are clamped, so
+/// this never panics. The output ends with a newline.
+pub fn render(diag: &Diagnostic, source: &str, file_name: &str) -> String {
+    use std::fmt::Write as _;
+
+    let index = LineIndex::new(source);
+    let primary_label = diag
+        .labels
+        .iter()
+        .find(|(s, _)| *s == diag.span)
+        .map_or("", |(_, l)| l.as_str());
+    // (span, label, is_primary), primary first.
+    let mut marks: Vec<(Span, &str, bool)> = vec![(diag.span, primary_label, true)];
+    let mut primary_label_used = false;
+    for (span, label) in &diag.labels {
+        if *span == diag.span && !primary_label_used {
+            primary_label_used = true;
+            continue;
+        }
+        marks.push((*span, label, false));
+    }
+
+    let mut lines: Vec<usize> = marks
+        .iter()
+        .map(|(s, _, _)| index.line_col(s.start.min(s.end)).0)
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    let width = lines.last().map_or(1, |l| l.to_string().len());
+    let pad = " ".repeat(width);
+
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", diag.severity, diag.message);
+    let (line, col) = index.line_col(diag.span.start.min(diag.span.end));
+    let _ = writeln!(out, "{pad}--> {file_name}:{line}:{col}");
+    let _ = writeln!(out, "{pad} |");
+    let source_line = |out: &mut String, line: usize| {
+        let shown = index.line_text(line).replace('\t', &" ".repeat(TAB_WIDTH));
+        if shown.is_empty() {
+            let _ = writeln!(out, "{line:>width$} |");
+        } else {
+            let _ = writeln!(out, "{line:>width$} | {shown}");
+        }
+    };
+    let mut prev: Option<usize> = None;
+    for &line in &lines {
+        match prev {
+            // A single line between two annotated ones is shown; a longer
+            // gap is elided.
+            Some(p) if line == p + 2 => source_line(&mut out, p + 1),
+            Some(p) if line > p + 2 => {
+                let _ = writeln!(out, "...");
+            }
+            _ => {}
+        }
+        prev = Some(line);
+        source_line(&mut out, line);
+        let text = index.line_text(line);
+        let line_start = index.line_start(line);
+        let line_end = line_start + text.len();
+        for &(span, label, primary) in &marks {
+            let (s, e) = (span.start.min(span.end), span.start.max(span.end));
+            if index.line_col(s).0 != line {
+                continue;
+            }
+            let s = index.clamp(s).max(line_start);
+            let e = index.clamp(e).clamp(s, line_end.max(s));
+            let before = display_width(source.get(line_start..s).unwrap_or(""));
+            let len = display_width(source.get(s..e).unwrap_or("")).max(1);
+            let marker = if primary { "^" } else { "-" };
+            let mut row = format!("{pad} | {}{}", " ".repeat(before), marker.repeat(len));
+            if !label.is_empty() {
+                row.push(' ');
+                row.push_str(label);
+            }
+            let _ = writeln!(out, "{}", row.trim_end());
+        }
+    }
+    if !diag.notes.is_empty() {
+        let _ = writeln!(out, "{pad} |");
+        for note in &diag.notes {
+            let _ = writeln!(out, "{pad} = note: {note}");
+        }
+    }
+    out
+}

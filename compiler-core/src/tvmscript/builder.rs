@@ -22,6 +22,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
+use crate::analysis::regions::infer_access_regions;
+use crate::arith::Analyzer;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::syntax::ast;
@@ -683,9 +685,13 @@ impl<'a> FuncBuilder<'a> {
                 },
                 "strides" => {
                     spec.strides = match self.eval(value)? {
+                        // `strides=("sa", -1)`: a string names a symbolic stride variable.
                         Value::Tuple(items, _) => items
                             .into_iter()
-                            .map(|v| self.index_expr(v))
+                            .map(|v| match v {
+                                Value::Str(name, _) => Ok(self.symbolic_var(&name)),
+                                v => self.index_expr(v),
+                            })
                             .collect::<Result<_>>()?,
                         Value::None(_) => vec![],
                         v => vec![self.index_expr(v)?],
@@ -729,15 +735,33 @@ impl<'a> FuncBuilder<'a> {
             dtype: spec.dtype,
             shape: spec.shape,
             strides: spec.strides,
-            elem_offset: spec
-                .elem_offset
-                .unwrap_or_else(|| Expr::int(0, index_dtype)),
+            // With an `offset_factor`, the element offset is a variable the
+            // caller supplies (TVM names it `<buffer>_elem_offset`).
+            elem_offset: match (spec.elem_offset, spec.offset_factor) {
+                (Some(e), _) => e,
+                (None, Some(f)) if f != 0 => {
+                    Var::new(format!("{name}_elem_offset"), index_dtype).to_expr()
+                }
+                (None, _) => Expr::int(0, index_dtype),
+            },
             scope: spec.scope.unwrap_or_else(|| "global".into()),
             align: spec.align.unwrap_or(64),
             offset_factor: spec.offset_factor.unwrap_or(1),
             span,
         };
         Ok(Buffer::from_node(node))
+    }
+
+    /// The size or stride variable `name`, created (int32) on first mention.
+    fn symbolic_var(&mut self, name: &str) -> Expr {
+        if let Some(Binding::Var(v)) = self.lookup(name) {
+            return v.to_expr();
+        }
+        let v = Var::new(name, DataType::i32());
+        if let Some(scope) = self.scopes.first_mut() {
+            scope.insert(name.to_string(), Binding::Var(v.clone()));
+        }
+        v.to_expr()
     }
 
     fn dtype_arg(&mut self, e: &ast::Expr) -> Result<DataType> {
@@ -1731,6 +1755,26 @@ impl<'a> FuncBuilder<'a> {
                             span,
                         ))
                     }
+                    Value::Tuple(items, _) => {
+                        let i = match self.eval(index)? {
+                            Value::PyInt(i, _) => i,
+                            v => {
+                                return Err(Diagnostic::error(
+                                    "a tuple index is an integer",
+                                    v.span(),
+                                ))
+                            }
+                        };
+                        let n = items.len() as i64;
+                        let k = if i < 0 { i + n } else { i };
+                        if k < 0 || k >= n {
+                            return Err(Diagnostic::error(
+                                format!("index {i} is out of range for {n} items"),
+                                index.span,
+                            ));
+                        }
+                        items[k as usize].clone()
+                    }
                     other => {
                         return Err(Diagnostic::error(
                             format!("cannot index {}", other.describe()),
@@ -1744,6 +1788,36 @@ impl<'a> FuncBuilder<'a> {
                     "a slice is only allowed in a region like `A[0:128]`",
                     span,
                 ))
+            }
+            ast::ExprKind::Attribute { value, attr, .. }
+                if matches!(self.eval_quiet(value), Some(Value::Buffer(..))) =>
+            {
+                let Some(Value::Buffer(b, _)) = self.eval_quiet(value) else {
+                    return Err(Diagnostic::error("expected a buffer", value.span));
+                };
+                match attr.as_str() {
+                    "data" => Value::Expr(Expr::new(
+                        ExprKind::Var(b.data.clone()),
+                        DataType::handle(),
+                        span,
+                    )),
+                    "elem_offset" => Value::Expr(b.elem_offset.with_span(span)),
+                    "strides" => Value::Tuple(
+                        b.strides.iter().map(|x| Value::Expr(x.clone())).collect(),
+                        span,
+                    ),
+                    "shape" => Value::Tuple(
+                        b.shape.iter().map(|x| Value::Expr(x.clone())).collect(),
+                        span,
+                    ),
+                    "dtype" => Value::Str(b.dtype.to_string(), span),
+                    other => {
+                        return Err(Diagnostic::error(
+                            format!("buffers have no attribute `{other}`"),
+                            span,
+                        ))
+                    }
+                }
             }
             ast::ExprKind::Attribute { .. } => {
                 let path = dotted(e).unwrap_or_default();
@@ -1770,6 +1844,9 @@ impl<'a> FuncBuilder<'a> {
 
     fn eval_call(&mut self, e: &ast::Expr) -> Result<Value> {
         let span = e.span;
+        if let Some(v) = self.buffer_method(e)? {
+            return Ok(v);
+        }
         let Some((path, args)) = self.tir_call(e) else {
             let ast::ExprKind::Call { func, .. } = &e.kind else {
                 return Err(Diagnostic::error("expected a call", span));
@@ -1915,6 +1992,58 @@ impl<'a> FuncBuilder<'a> {
                     extreme_value(dt, path == "max_value")
                         .ok_or_else(|| Diagnostic::error("no such value for this dtype", span))?
                 }
+                "call_extern" | "call_pure_extern" => {
+                    // `T.call_extern("int32", "f", …)` (TVM 0.27) or
+                    // `T.call_extern("f", …, dtype="int32")` (the course).
+                    let mut dtype = None;
+                    for (k, v) in &kwargs {
+                        if *k == "dtype" {
+                            dtype = Some(self.dtype_arg(v)?);
+                        }
+                    }
+                    let mut rest = vals.into_iter();
+                    let dtype = match dtype {
+                        Some(d) => d,
+                        None => match rest.next() {
+                            Some(Value::Str(s, sp)) => DataType::parse(&s).ok_or_else(|| {
+                                Diagnostic::error(format!("unknown dtype `{s}`"), sp)
+                            })?,
+                            _ => {
+                                return Err(Diagnostic::error(
+                                    "`T.call_extern` needs a result dtype",
+                                    span,
+                                ))
+                            }
+                        },
+                    };
+                    let mut args = Vec::new();
+                    for v in rest {
+                        args.push(self.to_expr(v)?);
+                    }
+                    Expr::call(Intrinsic::Other(path.clone()), args, dtype)
+                }
+                "type_annotation" => {
+                    want(1)?;
+                    let dt = match vals.pop().expect("one") {
+                        Value::Str(s, sp) => DataType::parse(&s)
+                            .ok_or_else(|| Diagnostic::error(format!("unknown dtype `{s}`"), sp))?,
+                        Value::DType(d, _) => d,
+                        v => return Err(Diagnostic::error("expected a dtype", v.span())),
+                    };
+                    Expr::call(Intrinsic::Other("type_annotation".into()), vec![], dt)
+                }
+                "tvm_access_ptr" => {
+                    want(5)?;
+                    let mut args = Vec::new();
+                    for v in vals {
+                        args.push(self.index_or_expr(v)?);
+                    }
+                    Expr::call(
+                        Intrinsic::Other("tvm_access_ptr".into()),
+                        args,
+                        DataType::handle(),
+                    )
+                }
                 name => {
                     let Some(op) = Intrinsic::from_name(name) else {
                         return Err(Diagnostic::error(
@@ -1942,6 +2071,114 @@ impl<'a> FuncBuilder<'a> {
             },
             span,
         )))
+    }
+
+    /// Evaluates without reporting errors (to ask "is this a buffer?").
+    fn eval_quiet(&mut self, e: &ast::Expr) -> Option<Value> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Buffer(b)) => Some(Value::Buffer(b.clone(), e.span)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `C.access_ptr("w")`: a `T.tvm_access_ptr` over the whole buffer.
+    fn buffer_method(&mut self, e: &ast::Expr) -> Result<Option<Value>> {
+        let ast::ExprKind::Call { func, args } = &e.kind else {
+            return Ok(None);
+        };
+        let ast::ExprKind::Attribute {
+            value,
+            attr,
+            attr_span,
+        } = &func.kind
+        else {
+            return Ok(None);
+        };
+        let Some(Value::Buffer(b, _)) = self.eval_quiet(value) else {
+            return Ok(None);
+        };
+        if attr != "access_ptr" {
+            return Err(Diagnostic::error(
+                format!("buffers have no method `{attr}`"),
+                *attr_span,
+            ));
+        }
+        let mask = match args.first().map(positional).transpose()? {
+            Some(a) => match self.eval(a)? {
+                Value::Str(s, sp) => match s.as_str() {
+                    "r" => 1,
+                    "w" => 2,
+                    "rw" => 3,
+                    _ => {
+                        return Err(Diagnostic::error(
+                            "the access mask is \"r\", \"w\" or \"rw\"",
+                            sp,
+                        ))
+                    }
+                },
+                Value::PyInt(i, _) => i,
+                v => return Err(Diagnostic::error("expected an access mask", v.span())),
+            },
+            None => 3,
+        };
+        let index_dtype = b
+            .shape
+            .first()
+            .map(|x| x.dtype())
+            .unwrap_or(DataType::i32());
+        // The extent in elements: the outermost stride times its extent for
+        // strided buffers, the product of the shape otherwise.
+        let extent = match (b.strides.first(), b.shape.first()) {
+            (Some(st), Some(sh)) => Expr::binary(BinOp::Mul, st.clone(), sh.clone()),
+            _ => {
+                let mut acc: Option<Expr> = None;
+                for d in &b.shape {
+                    acc = Some(match acc {
+                        None => d.clone(),
+                        Some(a) => Expr::binary(BinOp::Mul, a, d.clone()),
+                    });
+                }
+                acc.unwrap_or_else(|| Expr::int(1, index_dtype))
+            }
+        };
+        let extent = match (extent.kind(), extent.as_int()) {
+            (ExprKind::Binary(BinOp::Mul, a, c), _)
+                if a.as_int().is_some() && c.as_int().is_some() =>
+            {
+                Expr::int(
+                    a.as_int()
+                        .unwrap_or(0)
+                        .wrapping_mul(c.as_int().unwrap_or(0)),
+                    index_dtype,
+                )
+            }
+            _ => extent,
+        };
+        let args = vec![
+            Expr::call(Intrinsic::Other("type_annotation".into()), vec![], b.dtype),
+            b.data.to_expr(),
+            b.elem_offset.clone(),
+            extent,
+            Expr::int(mask, DataType::i32()),
+        ];
+        Ok(Some(Value::Expr(spanned(
+            Expr::call(
+                Intrinsic::Other("tvm_access_ptr".into()),
+                args,
+                DataType::handle(),
+            ),
+            e.span,
+        ))))
+    }
+
+    fn index_or_expr(&mut self, v: Value) -> Result<Expr> {
+        match v {
+            Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
+            v => self.to_expr(v),
+        }
     }
 
     fn binary(&mut self, op: ast::BinOp, l: Value, r: Value, span: Span) -> Result<Value> {
@@ -2234,58 +2471,4 @@ fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
         (ScalarKind::UInt, _, false) => Expr::int(0, dt),
         _ => return None,
     })
-}
-
-// Temporary stand-ins until the arith branch lands its analyzer and region
-// inference; replaced at merge.
-struct Analyzer;
-impl Analyzer {
-    fn new() -> Analyzer {
-        Analyzer
-    }
-    fn simplify(&self, e: &Expr) -> Expr {
-        if let ExprKind::Binary(BinOp::Sub, a, b) = e.kind() {
-            if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-                return Expr::int(x - y, e.dtype());
-            }
-        }
-        e.clone()
-    }
-}
-fn infer_access_regions(block: &Block) -> (Vec<BufferRegion>, Vec<BufferRegion>) {
-    let mut reads: Vec<BufferRegion> = Vec::new();
-    let mut writes: Vec<BufferRegion> = Vec::new();
-    let visit = |s: &Stmt, reads: &mut Vec<BufferRegion>, writes: &mut Vec<BufferRegion>| {
-        s.walk(&mut |st| {
-            st.for_each_expr(|e| {
-                e.walk(&mut |x| {
-                    if let ExprKind::Load { buffer, indices } = x.kind() {
-                        if !reads.iter().any(|r| r.buffer == *buffer) {
-                            reads.push(BufferRegion {
-                                buffer: buffer.clone(),
-                                region: indices.iter().cloned().map(Range::point).collect(),
-                            });
-                        }
-                    }
-                })
-            });
-            if let StmtKind::Store {
-                buffer, indices, ..
-            } = st.kind()
-            {
-                if !writes.iter().any(|r| r.buffer == *buffer) {
-                    writes.push(BufferRegion {
-                        buffer: buffer.clone(),
-                        region: indices.iter().cloned().map(Range::point).collect(),
-                    });
-                }
-            }
-        })
-    };
-    let mut init_reads = Vec::new();
-    if let Some(init) = &block.init {
-        visit(init, &mut init_reads, &mut writes);
-    }
-    visit(&block.body, &mut reads, &mut writes);
-    (reads, writes)
 }

@@ -1,0 +1,523 @@
+//! Loop transformations: `split`, `fuse`, `reorder`, `add_unit_loop`.
+
+use std::collections::HashMap;
+
+use super::query::enclosing_loops;
+use super::tree::{self, StmtPath};
+use super::*;
+use crate::ir::mutate::{substitute_stmt, walk_stmt, Mutator};
+
+impl Schedule {
+    /// `sch.split(loop, factors=[…])`: one loop becomes a nest whose extents
+    /// multiply to (at least) the original extent. One factor may be `None`
+    /// (inferred). When the factors over-cover the extent, the blocks below get
+    /// a `T.where` predicate so no iteration runs twice.
+    pub fn split(
+        &mut self,
+        loop_rv: LoopRV,
+        factors: &[Factor],
+        preserve_unit_iters: bool,
+    ) -> Result<Vec<LoopRV>> {
+        const P: &str = "split";
+        let (path, node) = self.resolve_loop(P, loop_rv)?;
+        if factors.len() < 2 {
+            return Err(ScheduleError::new(P, "split needs at least two factors"));
+        }
+        if node.kind != ForKind::Serial {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "loop `{}` is {}; only serial loops can be split",
+                    node.loop_var.name(),
+                    kind_phrase(&node)
+                ),
+            )
+            .at(path));
+        }
+        let Some(extent) = node.extent.as_int() else {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "loop `{}` has a symbolic extent; Tessel splits loops of constant extent",
+                    node.loop_var.name()
+                ),
+            )
+            .at(path));
+        };
+        let mut values: Vec<Option<i64>> = Vec::with_capacity(factors.len());
+        for f in factors {
+            values.push(match f {
+                Factor::Infer => None,
+                Factor::Const(c) => Some(*c),
+                Factor::Sampled(rv) => Some(
+                    self.get_value(*rv)
+                        .map_err(|e| ScheduleError::new(P, e.message))?,
+                ),
+            });
+        }
+        let inferred = values.iter().filter(|v| v.is_none()).count();
+        if inferred > 1 {
+            return Err(ScheduleError::new(
+                P,
+                "at most one factor can be None (inferred)",
+            ));
+        }
+        if let Some(bad) = values.iter().flatten().find(|v| **v <= 0) {
+            return Err(ScheduleError::new(
+                P,
+                format!("split factors must be positive, got {bad}"),
+            ));
+        }
+        let known: i64 = values
+            .iter()
+            .flatten()
+            .try_fold(1i64, |acc, v| acc.checked_mul(*v))
+            .unwrap_or(i64::MAX);
+        let extents: Vec<i64> = values
+            .iter()
+            .map(|v| v.unwrap_or_else(|| (extent + known - 1) / known.max(1)))
+            .collect();
+        let product: i64 = extents
+            .iter()
+            .try_fold(1i64, |acc, v| acc.checked_mul(*v))
+            .unwrap_or(i64::MAX);
+        if product < extent {
+            return Err(ScheduleError::new(
+                P,
+                format!("the factors {extents:?} multiply to {product}, less than the loop extent {extent}"),
+            )
+            .at(path));
+        }
+        let dtype = node.loop_var.dtype();
+        let base = node.loop_var.name().to_string();
+        let new_vars: Vec<Var> = (0..extents.len())
+            .map(|i| Var::new(format!("{base}_{i}"), dtype))
+            .collect();
+        // i = min + i_0 * (e1*e2*…) + i_1 * (e2*…) + … + i_last
+        let mut fused = Expr::int(0, dtype);
+        let mut stride = 1i64;
+        for (v, e) in new_vars.iter().zip(&extents).rev() {
+            let term = if stride == 1 {
+                v.to_expr()
+            } else {
+                Expr::binary(BinOp::Mul, v.to_expr(), Expr::int(stride, dtype))
+            };
+            fused = if fused.is_const_int(0) {
+                term
+            } else {
+                Expr::binary(BinOp::Add, term, fused)
+            };
+            stride *= e;
+        }
+        let index = if node.min.is_const_int(0) {
+            fused.clone()
+        } else {
+            Expr::binary(BinOp::Add, node.min.clone(), fused.clone())
+        };
+        let ranges: Vec<(Var, Range)> = new_vars
+            .iter()
+            .zip(&extents)
+            .map(|(v, e)| (v.clone(), Range::from_extent(Expr::int(*e, dtype))))
+            .collect();
+        let mut map = HashMap::new();
+        map.insert(node.loop_var.id(), index);
+        let mut body = substitute_stmt(&node.body, &map);
+        body = simplify_bindings(&body, &ranges);
+        if product > extent {
+            let cond = Expr::cmp(CmpOp::Lt, fused, Expr::int(extent, dtype));
+            body = add_predicate(&body, &simplify(&cond, &ranges));
+        }
+        let mut stmt = body;
+        for (v, e) in new_vars.iter().zip(&extents).rev() {
+            if !preserve_unit_iters && *e == 1 {
+                // A unit loop's variable is always 0.
+                let mut m = HashMap::new();
+                m.insert(v.id(), Expr::int(0, dtype));
+                stmt = substitute_stmt(&stmt, &m);
+                continue;
+            }
+            stmt = Stmt::from_kind(StmtKind::For(For {
+                loop_var: v.clone(),
+                min: Expr::int(0, dtype),
+                extent: Expr::int(*e, dtype),
+                kind: ForKind::Serial,
+                thread_tag: None,
+                annotations: Annotations::new(),
+                body: stmt,
+            }));
+        }
+        self.replace_at(P, &path, stmt)?;
+        self.remove_loop_rvs(node.loop_var.id());
+        let rvs: Vec<LoopRV> = new_vars.iter().map(|v| self.new_loop_rv(v)).collect();
+        let factor_args = factors
+            .iter()
+            .map(|f| match f {
+                Factor::Infer => TraceArg::None,
+                Factor::Const(c) => TraceArg::Int(*c),
+                Factor::Sampled(rv) => TraceArg::Rv((*rv).into()),
+            })
+            .collect();
+        self.record(
+            Instruction::new("split")
+                .arg("loop", TraceArg::Rv(loop_rv.into()))
+                .arg("factors", TraceArg::List(factor_args))
+                .arg("preserve_unit_iters", TraceArg::Bool(preserve_unit_iters))
+                .arg("disable_predication", TraceArg::Bool(false))
+                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
+        );
+        Ok(rvs)
+    }
+
+    /// `sch.fuse(l0, l1, …)`: a chain of directly nested loops becomes one
+    /// loop named `l0_l1_fused`.
+    pub fn fuse(&mut self, loop_rvs: &[LoopRV], preserve_unit_iters: bool) -> Result<LoopRV> {
+        const P: &str = "fuse";
+        if loop_rvs.is_empty() {
+            return Err(ScheduleError::new(P, "fuse needs at least one loop"));
+        }
+        let mut loops = Vec::new();
+        for rv in loop_rvs {
+            loops.push(self.resolve_loop(P, *rv)?);
+        }
+        for w in loops.windows(2) {
+            let (outer_path, outer) = &w[0];
+            let (inner_path, inner) = &w[1];
+            if inner_path.0.len() != outer_path.0.len() + 1
+                || !outer_path.is_prefix_of(inner_path)
+                || outer.body.as_for().is_none()
+            {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loop `{}` must be the only statement directly inside loop `{}`; fused loops form a perfect nest",
+                        inner.loop_var.name(),
+                        outer.loop_var.name()
+                    ),
+                )
+                .at(inner_path.clone()));
+            }
+        }
+        for (path, l) in &loops {
+            if !l.min.is_const_int(0) || l.kind != ForKind::Serial {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loop `{}` must be a serial loop starting at 0",
+                        l.loop_var.name()
+                    ),
+                )
+                .at(path.clone()));
+            }
+        }
+        let extents: Option<Vec<i64>> = loops.iter().map(|(_, l)| l.extent.as_int()).collect();
+        let Some(extents) = extents else {
+            return Err(ScheduleError::new(
+                P,
+                "Tessel fuses loops of constant extent",
+            ));
+        };
+        let dtype = loops[0].1.loop_var.dtype();
+        let name = loops
+            .iter()
+            .map(|(_, l)| l.loop_var.name().to_string())
+            .collect::<Vec<_>>()
+            .join("_")
+            + "_fused";
+        let fused = Var::new(name, dtype);
+        let total: i64 = extents.iter().product();
+        let mut map = HashMap::new();
+        let mut inner_product = 1i64;
+        for ((_, l), e) in loops.iter().zip(&extents).rev() {
+            let mut value = fused.to_expr();
+            if inner_product != 1 {
+                value = Expr::binary(BinOp::FloorDiv, value, Expr::int(inner_product, dtype));
+            }
+            if inner_product * e != total {
+                value = Expr::binary(BinOp::FloorMod, value, Expr::int(*e, dtype));
+            }
+            map.insert(l.loop_var.id(), value);
+            inner_product *= e;
+        }
+        let innermost_body = loops
+            .last()
+            .map(|(_, l)| l.body.clone())
+            .unwrap_or_else(Stmt::evaluate_zero);
+        let ranges = vec![(fused.clone(), Range::from_extent(Expr::int(total, dtype)))];
+        let body = simplify_bindings(&substitute_stmt(&innermost_body, &map), &ranges);
+        let _ = preserve_unit_iters;
+        let stmt = Stmt::from_kind(StmtKind::For(For {
+            loop_var: fused.clone(),
+            min: Expr::int(0, dtype),
+            extent: Expr::int(total, dtype),
+            kind: ForKind::Serial,
+            thread_tag: None,
+            annotations: Annotations::new(),
+            body,
+        }));
+        let outer_path = loops[0].0.clone();
+        self.replace_at(P, &outer_path, stmt)?;
+        for (_, l) in &loops {
+            self.remove_loop_rvs(l.loop_var.id());
+        }
+        let rv = self.new_loop_rv(&fused);
+        let mut inst = Instruction::new("fuse");
+        for l in loop_rvs {
+            inst = inst.arg("", TraceArg::Rv((*l).into()));
+        }
+        self.record(
+            inst.arg("preserve_unit_iters", TraceArg::Bool(preserve_unit_iters))
+                .outputs(vec![rv.into()]),
+        );
+        Ok(rv)
+    }
+
+    /// `sch.reorder(l0, l1, …)`: the given loops, which lie on one chain of
+    /// singly nested loops, take the listed order; loops between them that
+    /// are not listed keep their place.
+    pub fn reorder(&mut self, loop_rvs: &[LoopRV]) -> Result<()> {
+        const P: &str = "reorder";
+        let mut loops = Vec::new();
+        for rv in loop_rvs {
+            loops.push(self.resolve_loop(P, *rv)?);
+        }
+        for (i, (_, a)) in loops.iter().enumerate() {
+            if loops[..i].iter().any(|(_, b)| b.loop_var == a.loop_var) {
+                return Err(ScheduleError::new(
+                    P,
+                    format!("loop `{}` is listed twice", a.loop_var.name()),
+                ));
+            }
+        }
+        if loops.len() < 2 {
+            self.record_reorder(loop_rvs);
+            return Ok(());
+        }
+        // Sort by depth: every loop must be an ancestor of the deeper ones.
+        let mut by_depth: Vec<&(StmtPath, For)> = loops.iter().collect();
+        by_depth.sort_by_key(|(p, _)| p.0.len());
+        for w in by_depth.windows(2) {
+            if !w[0].0.is_prefix_of(&w[1].0) {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loops `{}` and `{}` are not nested in one another; reorder works on loops of one nest",
+                        w[0].1.loop_var.name(),
+                        w[1].1.loop_var.name()
+                    ),
+                ));
+            }
+        }
+        let outer_path = by_depth[0].0.clone();
+        let inner_path = by_depth[by_depth.len() - 1].0.clone();
+        let body = self.body(P)?;
+        // The chain from the outermost to the innermost listed loop must be a
+        // single branch of loops.
+        let mut chain: Vec<For> = Vec::new();
+        let mut cur = tree::get(&body, &outer_path).and_then(|s| s.as_for().cloned());
+        loop {
+            let Some(l) = cur else {
+                return Err(ScheduleError::new(
+                    P,
+                    "the loops between the reordered ones must form a single branch of loops",
+                )
+                .at(outer_path));
+            };
+            let done = l.loop_var == by_depth[by_depth.len() - 1].1.loop_var;
+            let next = l.body.as_for().cloned();
+            chain.push(l);
+            if done {
+                break;
+            }
+            if next.is_none() {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loop `{}` contains more than a single loop, so the nest below it is not a single branch",
+                        chain.last().map(|l| l.loop_var.name().to_string()).unwrap_or_default()
+                    ),
+                )
+                .at(inner_path));
+            }
+            cur = next;
+        }
+        self.check_affine_below(P, &chain[chain.len() - 1].body)?;
+        // Slots occupied by listed loops get the listed order.
+        let listed: Vec<VarId> = loops.iter().map(|(_, l)| l.loop_var.id()).collect();
+        let mut order = loops.iter().map(|(_, l)| l.clone());
+        let new_chain: Vec<For> = chain
+            .iter()
+            .map(|l| {
+                if listed.contains(&l.loop_var.id()) {
+                    order.next().unwrap_or_else(|| l.clone())
+                } else {
+                    l.clone()
+                }
+            })
+            .collect();
+        // A loop's extent may not use a variable of a loop that now sits inside it.
+        for (i, l) in new_chain.iter().enumerate() {
+            for inner in &new_chain[i..] {
+                if l.extent.uses_var(&inner.loop_var) || l.min.uses_var(&inner.loop_var) {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "the extent of loop `{}` depends on loop `{}`",
+                            l.loop_var.name(),
+                            inner.loop_var.name()
+                        ),
+                    ));
+                }
+            }
+        }
+        let mut stmt = chain[chain.len() - 1].body.clone();
+        for l in new_chain.into_iter().rev() {
+            stmt = Stmt::from_kind(StmtKind::For(For { body: stmt, ..l }));
+        }
+        self.replace_at(P, &outer_path, stmt)?;
+        self.record_reorder(loop_rvs);
+        Ok(())
+    }
+
+    fn record_reorder(&mut self, loop_rvs: &[LoopRV]) {
+        let mut inst = Instruction::new("reorder");
+        for l in loop_rvs {
+            inst = inst.arg("", TraceArg::Rv((*l).into()));
+        }
+        self.record(inst);
+    }
+
+    /// Blocks below a transformed loop must have affine bindings: a binding
+    /// that is not a sum of loop variables times constants cannot be
+    /// reasoned about when loops move.
+    pub(crate) fn check_affine_below(&self, primitive: &str, stmt: &Stmt) -> Result<()> {
+        let mut bad: Option<String> = None;
+        stmt.walk(&mut |s| {
+            if let StmtKind::BlockRealize(r) = s.kind() {
+                for v in &r.iter_values {
+                    if bad.is_none() && !is_quasi_affine(v) {
+                        bad = Some(format!(
+                            "block `{}` has a binding that is not (quasi-)affine in the loop variables",
+                            r.block.name
+                        ));
+                    }
+                }
+            }
+        });
+        match bad {
+            Some(msg) => Err(ScheduleError::new(primitive, msg)),
+            None => Ok(()),
+        }
+    }
+
+    /// `sch.add_unit_loop(block_or_loop)`: a loop of extent 1 around it.
+    pub fn add_unit_loop(&mut self, target: Rv) -> Result<LoopRV> {
+        const P: &str = "add_unit_loop";
+        let path = match target {
+            Rv::Block(b) => self.resolve_block(P, BlockRV(b))?.0,
+            Rv::Loop(l) => self.resolve_loop(P, LoopRV(l))?.0,
+            Rv::Expr(_) => return Err(ScheduleError::new(P, "expected a block or a loop")),
+        };
+        let body = self.body(P)?;
+        let Some(inner) = tree::get(&body, &path) else {
+            return Err(ScheduleError::new(P, "internal: stale path"));
+        };
+        let var = Var::new("u", DataType::i32());
+        let stmt = Stmt::from_kind(StmtKind::For(For {
+            loop_var: var.clone(),
+            min: Expr::i32(0),
+            extent: Expr::i32(1),
+            kind: ForKind::Serial,
+            thread_tag: None,
+            annotations: Annotations::new(),
+            body: inner,
+        }));
+        self.replace_at(P, &path, stmt)?;
+        let rv = self.new_loop_rv(&var);
+        self.record(
+            Instruction::new("add_unit_loop")
+                .arg("block_or_loop", TraceArg::Rv(target))
+                .outputs(vec![rv.into()]),
+        );
+        Ok(rv)
+    }
+}
+
+pub(crate) fn kind_phrase(l: &For) -> String {
+    match l.kind {
+        ForKind::Serial => "serial".into(),
+        ForKind::Parallel => "parallel".into(),
+        ForKind::Vectorized => "vectorized".into(),
+        ForKind::Unrolled => "unrolled".into(),
+        ForKind::ThreadBinding => format!("bound to `{}`", l.thread_tag.as_deref().unwrap_or("?")),
+    }
+}
+
+/// Sums and products by constants of variables, `//` and `%` by constants.
+pub(crate) fn is_quasi_affine(e: &Expr) -> bool {
+    match e.kind() {
+        ExprKind::Var(_) | ExprKind::Int(_) => true,
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => is_quasi_affine(a) && is_quasi_affine(b),
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            (is_quasi_affine(a) && b.as_int().is_some())
+                || (a.as_int().is_some() && is_quasi_affine(b))
+        }
+        ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, a, b) => {
+            is_quasi_affine(a) && b.as_int().is_some_and(|c| c > 0)
+        }
+        ExprKind::Cast(a) => is_quasi_affine(a),
+        _ => false,
+    }
+}
+
+/// Conjoins `cond` to the predicate of every block realize under `stmt`
+/// that is not nested in another block.
+pub(crate) fn add_predicate(stmt: &Stmt, cond: &Expr) -> Stmt {
+    struct AddPred<'a>(&'a Expr);
+    impl Mutator for AddPred<'_> {
+        fn stmt(&mut self, s: &Stmt) -> Stmt {
+            if let StmtKind::BlockRealize(r) = s.kind() {
+                let mut r = r.clone();
+                r.predicate = if r.predicate.is_const_int(1) && r.predicate.dtype().is_bool() {
+                    self.0.clone()
+                } else {
+                    Expr::and(self.0.clone(), r.predicate.clone())
+                };
+                return Stmt::new(StmtKind::BlockRealize(r), s.span());
+            }
+            walk_stmt(self, s)
+        }
+    }
+    AddPred(cond).stmt(stmt)
+}
+
+/// Simplifies block bindings and predicates under `stmt`, knowing the ranges
+/// of the given loop variables.
+pub(crate) fn simplify_bindings(stmt: &Stmt, ranges: &[(Var, Range)]) -> Stmt {
+    struct Simp<'a>(&'a [(Var, Range)]);
+    impl Mutator for Simp<'_> {
+        fn stmt(&mut self, s: &Stmt) -> Stmt {
+            if let StmtKind::BlockRealize(r) = s.kind() {
+                let mut r = r.clone();
+                r.iter_values = r.iter_values.iter().map(|v| simplify(v, self.0)).collect();
+                r.predicate = simplify(&r.predicate, self.0);
+                return Stmt::new(StmtKind::BlockRealize(r), s.span());
+            }
+            walk_stmt(self, s)
+        }
+    }
+    Simp(ranges).stmt(stmt)
+}
+
+/// Simplification knowing the ranges of the given loop variables.
+pub(crate) fn simplify(e: &Expr, ranges: &[(Var, Range)]) -> Expr {
+    let mut ana = crate::arith::Analyzer::new();
+    for (v, r) in ranges {
+        ana.bind(v, r);
+    }
+    ana.simplify(e)
+}
+
+#[allow(dead_code)]
+pub(crate) fn loops_above(body: &Stmt, path: &StmtPath) -> Vec<(StmtPath, For)> {
+    enclosing_loops(body, path)
+}

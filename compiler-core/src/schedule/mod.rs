@@ -1,0 +1,341 @@
+//! Schedules: "separate what you compute from how you compute it".
+//!
+//! A [`Schedule`] holds an [`IRModule`], the function it works on, a
+//! [`Trace`] of every primitive applied, and a table of random variables —
+//! handles to blocks ([`BlockRV`]), loops ([`LoopRV`]) and sampled integers
+//! ([`ExprRV`]). Handles stay valid across transformations that keep their
+//! target (a reordered loop is the same loop) and report a clear error once
+//! their target is gone (a loop that was split).
+//!
+//! Handle resolution: a loop handle names its loop variable (loop variables
+//! are defined once, so the variable identifies the loop); a block handle
+//! names its block, and primitives that rename a block (`decompose_reduction`
+//! turns `C` into `C_update`) update the handles that pointed at it.
+//!
+//! Every primitive checks TVM's preconditions first and returns a
+//! [`ScheduleError`] naming the rule that failed; an illegal request never
+//! changes the IR. Primitives live one group per file:
+//! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
+//! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
+//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`.
+
+pub mod error;
+pub mod loop_kind;
+pub mod loops;
+pub mod query;
+pub mod reduction;
+pub mod replay;
+pub mod sampling;
+pub mod trace;
+pub mod tree;
+
+use std::rc::Rc;
+
+pub use error::{Result, ScheduleError};
+pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
+use tree::StmtPath;
+
+use crate::ir::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockRV(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LoopRV(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExprRV(pub u32);
+
+impl From<BlockRV> for Rv {
+    fn from(b: BlockRV) -> Rv {
+        Rv::Block(b.0)
+    }
+}
+impl From<LoopRV> for Rv {
+    fn from(l: LoopRV) -> Rv {
+        Rv::Loop(l.0)
+    }
+}
+impl From<ExprRV> for Rv {
+    fn from(v: ExprRV) -> Rv {
+        Rv::Expr(v.0)
+    }
+}
+
+/// What a random variable refers to now.
+#[derive(Clone, Debug)]
+enum RvTarget {
+    /// A block, by name (`None` once removed, e.g. by `compute_inline`).
+    Block(Option<String>),
+    /// A loop, by loop variable (`None` once removed).
+    Loop(Option<VarId>),
+    /// A sampled integer.
+    Expr(i64),
+}
+
+/// A split factor: inferred (`None`), a constant, or a sampled value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Factor {
+    Infer,
+    Const(i64),
+    Sampled(ExprRV),
+}
+
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    module: IRModule,
+    func_name: String,
+    trace: Trace,
+    rvs: Vec<RvTarget>,
+    rand_state: u64,
+    /// How traces print (`get_block` vs `get_sblock`).
+    pub dialect: TraceDialect,
+}
+
+impl Schedule {
+    /// A schedule over `module`, working on `main` (or its only function).
+    pub fn new(module: IRModule) -> Result<Schedule> {
+        Schedule::with_seed(module, 0)
+    }
+
+    pub fn with_seed(module: IRModule, seed: u64) -> Result<Schedule> {
+        let func_name = if module.get_prim("main").is_some() {
+            "main".to_string()
+        } else {
+            let names: Vec<&str> = module.prim_funcs().map(|(n, _)| n).collect();
+            match names.as_slice() {
+                [only] => only.to_string(),
+                _ => String::new(),
+            }
+        };
+        Ok(Schedule {
+            module,
+            func_name,
+            trace: Trace::default(),
+            rvs: Vec::new(),
+            rand_state: seed_state(seed),
+            dialect: TraceDialect::default(),
+        })
+    }
+
+    /// The current module.
+    pub fn module(&self) -> &IRModule {
+        &self.module
+    }
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+    pub fn func_name(&self) -> &str {
+        &self.func_name
+    }
+
+    /// Chooses the function later primitives work on.
+    pub fn work_on(&mut self, func_name: &str) -> Result<()> {
+        if self.module.get_prim(func_name).is_none() {
+            return Err(ScheduleError::new(
+                "work_on",
+                format!("the module has no PrimFunc named `{func_name}`"),
+            ));
+        }
+        self.func_name = func_name.to_string();
+        self.trace
+            .push(Instruction::new("work_on").arg("func_name", TraceArg::Str(func_name.into())));
+        Ok(())
+    }
+
+    /// Reseeds the random state from a new seed.
+    pub fn seed(&mut self, seed: u64) {
+        self.rand_state = seed_state(seed);
+    }
+
+    /// A new seed derived from the current random state (advances it).
+    pub fn fork_seed(&mut self) -> u64 {
+        self.next_random()
+    }
+
+    pub(crate) fn next_random(&mut self) -> u64 {
+        // splitmix64: small, fast, and the same on every platform.
+        self.rand_state = self.rand_state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rand_state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    // ----- the function being scheduled ----------------------------------------
+
+    pub(crate) fn func(&self, primitive: &str) -> Result<Rc<PrimFunc>> {
+        self.module.get_prim(&self.func_name).cloned().ok_or_else(|| {
+            ScheduleError::new(
+                primitive,
+                if self.func_name.is_empty() {
+                    "the module has several functions: choose one with `func_name=` or `work_on`".to_string()
+                } else {
+                    format!("the module has no PrimFunc named `{}`", self.func_name)
+                },
+            )
+        })
+    }
+
+    pub(crate) fn body(&self, primitive: &str) -> Result<Stmt> {
+        Ok(self.func(primitive)?.body.clone())
+    }
+
+    /// Installs a new body for the function being scheduled.
+    pub(crate) fn set_body(&mut self, primitive: &str, body: Stmt) -> Result<()> {
+        let func = self.func(primitive)?;
+        let new = func.with_body(body);
+        self.module
+            .insert(self.func_name.clone(), BaseFunc::Prim(Rc::new(new)));
+        Ok(())
+    }
+
+    /// Replaces the statement at `path` in the current function.
+    pub(crate) fn replace_at(&mut self, primitive: &str, path: &StmtPath, new: Stmt) -> Result<()> {
+        let body = self.body(primitive)?;
+        self.set_body(primitive, tree::replace(&body, path, new))
+    }
+
+    // ----- random variables --------------------------------------------------------
+
+    fn push_rv(&mut self, t: RvTarget) -> u32 {
+        self.rvs.push(t);
+        (self.rvs.len() - 1) as u32
+    }
+    pub(crate) fn new_block_rv(&mut self, name: &str) -> BlockRV {
+        BlockRV(self.push_rv(RvTarget::Block(Some(name.to_string()))))
+    }
+    pub(crate) fn new_loop_rv(&mut self, var: &Var) -> LoopRV {
+        LoopRV(self.push_rv(RvTarget::Loop(Some(var.id()))))
+    }
+    pub(crate) fn new_expr_rv(&mut self, value: i64) -> ExprRV {
+        ExprRV(self.push_rv(RvTarget::Expr(value)))
+    }
+
+    /// The value of a sampled integer.
+    pub fn get_value(&self, rv: ExprRV) -> Result<i64> {
+        match self.rvs.get(rv.0 as usize) {
+            Some(RvTarget::Expr(v)) => Ok(*v),
+            _ => Err(ScheduleError::new(
+                "get",
+                format!("v{} is not a sampled value of this schedule", rv.0),
+            )),
+        }
+    }
+
+    /// The current name of the block a handle refers to.
+    pub fn block_name(&self, rv: BlockRV) -> Result<String> {
+        match self.rvs.get(rv.0 as usize) {
+            Some(RvTarget::Block(Some(n))) => Ok(n.clone()),
+            Some(RvTarget::Block(None)) => Err(ScheduleError::new(
+                "get",
+                format!("the block referenced by b{} was removed", rv.0),
+            )),
+            _ => Err(ScheduleError::new(
+                "get",
+                format!("b{} is not a block of this schedule", rv.0),
+            )),
+        }
+    }
+
+    /// Re-points every handle of block `old` to `new` (or marks them removed).
+    pub(crate) fn rename_block_rvs(&mut self, old: &str, new: Option<&str>) {
+        for t in &mut self.rvs {
+            if let RvTarget::Block(Some(n)) = t {
+                if n == old {
+                    *t = RvTarget::Block(new.map(str::to_string));
+                }
+            }
+        }
+    }
+
+    /// Marks every handle of a loop that no longer exists.
+    pub(crate) fn remove_loop_rvs(&mut self, var: VarId) {
+        for t in &mut self.rvs {
+            if let RvTarget::Loop(Some(v)) = t {
+                if *v == var {
+                    *t = RvTarget::Loop(None);
+                }
+            }
+        }
+    }
+
+    /// Finds the block a handle refers to: its path and realize.
+    pub(crate) fn resolve_block(
+        &self,
+        primitive: &str,
+        rv: BlockRV,
+    ) -> Result<(StmtPath, BlockRealize)> {
+        let name = match self.rvs.get(rv.0 as usize) {
+            Some(RvTarget::Block(Some(n))) => n.clone(),
+            Some(RvTarget::Block(None)) => {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!(
+                        "the block b{} refers to no longer exists (it was inlined or replaced)",
+                        rv.0
+                    ),
+                ))
+            }
+            _ => {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!("b{} is not a block handle of this schedule", rv.0),
+                ))
+            }
+        };
+        let body = self.body(primitive)?;
+        let paths = tree::find_blocks(&body, &name);
+        match paths.as_slice() {
+            [path] => {
+                let realize = tree::get(&body, path)
+                    .and_then(|s| s.as_block_realize().cloned())
+                    .ok_or_else(|| {
+                        ScheduleError::new(primitive, "internal: block path is stale")
+                    })?;
+                Ok((path.clone(), realize))
+            }
+            [] => Err(ScheduleError::new(
+                primitive,
+                format!("block `{name}` (b{}) no longer exists", rv.0),
+            )),
+            _ => Err(ScheduleError::new(
+                primitive,
+                format!(
+                    "several blocks are named `{name}`; block names must be unique to be scheduled"
+                ),
+            )),
+        }
+    }
+
+    /// Finds the loop a handle refers to: its path and node.
+    pub(crate) fn resolve_loop(&self, primitive: &str, rv: LoopRV) -> Result<(StmtPath, For)> {
+        let var = match self.rvs.get(rv.0 as usize) {
+            Some(RvTarget::Loop(Some(v))) => *v,
+            Some(RvTarget::Loop(None)) => {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!("the loop l{} refers to no longer exists (it was split, fused or removed); use the loops that replaced it", rv.0),
+                ))
+            }
+            _ => return Err(ScheduleError::new(primitive, format!("l{} is not a loop handle of this schedule", rv.0))),
+        };
+        let body = self.body(primitive)?;
+        let path = tree::find_loop(&body, var).ok_or_else(|| {
+            ScheduleError::new(
+                primitive,
+                format!("the loop l{} refers to is no longer in the function", rv.0),
+            )
+        })?;
+        let node = tree::get(&body, &path)
+            .and_then(|s| s.as_for().cloned())
+            .ok_or_else(|| ScheduleError::new(primitive, "internal: loop path is stale"))?;
+        Ok((path, node))
+    }
+
+    pub(crate) fn record(&mut self, inst: Instruction) {
+        self.trace.push(inst);
+    }
+}
+
+fn seed_state(seed: u64) -> u64 {
+    seed ^ 0x5DEE_CE66_D1CE_4E5B
+}

@@ -1,0 +1,232 @@
+//! Query primitives: finding blocks and loops, and the dataflow between blocks.
+
+use super::tree::{self, StmtPath};
+use super::*;
+
+impl Schedule {
+    /// `sch.get_block("C", func_name="main")` (also spelled `get_sblock`).
+    pub fn get_block(&mut self, name: &str, func_name: Option<&str>) -> Result<BlockRV> {
+        if let Some(f) = func_name {
+            if self.module.get_prim(f).is_none() {
+                return Err(ScheduleError::new(
+                    "get_block",
+                    format!("the module has no PrimFunc named `{f}`"),
+                ));
+            }
+            self.func_name = f.to_string();
+        }
+        let body = self.body("get_block")?;
+        let found = tree::find_blocks(&body, name);
+        match found.len() {
+            1 => {}
+            0 => {
+                return Err(ScheduleError::new(
+                    "get_block",
+                    format!("no block named `{name}` in function `{}`", self.func_name),
+                ))
+            }
+            n => {
+                return Err(ScheduleError::new(
+                    "get_block",
+                    format!("{n} blocks are named `{name}`; the name must be unique"),
+                ))
+            }
+        }
+        let rv = self.new_block_rv(name);
+        let fname = self.func_name.clone();
+        self.record(
+            Instruction::new("get_block")
+                .arg("name", TraceArg::Str(name.into()))
+                .arg("func_name", TraceArg::Str(fname))
+                .outputs(vec![rv.into()]),
+        );
+        Ok(rv)
+    }
+
+    /// The loops above a block, outermost first, up to the enclosing block.
+    pub fn get_loops(&mut self, block: BlockRV) -> Result<Vec<LoopRV>> {
+        let (path, _) = self.resolve_block("get_loops", block)?;
+        let body = self.body("get_loops")?;
+        let loops = enclosing_loops(&body, &path);
+        let rvs: Vec<LoopRV> = loops
+            .iter()
+            .map(|(_, f)| self.new_loop_rv(&f.loop_var))
+            .collect();
+        self.record(
+            Instruction::new("get_loops")
+                .arg("block", TraceArg::Rv(block.into()))
+                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
+        );
+        Ok(rvs)
+    }
+
+    /// The blocks directly under a block or loop (not inside nested blocks).
+    pub fn get_child_blocks(&mut self, parent: Rv) -> Result<Vec<BlockRV>> {
+        let body = self.body("get_child_blocks")?;
+        let root = match parent {
+            Rv::Block(b) => {
+                let (path, _) = self.resolve_block("get_child_blocks", BlockRV(b))?;
+                path
+            }
+            Rv::Loop(l) => self.resolve_loop("get_child_blocks", LoopRV(l))?.0,
+            Rv::Expr(_) => {
+                return Err(ScheduleError::new(
+                    "get_child_blocks",
+                    "expected a block or a loop",
+                ))
+            }
+        };
+        let names = child_block_names(&body, &root);
+        let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
+        let key = if matches!(parent, Rv::Block(_)) {
+            "block_or_loop"
+        } else {
+            "block_or_loop"
+        };
+        self.record(
+            Instruction::new("get_child_blocks")
+                .arg(key, TraceArg::Rv(parent))
+                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
+        );
+        Ok(rvs)
+    }
+
+    /// Blocks in the same scope that write a buffer this block reads.
+    pub fn get_producers(&mut self, block: BlockRV) -> Result<Vec<BlockRV>> {
+        self.dataflow_neighbours("get_producers", block, true)
+    }
+
+    /// Blocks in the same scope that read a buffer this block writes.
+    pub fn get_consumers(&mut self, block: BlockRV) -> Result<Vec<BlockRV>> {
+        self.dataflow_neighbours("get_consumers", block, false)
+    }
+
+    /// Blocks under a scope block that write a buffer of the function's
+    /// parameters (the outputs).
+    pub fn get_output_blocks(&mut self, scope: BlockRV) -> Result<Vec<BlockRV>> {
+        let func = self.func("get_output_blocks")?;
+        let (path, _) = self.resolve_block("get_output_blocks", scope)?;
+        let body = func.body.clone();
+        let params: Vec<Buffer> = func.param_buffers().cloned().collect();
+        let mut names = Vec::new();
+        for child in scope_blocks(&body, &path) {
+            if child
+                .block
+                .writes
+                .iter()
+                .any(|w| params.contains(&w.buffer))
+            {
+                names.push(child.block.name.clone());
+            }
+        }
+        let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
+        self.record(
+            Instruction::new("get_output_blocks")
+                .arg("scope_block", TraceArg::Rv(scope.into()))
+                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
+        );
+        Ok(rvs)
+    }
+
+    fn dataflow_neighbours(
+        &mut self,
+        primitive: &str,
+        block: BlockRV,
+        producers: bool,
+    ) -> Result<Vec<BlockRV>> {
+        let (path, realize) = self.resolve_block(primitive, block)?;
+        let body = self.body(primitive)?;
+        let scope = enclosing_block_path(&body, &path).unwrap_or_default();
+        let mut names = Vec::new();
+        for other in scope_blocks(&body, &scope) {
+            if other.block.name == realize.block.name {
+                continue;
+            }
+            let linked = if producers {
+                other
+                    .block
+                    .writes
+                    .iter()
+                    .any(|w| realize.block.reads.iter().any(|r| r.buffer == w.buffer))
+            } else {
+                other
+                    .block
+                    .reads
+                    .iter()
+                    .any(|r| realize.block.writes.iter().any(|w| w.buffer == r.buffer))
+            };
+            if linked {
+                names.push(other.block.name.clone());
+            }
+        }
+        let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
+        self.record(
+            Instruction::new(primitive)
+                .arg("block", TraceArg::Rv(block.into()))
+                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
+        );
+        Ok(rvs)
+    }
+}
+
+/// The loops on the path to `path` below the nearest enclosing block,
+/// outermost first, with their paths.
+pub(crate) fn enclosing_loops(body: &Stmt, path: &StmtPath) -> Vec<(StmtPath, For)> {
+    let chain = tree::chain(body, path);
+    let mut out = Vec::new();
+    // chain[k] is at path prefix of length k; the last element is the block itself.
+    for (depth, s) in chain.iter().enumerate().take(chain.len().saturating_sub(1)) {
+        match s.kind() {
+            StmtKind::For(f) => out.push((StmtPath(path.0[..depth].to_vec()), f.clone())),
+            StmtKind::BlockRealize(_) => out.clear(),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The path of the nearest block strictly above `path`.
+pub(crate) fn enclosing_block_path(body: &Stmt, path: &StmtPath) -> Option<StmtPath> {
+    let chain = tree::chain(body, path);
+    (0..chain.len().saturating_sub(1))
+        .rev()
+        .find(|&d| matches!(chain[d].kind(), StmtKind::BlockRealize(_)))
+        .map(|d| StmtPath(path.0[..d].to_vec()))
+}
+
+/// Names of the blocks directly under the statement at `root` (pre-order),
+/// not looking inside those blocks.
+pub(crate) fn child_block_names(body: &Stmt, root: &StmtPath) -> Vec<String> {
+    scope_blocks(body, root)
+        .into_iter()
+        .map(|r| r.block.name)
+        .collect()
+}
+
+/// The block realizes directly under the statement at `root`.
+pub(crate) fn scope_blocks(body: &Stmt, root: &StmtPath) -> Vec<BlockRealize> {
+    fn go(s: &Stmt, out: &mut Vec<BlockRealize>) {
+        match s.kind() {
+            StmtKind::BlockRealize(r) => out.push(r.clone()),
+            _ => {
+                for c in tree::children(s) {
+                    go(&c, out);
+                }
+            }
+        }
+    }
+    let Some(start) = tree::get(body, root) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    match start.kind() {
+        // Looking under a block: its body, not the block itself.
+        StmtKind::BlockRealize(r) => go(&r.block.body, &mut out),
+        _ => {
+            for c in tree::children(&start) {
+                go(&c, &mut out);
+            }
+        }
+    }
+    out
+}

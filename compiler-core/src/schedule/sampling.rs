@@ -1,0 +1,151 @@
+//! Sampling: `sample_perfect_tile`, `sample_categorical`.
+//!
+//! Sampled values are recorded as decisions in the trace, so replaying a
+//! trace reproduces them exactly (or re-samples them when asked).
+
+use super::*;
+
+impl Schedule {
+    /// `sch.sample_perfect_tile(loop, n=2, max_innermost_factor=16)`: `n`
+    /// factors whose product is exactly the loop's extent, the innermost at
+    /// most `max_innermost_factor` (when positive). `decision` fixes the
+    /// result (it must be a valid tiling).
+    pub fn sample_perfect_tile(
+        &mut self,
+        loop_rv: LoopRV,
+        n: usize,
+        max_innermost_factor: i64,
+        decision: Option<&[i64]>,
+    ) -> Result<Vec<ExprRV>> {
+        const P: &str = "sample_perfect_tile";
+        let (path, node) = self.resolve_loop(P, loop_rv)?;
+        if n == 0 {
+            return Err(ScheduleError::new(P, "n must be at least 1"));
+        }
+        let Some(extent) = node.extent.as_int() else {
+            return Err(ScheduleError::new(P, "the loop's extent must be a constant").at(path));
+        };
+        let factors = match decision {
+            Some(d) => {
+                let product: i64 = d.iter().product();
+                if d.len() != n || product != extent || d.iter().any(|f| *f <= 0) {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!("decision {d:?} is not a perfect tiling of extent {extent} into {n} factors"),
+                    ));
+                }
+                if max_innermost_factor > 0 && d[n - 1] > max_innermost_factor {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!("decision {d:?}: innermost factor exceeds {max_innermost_factor}"),
+                    ));
+                }
+                d.to_vec()
+            }
+            None => self.random_perfect_tile(extent, n, max_innermost_factor),
+        };
+        let rvs: Vec<ExprRV> = factors.iter().map(|f| self.new_expr_rv(*f)).collect();
+        let mut inst = Instruction::new("sample_perfect_tile")
+            .arg("loop", TraceArg::Rv(loop_rv.into()))
+            .arg("n", TraceArg::Int(n as i64))
+            .arg("max_innermost_factor", TraceArg::Int(max_innermost_factor))
+            .outputs(rvs.iter().map(|r| (*r).into()).collect());
+        inst.decision = Some(factors);
+        self.record(inst);
+        Ok(rvs)
+    }
+
+    fn random_perfect_tile(&mut self, extent: i64, n: usize, max_innermost: i64) -> Vec<i64> {
+        let divisors: Vec<i64> = (1..=extent).filter(|d| extent % d == 0).collect();
+        // Innermost first, within the limit; then the others at random among
+        // the divisors of what is left; the outermost takes the remainder.
+        let inner_choices: Vec<i64> = divisors
+            .iter()
+            .copied()
+            .filter(|d| max_innermost <= 0 || *d <= max_innermost)
+            .collect();
+        let mut rest = extent;
+        let mut factors = vec![1i64; n];
+        if n == 1 {
+            return vec![extent];
+        }
+        let pick = |s: &mut Schedule, options: &[i64]| -> i64 {
+            if options.is_empty() {
+                1
+            } else {
+                options[(s.next_random() % options.len() as u64) as usize]
+            }
+        };
+        let inner = pick(self, &inner_choices);
+        factors[n - 1] = inner;
+        rest /= inner;
+        for i in (1..n - 1).rev() {
+            let options: Vec<i64> = (1..=rest).filter(|d| rest % d == 0).collect();
+            let f = pick(self, &options);
+            factors[i] = f;
+            rest /= f;
+        }
+        factors[0] = rest;
+        factors
+    }
+
+    /// `sch.sample_categorical(candidates, probs)`: one candidate, drawn with
+    /// the given probabilities (or fixed by `decision`, an index).
+    pub fn sample_categorical(
+        &mut self,
+        candidates: &[i64],
+        probs: &[f64],
+        decision: Option<i64>,
+    ) -> Result<ExprRV> {
+        const P: &str = "sample_categorical";
+        if candidates.is_empty() || candidates.len() != probs.len() {
+            return Err(ScheduleError::new(
+                P,
+                "candidates and probs must be non-empty and of equal length",
+            ));
+        }
+        if probs.iter().any(|p| !p.is_finite() || *p < 0.0) {
+            return Err(ScheduleError::new(
+                P,
+                "probabilities must be finite and non-negative",
+            ));
+        }
+        let index = match decision {
+            Some(d) if d >= 0 && (d as usize) < candidates.len() => d as usize,
+            Some(d) => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!("decision {d} is out of range"),
+                ))
+            }
+            None => {
+                let total: f64 = probs.iter().sum();
+                let r = (self.next_random() >> 11) as f64 / (1u64 << 53) as f64 * total;
+                let mut acc = 0.0;
+                let mut chosen = candidates.len() - 1;
+                for (i, p) in probs.iter().enumerate() {
+                    acc += p;
+                    if r < acc {
+                        chosen = i;
+                        break;
+                    }
+                }
+                chosen
+            }
+        };
+        let rv = self.new_expr_rv(candidates[index]);
+        let mut inst = Instruction::new("sample_categorical")
+            .arg(
+                "candidates",
+                TraceArg::List(candidates.iter().map(|c| TraceArg::Int(*c)).collect()),
+            )
+            .arg(
+                "probs",
+                TraceArg::List(probs.iter().map(|p| TraceArg::Float(*p)).collect()),
+            )
+            .outputs(vec![rv.into()]);
+        inst.decision = Some(vec![index as i64]);
+        self.record(inst);
+        Ok(rv)
+    }
+}

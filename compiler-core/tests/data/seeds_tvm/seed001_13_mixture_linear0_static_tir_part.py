@@ -1,0 +1,25 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def linear0(X: T.Buffer((1, 784), "float32"), W: T.Buffer((128, 784), "float32"), B: T.Buffer((128,), "float32"), Z: T.Buffer((1, 128), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        Y = T.sblock_alloc_buffer((1, 128))
+        for i, j, k in T.grid(1, 128, 784):
+            with T.sblock("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(X[vi, vk], W[vj, vk])
+                T.writes(Y[vi, vj])
+                with T.init():
+                    Y[vi, vj] = T.float32(0.0)
+                Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]
+        for i, j in T.grid(1, 128):
+            with T.sblock("Z"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(Y[vi, vj], B[vj])
+                T.writes(Z[vi, vj])
+                Z[vi, vj] = Y[vi, vj] + B[vj]
