@@ -63,8 +63,16 @@ fn display_ints_bools_and_nesting() {
         t.to_string(),
         "[[[ 0  1  2]\n  [ 3  4  5]]\n\n [[ 6  7  8]\n  [ 9 10 11]]]"
     );
-    assert_eq!(NDArray::scalar_f64(DataType::f32(), 2.5).unwrap().to_string(), "2.5");
-    assert_eq!(NDArray::scalar_i64(DataType::i32(), 7).unwrap().to_string(), "7");
+    assert_eq!(
+        NDArray::scalar_f64(DataType::f32(), 2.5)
+            .unwrap()
+            .to_string(),
+        "2.5"
+    );
+    assert_eq!(
+        NDArray::scalar_i64(DataType::i32(), 7).unwrap().to_string(),
+        "7"
+    );
 }
 
 #[test]
@@ -113,7 +121,10 @@ fn get_set_and_conversions() {
 #[test]
 fn bytes_round_trip() {
     let mut rng = Rng::new(9);
-    for dt in ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32", "bool"] {
+    for dt in [
+        "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32",
+        "bool",
+    ] {
         let dt = DataType::parse(dt).unwrap();
         let a = NDArray::random(dt, &[3, 5], &mut rng).unwrap();
         let bytes = a.to_le_bytes();

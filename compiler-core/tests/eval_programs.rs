@@ -29,7 +29,11 @@ fn vector_add(n: i64) -> PrimFunc {
     let vi = var("vi");
     let mut blk = BlockSpec::new(
         "C",
-        store(&c_, vec![v(&vi)], add(load(&a, vec![v(&vi)]), load(&b, vec![v(&vi)]))),
+        store(
+            &c_,
+            vec![v(&vi)],
+            add(load(&a, vec![v(&vi)]), load(&b, vec![v(&vi)])),
+        ),
     );
     blk.iters = vec![Iter(vi.clone(), n, IterKind::Spatial, v(&i))];
     blk.reads = vec![point(&a, vec![v(&vi)]), point(&b, vec![v(&vi)])];
@@ -44,7 +48,11 @@ fn vector_add_matches_rust_loop() {
     assert_eq!(args.len(), 3);
     run_prim_func(&f, &mut args, &checked()).unwrap();
     let (a, b, c) = (&args[0], &args[1], &args[2]);
-    let (a, b, c) = (a.as_f32_slice().unwrap(), b.as_f32_slice().unwrap(), c.as_f32_slice().unwrap());
+    let (a, b, c) = (
+        a.as_f32_slice().unwrap(),
+        b.as_f32_slice().unwrap(),
+        c.as_f32_slice().unwrap(),
+    );
     for i in 0..100 {
         assert_eq!(c[i], a[i] + b[i]);
     }
@@ -66,7 +74,10 @@ fn mm_relu(n: i64) -> PrimFunc {
             yij(),
             add(
                 load(&y, yij()),
-                mul(load(&a, vec![v(&vi), v(&vk)]), load(&b, vec![v(&vk), v(&vj)])),
+                mul(
+                    load(&a, vec![v(&vi), v(&vk)]),
+                    load(&b, vec![v(&vk), v(&vj)]),
+                ),
             ),
         ),
     );
@@ -75,7 +86,10 @@ fn mm_relu(n: i64) -> PrimFunc {
         Iter(vj.clone(), n, IterKind::Spatial, v(&j)),
         Iter(vk.clone(), n, IterKind::Reduce, v(&k)),
     ];
-    yb.reads = vec![point(&a, vec![v(&vi), v(&vk)]), point(&b, vec![v(&vk), v(&vj)])];
+    yb.reads = vec![
+        point(&a, vec![v(&vi), v(&vk)]),
+        point(&b, vec![v(&vk), v(&vj)]),
+    ];
     yb.writes = vec![point(&y, yij())];
     yb.init = Some(store(&y, yij(), cf(0.0)));
     let y_loops = for_(&i, n, for_(&j, n, for_(&k, n, yb.build())));
@@ -91,7 +105,11 @@ fn mm_relu(n: i64) -> PrimFunc {
     cb.reads = vec![point(&y, wij())];
     cb.writes = vec![point(&c_, wij())];
     let c_loops = for_(&i2, n, for_(&j2, n, cb.build()));
-    func(&[&a, &b, &c_], &[], root(vec![y], seq(vec![y_loops, c_loops])))
+    func(
+        &[&a, &b, &c_],
+        &[],
+        root(vec![y], seq(vec![y_loops, c_loops])),
+    )
 }
 
 fn mm_relu_reference(a: &[f32], b: &[f32], n: usize) -> Vec<f32> {
@@ -124,7 +142,10 @@ fn mm_relu_128_is_bit_exact() {
     assert_eq!(args[2].as_f32_slice().unwrap(), &expected[..]);
     // Loop iterations (i, j, k of Y; i, j of C) plus stores (init, update, relu).
     let n = 128u64;
-    assert_eq!(stats.steps, (n + n * n + n * n * n) + (n + n * n) + (n * n + n * n * n + n * n));
+    assert_eq!(
+        stats.steps,
+        (n + n * n + n * n * n) + (n + n * n) + (n * n + n * n * n + n * n)
+    );
 }
 
 #[test]
@@ -144,11 +165,20 @@ fn split_reduction(reorder: bool) -> PrimFunc {
     let (vi, vk) = (var("vi"), var("vk"));
     let mut blk = BlockSpec::new(
         "S",
-        store(&s, vec![v(&vi)], add(load(&s, vec![v(&vi)]), load(&a, vec![v(&vi), v(&vk)]))),
+        store(
+            &s,
+            vec![v(&vi)],
+            add(load(&s, vec![v(&vi)]), load(&a, vec![v(&vi), v(&vk)])),
+        ),
     );
     blk.iters = vec![
         Iter(vi.clone(), 8, IterKind::Spatial, v(&i)),
-        Iter(vk.clone(), 16, IterKind::Reduce, add(mul(v(&k0), c(4)), v(&k1))),
+        Iter(
+            vk.clone(),
+            16,
+            IterKind::Reduce,
+            add(mul(v(&k0), c(4)), v(&k1)),
+        ),
     ];
     blk.init = Some(seq(vec![
         store(&s, vec![v(&vi)], cf(0.0)),
@@ -199,7 +229,11 @@ fn split_with_where(guard: bool) -> PrimFunc {
         blk.predicate = Some(lt(fused, c(10)));
     }
     blk.writes = vec![point(&b, vec![v(&vi)])];
-    func(&[&b], &[], root(vec![], for_(&i0, 3, for_(&i1, 4, blk.build()))))
+    func(
+        &[&b],
+        &[],
+        root(vec![], for_(&i0, 3, for_(&i1, 4, blk.build()))),
+    )
 }
 
 trait WithSpan {
@@ -225,7 +259,10 @@ fn where_predicate_guards_the_tail() {
     let mut args = random_inputs(&f, 2, &HashMap::new()).unwrap();
     let e = run(&f, &mut args).unwrap_err();
     assert_eq!(e.span, sp(100, 120));
-    assert_eq!(e.message, "store to B[10] is out of bounds: buffer B has shape [10]");
+    assert_eq!(
+        e.message,
+        "store to B[10] is out of bounds: buffer B has shape [10]"
+    );
 }
 
 #[test]
@@ -238,9 +275,17 @@ fn block_alloc_buffer_is_fresh_and_zeroed_on_every_entry() {
     let accumulate = for_(
         &j,
         4,
-        store(&t, vec![v(&j)], add(load(&t, vec![v(&j)]), load(&a, vec![v(&vi), v(&j)]))),
+        store(
+            &t,
+            vec![v(&j)],
+            add(load(&t, vec![v(&j)]), load(&a, vec![v(&vi), v(&j)])),
+        ),
     );
-    let copy = for_(&j2, 4, store(&b, vec![v(&vi), v(&j2)], load(&t, vec![v(&j2)])));
+    let copy = for_(
+        &j2,
+        4,
+        store(&b, vec![v(&vi), v(&j2)], load(&t, vec![v(&j2)])),
+    );
     let mut row = BlockSpec::new("row", seq(vec![accumulate, copy]));
     row.iters = vec![Iter(vi.clone(), 3, IterKind::Spatial, v(&i))];
     row.allocs = vec![t];
@@ -264,7 +309,11 @@ fn region_check_catches_undeclared_access() {
     let a = buf("A", f32t(), &[4, 4]);
     let y = buf("Y", f32t(), &[4]);
     let (i, k, vi, vk) = (var("i"), var("k"), var("vi"), var("vk"));
-    let body = store(&y, vec![v(&vi)], add(load(&y, vec![v(&vi)]), load(&a, vec![v(&vi), v(&vk)])));
+    let body = store(
+        &y,
+        vec![v(&vi)],
+        add(load(&y, vec![v(&vi)]), load(&a, vec![v(&vi), v(&vk)])),
+    );
     let mut blk = BlockSpec::new("Y", body);
     blk.iters = vec![
         Iter(vi.clone(), 4, IterKind::Spatial, v(&i)),
@@ -272,7 +321,11 @@ fn region_check_catches_undeclared_access() {
     ];
     blk.reads = vec![point(&a, vec![v(&vi), c(0)])];
     blk.writes = vec![point(&y, vec![v(&vi)])];
-    let f = func(&[&a, &y], &[], root(vec![], for_(&i, 4, for_(&k, 4, blk.build()))));
+    let f = func(
+        &[&a, &y],
+        &[],
+        root(vec![], for_(&i, 4, for_(&k, 4, blk.build()))),
+    );
     let mut args = random_inputs(&f, 1, &HashMap::new()).unwrap();
     run(&f, &mut args).unwrap();
     let e = run_prim_func(&f, &mut args, &checked()).unwrap_err();
@@ -290,7 +343,10 @@ fn out_of_bounds_load_reports_span_buffer_index_and_shape() {
     let mut args = random_inputs(&f, 1, &HashMap::new()).unwrap();
     let e = run(&f, &mut args).unwrap_err();
     assert_eq!(e.span, sp(5, 17));
-    assert_eq!(e.message, "load from A[3, 4] is out of bounds: buffer A has shape [4, 4]");
+    assert_eq!(
+        e.message,
+        "load from A[3, 4] is out of bounds: buffer A has shape [4, 4]"
+    );
     // The arguments come back intact after an error.
     assert_eq!(args[0].shape(), &[4, 4]);
     assert_eq!(args[0].len(), 16);
@@ -319,7 +375,11 @@ fn symbolic_add() -> (PrimFunc, Var) {
     let a = buf_sym("A", f32t(), vec![v(&n)]);
     let b = buf_sym("B", f32t(), vec![v(&n)]);
     let i = var_t("i", DataType::i64());
-    let body = for_e(&i, v(&n), store(&b, vec![v(&i)], add(load(&a, vec![v(&i)]), cf(1.0))));
+    let body = for_e(
+        &i,
+        v(&n),
+        store(&b, vec![v(&i)], add(load(&a, vec![v(&i)]), cf(1.0))),
+    );
     (func(&[&a, &b], &[], body), n)
 }
 
@@ -332,7 +392,10 @@ fn symbolic_shapes_bind_from_arguments() {
             NDArray::zeros(DataType::f32(), &[n]).unwrap(),
         ];
         run(&f, &mut args).unwrap();
-        assert_eq!(args[1].to_f64_vec(), (0..n).map(|x| x as f64 + 1.0).collect::<Vec<_>>());
+        assert_eq!(
+            args[1].to_f64_vec(),
+            (0..n).map(|x| x as f64 + 1.0).collect::<Vec<_>>()
+        );
     }
     let inputs = random_inputs(&f, 0, &HashMap::from([("n".to_string(), 5)])).unwrap();
     assert_eq!(inputs[0].shape(), &[5]);
@@ -354,13 +417,22 @@ fn symbolic_shape_mismatch_is_an_error() {
         NDArray::zeros(DataType::f32(), &[7, 1]).unwrap(),
         NDArray::zeros(DataType::f32(), &[7]).unwrap(),
     ];
-    assert!(run(&f, &mut wrong_rank).unwrap_err().message.contains("2 dimensions"));
+    assert!(run(&f, &mut wrong_rank)
+        .unwrap_err()
+        .message
+        .contains("2 dimensions"));
     let mut wrong_dtype = vec![
         NDArray::zeros(DataType::f64(), &[7]).unwrap(),
         NDArray::zeros(DataType::f32(), &[7]).unwrap(),
     ];
-    assert!(run(&f, &mut wrong_dtype).unwrap_err().message.contains("dtype float64"));
-    assert!(run(&f, &mut wrong_dtype[..1]).unwrap_err().message.contains("takes 2 arguments"));
+    assert!(run(&f, &mut wrong_dtype)
+        .unwrap_err()
+        .message
+        .contains("dtype float64"));
+    assert!(run(&f, &mut wrong_dtype[..1])
+        .unwrap_err()
+        .message
+        .contains("takes 2 arguments"));
 }
 
 #[test]
@@ -371,9 +443,18 @@ fn scalar_parameters_are_0d_arrays() {
     let a = buf_sym("A", f32t(), vec![v(&n)]);
     let b = buf_sym("B", f32t(), vec![v(&n)]);
     let i = var("i");
-    let body = for_e(&i, v(&n), store(&b, vec![v(&i)], mul(load(&a, vec![v(&i)]), v(&alpha))));
+    let body = for_e(
+        &i,
+        v(&n),
+        store(&b, vec![v(&i)], mul(load(&a, vec![v(&i)]), v(&alpha))),
+    );
     let f = func(&[&a, &b], &[&n, &alpha], body);
-    let mut args = random_inputs(&f, 3, &HashMap::from([("n".to_string(), 6), ("alpha".to_string(), 3)])).unwrap();
+    let mut args = random_inputs(
+        &f,
+        3,
+        &HashMap::from([("n".to_string(), 6), ("alpha".to_string(), 3)]),
+    )
+    .unwrap();
     assert_eq!(args[0].shape(), &[6]);
     assert_eq!(args[2].get_i64(&[]), Some(6));
     run(&f, &mut args).unwrap();
@@ -382,7 +463,10 @@ fn scalar_parameters_are_0d_arrays() {
         assert_eq!(b[i], a[i] * 3.0);
     }
     args[2] = NDArray::scalar_i64(DataType::i32(), 5).unwrap();
-    assert!(run(&f, &mut args).unwrap_err().message.contains("expected 5, got 6"));
+    assert!(run(&f, &mut args)
+        .unwrap_err()
+        .message
+        .contains("expected 5, got 6"));
 }
 
 #[test]
@@ -393,9 +477,21 @@ fn undefined_variable_is_an_error_with_span() {
     let f = func(
         &[&a],
         &[],
-        for_(&i, 4, store(&a, vec![v(&i)], Expr::cast(f32t(), v(&stray).with_span(sp(3, 4))))),
+        for_(
+            &i,
+            4,
+            store(
+                &a,
+                vec![v(&i)],
+                Expr::cast(f32t(), v(&stray).with_span(sp(3, 4))),
+            ),
+        ),
     );
     let e = run(&f, &mut [NDArray::zeros(DataType::f32(), &[4]).unwrap()]).unwrap_err();
     assert_eq!(e.span, sp(3, 4));
-    assert!(e.message.contains("variable j is not defined"), "{}", e.message);
+    assert!(
+        e.message.contains("variable j is not defined"),
+        "{}",
+        e.message
+    );
 }

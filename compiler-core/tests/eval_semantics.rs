@@ -23,11 +23,21 @@ fn elementwise(
     let out = buf("Out", out_t, &[n]);
     let i = var("i");
     let value = body(load(&x, vec![v(&i)]), load(&y, vec![v(&i)]));
-    func(&[&x, &y, &out], &[], for_(&i, n, store(&out, vec![v(&i)], value)))
+    func(
+        &[&x, &y, &out],
+        &[],
+        for_(&i, n, store(&out, vec![v(&i)], value)),
+    )
 }
 
 /// Runs an elementwise function on integer inputs, returning the outputs.
-fn ints(dt: DataType, out_t: DataType, xs: &[i64], ys: &[i64], body: impl Fn(Expr, Expr) -> Expr) -> Vec<i64> {
+fn ints(
+    dt: DataType,
+    out_t: DataType,
+    xs: &[i64],
+    ys: &[i64],
+    body: impl Fn(Expr, Expr) -> Expr,
+) -> Vec<i64> {
     let n = xs.len();
     let f = elementwise(n as i64, dt, out_t, body);
     let mut args = vec![
@@ -40,7 +50,13 @@ fn ints(dt: DataType, out_t: DataType, xs: &[i64], ys: &[i64], body: impl Fn(Exp
 }
 
 /// Runs an elementwise function on float inputs, returning the outputs.
-fn floats(dt: DataType, out_t: DataType, xs: &[f64], ys: &[f64], body: impl Fn(Expr, Expr) -> Expr) -> Vec<f64> {
+fn floats(
+    dt: DataType,
+    out_t: DataType,
+    xs: &[f64],
+    ys: &[f64],
+    body: impl Fn(Expr, Expr) -> Expr,
+) -> Vec<f64> {
     let n = xs.len();
     let f = elementwise(n as i64, dt, out_t, body);
     let mut args = vec![
@@ -56,7 +72,13 @@ fn floats(dt: DataType, out_t: DataType, xs: &[f64], ys: &[f64], body: impl Fn(E
 fn integer_arithmetic_wraps_at_the_dtype_width() {
     let i32_ = DataType::i32();
     assert_eq!(
-        ints(i32_, i32_, &[1, 2, -5, 65536], &[2147483647, 2147483647, -2147483648, 65536], add),
+        ints(
+            i32_,
+            i32_,
+            &[1, 2, -5, 65536],
+            &[2147483647, 2147483647, -2147483648, 65536],
+            add
+        ),
         vec![-2147483648, -2147483647, 2147483643, 131072]
     );
     assert_eq!(ints(i32_, i32_, &[65536], &[65536], mul), vec![0]);
@@ -90,29 +112,47 @@ fn division_flavours_on_negatives() {
     // Floats: floor(a / b) and a - floor(a / b) * b.
     let f32_ = f32t();
     assert_eq!(
-        floats(f32_, f32_, &[-7.5, 7.5], &[2.0, -2.0], |a, b| bin(BinOp::FloorDiv, a, b)),
+        floats(f32_, f32_, &[-7.5, 7.5], &[2.0, -2.0], |a, b| bin(
+            BinOp::FloorDiv,
+            a,
+            b
+        )),
         vec![-4.0, -4.0]
     );
     assert_eq!(
-        floats(f32_, f32_, &[-7.5, 7.5], &[2.0, -2.0], |a, b| bin(BinOp::FloorMod, a, b)),
+        floats(f32_, f32_, &[-7.5, 7.5], &[2.0, -2.0], |a, b| bin(
+            BinOp::FloorMod,
+            a,
+            b
+        )),
         vec![0.5, -0.5]
     );
-    assert_eq!(floats(f32_, f32_, &[-7.5], &[2.0], |a, b| bin(BinOp::Mod, a, b)), vec![-1.5]);
+    assert_eq!(
+        floats(f32_, f32_, &[-7.5], &[2.0], |a, b| bin(BinOp::Mod, a, b)),
+        vec![-1.5]
+    );
 }
 
 #[test]
 fn integer_division_by_zero_is_an_error_with_span() {
     let i32_ = DataType::i32();
-    let f = elementwise(2, i32_, i32_, |a, b| bin(BinOp::FloorDiv, a, b).with_span(sp(40, 45)));
+    let f = elementwise(2, i32_, i32_, |a, b| {
+        bin(BinOp::FloorDiv, a, b).with_span(sp(40, 45))
+    });
     let mut args = vec![
         NDArray::from_i64(i32_, &[2], &[1, 2]).unwrap(),
         NDArray::from_i64(i32_, &[2], &[1, 0]).unwrap(),
         NDArray::zeros(i32_, &[2]).unwrap(),
     ];
     let e = run(&f, &mut args).unwrap_err();
-    assert_eq!((e.message.as_str(), e.span), ("division by zero", sp(40, 45)));
+    assert_eq!(
+        (e.message.as_str(), e.span),
+        ("division by zero", sp(40, 45))
+    );
     // Float division by zero is IEEE.
-    let r = floats(f32t(), f32t(), &[1.0, -1.0], &[0.0, 0.0], |a, b| bin(BinOp::Div, a, b));
+    let r = floats(f32t(), f32t(), &[1.0, -1.0], &[0.0, 0.0], |a, b| {
+        bin(BinOp::Div, a, b)
+    });
     assert_eq!(r, vec![f64::INFINITY, f64::NEG_INFINITY]);
 }
 
@@ -136,7 +176,7 @@ fn float32_rounds_every_operation() {
     }
     assert_eq!(got, expected as f64);
     assert_eq!(got, 999.9028930664062); // NumPy float32 loop
-    // Summing in f64 and rounding once would give exactly 1000.
+                                        // Summing in f64 and rounding once would give exactly 1000.
     let f64_then_round = (0..10_000).map(|_| 0.1f32 as f64).sum::<f64>() as f32;
     assert_eq!(f64_then_round, 1000.0);
     assert_ne!(got, 1000.0);
@@ -158,7 +198,13 @@ fn float16_rounds_every_operation() {
     let d = floats(f16, f16, &[1.0], &[3.0], |a, b| bin(BinOp::Div, a, b));
     assert_eq!(d, vec![0.333251953125]);
     // Casting float32 → float16 rounds to nearest even.
-    let c16 = floats(f32t(), f16, &[0.1, 65519.0, 65520.0, 1e-8], &[0.0; 4], |a, _| Expr::cast(f16, a));
+    let c16 = floats(
+        f32t(),
+        f16,
+        &[0.1, 65519.0, 65520.0, 1e-8],
+        &[0.0; 4],
+        |a, _| Expr::cast(f16, a),
+    );
     assert_eq!(c16, vec![0.0999755859375, 65504.0, f64::INFINITY, 0.0]);
 }
 
@@ -188,15 +234,22 @@ fn erf_matches_high_precision_values() {
         call(Intrinsic::Erf, vec![a], DataType::f64())
     });
     assert_eq!(r64, known.iter().map(|k| k.1).collect::<Vec<_>>());
-    let r32 = floats(f32t(), f32t(), &[0.5, 1.0, 5.0], &[0.0; 3], |a, _| call(Intrinsic::Erf, vec![a], f32t()));
+    let r32 = floats(f32t(), f32t(), &[0.5, 1.0, 5.0], &[0.0; 3], |a, _| {
+        call(Intrinsic::Erf, vec![a], f32t())
+    });
     assert_eq!(r32, vec![0.5204998850822449, 0.8427007794380188, 1.0]);
 }
 
 #[test]
 fn math_intrinsics() {
     let f32_ = f32t();
-    let un = |op: Intrinsic, xs: &[f64]| floats(f32_, f32_, xs, xs, |a, _| call(op.clone(), vec![a], f32_));
-    assert_eq!(un(Intrinsic::Round, &[2.5, 3.5, -0.5, -2.5, 0.4]), vec![2.0, 4.0, -0.0, -2.0, 0.0]);
+    let un = |op: Intrinsic, xs: &[f64]| {
+        floats(f32_, f32_, xs, xs, |a, _| call(op.clone(), vec![a], f32_))
+    };
+    assert_eq!(
+        un(Intrinsic::Round, &[2.5, 3.5, -0.5, -2.5, 0.4]),
+        vec![2.0, 4.0, -0.0, -2.0, 0.0]
+    );
     assert_eq!(un(Intrinsic::Trunc, &[-2.7, 2.7]), vec![-2.0, 2.0]);
     assert_eq!(un(Intrinsic::Floor, &[-2.5]), vec![-3.0]);
     assert_eq!(un(Intrinsic::Ceil, &[-2.5]), vec![-2.0]);
@@ -204,13 +257,24 @@ fn math_intrinsics() {
     assert_eq!(un(Intrinsic::Sqrt, &[2.0]), vec![2f32.sqrt() as f64]);
     assert_eq!(un(Intrinsic::Rsqrt, &[4.0]), vec![0.5]);
     assert_eq!(un(Intrinsic::Sigmoid, &[0.0]), vec![0.5]);
-    assert_eq!(un(Intrinsic::Exp, &[1.0]), vec![std::f64::consts::E as f32 as f64]);
+    assert_eq!(
+        un(Intrinsic::Exp, &[1.0]),
+        vec![std::f64::consts::E as f32 as f64]
+    );
     assert_eq!(un(Intrinsic::Tanh, &[1.0]), vec![1f64.tanh() as f32 as f64]);
     assert!(un(Intrinsic::Log, &[-1.0])[0].is_nan());
-    let p = floats(f32_, f32_, &[2.0, 9.0], &[10.0, 0.5], |a, b| call(Intrinsic::Pow, vec![a, b], f32_));
+    let p = floats(f32_, f32_, &[2.0, 9.0], &[10.0, 0.5], |a, b| {
+        call(Intrinsic::Pow, vec![a, b], f32_)
+    });
     assert_eq!(p, vec![1024.0, 3.0]);
     // Min/Max as `a < b ? a : b`: a NaN second operand wins.
-    let m = floats(f32_, f32_, &[1.0, f64::NAN, 1.0], &[2.0, 1.0, f64::NAN], |a, b| bin(BinOp::Min, a, b));
+    let m = floats(
+        f32_,
+        f32_,
+        &[1.0, f64::NAN, 1.0],
+        &[2.0, 1.0, f64::NAN],
+        |a, b| bin(BinOp::Min, a, b),
+    );
     assert_eq!(m[0], 1.0);
     assert_eq!(m[1], 1.0);
     assert!(m[2].is_nan());
@@ -220,14 +284,30 @@ fn math_intrinsics() {
 fn casts_follow_rust_as() {
     let i32_ = DataType::i32();
     let f32_ = f32t();
-    let to_int = floats(f32_, i32_, &[-2.7, 2.7, 1e10, -1e10, f64::NAN], &[0.0; 5], |a, _| Expr::cast(i32_, a));
+    let to_int = floats(
+        f32_,
+        i32_,
+        &[-2.7, 2.7, 1e10, -1e10, f64::NAN],
+        &[0.0; 5],
+        |a, _| Expr::cast(i32_, a),
+    );
     assert_eq!(to_int, vec![-2.0, 2.0, 2147483647.0, -2147483648.0, 0.0]);
     // int → float32 rounds once, to nearest even.
-    let to_f = ints(i32_, f32_, &[16777217, 16777219], &[0, 0], |a, _| Expr::cast(f32_, a));
+    let to_f = ints(i32_, f32_, &[16777217, 16777219], &[0, 0], |a, _| {
+        Expr::cast(f32_, a)
+    });
     assert_eq!(to_f, vec![16777216, 16777220]);
-    let to_u8 = ints(i32_, DataType::uint(8), &[300, -1], &[0, 0], |a, _| Expr::cast(DataType::uint(8), a));
+    let to_u8 = ints(i32_, DataType::uint(8), &[300, -1], &[0, 0], |a, _| {
+        Expr::cast(DataType::uint(8), a)
+    });
     assert_eq!(to_u8, vec![44, 255]);
-    let to_bool = floats(f32_, DataType::bool(), &[0.0, 0.5, -0.0], &[0.0; 3], |a, _| Expr::cast(DataType::bool(), a));
+    let to_bool = floats(
+        f32_,
+        DataType::bool(),
+        &[0.0, 0.5, -0.0],
+        &[0.0; 3],
+        |a, _| Expr::cast(DataType::bool(), a),
+    );
     assert_eq!(to_bool, vec![0.0, 1.0, 0.0]);
 }
 
@@ -238,18 +318,28 @@ fn select_evaluates_both_sides_if_then_else_only_one() {
     let out = buf("Out", f32t(), &[6]);
     let i = var("i");
     let make = |select: bool| {
-        let (cond, then, other) = (lt(v(&i), c(4)), load(&a, vec![v(&i)]).with_span(sp(9, 13)), cf(0.0));
+        let (cond, then, other) = (
+            lt(v(&i), c(4)),
+            load(&a, vec![v(&i)]).with_span(sp(9, 13)),
+            cf(0.0),
+        );
         let value = if select {
             Expr::select(cond, then, other)
         } else {
             call(Intrinsic::IfThenElse, vec![cond, then, other], f32t())
         };
-        func(&[&a, &out], &[], for_(&i, 6, store(&out, vec![v(&i)], value)))
+        func(
+            &[&a, &out],
+            &[],
+            for_(&i, 6, store(&out, vec![v(&i)], value)),
+        )
     };
-    let data = || vec![
-        NDArray::from_f32(&[4], vec![1.0, 2.0, 3.0, 4.0]).unwrap(),
-        NDArray::zeros(f32t(), &[6]).unwrap(),
-    ];
+    let data = || {
+        vec![
+            NDArray::from_f32(&[4], vec![1.0, 2.0, 3.0, 4.0]).unwrap(),
+            NDArray::zeros(f32t(), &[6]).unwrap(),
+        ]
+    };
     let mut args = data();
     run(&make(false), &mut args).unwrap();
     assert_eq!(args[1].to_f64_vec(), vec![1.0, 2.0, 3.0, 4.0, 0.0, 0.0]);
@@ -331,26 +421,54 @@ fn vector_ramp_broadcast_loads_and_stores() {
     let vt = f32t().with_lanes(4);
     let bc = |x: f64| Expr::new(ExprKind::Broadcast(cf(x)), vt, Default::default());
     let base = mul(v(&i0), c(4));
-    let value = Expr::binary(BinOp::Add, Expr::binary(BinOp::Mul, vload(&a, ramp(base.clone(), 1, 4)), bc(2.0)), bc(1.0));
-    let f = func(&[&a, &b], &[], for_(&i0, 2, store(&b, vec![ramp(base, 1, 4)], value)));
+    let value = Expr::binary(
+        BinOp::Add,
+        Expr::binary(BinOp::Mul, vload(&a, ramp(base.clone(), 1, 4)), bc(2.0)),
+        bc(1.0),
+    );
+    let f = func(
+        &[&a, &b],
+        &[],
+        for_(&i0, 2, store(&b, vec![ramp(base, 1, 4)], value)),
+    );
     let mut args = vec![
         NDArray::from_f32(&[8], (0..8).map(|x| x as f32).collect()).unwrap(),
         NDArray::zeros(f32t(), &[8]).unwrap(),
     ];
     run(&f, &mut args).unwrap();
-    assert_eq!(args[1].to_f64_vec(), (0..8).map(|x| x as f64 * 2.0 + 1.0).collect::<Vec<_>>());
+    assert_eq!(
+        args[1].to_f64_vec(),
+        (0..8).map(|x| x as f64 * 2.0 + 1.0).collect::<Vec<_>>()
+    );
 
     // Overlapping vector copy A[1:5] = A[0:4] reads all lanes first.
-    let f = func(&[&a], &[], store(&a, vec![ramp(c(1), 1, 4)], vload(&a, ramp(c(0), 1, 4))));
+    let f = func(
+        &[&a],
+        &[],
+        store(&a, vec![ramp(c(1), 1, 4)], vload(&a, ramp(c(0), 1, 4))),
+    );
     let mut args = vec![NDArray::from_f32(&[8], (0..8).map(|x| x as f32).collect()).unwrap()];
     run(&f, &mut args).unwrap();
-    assert_eq!(args[0].to_f64_vec(), vec![0.0, 0.0, 1.0, 2.0, 3.0, 5.0, 6.0, 7.0]);
+    assert_eq!(
+        args[0].to_f64_vec(),
+        vec![0.0, 0.0, 1.0, 2.0, 3.0, 5.0, 6.0, 7.0]
+    );
 
     // A vector access out of bounds names the lane.
-    let f = func(&[&a, &b], &[], store(&b, vec![ramp(c(6), 1, 4)], vload(&a, ramp(c(0), 1, 4))));
-    let mut args = vec![NDArray::zeros(f32t(), &[8]).unwrap(), NDArray::zeros(f32t(), &[8]).unwrap()];
+    let f = func(
+        &[&a, &b],
+        &[],
+        store(&b, vec![ramp(c(6), 1, 4)], vload(&a, ramp(c(0), 1, 4))),
+    );
+    let mut args = vec![
+        NDArray::zeros(f32t(), &[8]).unwrap(),
+        NDArray::zeros(f32t(), &[8]).unwrap(),
+    ];
     let e = run(&f, &mut args).unwrap_err();
-    assert_eq!(e.message, "store to B[8] (lane 2) is out of bounds: buffer B has shape [8]");
+    assert_eq!(
+        e.message,
+        "store to B[8] (lane 2) is out of bounds: buffer B has shape [8]"
+    );
 }
 
 #[test]
@@ -359,10 +477,12 @@ fn allocate_and_flattened_views_of_parameters() {
     // scratch buffer; Out_flat[i] = A_flat[i] + tmp[i % 4] where tmp[j] = j.
     let a = buf("A", f32t(), &[4, 4]);
     let out = buf("Out", f32t(), &[4, 4]);
-    let flat = |b: &Buffer| b.derive(|n| {
-        n.shape = vec![c(16)];
-        n.data = b.data.clone();
-    });
+    let flat = |b: &Buffer| {
+        b.derive(|n| {
+            n.shape = vec![c(16)];
+            n.data = b.data.clone();
+        })
+    };
     let (a_flat, out_flat) = (flat(&a), flat(&out));
     let tmp = buf("tmp", f32t(), &[4]);
     let (i, j) = (var("i"), var("j"));
@@ -373,7 +493,10 @@ fn allocate_and_flattened_views_of_parameters() {
         store(
             &out_flat,
             vec![v(&i)],
-            add(load(&a_flat, vec![v(&i)]), load(&tmp, vec![bin(BinOp::FloorMod, v(&i), c(4))])),
+            add(
+                load(&a_flat, vec![v(&i)]),
+                load(&tmp, vec![bin(BinOp::FloorMod, v(&i), c(4))]),
+            ),
         ),
     );
     let body = Stmt::from_kind(StmtKind::Allocate {
@@ -407,12 +530,23 @@ fn match_buffer_views_a_region() {
     let mut stmt = blk.build();
     if let StmtKind::BlockRealize(r) = stmt.kind() {
         let mut r = r.clone();
-        r.block.match_buffers = vec![MatchBufferRegion { buffer: sub, source: region }];
+        r.block.match_buffers = vec![MatchBufferRegion {
+            buffer: sub,
+            source: region,
+        }];
         stmt = Stmt::from_kind(StmtKind::BlockRealize(r));
     }
     let f = func(&[&a], &[], root(vec![], for_(&i, 3, stmt)));
     let mut args = vec![NDArray::zeros(f32t(), &[3, 6]).unwrap()];
-    run_prim_func(&f, &mut args, &EvalOptions { check_regions: true, ..Default::default() }).unwrap();
+    run_prim_func(
+        &f,
+        &mut args,
+        &EvalOptions {
+            check_regions: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(
         args[0].to_f64_vec(),
         vec![
@@ -432,7 +566,10 @@ fn ill_typed_ir_is_rejected_before_running() {
     // Wrong number of indices.
     let a = buf("A", f32t(), &[2, 2]);
     let f = func(&[&a], &[], store(&a, vec![c(0)], cf(1.0)));
-    assert!(CompiledFunc::new(&f).unwrap_err().message.contains("indexed with 1"));
+    assert!(CompiledFunc::new(&f)
+        .unwrap_err()
+        .message
+        .contains("indexed with 1"));
     // A buffer that is nowhere defined.
     let ghost = buf("Ghost", f32t(), &[2]);
     let f = func(&[&a], &[], store(&ghost, vec![c(0)], cf(1.0)));

@@ -15,8 +15,8 @@ use super::scalar::{cast, round_float, Math1, NumTy, V};
 use super::EvalError;
 use crate::diag::Span;
 use crate::ir::{
-    BinOp, Buffer, BufferId, CmpOp, DataType, Expr, ExprKind, Intrinsic, IterKind, PrimFunc,
-    Stmt, StmtKind, Var, VarId,
+    BinOp, Buffer, BufferId, CmpOp, DataType, Expr, ExprKind, Intrinsic, IterKind, PrimFunc, Stmt,
+    StmtKind, Var, VarId,
 };
 
 pub(crate) type Slot = u32;
@@ -206,11 +206,7 @@ pub(crate) struct MatchDef {
 
 #[derive(Debug)]
 pub(crate) enum ParamDef {
-    Scalar {
-        slot: Slot,
-        ty: NumTy,
-        name: String,
-    },
+    Scalar { slot: Slot, ty: NumTy, name: String },
     Buffer(BufferParam),
 }
 
@@ -388,7 +384,11 @@ impl Compiler {
     /// Defines buffers that alias `owner`'s data pointer. They must be
     /// undefined again with [`Compiler::pop_aliases`].
     fn push_aliases(&mut self, owner: &Buffer) -> Result<Vec<AliasDef>, EvalError> {
-        let list = self.aliases.get(&owner.data.id()).cloned().unwrap_or_default();
+        let list = self
+            .aliases
+            .get(&owner.data.id())
+            .cloned()
+            .unwrap_or_default();
         let mut defs = Vec::new();
         for a in &list {
             if a.dtype != owner.dtype {
@@ -415,7 +415,11 @@ impl Compiler {
     }
 
     fn pop_aliases(&mut self, owner: &Buffer) {
-        let list = self.aliases.get(&owner.data.id()).cloned().unwrap_or_default();
+        let list = self
+            .aliases
+            .get(&owner.data.id())
+            .cloned()
+            .unwrap_or_default();
         for a in &list {
             self.pop_buf(a);
         }
@@ -431,7 +435,10 @@ impl Compiler {
             if func.param_buffer(p).is_none() {
                 if p.dtype().is_handle() {
                     return Err(err(
-                        format!("parameter {} is a handle without a matched buffer", p.name()),
+                        format!(
+                            "parameter {} is a handle without a matched buffer",
+                            p.name()
+                        ),
                         func.span,
                     ));
                 }
@@ -612,9 +619,7 @@ impl Compiler {
                     span,
                 }
             }
-            StmtKind::BlockRealize(r) => {
-                CStmt::Block(Box::new(self.block(r, span, is_root)?))
-            }
+            StmtKind::BlockRealize(r) => CStmt::Block(Box::new(self.block(r, span, is_root)?)),
             StmtKind::Store {
                 buffer,
                 value,
@@ -709,7 +714,11 @@ impl Compiler {
 
     /// Compiles an allocation and brings the buffer (and its aliases) into scope.
     fn alloc_def(&mut self, b: &Buffer, span: Span) -> Result<AllocDef, EvalError> {
-        let span = if b.span == Span::default() { span } else { b.span };
+        let span = if b.span == Span::default() {
+            span
+        } else {
+            b.span
+        };
         let buf = self.new_buf(b, span)?;
         let ty = self.buf_info[buf as usize].ty;
         let shape = self.exprs(&b.shape)?;
@@ -737,7 +746,11 @@ impl Compiler {
         is_root: bool,
     ) -> Result<CBlock, EvalError> {
         let b = &r.block;
-        let span = if b.span == Span::default() { span } else { b.span };
+        let span = if b.span == Span::default() {
+            span
+        } else {
+            b.span
+        };
         if r.iter_values.len() != b.iter_vars.len() {
             return Err(err(
                 format!(
@@ -864,7 +877,11 @@ impl Compiler {
         span: Span,
     ) -> Result<(MatchDef, Vec<Var>), EvalError> {
         let b = &m.buffer;
-        let span = if b.span == Span::default() { span } else { b.span };
+        let span = if b.span == Span::default() {
+            span
+        } else {
+            b.span
+        };
         let src = self.lookup_buf(&m.source.buffer, span)?;
         if b.dtype != m.source.buffer.dtype {
             return Err(err(
@@ -909,20 +926,21 @@ impl Compiler {
         let mut defined = Vec::new();
         // Bare undefined variables are bound by the match (first the
         // definitions, so later checks may use them).
-        let is_binder = |this: &mut Compiler, e: &Expr, defined: &mut Vec<Var>| -> Option<SizeBind> {
-            let v = e.as_var()?;
-            if this.lookup_var(v).is_some() || !v.dtype().is_integer() {
-                return None;
-            }
-            let ty = NumTy::of(v.dtype())?;
-            let slot = this.define_var(v);
-            defined.push(v.clone());
-            Some(SizeBind::Define {
-                slot,
-                ty,
-                name: v.name().to_string(),
-            })
-        };
+        let is_binder =
+            |this: &mut Compiler, e: &Expr, defined: &mut Vec<Var>| -> Option<SizeBind> {
+                let v = e.as_var()?;
+                if this.lookup_var(v).is_some() || !v.dtype().is_integer() {
+                    return None;
+                }
+                let ty = NumTy::of(v.dtype())?;
+                let slot = this.define_var(v);
+                defined.push(v.clone());
+                Some(SizeBind::Define {
+                    slot,
+                    ty,
+                    name: v.name().to_string(),
+                })
+            };
         let mut shape_binds: Vec<Option<SizeBind>> = Vec::new();
         for e in &b.shape {
             shape_binds.push(is_binder(self, e, &mut defined));
@@ -971,8 +989,16 @@ impl Compiler {
         for e in indices {
             if !e.dtype().is_integer() {
                 return Err(err(
-                    format!("index of buffer {} has type {}, not an integer", b.name, e.dtype()),
-                    if e.span() == Span::default() { span } else { e.span() },
+                    format!(
+                        "index of buffer {} has type {}, not an integer",
+                        b.name,
+                        e.dtype()
+                    ),
+                    if e.span() == Span::default() {
+                        span
+                    } else {
+                        e.span()
+                    },
                 ));
             }
             out.push(self.expr(e)?);
@@ -986,7 +1012,9 @@ impl Compiler {
     }
 
     fn exprs(&mut self, es: &[Expr]) -> Result<Vec<CExpr>, EvalError> {
-        es.iter().map(|e| self.int_scalar(e, "buffer size")).collect()
+        es.iter()
+            .map(|e| self.int_scalar(e, "buffer size"))
+            .collect()
     }
 
     /// An expression that must be a scalar integer.
@@ -1030,7 +1058,13 @@ impl Compiler {
 
     /// Checks that operand `a` has the element type of `want` and either its
     /// lanes or a single lane.
-    fn operand(&mut self, a: &Expr, want: DataType, what: &str, span: Span) -> Result<CExpr, EvalError> {
+    fn operand(
+        &mut self,
+        a: &Expr,
+        want: DataType,
+        what: &str,
+        span: Span,
+    ) -> Result<CExpr, EvalError> {
         let dt = a.dtype();
         if dt.element() != want.element() || (dt.lanes != want.lanes && dt.lanes != 1) {
             return Err(err(
@@ -1041,7 +1075,13 @@ impl Compiler {
         self.expr(a)
     }
 
-    fn bool_operand(&mut self, a: &Expr, lanes: u16, what: &str, span: Span) -> Result<CExpr, EvalError> {
+    fn bool_operand(
+        &mut self,
+        a: &Expr,
+        lanes: u16,
+        what: &str,
+        span: Span,
+    ) -> Result<CExpr, EvalError> {
         let dt = a.dtype();
         if !dt.is_bool() || (dt.lanes != lanes && dt.lanes != 1) {
             return Err(err(
@@ -1160,7 +1200,10 @@ impl Compiler {
                 let ty = num_ty(base.dtype(), span)?;
                 if !base.dtype().is_integer() || !base.dtype().is_scalar() {
                     return Err(err(
-                        format!("ramp base has type {}; a scalar integer is required", base.dtype()),
+                        format!(
+                            "ramp base has type {}; a scalar integer is required",
+                            base.dtype()
+                        ),
                         span,
                     ));
                 }
@@ -1182,11 +1225,22 @@ impl Compiler {
         })
     }
 
-    fn call(&mut self, op: &Intrinsic, args: &[Expr], dt: DataType, span: Span) -> Result<CExpr, EvalError> {
+    fn call(
+        &mut self,
+        op: &Intrinsic,
+        args: &[Expr],
+        dt: DataType,
+        span: Span,
+    ) -> Result<CExpr, EvalError> {
         let arity = |n: usize| -> Result<(), EvalError> {
             if args.len() != n {
                 return Err(err(
-                    format!("{} takes {} arguments but {} were given", op.name(), n, args.len()),
+                    format!(
+                        "{} takes {} arguments but {} were given",
+                        op.name(),
+                        n,
+                        args.len()
+                    ),
                     span,
                 ));
             }

@@ -159,9 +159,9 @@ impl<'p> Machine<'p> {
                             prog.span,
                         ));
                     }
-                    let v = arg
-                        .get_v(0)
-                        .ok_or_else(|| fault(format!("argument {i} ({name}) is empty"), prog.span))?;
+                    let v = arg.get_v(0).ok_or_else(|| {
+                        fault(format!("argument {i} ({name}) is empty"), prog.span)
+                    })?;
                     self.slots[*slot as usize] = cast(arg.ty(), *ty, v);
                 }
                 ParamDef::Buffer(b) => {
@@ -230,9 +230,19 @@ impl<'p> Machine<'p> {
                     .enumerate()
                     .map(|(k, (bind, &a))| (bind, a, format!("stride {k} (the array is compact)"))),
             )
-            .chain(std::iter::once((&b.elem_offset, 0, "elem_offset".to_string())));
+            .chain(std::iter::once((
+                &b.elem_offset,
+                0,
+                "elem_offset".to_string(),
+            )));
         for (bind, actual, what) in items {
-            self.size_bind(bind, actual, define, || format!("argument {}, {what}", b.name), b.span)?;
+            self.size_bind(
+                bind,
+                actual,
+                define,
+                || format!("argument {}, {what}", b.name),
+                b.span,
+            )?;
         }
         Ok(())
     }
@@ -250,7 +260,10 @@ impl<'p> Machine<'p> {
                 let w = wrap(*ty, actual);
                 if w != actual {
                     return Err(fault(
-                        format!("{}: the size {actual} does not fit the type of {name}", what()),
+                        format!(
+                            "{}: the size {actual} does not fit the type of {name}",
+                            what()
+                        ),
                         span,
                     ));
                 }
@@ -498,7 +511,9 @@ impl<'p> Machine<'p> {
                         let flat = self.flat_index(access, l, true)?;
                         scratch.push((flat, v));
                     }
-                    let r = scratch.iter().try_for_each(|&(flat, v)| store(self, flat, v));
+                    let r = scratch
+                        .iter()
+                        .try_for_each(|&(flat, v)| store(self, flat, v));
                     self.scratch = scratch;
                     r?;
                 }
@@ -718,7 +733,10 @@ impl<'p> Machine<'p> {
             *buf == acc.buf
                 && (*w || !write)
                 && ranges.len() == ix.len()
-                && ranges.iter().zip(ix).all(|(&(lo, hi), &i)| lo <= i && i < hi)
+                && ranges
+                    .iter()
+                    .zip(ix)
+                    .all(|(&(lo, hi), &i)| lo <= i && i < hi)
         });
         if covered {
             return Ok(());
@@ -729,7 +747,11 @@ impl<'p> Machine<'p> {
                 "block {}: {} {name}{ix:?} is outside the regions the block declares in {}",
                 top.name,
                 if write { "store to" } else { "load from" },
-                if write { "T.writes" } else { "T.reads/T.writes" }
+                if write {
+                    "T.writes"
+                } else {
+                    "T.reads/T.writes"
+                }
             ),
             acc.span,
         ))

@@ -18,7 +18,11 @@ const PRECISION: usize = 8;
 pub(crate) fn format_array(a: &NDArray) -> String {
     let ty = a.ty();
     if a.ndim() == 0 {
-        return format_scalar(a.get_flat_f64(0).unwrap_or(0.0), a.get_flat_i64(0).unwrap_or(0), ty);
+        return format_scalar(
+            a.get_flat_f64(0).unwrap_or(0.0),
+            a.get_flat_i64(0).unwrap_or(0),
+            ty,
+        );
     }
     if a.is_empty() {
         return "[]".to_string();
@@ -66,7 +70,11 @@ fn format_scalar(f: f64, i: i64, ty: NumTy) -> String {
             let sign = if neg { "-" } else { "" };
             if f == 0.0 || (1e-4..1e16).contains(&f.abs()) {
                 let (int, frac) = positional_parts(&digits, exp);
-                let frac = if frac.is_empty() { "0".to_string() } else { frac };
+                let frac = if frac.is_empty() {
+                    "0".to_string()
+                } else {
+                    frac
+                };
                 format!("{sign}{int}.{frac}")
             } else {
                 let mant = if digits.len() > 1 {
@@ -187,7 +195,11 @@ fn scientific(f: f64, ty: NumTy) -> (String, String, i32) {
         exp = e;
     }
     let sign = if neg { "-" } else { "" };
-    (format!("{sign}{}", &digits[..1]), digits[1..].to_string(), exp)
+    (
+        format!("{sign}{}", &digits[..1]),
+        digits[1..].to_string(),
+        exp,
+    )
 }
 
 enum ElemFormat {

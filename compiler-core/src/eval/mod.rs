@@ -220,7 +220,10 @@ pub fn random_inputs(
                         SizeBind::Check(e) => m.eval(e, 0).map_err(|e| *e)?.as_i(),
                     };
                     let d = usize::try_from(v).map_err(|_| {
-                        fail(format!("buffer {} would get the negative extent {v}", b.name), b.span)
+                        fail(
+                            format!("buffer {} would get the negative extent {v}", b.name),
+                            b.span,
+                        )
                     })?;
                     shape.push(d);
                 }

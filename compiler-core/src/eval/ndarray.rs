@@ -464,7 +464,11 @@ impl NDArray {
     }
 
     /// The inverse of [`NDArray::to_le_bytes`].
-    pub fn from_le_bytes(dtype: DataType, shape: &[usize], bytes: &[u8]) -> Result<NDArray, String> {
+    pub fn from_le_bytes(
+        dtype: DataType,
+        shape: &[usize],
+        bytes: &[u8],
+    ) -> Result<NDArray, String> {
         use super::scalar::f16_bits_to_f64;
         let mut a = NDArray::zeros(dtype, shape)?;
         let width = dtype.bytes();
@@ -531,10 +535,7 @@ impl NDArray {
 /// elements differ in all.
 pub fn allclose(a: &NDArray, b: &NDArray, rtol: f64, atol: f64) -> Result<(), String> {
     if a.shape != b.shape {
-        return Err(format!(
-            "shape mismatch: {:?} vs {:?}",
-            a.shape, b.shape
-        ));
+        return Err(format!("shape mismatch: {:?} vs {:?}", a.shape, b.shape));
     }
     let exact_ints = !a.ty().is_float() && !b.ty().is_float();
     let mut first: Option<(usize, f64, f64)> = None;

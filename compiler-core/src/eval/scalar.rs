@@ -667,7 +667,11 @@ mod tests {
 
     #[test]
     fn int_division_semantics() {
-        let d = |op, a: i64, b: i64| binary(op, NumTy::I32, V::from_i(a), V::from_i(b)).unwrap().as_i();
+        let d = |op, a: i64, b: i64| {
+            binary(op, NumTy::I32, V::from_i(a), V::from_i(b))
+                .unwrap()
+                .as_i()
+        };
         assert_eq!(d(BinOp::Div, -7, 2), -3);
         assert_eq!(d(BinOp::Mod, -7, 2), -1);
         assert_eq!(d(BinOp::FloorDiv, -7, 2), -4);
