@@ -137,9 +137,7 @@ mod stmt;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::ir::{
-    BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId,
-};
+use crate::ir::{BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId};
 use crate::tvmscript::builder::SourceDialect;
 
 use names::Names;

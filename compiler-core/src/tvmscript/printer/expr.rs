@@ -35,6 +35,8 @@ impl Doc {
 /// Calls whose TVMScript form takes the result dtype as first argument.
 const DTYPE_FIRST_CALLS: &[&str] = &[
     "call_extern",
+    // `T.type_annotation("float32")`: the dtype is its only argument.
+    "type_annotation",
     "call_pure_extern",
     "call_llvm_intrin",
     "call_llvm_pure_intrin",
@@ -285,7 +287,8 @@ impl<'o> Printer<'o> {
             }
             ExprKind::Call { op, args } => {
                 let name = op.name().to_string();
-                let dtype_first = matches!(op, Intrinsic::Other(n) if DTYPE_FIRST_CALLS.contains(&n.as_str()));
+                let dtype_first =
+                    matches!(op, Intrinsic::Other(n) if DTYPE_FIRST_CALLS.contains(&n.as_str()));
                 if dtype_first {
                     let mut parts = vec![str_literal(&dtype_name(dt))];
                     parts.extend(args.iter().map(|a| self.expr(a)));

@@ -5,9 +5,7 @@ use std::collections::HashSet;
 use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
 use super::{Dialect, Printer};
-use crate::ir::{
-    AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId,
-};
+use crate::ir::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
 /// TVM's default data alignment (`kAllocAlignment`).
 const DEFAULT_ALIGN: i64 = 64;
@@ -206,7 +204,12 @@ impl<'o> Printer<'o> {
         if shares_data {
             return false;
         }
-        let exprs = || b.shape.iter().chain(&b.strides).chain(std::iter::once(&b.elem_offset));
+        let exprs = || {
+            b.shape
+                .iter()
+                .chain(&b.strides)
+                .chain(std::iter::once(&b.elem_offset))
+        };
         match self.dialect() {
             Dialect::Tirx => exprs().all(|e| {
                 let mut ok = true;

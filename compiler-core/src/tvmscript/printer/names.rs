@@ -128,11 +128,17 @@ impl Names {
     }
 
     pub(crate) fn var(&self, id: VarId) -> Option<&str> {
-        self.vars.get(&id).and_then(|s| s.last()).map(String::as_str)
+        self.vars
+            .get(&id)
+            .and_then(|s| s.last())
+            .map(String::as_str)
     }
 
     pub(crate) fn buffer(&self, id: BufferId) -> Option<&str> {
-        self.bufs.get(&id).and_then(|s| s.last()).map(String::as_str)
+        self.bufs
+            .get(&id)
+            .and_then(|s| s.last())
+            .map(String::as_str)
     }
 
     pub(crate) fn is_var_defined(&self, id: VarId) -> bool {

@@ -4,9 +4,7 @@
 use super::expr::{add_folded, dtype_name, index_list};
 use super::literal::str_literal;
 use super::{Mark, Printer};
-use crate::ir::{
-    BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind,
-};
+use crate::ir::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
 
 fn is_zero_int(e: &Expr) -> bool {
     matches!(e.kind(), ExprKind::Int(0))
@@ -170,7 +168,8 @@ impl<'o> Printer<'o> {
         let mut grid: Vec<(&Stmt, &For)> = Vec::new();
         let mut cur = s;
         while let StmtKind::For(l) = cur.kind() {
-            let plain = l.kind == ForKind::Serial && is_zero_int(&l.min) && l.annotations.is_empty();
+            let plain =
+                l.kind == ForKind::Serial && is_zero_int(&l.min) && l.annotations.is_empty();
             if !plain || grid.iter().any(|(_, g)| l.extent.uses_var(&g.loop_var)) {
                 break;
             }
@@ -264,7 +263,9 @@ impl<'o> Printer<'o> {
             .iter()
             .rev()
             .find(|(id, _, _)| *id == v.id())
-            .is_some_and(|(_, min, extent)| deep_eq(min, &iv.dom.min) && deep_eq(extent, &iv.dom.extent))
+            .is_some_and(|(_, min, extent)| {
+                deep_eq(min, &iv.dom.min) && deep_eq(extent, &iv.dom.extent)
+            })
     }
 
     /// `vi = T.axis.spatial(128, i_0 * 16 + i_1)`
@@ -280,8 +281,14 @@ impl<'o> Printer<'o> {
         };
         let binding = r.iter_values.get(i).map(|v| self.expr(v));
         let rhs = match binding {
-            Some(b) => format!("{}({dom}, {b})", self.tir(&format!("axis.{}", iv.kind.axis_name()))),
-            None => format!("{}({dom})", self.tir(&format!("axis.{}", iv.kind.axis_name()))),
+            Some(b) => format!(
+                "{}({dom}, {b})",
+                self.tir(&format!("axis.{}", iv.kind.axis_name()))
+            ),
+            None => format!(
+                "{}({dom})",
+                self.tir(&format!("axis.{}", iv.kind.axis_name()))
+            ),
         };
         let name = self.names.define_var(iv.var.id(), iv.var.name());
         self.line(&format!("{name} = {rhs}"));
@@ -303,7 +310,11 @@ impl<'o> Printer<'o> {
                     };
                     lhs.push(self.names.define_var(iv.var.id(), iv.var.name()));
                     values.push(self.expr(value));
-                    kinds.push(if iv.kind == IterKind::Spatial { 'S' } else { 'R' });
+                    kinds.push(if iv.kind == IterKind::Spatial {
+                        'S'
+                    } else {
+                        'R'
+                    });
                 }
                 self.line(&format!(
                     "{} = {}({}, [{}])",
@@ -357,7 +368,10 @@ impl<'o> Printer<'o> {
         self.line(&format!("{}({})", self.tir("writes"), writes.join(", ")));
         if !b.annotations.is_empty() {
             let a = self.attr_map(&b.annotations);
-            self.line(&format!("{}({a})", self.tir(self.dialect().block_attr_fn())));
+            self.line(&format!(
+                "{}({a})",
+                self.tir(self.dialect().block_attr_fn())
+            ));
         }
         let alloc = self.dialect().block_alloc_fn();
         for buf in &b.alloc_buffers {
