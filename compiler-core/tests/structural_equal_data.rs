@@ -7,10 +7,6 @@
 //! - Every seed equals TVM's printing of it, once the `noalias` attribute is
 //!   set aside (the course spells it `tir.noalias`, TVM 0.27 `tirx.noalias`).
 //!
-//! TVM's parser gives every function a `global_symbol` attribute (its name)
-//! unless the source sets one; the builder does not (yet), so
-//! [`with_global_symbol`] adds it here before comparing, as TVM would have.
-//!
 //! The data comes from the oracle work; while it is absent the tests say so.
 
 use std::path::{Path, PathBuf};
@@ -18,7 +14,7 @@ use std::path::{Path, PathBuf};
 use compiler_core::analysis::structural_equal::{
     assert_structural_equal, prim_func_equal, EqualOptions,
 };
-use compiler_core::ir::{AttrValue, BaseFunc, IRModule, PrimFunc};
+use compiler_core::ir::{BaseFunc, IRModule, PrimFunc};
 use compiler_core::tvmscript::builder::parse_script;
 use expect_test::expect;
 
@@ -56,10 +52,7 @@ fn equality_classes_of_tvm_printed_seeds_match_tvm() {
             continue;
         };
         for (name, f) in script.to_module().prim_funcs() {
-            funcs.push((
-                format!("{}.{name}", stem(path)),
-                with_global_symbol(f, name),
-            ));
+            funcs.push((format!("{}.{name}", stem(path)), (**f).clone()));
         }
     }
     let mut classes: Vec<Vec<usize>> = Vec::new();
@@ -89,19 +82,10 @@ fn equality_classes_of_tvm_printed_seeds_match_tvm() {
     .assert_eq(&out);
 }
 
-/// The function as TVM's parser makes it: `global_symbol` defaults to its name.
-fn with_global_symbol(f: &PrimFunc, name: &str) -> PrimFunc {
-    let mut g = f.clone();
-    g.attrs
-        .entry("global_symbol".to_string())
-        .or_insert_with(|| AttrValue::Str(name.to_string()));
-    g
-}
-
 fn without_noalias(m: &IRModule) -> IRModule {
     let mut out = IRModule::new();
     for (name, f) in m.prim_funcs() {
-        let mut g = with_global_symbol(f, name);
+        let mut g = (**f).clone();
         g.attrs.remove("tir.noalias");
         g.attrs.remove("tirx.noalias");
         out.insert(name, BaseFunc::Prim(g.into()));
