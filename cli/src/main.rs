@@ -47,6 +47,32 @@ enum Command {
     },
     /// Verify a TVMScript file; exit 1 with diagnostics if it has errors.
     Check { file: PathBuf },
+    /// Run a function with the reference interpreter on seeded random inputs
+    /// and print every argument afterwards (outputs are written in place).
+    Eval {
+        file: PathBuf,
+        /// The function to run (default: `main`, or the only function).
+        #[arg(long)]
+        func: Option<String>,
+        /// Seed of the random inputs.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print a checksum per argument instead of the values.
+        #[arg(long)]
+        checksum: bool,
+        /// Values for symbolic sizes and scalar parameters, e.g. `--size n=64`.
+        #[arg(long = "size", value_parser = parse_size)]
+        sizes: Vec<(String, i64)>,
+    },
+}
+
+fn parse_size(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s.split_once('=').ok_or("expected NAME=VALUE")?;
+    let value = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not an integer"))?;
+    Ok((name.trim().to_string(), value))
 }
 
 fn main() -> ExitCode {
@@ -72,7 +98,89 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }),
+        Command::Eval {
+            file,
+            func,
+            seed,
+            checksum,
+            sizes,
+        } => with_script(&file, |parsed, src| {
+            match eval(
+                parsed,
+                func.as_deref(),
+                seed,
+                checksum,
+                &sizes.into_iter().collect(),
+            ) {
+                Ok(out) => {
+                    print!("{out}");
+                    ExitCode::SUCCESS
+                }
+                Err(d) => {
+                    report(&[d], src, &file);
+                    ExitCode::from(1)
+                }
+            }
+        }),
     }
+}
+
+/// Runs one function of the script on random inputs; the printed arguments.
+fn eval(
+    parsed: &ParsedScript,
+    func: Option<&str>,
+    seed: u64,
+    checksum: bool,
+    sizes: &std::collections::HashMap<String, i64>,
+) -> Result<String, Diagnostic> {
+    use compiler_core::eval::{random_inputs, run_prim_func, EvalOptions};
+    let module = parsed.to_module();
+    let names: Vec<&str> = module.prim_funcs().map(|(n, _)| n).collect();
+    let name = match func {
+        Some(f) => f.to_string(),
+        None if names.contains(&"main") => "main".to_string(),
+        None if names.len() == 1 => names[0].to_string(),
+        None => {
+            return Err(Diagnostic::error(
+                format!(
+                    "the script has several functions ({}); choose one with --func",
+                    names.join(", ")
+                ),
+                Default::default(),
+            ))
+        }
+    };
+    let f = module.get_prim(&name).ok_or_else(|| {
+        Diagnostic::error(
+            format!("no function `{name}` (have: {})", names.join(", ")),
+            Default::default(),
+        )
+    })?;
+    let mut args = random_inputs(f, seed, sizes).map_err(|e| e.to_diagnostic())?;
+    run_prim_func(f, &mut args, &EvalOptions::default()).map_err(|e| e.to_diagnostic())?;
+    let mut out = String::new();
+    for (param, arr) in f.params.iter().zip(&args) {
+        let label = f
+            .param_buffer(param)
+            .map(|b| b.name.clone())
+            .unwrap_or_else(|| param.name().to_string());
+        let shape: Vec<String> = arr.shape().iter().map(|d| d.to_string()).collect();
+        if checksum {
+            out.push_str(&format!(
+                "{label}: {}[{}] {}\n",
+                arr.dtype(),
+                shape.join(", "),
+                arr.checksum()
+            ));
+        } else {
+            out.push_str(&format!(
+                "{label}: {}[{}]\n{arr}\n",
+                arr.dtype(),
+                shape.join(", ")
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// Every item of the script in canonical form, separated by blank lines.
