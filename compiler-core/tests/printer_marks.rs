@@ -35,10 +35,13 @@ fn vec_add() -> VecAdd {
     let inner = for_(&i2, i32c(4), blk.clone());
     let middle = for_(&i1, i32c(4), inner);
     let outer = for_(&i0, i32c(8), middle.clone());
-    let func = func(
-        vec![Param::Buf(a), Param::Buf(c)],
-        root(vec![], outer.clone()),
-        Default::default(),
+    let func = public(
+        func(
+            vec![Param::Buf(a), Param::Buf(c)],
+            root(vec![], outer.clone()),
+            Default::default(),
+        ),
+        "main",
     );
     VecAdd {
         func,

@@ -32,10 +32,10 @@ fn odd_names_stay_valid_identifiers() {
             for_kind(v, i32c(2), ForKind::Parallel, body)
         });
     let f = func(vec![Param::Buf(a)], body, Default::default());
-    expect![[r#"
+    expect![[r##"
         # from tvm.script import tir as T
 
-        @T.prim_func
+        @T.prim_func(private=True)
         def f(T_1: T.Buffer((4,), "float32")):
             for v in T.parallel(2):
                 for for_1 in T.parallel(2):
@@ -44,7 +44,7 @@ fn odd_names_stay_valid_identifiers() {
                             for I_1 in T.parallel(2):
                                 for i in T.parallel(2):
                                     for i_1 in T.parallel(2):
-                                        T_1[v + for_1 + _1x + a_b + I_1 + i + i_1] = T.float32(0.0)"#]]
+                                        T_1[v + for_1 + _1x + a_b + I_1 + i + i_1] = T.float32(0.0)"##]]
     .assert_eq(&print_prim_func(&f, "f", &PrintOptions::default()));
 }
 
@@ -72,10 +72,10 @@ fn malformed_blocks_and_loops() {
     let shared = store(&a, vec![i32c(0)], f32c(2.0));
     let body = root(vec![], seq(vec![tagless, shared.clone(), shared]));
     let f = func(vec![Param::Buf(a)], body, Default::default());
-    expect![[r#"
+    expect![[r##"
         # from tvm.script import tir as T
 
-        @T.prim_func
+        @T.prim_func(private=True)
         def f(A: T.Buffer((8,), "float32")):
             # with T.block("root"):
             for i in T.thread_binding(8, thread=""):
@@ -89,7 +89,7 @@ fn malformed_blocks_and_loops() {
                             T.evaluate(0)
                         A[vi] = T.float32(1.0)
             A[0] = T.float32(2.0)
-            A[0] = T.float32(2.0)"#]]
+            A[0] = T.float32(2.0)"##]]
     .assert_eq(&print_prim_func(&f, "f", &PrintOptions::default()));
 }
 
@@ -136,7 +136,7 @@ fn odd_buffers() {
     expect![[r##"
         # from tvm.script import tir as T
 
-        @T.prim_func
+        @T.prim_func(private=True)
         def f(S: T.Buffer((), "float32"), A: T.Buffer((16,), "float32"), n: T.int32, B: T.Buffer((4, 4), "float32", strides=(n, 1), offset_factor=1)):
             A_view = T.alloc_buffer((4, 4), data=A.data)
             S[()] = A_view[1, 2]
@@ -207,17 +207,17 @@ fn empty_and_attribute_only_modules() {
     );
     m.insert("B", BaseFunc::Prim(std::rc::Rc::new(f)));
     // As TVM 0.27 prints `I.module_attrs({"x": 1, "a": "s"})` in a module.
-    expect![[r#"
+    expect![[r##"
         # from tvm.script import ir as I
         # from tvm.script import tir as T
 
         @I.ir_module
         class Module:
             I.module_attrs({"a": "s", "x": 1})
-            @T.prim_func
+            @T.prim_func(private=True)
             def B(x: T.int32):
                 y = T.int32()
-                T.evaluate(y)"#]]
+                T.evaluate(y)"##]]
     .assert_eq(&print_module(&m, &PrintOptions::default()));
 }
 

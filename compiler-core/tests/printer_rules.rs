@@ -118,6 +118,7 @@ fn axis_remap_runs_match_tvm() {
         root(vec![], seq(out)),
         Default::default(),
     );
+    let f = public(f, "remap");
     let tvm = include_str!("data/printer/remap.tvm.txt");
     assert_eq!(
         print_prim_func(&f, "remap", &PrintOptions::new(Dialect::Tirx)),
@@ -181,7 +182,7 @@ fn buffers_func() -> PrimFunc {
 
 #[test]
 fn buffer_options_match_tvm() {
-    let f = buffers_func();
+    let f = public(buffers_func(), "buffers");
     let tvm = include_str!("data/printer/buffers.tvm.txt");
     assert_eq!(
         print_prim_func(&f, "buffers", &PrintOptions::new(Dialect::Tirx)),
@@ -227,10 +228,13 @@ fn free_variables_are_declared_where_tvm_declares_them() {
         )),
         evaluate(i32c(0)),
     ]);
-    let f = func(
-        vec![Param::Scalar(x), Param::Scalar(n)],
-        body,
-        Default::default(),
+    let f = public(
+        func(
+            vec![Param::Scalar(x), Param::Scalar(n)],
+            body,
+            Default::default(),
+        ),
+        "odd",
     );
     // TVM declares `k`, used only by the loop's extent, inside the loop body
     // (after its use, which does not parse); we declare it before the loop.
@@ -242,4 +246,35 @@ fn free_variables_are_declared_where_tvm_declares_them() {
         print_prim_func(&f, "odd", &PrintOptions::new(Dialect::Tirx)),
         tvm
     );
+}
+
+#[test]
+fn private_functions_have_no_global_symbol() {
+    // TVM 0.27 prints `@T.prim_func(private=True, s_tir=True)` for
+    // `helper` below and `@T.prim_func(private=True)` for a private
+    // function written without `s_tir`.
+    let a = buf("A", "float32", &[8]);
+    let (i, vi) = (ivar("i"), ivar("vi"));
+    let blk = block("b")
+        .spatial(&vi, 8, e(&i))
+        .writes(vec![at(&a, vec![e(&vi)])])
+        .body(store(&a, vec![e(&vi)], f32c(0.0)));
+    let helper = func(
+        vec![Param::Buf(a)],
+        root(vec![], for_(&i, i32c(8), blk)),
+        Default::default(),
+    );
+    let tirx = print_prim_func(&helper, "helper", &PrintOptions::new(Dialect::Tirx));
+    assert!(
+        tirx.contains("\n@T.prim_func(private=True, s_tir=True)\ndef helper("),
+        "{tirx}"
+    );
+    let course = print_prim_func(&helper, "helper", &PrintOptions::new(Dialect::Block));
+    assert!(
+        course.contains("\n@T.prim_func(private=True)\ndef helper("),
+        "{course}"
+    );
+    let public = public(helper, "helper");
+    let course = print_prim_func(&public, "helper", &PrintOptions::new(Dialect::Block));
+    assert!(course.contains("\n@T.prim_func\ndef helper("), "{course}");
 }

@@ -35,8 +35,9 @@
 //! - `T.func_attr({...})` with keys sorted, leaving out `global_symbol` when
 //!   it equals the function's name (and the line itself when nothing is left).
 //!   `tir.noalias` is spelled `tirx.noalias` in the 0.27 dialect (and back in
-//!   the others). The IR has no notion of private functions, so
-//!   `private=True` is never printed.
+//!   the others). A function without `global_symbol` is private, as TVM's
+//!   parser gives every other function one: `@T.prim_func(private=True)`
+//!   (0.27: `@T.prim_func(private=True, s_tir=True)`).
 //! - Buffer parameters print inline, as TVM 0.27 prints them:
 //!   `A: T.Buffer((128, 128), "float32")` (1-D: `(128,)`), non-default options
 //!   as keywords (`strides=`, `elem_offset=`, `scope=`, `align=`,

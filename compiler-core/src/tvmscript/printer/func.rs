@@ -253,12 +253,22 @@ impl<'o> Printer<'o> {
         // marked `s_tir: False` prints without it.
         let s_tir = self.dialect() == Dialect::Tirx
             && (contains_block(&f.body) || !attr_is_false(f.attrs.get("s_tir")));
-        let decorator = if s_tir {
-            "@T.prim_func(s_tir=True)"
+        // A function without `global_symbol` is private (TVM's parser gives
+        // every other function one).
+        let private = !f.attrs.contains_key("global_symbol");
+        let mut options = Vec::new();
+        if private {
+            options.push("private=True");
+        }
+        if s_tir {
+            options.push("s_tir=True");
+        }
+        let decorator = if options.is_empty() {
+            "@T.prim_func".to_string()
         } else {
-            "@T.prim_func"
+            format!("@T.prim_func({})", options.join(", "))
         };
-        self.raw_line(decorator);
+        self.raw_line(&decorator);
 
         self.push_scope(vec![FUNC_SCOPE], self.indent + 1);
         self.paths = ScopePaths::of_function_body(&f.body);
