@@ -739,7 +739,15 @@ impl<'p> Machine<'p> {
         Ok(match e {
             CExpr::Const(v) => *v,
             CExpr::Var(s) => self.slots[*s as usize],
-            CExpr::VarLanes(s) => self.slots[(*s + lane) as usize],
+            CExpr::VarLanes { base, lanes } => {
+                if lane >= *lanes {
+                    return Err(fault(
+                        format!("internal error: lane {lane} of a {lanes}-lane variable"),
+                        Span::default(),
+                    ));
+                }
+                self.slots[(*base + lane) as usize]
+            }
             CExpr::Bin { op, ty, a, b, span } => {
                 let x = self.eval(a, lane)?;
                 let y = self.eval(b, lane)?;
