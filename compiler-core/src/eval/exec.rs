@@ -627,6 +627,16 @@ impl<'p> Machine<'p> {
 
     // ----------------------------------------------------------- expressions
 
+    /// Evaluates an operand, short-cutting the common leaves.
+    #[inline(always)]
+    fn operand(&mut self, e: &CExpr, lane: u32) -> Result<V, Fault> {
+        match e {
+            CExpr::Var(s) => Ok(self.slots[*s as usize]),
+            CExpr::Const(v) => Ok(*v),
+            _ => self.eval(e, lane),
+        }
+    }
+
     /// Evaluates an integer operand, short-cutting the common leaves.
     #[inline(always)]
     fn eval_int(&mut self, e: &CExpr, lane: u32) -> Result<i64, Fault> {
@@ -638,7 +648,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Flat storage offset of an access in lane `lane`, bounds-checked.
-    #[inline]
+    #[inline(always)]
     fn flat_index(&mut self, acc: &Access, lane: u32, write: bool) -> Result<usize, Fault> {
         let flat = match &acc.indices[..] {
             [e0] => {
@@ -749,8 +759,8 @@ impl<'p> Machine<'p> {
                 self.slots[(*base + lane) as usize]
             }
             CExpr::Bin { op, ty, a, b, span } => {
-                let x = self.eval(a, lane)?;
-                let y = self.eval(b, lane)?;
+                let x = self.operand(a, lane)?;
+                let y = self.operand(b, lane)?;
                 match binary(*op, *ty, x, y) {
                     Ok(v) => v,
                     Err(m) => return Err(fault(m, *span)),
