@@ -66,7 +66,7 @@ fn reference(t: &T, x: i128, y: i128, bits: u32, signed: bool) -> Option<i128> {
             let r = match op {
                 BinOp::Add => a + b,
                 BinOp::Sub => a - b,
-                BinOp::Mul => a * b,
+                BinOp::Mul => a.wrapping_mul(b), // exact modulo 2^128, hence modulo 2^bits
                 BinOp::Min => a.min(b),
                 BinOp::Max => a.max(b),
                 _ if b == 0 => return None,
