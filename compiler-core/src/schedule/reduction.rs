@@ -10,7 +10,8 @@ use crate::ir::mutate::{substitute_expr, substitute_stmt};
 impl Schedule {
     /// `sch.decompose_reduction(block, loop)`: splits a reduction block into
     /// an init block `<name>_init`, placed right before `loop`, and the update
-    /// block (renamed `<name>_update`; handles to the block follow it). The
+    /// block (renamed `<name>_update`; handles to the block follow it; its
+    /// written regions join the front of its reads, as in TVM). The
     /// init block gets copies (`<loop>_init`) of the loops under `loop` that
     /// feed only spatial iterators. `loop` must enclose every loop that feeds
     /// a reduce iterator.
@@ -168,7 +169,7 @@ impl Schedule {
             writes,
             alloc_buffers: vec![],
             match_buffers: vec![],
-            annotations: Annotations::new(),
+            annotations: block.annotations.clone(),
             init: None,
             body: substitute_stmt(init, &iter_subst),
             span: block.span,
@@ -194,6 +195,16 @@ impl Schedule {
         let mut update = realize.clone();
         update.block.init = None;
         update.block.name = update_name.clone();
+        // Without its init the update reads what it writes: TVM puts the
+        // written regions first among the reads (unless already read).
+        let mut reads: Vec<BufferRegion> = block
+            .writes
+            .iter()
+            .filter(|w| !block.reads.iter().any(|r| r.buffer == w.buffer))
+            .cloned()
+            .collect();
+        reads.extend(block.reads.iter().cloned());
+        update.block.reads = reads;
         let body = tree::replace(
             &body,
             &block_path,
