@@ -26,12 +26,14 @@ pub mod query;
 pub mod reduction;
 pub mod replay;
 pub mod sampling;
+pub mod tensorize;
 pub mod trace;
 pub mod tree;
 
 use std::rc::Rc;
 
 pub use error::{Result, ScheduleError};
+pub use tensorize::{TensorIntrin, TensorIntrinTable};
 pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
 
@@ -88,6 +90,8 @@ pub struct Schedule {
     rand_state: u64,
     /// How traces print (`get_block` vs `get_sblock`).
     pub dialect: TraceDialect,
+    /// The tensor intrinsics `tensorize` looks names up in.
+    intrins: TensorIntrinTable,
 }
 
 impl Schedule {
@@ -113,6 +117,7 @@ impl Schedule {
             rvs: Vec::new(),
             rand_state: seed_state(seed),
             dialect: TraceDialect::default(),
+            intrins: TensorIntrinTable::default(),
         })
     }
 
