@@ -17,7 +17,8 @@
 //! changes the IR. Primitives live one group per file:
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
-//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`.
+//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
+//! - [`reduction`]: `decompose_reduction`, `rfactor`;
 
 pub mod error;
 pub mod loop_kind;
@@ -29,6 +30,7 @@ pub mod sampling;
 pub mod tensorize;
 pub mod trace;
 pub mod tree;
+mod util;
 
 use std::rc::Rc;
 

@@ -311,6 +311,14 @@ impl Schedule {
                 a.finish()?;
                 SchedValue::Rv(self.decompose_reduction(b, l)?.into())
             }
+            "rfactor" => {
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let f = a.required("factor_axis")?;
+                let f = a.int(f)?;
+                a.finish()?;
+                SchedValue::Rv(self.rfactor(l, f)?.into())
+            }
             "sample_perfect_tile" => {
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;
