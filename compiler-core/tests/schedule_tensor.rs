@@ -183,3 +183,8 @@ fn check_all(prefix: &str) {
 fn rfactor_matches_tvm() {
     check_all("rfactor_");
 }
+
+#[test]
+fn blockize_matches_tvm() {
+    check_all("blockize_");
+}

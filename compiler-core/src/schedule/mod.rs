@@ -19,7 +19,9 @@
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
+//! - [`blockize`]: `blockize`;
 
+pub mod blockize;
 pub mod error;
 pub mod loop_kind;
 pub mod loops;

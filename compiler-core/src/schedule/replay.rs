@@ -311,6 +311,30 @@ impl Schedule {
                 a.finish()?;
                 SchedValue::Rv(self.decompose_reduction(b, l)?.into())
             }
+            "blockize" => {
+                let t = a.required("target")?;
+                let preserve = match a.get("preserve_unit_iters") {
+                    Some(v) => a.bool(v)?,
+                    None => true,
+                };
+                a.finish()?;
+                match t {
+                    SchedValue::Rv(Rv::Loop(l)) => {
+                        SchedValue::Rv(self.blockize(LoopRV(l), preserve)?.into())
+                    }
+                    SchedValue::List(_) => {
+                        return Err(a.err(
+                            "blockize of a list of blocks is not supported yet; blockize the loop above them",
+                        ))
+                    }
+                    other => {
+                        return Err(a.err(format!(
+                            "expected a loop (or a list of blocks), got {}",
+                            describe(&other)
+                        )))
+                    }
+                }
+            }
             "rfactor" => {
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;

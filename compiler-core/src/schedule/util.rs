@@ -1,9 +1,10 @@
-//! Small helpers shared by the block-restructuring primitives.
+//! Small helpers shared by `rfactor`, `blockize` and `tensorize`.
 
 use std::collections::{HashMap, HashSet};
 
 use super::tree::{self, StmtPath};
-use crate::ir::mutate::substitute_expr;
+use crate::arith::Analyzer;
+use crate::ir::mutate::{substitute_expr, walk_expr, Mutator};
 use crate::ir::*;
 
 /// Paths of the blocks directly under the statement at `root` (TVM's "child
@@ -91,10 +92,55 @@ pub(crate) fn substitute_region(r: &BufferRegion, map: &HashMap<VarId, Expr>) ->
     }
 }
 
+/// Substitutes variables and simplifies every integer expression that
+/// changed (TVM's `Substitute` with an analyzer, as `blockize` uses it).
+/// Non-integer expressions are rebuilt structurally, never reordered.
+pub(crate) struct SubstSimplify<'a> {
+    pub map: &'a HashMap<VarId, Expr>,
+    pub ana: &'a Analyzer,
+}
+
+impl Mutator for SubstSimplify<'_> {
+    fn expr(&mut self, e: &Expr) -> Expr {
+        let dt = e.dtype();
+        if dt.is_scalar() && (dt.is_int() || dt.is_uint()) {
+            let r = substitute_expr(e, self.map);
+            if r.same_node(e) {
+                return r;
+            }
+            return self.ana.simplify(&r);
+        }
+        if let ExprKind::Var(v) = e.kind() {
+            if let Some(r) = self.map.get(&v.id()) {
+                return r.clone();
+            }
+        }
+        walk_expr(self, e)
+    }
+}
+
+/// A `For` with the same attributes as `l` around `body`.
+pub(crate) fn rebuild_loop(l: &For, loop_var: Var, body: Stmt) -> Stmt {
+    Stmt::from_kind(StmtKind::For(For {
+        loop_var,
+        min: l.min.clone(),
+        extent: l.extent.clone(),
+        kind: l.kind,
+        thread_tag: l.thread_tag.clone(),
+        annotations: l.annotations.clone(),
+        body,
+    }))
+}
+
 pub(crate) fn realize(iter_values: Vec<Expr>, predicate: Expr, block: Block) -> Stmt {
     Stmt::from_kind(StmtKind::BlockRealize(BlockRealize {
         iter_values,
         predicate,
         block,
     }))
+}
+
+/// Whether `e` is the constant `True`.
+pub(crate) fn is_true(e: &Expr) -> bool {
+    e.as_int().is_some_and(|v| v != 0)
 }
