@@ -20,6 +20,7 @@
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize`;
+//! - [`tensorize`]: tensor intrinsics and `tensorize`.
 
 pub mod blockize;
 pub mod error;

@@ -335,6 +335,27 @@ impl Schedule {
                     }
                 }
             }
+            "tensorize" => {
+                let t = a.required("block_or_loop")?;
+                let t = match t {
+                    SchedValue::Rv(r @ (Rv::Block(_) | Rv::Loop(_))) => r,
+                    other => {
+                        return Err(a.err(format!(
+                            "expected a block or a loop, got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                let name = a.required("tensor_intrin")?;
+                let name = a.string(name)?;
+                let preserve = match a.get("preserve_unit_iters") {
+                    Some(v) => a.bool(v)?,
+                    None => true,
+                };
+                a.finish()?;
+                self.tensorize(t, &name, preserve)?;
+                SchedValue::None
+            }
             "rfactor" => {
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;
