@@ -83,6 +83,17 @@ impl TraceArg {
     }
 }
 
+/// The primitives whose result is a list of variables.
+const LIST_OUTPUTS: &[&str] = &[
+    "get_loops",
+    "get_child_blocks",
+    "get_producers",
+    "get_consumers",
+    "get_output_blocks",
+    "sample_perfect_tile",
+    "split",
+];
+
 /// One recorded primitive call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
@@ -122,7 +133,8 @@ impl Instruction {
         if !self.outputs.is_empty() {
             let names: Vec<String> = self.outputs.iter().map(|r| r.name()).collect();
             out.push_str(&names.join(", "));
-            if self.outputs.len() == 1 && self.name == "get_loops" {
+            // Primitives returning a list print a single output as `x,` (TVM's `OutputList`).
+            if self.outputs.len() == 1 && LIST_OUTPUTS.contains(&self.name.as_str()) {
                 out.push(',');
             }
             out.push_str(" = ");
