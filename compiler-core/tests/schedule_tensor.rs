@@ -8,8 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
+use compiler_core::schedule::json::Json;
 use compiler_core::schedule::replay::run_python;
-use compiler_core::schedule::{Schedule, TraceDialect};
+use compiler_core::schedule::{Schedule, Trace, TraceDialect};
 use compiler_core::tvmscript::builder::{parse_script, Item};
 use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 
@@ -158,6 +159,33 @@ fn check_case(case: &str) -> Result<(), String> {
             return Err(format!(
                 "{case}: trace differs\n{}",
                 diff(&expected, &trace)
+            ));
+        }
+    }
+    // TVM's JSON form of the trace: ours is the same, and TVM's replays
+    // (after a round trip through our reader) to the same module.
+    let json_path = dir.join(format!("{case}.trace.json"));
+    if json_path.exists() {
+        let theirs = Json::parse(&read(&json_path)).map_err(|e| format!("{case}: {e}"))?;
+        let ours = sch.trace().to_json();
+        if ours != theirs {
+            return Err(format!(
+                "{case}: trace JSON differs\n  TVM:  {}\n  ours: {}",
+                theirs.dump(),
+                ours.dump()
+            ));
+        }
+        let trace = Trace::from_json(&theirs).map_err(|e| format!("{case}: from_json: {e}"))?;
+        if trace.to_json() != theirs {
+            return Err(format!("{case}: JSON -> Trace -> JSON changes it"));
+        }
+        let mut again = schedule_for(case);
+        again
+            .replay(&trace, false)
+            .map_err(|e| format!("{case}: replaying TVM's JSON trace failed: {}", e.message))?;
+        if block_dialect(&again) != block_dialect(&sch) {
+            return Err(format!(
+                "{case}: TVM's JSON trace replays to another module"
             ));
         }
     }
@@ -355,6 +383,21 @@ fn tensorize_trace_handles_and_fresh_buffers() {
         ),
         "{trace}"
     );
+    // TVM's JSON shape, and back.
+    let json = sch.trace().to_json_string();
+    assert!(
+        json.contains(r#"["Tensorize", ["b10"], ["mma16", true], []]"#),
+        "{json}"
+    );
+    assert!(
+        json.contains(r#"["Tensorize", ["l16"], ["mma16", false], []]"#),
+        "{json}"
+    );
+    let back = Trace::from_json_str(&json).expect("reads back");
+    assert_eq!(&back, sch.trace());
+    let mut again = mm64_schedule();
+    again.replay(&back, false).expect("replays");
+    assert_eq!(block_dialect(&again), block_dialect(&sch));
     // The blockized block's handle still names it after tensorize; the inner
     // block of the loop form is gone.
     let compiler_core::schedule::replay::SchedValue::Rv(compiler_core::schedule::Rv::Block(o)) =
@@ -409,4 +452,42 @@ fn failed_tensorize_leaves_the_program_unchanged() {
     let mut bare = Schedule::new(parse_script(MM64).unwrap().to_module()).unwrap();
     let err = run_python(&mut bare, "sch.tensorize(sch.get_block(\"C\"), \"mma16\")").unwrap_err();
     assert!(err.message.contains("(none are)"), "{}", err.message);
+}
+
+#[test]
+fn trace_json_matches_tvm() {
+    check_all("trace_");
+}
+
+#[test]
+fn json_and_trace_readers_never_panic() {
+    let text = read(&data_dir().join("trace_kinds.trace.json"));
+    let text = text.trim();
+    let mut inputs: Vec<String> = (0..text.len())
+        .filter(|i| text.is_char_boundary(*i))
+        .map(|i| text[..i].to_string())
+        .collect();
+    for (i, c) in text.char_indices() {
+        for r in [
+            "0", "\"", "[", "]", ",", "-1", "1e999", "\"None\"", "\"b99\"", "{}", "null",
+        ] {
+            let mut t = text.to_string();
+            t.replace_range(i..i + c.len_utf8(), r);
+            inputs.push(t);
+        }
+    }
+    let mut replayed = 0;
+    for t in &inputs {
+        let Ok(j) = Json::parse(t) else { continue };
+        let Ok(trace) = Trace::from_json(&j) else {
+            continue;
+        };
+        let mut sch = schedule_for("trace_kinds");
+        let _ = sch.replay(&trace, false);
+        replayed += 1;
+    }
+    assert!(
+        replayed > 100,
+        "only {replayed} mutations got as far as replay"
+    );
 }

@@ -24,6 +24,7 @@
 
 pub mod blockize;
 pub mod error;
+pub mod json;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;
