@@ -559,7 +559,7 @@ pub(crate) fn relax_regions(
 
 /// TVM's `GenerateOuterInit`: the init of the outer block, a block over the
 /// inner spatial iterators the init uses, under copies of the inner loops
-/// its bindings use.
+/// its bindings use (with the part of the inner predicate over those loops).
 fn outer_init(init: &Stmt, inner: &BlockRealize, loops: &[For], name: &str) -> Stmt {
     let mut subst: HashMap<VarId, Expr> = HashMap::new();
     let mut iter_vars = Vec::new();
@@ -593,13 +593,28 @@ fn outer_init(init: &Stmt, inner: &BlockRealize, loops: &[For], name: &str) -> S
         body: init.clone(),
         span: inner.block.span,
     };
-    let mut stmt = util::realize(iter_values.clone(), inner.predicate.clone(), block);
-    for l in loops.iter().rev() {
-        if iter_values.iter().any(|v| v.uses_var(&l.loop_var)) {
-            let nv = l.loop_var.fresh_copy();
-            subst.insert(l.loop_var.id(), nv.to_expr());
-            stmt = util::rebuild_loop(l, nv, stmt);
-        }
+    let copied: Vec<&For> = loops
+        .iter()
+        .filter(|l| iter_values.iter().any(|v| v.uses_var(&l.loop_var)))
+        .collect();
+    // Unlike TVM, which keeps the inner predicate whole and leaves the
+    // variables of loops it does not copy undefined, keep only the
+    // conjuncts over copied loops (as decompose_reduction does).
+    let dropped: HashSet<VarId> = loops
+        .iter()
+        .filter(|l| !copied.iter().any(|c| c.loop_var == l.loop_var))
+        .map(|l| l.loop_var.id())
+        .collect();
+    let predicate = super::reduction::conjuncts(&inner.predicate)
+        .into_iter()
+        .filter(|c| util::var_ids(c).is_disjoint(&dropped))
+        .reduce(Expr::and)
+        .unwrap_or_else(|| Expr::bool(true));
+    let mut stmt = util::realize(iter_values, predicate, block);
+    for l in copied.into_iter().rev() {
+        let nv = l.loop_var.fresh_copy();
+        subst.insert(l.loop_var.id(), nv.to_expr());
+        stmt = util::rebuild_loop(l, nv, stmt);
     }
     substitute_stmt(&stmt, &subst)
 }

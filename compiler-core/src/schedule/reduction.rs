@@ -615,6 +615,16 @@ impl Schedule {
             )
             .at(block_path));
         };
+        if let Some(w) = block
+            .writes
+            .iter()
+            .find(|w| w.region.len() != upd_buffer.ndim())
+        {
+            return not_applicable(&format!(
+                "its write region of `{}` does not cover every dimension",
+                w.buffer.name
+            ));
+        }
         if let Some(w) = block.writes.iter().find(|w| w.buffer != upd_buffer) {
             return not_applicable(&format!(
                 "it writes `{}` besides the reduction buffer `{}`",
