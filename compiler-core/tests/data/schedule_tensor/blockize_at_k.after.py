@@ -4,22 +4,22 @@
 @I.ir_module
 class Module:
     @T.prim_func
-    def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
+    def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
         # with T.block("root"):
-        for i, j in T.grid(64, 64):
+        for i, j in T.grid(32, 32):
             with T.block("C_o"):
                 vi_o, vj_o = T.axis.remap("SS", [i, j])
                 vk_o = T.axis.reduce(1, 0)
-                T.reads(A[vi_o, 0:64], B[0:64, vj_o])
+                T.reads(A[vi_o, 0:32], B[0:32, vj_o])
                 T.writes(C[vi_o, vj_o])
                 with T.init():
                     with T.block("C_init"):
                         T.reads()
                         T.writes(C[vi_o, vj_o])
                         C[vi_o, vj_o] = T.float32(0.0)
-                for k in range(64):
+                for k in range(32):
                     with T.block("C"):
-                        vk_i = T.axis.reduce(64, k)
+                        vk_i = T.axis.reduce(32, k)
                         T.reads(C[vi_o, vj_o], A[vi_o, vk_i], B[vk_i, vj_o])
                         T.writes(C[vi_o, vj_o])
                         C[vi_o, vj_o] = C[vi_o, vj_o] + A[vi_o, vk_i] * B[vk_i, vj_o]

@@ -4,9 +4,9 @@
 @I.ir_module
 class Module:
     @T.prim_func
-    def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
+    def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
         # with T.block("root"):
-        for i_0, j_0, k_0 in T.grid(4, 4, 4):
+        for i_0, j_0, k_0 in T.grid(2, 2, 2):
             with T.block("C_o"):
                 vi_o, vj_o, vk_o = T.axis.remap("SSR", [i_0, j_0, k_0])
                 T.reads(C[vi_o * 16:vi_o * 16 + 16, vj_o * 16:vj_o * 16 + 16], A[vi_o * 16:vi_o * 16 + 16, vk_o * 16:vk_o * 16 + 16], B[vk_o * 16:vk_o * 16 + 16, vj_o * 16:vj_o * 16 + 16])

@@ -4,12 +4,12 @@
 @I.ir_module
 class Module:
     @T.prim_func
-    def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
+    def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
         # with T.block("root"):
-        for i_0_j_0_fused in range(16):
+        for i_0_j_0_fused in range(4):
             with T.block("C_o_init"):
-                vi_o = T.axis.spatial(4, i_0_j_0_fused // 4)
-                vj_o = T.axis.spatial(4, i_0_j_0_fused % 4)
+                vi_o = T.axis.spatial(2, i_0_j_0_fused // 2)
+                vj_o = T.axis.spatial(2, i_0_j_0_fused % 2)
                 T.reads()
                 T.writes(C[vi_o * 16:vi_o * 16 + 16, vj_o * 16:vj_o * 16 + 16])
                 for i_1, j_1 in T.grid(16, 16):
@@ -18,11 +18,11 @@ class Module:
                         T.reads()
                         T.writes(C[vi_o * 16 + vi_i_init, vj_o * 16 + vj_i_init])
                         C[vi_o * 16 + vi_i_init, vj_o * 16 + vj_i_init] = T.float32(0.0)
-            for k_0, u in T.grid(4, 1):
+            for k_0, u in T.grid(2, 1):
                 with T.block("C_o_update"):
-                    vi_o = T.axis.spatial(4, i_0_j_0_fused // 4)
-                    vj_o = T.axis.spatial(4, i_0_j_0_fused % 4)
-                    vk_o = T.axis.reduce(4, k_0)
+                    vi_o = T.axis.spatial(2, i_0_j_0_fused // 2)
+                    vj_o = T.axis.spatial(2, i_0_j_0_fused % 2)
+                    vk_o = T.axis.reduce(2, k_0)
                     T.reads(C[vi_o * 16:vi_o * 16 + 16, vj_o * 16:vj_o * 16 + 16], A[vi_o * 16:vi_o * 16 + 16, vk_o * 16:vk_o * 16 + 16], B[vk_o * 16:vk_o * 16 + 16, vj_o * 16:vj_o * 16 + 16])
                     T.writes(C[vi_o * 16:vi_o * 16 + 16, vj_o * 16:vj_o * 16 + 16])
                     for i_1, j_1 in T.grid(16, 16):

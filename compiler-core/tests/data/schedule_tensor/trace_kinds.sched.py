@@ -1,6 +1,6 @@
 b0 = sch.get_block("C")
 i, j, k = sch.get_loops(b0)
-v = sch.sample_perfect_tile(j, n=2, max_innermost_factor=16, decision=[4, 16])
+v = sch.sample_perfect_tile(j, n=2, max_innermost_factor=16, decision=[2, 16])
 j_0, j_1 = sch.split(j, factors=v)
 i_0, i_1 = sch.split(i, factors=[None, 16])
 k_0, k_1 = sch.split(k, factors=[None, 16])

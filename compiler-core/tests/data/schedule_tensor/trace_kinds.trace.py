@@ -2,7 +2,7 @@
 def apply_trace(sch: tir.Schedule) -> None:
   b0 = sch.get_block(name="C", func_name="main")
   l1, l2, l3 = sch.get_loops(block=b0)
-  v4, v5 = sch.sample_perfect_tile(loop=l2, n=2, max_innermost_factor=16, decision=[4, 16])
+  v4, v5 = sch.sample_perfect_tile(loop=l2, n=2, max_innermost_factor=16, decision=[2, 16])
   l6, l7 = sch.split(loop=l2, factors=[v4, v5], preserve_unit_iters=True, disable_predication=False)
   l8, l9 = sch.split(loop=l1, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
   l10, l11 = sch.split(loop=l3, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
