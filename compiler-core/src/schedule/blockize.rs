@@ -92,6 +92,9 @@ pub(crate) fn blockize_loop(
     };
     let chain = tree::chain(body, &block_path);
     let depth = loop_path.0.len();
+    if chain.len() != block_path.0.len() + 1 || depth >= block_path.0.len() {
+        return Err(ScheduleError::new(primitive, "internal: stale block path"));
+    }
     let mut inner_loops: Vec<For> = Vec::new();
     for s in &chain[depth..block_path.0.len()] {
         match s.as_for() {

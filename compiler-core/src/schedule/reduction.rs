@@ -830,6 +830,9 @@ impl Schedule {
         // ---- the write-back nest: drop the loops of reduce iterators except `loop`
         let chain = tree::chain(&body, &block_path);
         let outer_depth = loops[0].0 .0.len();
+        if chain.len() != block_path.0.len() + 1 || outer_depth >= block_path.0.len() {
+            return Err(ScheduleError::new(P, "internal: stale block path"));
+        }
         let mut cur = wb_stmt;
         for depth in (outer_depth..block_path.0.len()).rev() {
             let s = &chain[depth];

@@ -199,7 +199,7 @@ impl Schedule {
             }
             "get_loops" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 rvs(&self.get_loops(b)?)
             }
@@ -317,7 +317,7 @@ impl Schedule {
             }
             "decompose_reduction" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;
                 a.finish()?;
@@ -351,6 +351,7 @@ impl Schedule {
                 let t = a.required("block_or_loop")?;
                 let t = match t {
                     SchedValue::Rv(r @ (Rv::Block(_) | Rv::Loop(_))) => r,
+                    SchedValue::Str(_) => self.block_or_name(&a, t)?.into(),
                     other => {
                         return Err(a.err(format!(
                             "expected a block or a loop, got {}",
@@ -435,6 +436,15 @@ impl Schedule {
             }
         };
         Ok(out)
+    }
+
+    /// A block argument, which TVM also accepts as a block name: the name is
+    /// looked up with `get_block` (recorded in the trace, as TVM does).
+    fn block_or_name(&mut self, a: &CallArgs, v: SchedValue) -> Result<BlockRV> {
+        match v {
+            SchedValue::Str(name) => self.get_block(&name, None),
+            other => a.block(other),
+        }
     }
 
     /// Replays `trace` on this schedule (usually a fresh one over the original

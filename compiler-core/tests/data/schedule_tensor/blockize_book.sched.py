@@ -1,4 +1,4 @@
-i, j, k = sch.get_loops(sch.get_block("matmul"))
+i, j, k = sch.get_loops("matmul")
 i, ii = sch.split(i, factors=[None, 16])
 j, ji = sch.split(j, factors=[None, 16])
 k, ki = sch.split(k, factors=[None, 16])
