@@ -379,7 +379,7 @@ fn divide(
         .iter()
         .position(|s| *s == Side::Inner)
         .unwrap_or(sides.len());
-    if sides[first_inner..].iter().any(|s| *s == Side::Outer) {
+    if sides[first_inner..].contains(&Side::Outer) {
         return Err("an outer loop varies faster than an inner one".into());
     }
     let product = |args: &[IterSplit]| {

@@ -19,7 +19,7 @@
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
-//! - [`blockize`]: `blockize`;
+//! - [`blockize`]: `blockize` of a loop;
 //! - [`tensorize`]: tensor intrinsics and `tensorize`.
 
 pub mod blockize;
