@@ -78,9 +78,10 @@ impl Schedule {
         };
         let names = child_block_names(&body, &root);
         let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
+        // TVM prints this argument positionally: `sch.get_child_blocks(b0)`.
         self.record(
             Instruction::new("get_child_blocks")
-                .arg("block_or_loop", TraceArg::Rv(parent))
+                .arg("", TraceArg::Rv(parent))
                 .outputs(rvs.iter().map(|r| (*r).into()).collect()),
         );
         Ok(rvs)

@@ -2615,7 +2615,7 @@ fn zero_of(dtype: DataType) -> Expr {
     }
 }
 
-fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
+pub(crate) fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
     Some(match (dt.kind, dt.bits, max) {
         (ScalarKind::Float, 16, true) => Expr::float(65504.0, dt),
         (ScalarKind::Float, 16, false) => Expr::float(-65504.0, dt),
