@@ -17,8 +17,11 @@
 //! changes the IR. Primitives live one group per file:
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
-//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`.
+//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
+//! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
+//! - [`inline`]: `compute_inline`, `reverse_compute_inline`.
 
+pub mod compute_at;
 pub mod error;
 pub mod loop_kind;
 pub mod loops;
@@ -26,6 +29,7 @@ pub mod query;
 pub mod reduction;
 pub mod replay;
 pub mod sampling;
+pub(crate) mod scope;
 pub mod trace;
 pub mod tree;
 

@@ -303,6 +303,27 @@ impl Schedule {
                 self.bind(l, &t)?;
                 SchedValue::None
             }
+            "compute_at" | "reverse_compute_at" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let preserve = match a.get("preserve_unit_loops") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                let index = match a.get("index") {
+                    Some(v) => a.int(v)?,
+                    None => -1,
+                };
+                a.finish()?;
+                if method == "compute_at" {
+                    self.compute_at(b, l, preserve, index)?;
+                } else {
+                    self.reverse_compute_at(b, l, preserve, index)?;
+                }
+                SchedValue::None
+            }
             "sample_perfect_tile" => {
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;
