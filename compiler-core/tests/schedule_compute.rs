@@ -54,3 +54,33 @@ def mm_relu(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32
         .python(compiler_core::schedule::TraceDialect::Tir)
         .contains("sch.reverse_compute_at(block=b6, loop=l4, preserve_unit_loops=False, index=-1)"));
 }
+
+/// Every case in tests/data/schedule_cases: TVM's result (or TVM's refusal)
+/// must be reproduced. Regenerate with tools/tvm_oracle/schedule_cases.py.
+#[test]
+fn oracle_cases() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/schedule_cases");
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .expect("case directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "cases missing");
+    let mut failures = Vec::new();
+    for path in &names {
+        let text = std::fs::read_to_string(path).expect("readable");
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let case = Case::parse(&text);
+        if let Err(e) = std::panic::catch_unwind(|| case.check()) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!("{name}: {msg}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} case(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));
+}

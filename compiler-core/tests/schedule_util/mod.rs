@@ -470,3 +470,41 @@ fn go(s: &Stmt, ind: usize, out: &mut String) {
         }
     }
 }
+
+/// A schedule case file (see tools/tvm_oracle/schedule_cases.py).
+pub struct Case {
+    pub before: String,
+    pub schedule: String,
+    pub expected: Option<String>,
+    pub error: Option<String>,
+}
+
+impl Case {
+    pub fn parse(text: &str) -> Case {
+        let (before, rest) = text.split_once("# --- schedule").expect("a schedule section");
+        let (schedule, expected, error) = if let Some((s, e)) = rest.split_once("# --- expected") {
+            (s, Some(e.to_string()), None)
+        } else if let Some((s, e)) = rest.split_once("# --- error:") {
+            (s, None, Some(e.lines().next().unwrap_or("").trim().to_string()))
+        } else {
+            panic!("no expected or error section")
+        };
+        Case {
+            before: before.to_string(),
+            schedule: schedule.to_string(),
+            expected,
+            error,
+        }
+    }
+
+    /// Runs the schedule and checks the result (panics on mismatch).
+    pub fn check(&self) {
+        if let Some(phrase) = &self.error {
+            let msg = schedule_err(&self.before, &self.schedule);
+            assert!(msg.contains(phrase.as_str()), "message {msg:?} lacks {phrase:?}");
+            return;
+        }
+        let sch = schedule(&self.before, &self.schedule);
+        assert_func(&sch, self.expected.as_deref().unwrap_or(""));
+    }
+}
