@@ -72,7 +72,10 @@ def split_case(text: str):
 def run_tvm(before: str, sched: str):
     mod = parse_tvm(to_tvm027(before))
     if isinstance(mod, tvm.tirx.PrimFunc):
-        mod = tvm.IRModule({"main": mod})
+        name = "main"
+        if mod.attrs is not None and "global_symbol" in mod.attrs:
+            name = str(mod.attrs["global_symbol"])
+        mod = tvm.IRModule({name: mod})
     sch = tvm.s_tir.Schedule(mod)
     code = sched.replace("get_block(", "get_sblock(")
     try:

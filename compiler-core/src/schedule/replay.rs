@@ -303,6 +303,14 @@ impl Schedule {
                 self.bind(l, &t)?;
                 SchedValue::None
             }
+            "decompose_reduction" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                a.finish()?;
+                SchedValue::Rv(self.decompose_reduction(b, l)?.into())
+            }
             "compute_at" | "reverse_compute_at" => {
                 let b = a.required("block")?;
                 let b = a.block(b)?;

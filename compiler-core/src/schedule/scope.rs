@@ -299,10 +299,14 @@ fn region_lower_bound(
         .filter(|c| is_relaxed(c) && !uses_other_loops(c, &ranges, body, path))
         .reduce(Expr::and)
         .unwrap_or_else(|| Expr::bool(true));
-    let Ok(map) = detect_iter_map(&mins, &ranges, &pred) else {
-        return none;
-    };
     let ana = Analyzer::new();
+    let Ok(map) = detect_iter_map(&mins, &ranges, &pred) else {
+        // Strided tiles (`i * 16` with a 16-wide region) are affine too.
+        if !pred.is_const_int(1) {
+            return none;
+        }
+        return strided_lower_bound(&mins, &bases, &extents, &ranges, &ana).unwrap_or(none);
+    };
     let mut out = Vec::with_capacity(ndim);
     for ((sum, base), ext) in map.indices.iter().zip(&bases).zip(&extents) {
         let dt = base.dtype();
@@ -312,6 +316,76 @@ fn region_lower_bound(
         out.push(Some((lo, hi)));
     }
     out
+}
+
+/// The lower bound of indices that are sums `c_k * v_k` of distinct relaxed
+/// loops forming a dense grid of stride `s` (coefficients `s`, `s * e_0`,
+/// …): the region covers `[base, base + s * total + (extent - s))` when each
+/// access is at least `s` wide.
+fn strided_lower_bound(
+    mins: &[Expr],
+    bases: &[Expr],
+    extents: &[i64],
+    ranges: &[(Var, Range)],
+    ana: &Analyzer,
+) -> Option<Vec<Option<(Expr, Expr)>>> {
+    let mut used: Vec<VarId> = Vec::new();
+    let mut out = Vec::new();
+    for ((min, base), ext) in mins.iter().zip(bases).zip(extents) {
+        let dt = base.dtype();
+        let mut terms = Vec::new();
+        additive_terms(min, 1, &mut terms);
+        let mut lin: Vec<(i64, i64)> = Vec::new(); // (coefficient, extent)
+        let mut offset = 0i64;
+        for (t, sign) in terms {
+            if let Some(c) = t.as_int() {
+                offset = offset.checked_add(c.checked_mul(sign)?)?;
+                continue;
+            }
+            let (v, c) = match t.kind() {
+                ExprKind::Var(v) => (v.clone(), 1),
+                ExprKind::Binary(BinOp::Mul, a, b) => match (a.as_var(), b.as_int(), a.as_int(), b.as_var()) {
+                    (Some(v), Some(c), _, _) | (_, _, Some(c), Some(v)) => (v.clone(), c),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let c = c.checked_mul(sign)?;
+            if c <= 0 || used.contains(&v.id()) {
+                return None;
+            }
+            let (_, r) = ranges.iter().find(|(x, _)| *x == v)?;
+            if !r.min.is_const_int(0) {
+                return None;
+            }
+            used.push(v.id());
+            lin.push((c, r.extent.as_int()?));
+        }
+        let lo = ana.simplify(&Expr::binary(BinOp::Add, base.clone(), Expr::int(offset, dt)));
+        if lin.is_empty() {
+            let hi = ana.simplify(&Expr::binary(BinOp::Add, lo.clone(), Expr::int(ext - 1, dt)));
+            out.push(Some((lo, hi)));
+            continue;
+        }
+        lin.sort();
+        let stride = lin[0].0;
+        let mut expect = stride;
+        let mut total = 1i64;
+        for (c, e) in &lin {
+            if *c != expect {
+                return None;
+            }
+            expect = expect.checked_mul(*e)?;
+            total = total.checked_mul(*e)?;
+        }
+        if *ext < stride {
+            return None;
+        }
+        let span = stride.checked_mul(total)?.checked_add(ext - stride)?;
+        let hi = ana.simplify(&Expr::binary(BinOp::Add, lo.clone(), Expr::int(span - 1, dt)));
+        out.push(Some((lo, hi)));
+    }
+    Some(out)
 }
 
 /// Whether `e` uses a loop variable of the block's enclosing loops that is

@@ -122,7 +122,7 @@ impl Cmp {
         }
     }
     fn var_def(&mut self, a: &Var, b: &Var) -> R {
-        if a.name() != b.name() || a.dtype() != b.dtype() {
+        if !same_printed_name(a.name(), b.name()) || a.dtype() != b.dtype() {
             return Err(format!("variable {a:?} vs {b:?}"));
         }
         self.vars.insert(a.id(), b.id());
@@ -305,6 +305,16 @@ impl Cmp {
             )),
         }
     }
+}
+
+/// TVM's printer renames a variable that shadows another of the same name
+/// (`ax0` inside `ax0` prints as `ax0_1`); expected texts carry that suffix.
+fn same_printed_name(ours: &str, printed: &str) -> bool {
+    ours == printed
+        || printed
+            .strip_prefix(ours)
+            .and_then(|rest| rest.strip_prefix('_'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
 }
 
 // ---------------------------------------------------------------------------
