@@ -620,24 +620,9 @@ fn update_affine(
     if indices.len() != provided.len() {
         return false;
     }
-    let ranges: Vec<(Var, Range)> = block
-        .iter_vars
-        .iter()
-        .map(|iv| (iv.var.clone(), iv.dom.clone()))
-        .collect();
-    let Ok(map) = detect_iter_map(&indices, &ranges, &Expr::bool(true)) else {
+    let Some(map) = bijective_iter_map(&indices, &block.iter_vars) else {
         return false;
     };
-    // Bijective: every iterator of more than one value is used.
-    let mut used: Vec<Var> = Vec::new();
-    for i in 0..map.indices.len() {
-        used.extend(map.vars_of(i));
-    }
-    for iv in &block.iter_vars {
-        if !iv.dom.extent.is_const_int(1) && !used.contains(&iv.var) {
-            return false;
-        }
-    }
     let mut req_min = Vec::new();
     let mut req_max = Vec::new();
     for s in required {
@@ -692,9 +677,30 @@ fn update_affine(
     true
 }
 
+/// The indices as a bijective affine map of the block iterators (every
+/// iterator of more than one value used exactly once), as TVM's
+/// `DetectIterMap(..., Bijective)`.
+pub(crate) fn bijective_iter_map(indices: &[Expr], iter_vars: &[IterVar]) -> Option<IterMap> {
+    let ranges: Vec<(Var, Range)> = iter_vars
+        .iter()
+        .map(|iv| (iv.var.clone(), iv.dom.clone()))
+        .collect();
+    let map = detect_iter_map(indices, &ranges, &Expr::bool(true)).ok()?;
+    let mut used: Vec<Var> = Vec::new();
+    for i in 0..map.indices.len() {
+        used.extend(map.vars_of(i));
+    }
+    for iv in iter_vars {
+        if !iv.dom.extent.is_const_int(1) && !used.contains(&iv.var) {
+            return None;
+        }
+    }
+    Some(map)
+}
+
 /// TVM's `InverseAffineIterMap`: each block iterator as a function of the
 /// index values `outputs`.
-fn inverse_iter_map(map: &IterMap, outputs: &[Expr]) -> Option<HashMap<VarId, Expr>> {
+pub(crate) fn inverse_iter_map(map: &IterMap, outputs: &[Expr]) -> Option<HashMap<VarId, Expr>> {
     let mut mark_val: Vec<Option<Expr>> = vec![None; map.marks.len()];
     fn add(slot: &mut Option<Expr>, v: Expr) {
         *slot = Some(match slot.take() {

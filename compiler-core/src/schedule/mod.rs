@@ -23,6 +23,7 @@
 
 pub mod compute_at;
 pub mod error;
+pub mod inline;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;

@@ -303,6 +303,17 @@ impl Schedule {
                 self.bind(l, &t)?;
                 SchedValue::None
             }
+            "compute_inline" | "reverse_compute_inline" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                a.finish()?;
+                if method == "compute_inline" {
+                    self.compute_inline(b)?;
+                } else {
+                    self.reverse_compute_inline(b)?;
+                }
+                SchedValue::None
+            }
             "decompose_reduction" => {
                 let b = a.required("block")?;
                 let b = a.block(b)?;

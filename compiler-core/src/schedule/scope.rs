@@ -83,10 +83,6 @@ impl Scope {
             .ok_or_else(|| ScheduleError::new(primitive, "internal: stale scope path"))
     }
 
-    pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.blocks.iter().position(|(_, r)| r.block.name == name)
-    }
-
     pub fn name(&self, i: usize) -> &str {
         &self.blocks[i].1.block.name
     }
