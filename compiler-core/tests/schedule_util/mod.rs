@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use compiler_core::analysis::structural_equal::prim_func_equal;
 use compiler_core::ir::*;
+use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 use compiler_core::schedule::replay::run_python;
 use compiler_core::schedule::Schedule;
 use compiler_core::tvmscript::builder::parse_script;
@@ -62,8 +64,9 @@ pub fn schedule_err(before: &str, sched: &str) -> String {
     }
 }
 
-/// Asserts the scheduled function equals the function in `expected` (names,
-/// structure, bindings, predicates, reads/writes).
+/// Asserts the scheduled function equals the function in `expected`:
+/// structurally with names (bindings, predicates, reads/writes) and with
+/// TVM's structural equality.
 pub fn assert_func(sch: &Schedule, expected: &str) {
     let ours = only_func(sch.module());
     let theirs = only_func(&parse(expected));
@@ -74,6 +77,23 @@ pub fn assert_func(sch: &Schedule, expected: &str) {
             show_func(&theirs)
         );
     }
+    if let Err(m) = prim_func_equal(&ours, &theirs) {
+        panic!("structural_equal: {m:?}");
+    }
+}
+
+/// Asserts the scheduled module prints as `expected` (a TVM printing of a
+/// module, in the course dialect), ignoring header comments and blank lines.
+pub fn assert_printed(sch: &Schedule, expected: &str) {
+    let printed = print_module(sch.module(), &PrintOptions::new(Dialect::Block));
+    let norm = |t: &str| -> String {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("# from") && !l.trim().is_empty())
+            .map(|l| l.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(norm(&printed), norm(expected), "printed text differs:\n{printed}");
 }
 
 // ---------------------------------------------------------------------------
@@ -508,13 +528,72 @@ impl Case {
     }
 
     /// Runs the schedule and checks the result (panics on mismatch).
-    pub fn check(&self) {
+    /// Returns whether the outputs were also compared numerically.
+    pub fn check(&self) -> bool {
         if let Some(phrase) = &self.error {
             let msg = schedule_err(&self.before, &self.schedule);
             assert!(msg.contains(phrase.as_str()), "message {msg:?} lacks {phrase:?}");
-            return;
+            return false;
         }
         let sch = schedule(&self.before, &self.schedule);
-        assert_func(&sch, self.expected.as_deref().unwrap_or(""));
+        let expected = self.expected.as_deref().unwrap_or("");
+        assert_func(&sch, expected);
+        assert_printed(&sch, expected);
+        let before = only_func(&parse(&self.before));
+        assert_same_outputs(&before, &only_func(sch.module()), 1)
+            && assert_same_outputs(&before, &only_func(sch.module()), 2)
     }
+}
+
+/// Steps the interpreter may spend on one run before a numeric check is
+/// skipped (1024^3 matmuls are checked structurally only).
+pub const NUMERIC_STEP_BUDGET: u64 = 3_000_000;
+
+/// Loop iterations of a function (constant extents; others count 16).
+pub fn static_steps(s: &Stmt) -> u64 {
+    match s.kind() {
+        StmtKind::For(f) => {
+            let n = f.extent.as_int().unwrap_or(16).max(0) as u64;
+            n.saturating_mul(static_steps(&f.body).saturating_add(1))
+        }
+        _ => {
+            let mut total = 0u64;
+            s.for_each_child(|c| total = total.saturating_add(static_steps(c)));
+            total.saturating_add(1)
+        }
+    }
+}
+
+/// Runs both functions on the same seeded random inputs and asserts every
+/// buffer argument ends up the same (allclose); the transformed function
+/// runs with region checking, so wrong `T.reads`/`T.writes` or iterators
+/// leaving their domains fail too. Returns false when skipped (too large).
+pub fn assert_same_outputs(before: &PrimFunc, after: &PrimFunc, seed: u64) -> bool {
+    use compiler_core::eval::allclose;
+    use compiler_core::eval::{random_inputs, run_prim_func, EvalOptions};
+    if static_steps(&before.body) > NUMERIC_STEP_BUDGET || static_steps(&after.body) > NUMERIC_STEP_BUDGET {
+        return false;
+    }
+    let inputs = random_inputs(before, seed, &HashMap::new()).expect("inputs");
+    let mut a = inputs.clone();
+    let mut b = inputs;
+    let opts = EvalOptions {
+        step_budget: Some(NUMERIC_STEP_BUDGET),
+        check_regions: true,
+        ..EvalOptions::default()
+    };
+    match run_prim_func(before, &mut a, &opts) {
+        Ok(()) => {}
+        Err(e) if e.message.contains("step budget") => return false,
+        Err(e) => panic!("the original function fails: {}", e.message),
+    }
+    if let Err(e) = run_prim_func(after, &mut b, &opts) {
+        panic!("the transformed function fails: {}\n{}", e.message, show_func(after));
+    }
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        if let Err(e) = allclose(x, y, 1e-5, 1e-6) {
+            panic!("argument {i} differs after the schedule: {e}");
+        }
+    }
+    true
 }
