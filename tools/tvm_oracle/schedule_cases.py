@@ -8,6 +8,8 @@ A case file (compiler-core/tests/data/schedule_cases/*.py) holds, in this order:
     <schedule statements using `sch`, course spelling (get_block)>
     # --- expected            <- written by --write: TVM's result, course dialect
     <TVMScript>
+    # --- trace               <- written by --write: TVM's trace (print(sch.trace)), as comments
+    # <lines of the apply_trace body>
 
 or, for a schedule TVM must refuse, instead of the expected section:
 
@@ -38,6 +40,7 @@ import tvm  # noqa: E402
 CASES = os.path.join(HERE, "..", "..", "compiler-core", "tests", "data", "schedule_cases")
 SCHEDULE = "# --- schedule"
 EXPECTED = "# --- expected"
+TRACE = "# --- trace"
 ERROR = "# --- error:"
 
 
@@ -60,6 +63,7 @@ def split_case(text: str):
     error = None
     if EXPECTED in rest:
         sched, expected = rest.split(EXPECTED, 1)
+        expected = expected.split(TRACE, 1)[0]
     elif ERROR in rest:
         sched, err = rest.split(ERROR, 1)
         error = err.splitlines()[0].strip()
@@ -82,7 +86,14 @@ def run_tvm(before: str, sched: str):
         exec(code, {"sch": sch, "tvm": tvm})
     except Exception as e:  # TVM's ScheduleError, or an internal error
         return None, str(e)
-    return to_course(sch.mod.script()), None
+    return (to_course(sch.mod.script()), trace_lines(sch)), None
+
+
+def trace_lines(sch) -> str:
+    """The body of TVM's `apply_trace`, one `# `-prefixed line per instruction."""
+    lines = str(sch.trace).splitlines()
+    body = [l.strip() for l in lines if l.startswith("  ")]
+    return "".join("# " + l.replace("get_sblock(", "get_block(") + "\n" for l in body)
 
 
 def first_message_line(msg: str) -> str:
@@ -121,8 +132,10 @@ def main(argv):
             print(f"FAIL {name}: TVM refused: {first_message_line(msg)}")
             failed += 1
             continue
+        result, trace = result
         if write:
-            open(path, "w").write(before + SCHEDULE + "\n" + sched + EXPECTED + "\n" + result)
+            out = before + SCHEDULE + "\n" + sched + EXPECTED + "\n" + result + TRACE + "\n" + trace
+            open(path, "w").write(out)
             print(f"ok   {name} (written)")
         elif expected is None or expected.strip() != result.strip():
             print(f"FAIL {name}: expected section missing or stale (run with --write)")

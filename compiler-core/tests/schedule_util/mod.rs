@@ -11,7 +11,7 @@ use compiler_core::analysis::structural_equal::prim_func_equal;
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 use compiler_core::schedule::replay::run_python;
-use compiler_core::schedule::Schedule;
+use compiler_core::schedule::{Schedule, TraceDialect};
 use compiler_core::tvmscript::builder::parse_script;
 
 pub fn parse(src: &str) -> IRModule {
@@ -506,6 +506,8 @@ pub struct Case {
     pub before: String,
     pub schedule: String,
     pub expected: Option<String>,
+    /// TVM's trace, one instruction per line.
+    pub trace: Vec<String>,
     pub error: Option<String>,
 }
 
@@ -519,10 +521,24 @@ impl Case {
         } else {
             panic!("no expected or error section")
         };
+        let (expected, trace) = match expected {
+            Some(e) => match e.split_once("# --- trace") {
+                Some((e, t)) => (
+                    Some(e.to_string()),
+                    t.lines()
+                        .filter_map(|l| l.strip_prefix("# "))
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                None => (Some(e), Vec::new()),
+            },
+            None => (None, Vec::new()),
+        };
         Case {
             before: before.to_string(),
             schedule: schedule.to_string(),
             expected,
+            trace,
             error,
         }
     }
@@ -539,6 +555,16 @@ impl Case {
         let expected = self.expected.as_deref().unwrap_or("");
         assert_func(&sch, expected);
         assert_printed(&sch, expected);
+        // The trace prints as TVM's, and replaying it gives the same function.
+        let text = sch.trace().python(TraceDialect::Tir);
+        let ours: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .map(str::trim)
+            .collect();
+        assert_eq!(ours, self.trace, "the trace differs from TVM's");
+        let again = schedule(&self.before, &text);
+        assert_func(&again, expected);
         let before = only_func(&parse(&self.before));
         assert_same_outputs(&before, &only_func(sch.module()), 1)
             && assert_same_outputs(&before, &only_func(sch.module()), 2)

@@ -53,3 +53,10 @@ class Module:
                     T.reads(C[vi, vj], B[vi, vj])
                     T.writes(D[vi, vj])
                     D[vi, vj] = C[vi, vj] + B[vi, vj]
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# b2 = sch.get_block(name="D", func_name="main")
+# l3, l4 = sch.get_loops(block=b2)
+# sch.compute_at(block=b1, loop=l3, preserve_unit_loops=False, index=-1)
+# sch.compute_at(block=b0, loop=l3, preserve_unit_loops=False, index=-1)

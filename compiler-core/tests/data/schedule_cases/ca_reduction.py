@@ -42,3 +42,8 @@ class Module:
                 T.reads(B[vi])
                 T.writes(C[vi])
                 C[vi] = B[vi] + T.float32(1.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# l2, = sch.get_loops(block=b1)
+# sch.compute_at(block=b0, loop=l2, preserve_unit_loops=False, index=-1)

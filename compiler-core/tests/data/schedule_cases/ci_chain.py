@@ -36,3 +36,8 @@ class Module:
                 T.reads(A[vi, vj])
                 T.writes(D[vi, vj])
                 D[vi, vj] = (A[vi, vj] + T.float32(1.0)) * T.float32(2.0) + (A[vi, vj] + T.float32(1.0))
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# sch.compute_inline(block=b0)
+# sch.compute_inline(block=b1)

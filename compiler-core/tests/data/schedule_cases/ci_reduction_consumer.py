@@ -33,3 +33,6 @@ class Module:
                 with T.init():
                     C[vi] = T.float32(0.0)
                 C[vi] = C[vi] + A[vi, vk] * T.float32(2.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# sch.compute_inline(block=b0)

@@ -29,3 +29,6 @@ class Module:
                 T.reads(A[vj, vi])
                 T.writes(C[vi, vj])
                 C[vi, vj] = A[vj, vi] * T.float32(2.0) + T.float32(1.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# sch.compute_inline(block=b0)

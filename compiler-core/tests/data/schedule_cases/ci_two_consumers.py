@@ -41,3 +41,6 @@ class Module:
                 T.reads(C[vi, vj], A[vi, vj])
                 T.writes(D[vi, vj])
                 D[vi, vj] = C[vi, vj] + (A[vi, vj] + T.float32(1.0))
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# sch.compute_inline(block=b0)

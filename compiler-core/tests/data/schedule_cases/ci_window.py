@@ -29,3 +29,6 @@ class Module:
                 T.reads(A[vi:vi + 3])
                 T.writes(C[vi])
                 C[vi] = A[vi] * T.float32(2.0) + A[vi + 1] * T.float32(2.0) + A[vi + 2] * T.float32(2.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# sch.compute_inline(block=b0)

@@ -66,3 +66,12 @@ class Module:
                                 T.reads(C_local[v0, v1])
                                 T.writes(C[v0, v1])
                                 C[v0, v1] = C_local[v0, v1]
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# b1 = sch.get_block(name="C_local", func_name="main")
+# l2, l3, l4, l5, l6, l7, l8, l9 = sch.get_loops(block=b0)
+# sch.reverse_compute_at(block=b1, loop=l5, preserve_unit_loops=False, index=-1)
+# sch.bind(loop=l2, thread_axis="blockIdx.y")
+# sch.bind(loop=l3, thread_axis="blockIdx.x")
+# sch.bind(loop=l4, thread_axis="threadIdx.y")
+# sch.bind(loop=l5, thread_axis="threadIdx.x")

@@ -100,3 +100,10 @@ class Module:
                             T.reads(C_local[v0, v1])
                             T.writes(C[v0, v1])
                             C[v0, v1] = C_local[v0, v1]
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# b1 = sch.get_block(name="A_shared", func_name="main")
+# b2 = sch.get_block(name="B_shared", func_name="main")
+# l3, l4, l5, l6, l7, l8, l9 = sch.get_loops(block=b0)
+# sch.compute_at(block=b1, loop=l6, preserve_unit_loops=False, index=-1)
+# sch.compute_at(block=b2, loop=l6, preserve_unit_loops=False, index=-1)

@@ -53,3 +53,8 @@ class Module:
                     T.reads(A_shared[vi:vi + 3])
                     T.writes(B[vi])
                     B[vi] = A_shared[vi] + A_shared[vi + 1] + A_shared[vi + 2]
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# b1 = sch.get_block(name="A_shared", func_name="main")
+# l2, l3 = sch.get_loops(block=b0)
+# sch.compute_at(block=b1, loop=l3, preserve_unit_loops=False, index=-1)

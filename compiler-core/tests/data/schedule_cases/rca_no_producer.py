@@ -39,3 +39,8 @@ class Module:
                     T.reads(B[vi, vj])
                     T.writes(C[vi, vj])
                     C[vi, vj] = B[vi, vj] + T.float32(1.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# l2, l3 = sch.get_loops(block=b1)
+# sch.reverse_compute_at(block=b0, loop=l2, preserve_unit_loops=False, index=-1)

@@ -42,3 +42,9 @@ class Module:
                     T.reads(B[vi])
                     T.writes(C[vi])
                     C[vi] = B[vi] + T.float32(1.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# l2, = sch.get_loops(block=b0)
+# l3, l4 = sch.split(loop=l2, factors=[None, 32], preserve_unit_iters=True, disable_predication=False)
+# sch.reverse_compute_at(block=b1, loop=l3, preserve_unit_loops=False, index=-1)

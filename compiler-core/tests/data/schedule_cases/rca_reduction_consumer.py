@@ -43,3 +43,8 @@ class Module:
                     with T.init():
                         C[vi] = T.float32(0.0)
                     C[vi] = C[vi] + B[vi, vk]
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# l2, l3 = sch.get_loops(block=b0)
+# sch.reverse_compute_at(block=b1, loop=l2, preserve_unit_loops=False, index=-1)

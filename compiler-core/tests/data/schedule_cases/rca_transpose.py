@@ -42,3 +42,9 @@ class Module:
                     T.reads(B[vj, vi])
                     T.writes(C[vi, vj])
                     C[vi, vj] = B[vj, vi] * T.float32(3.0)
+# --- trace
+# b0 = sch.get_block(name="B", func_name="main")
+# b1 = sch.get_block(name="C", func_name="main")
+# l2, l3 = sch.get_loops(block=b0)
+# l4, l5 = sch.split(loop=l2, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
+# sch.reverse_compute_at(block=b1, loop=l4, preserve_unit_loops=False, index=-1)

@@ -29,3 +29,6 @@ class Module:
                 T.reads(A[vi, vj])
                 T.writes(C[vi, vj])
                 C[vi, vj] = A[vi, vj] * T.float32(2.0) + T.float32(1.0)
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# sch.reverse_compute_inline(block=b0)

@@ -29,3 +29,6 @@ class Module:
                 T.reads(A[vi, vj], E[vj])
                 T.writes(C[vi, vj])
                 C[vi, vj] = T.max(A[vi, vj] * T.float32(2.0) + E[vj], T.float32(0.0))
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# sch.reverse_compute_inline(block=b0)

@@ -30,3 +30,6 @@ class Module:
                 T.reads(A[vi])
                 T.writes(C[vi - 2])
                 C[vi - 2] = A[vi] * T.float32(2.0) + T.float32(1.0)
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# sch.reverse_compute_inline(block=b0)

@@ -29,3 +29,6 @@ class Module:
                 T.reads(A[vi, vj])
                 T.writes(C[vj, vi])
                 C[vj, vi] = (A[vi, vj] + T.float32(1.0)) * T.float32(3.0)
+# --- trace
+# b0 = sch.get_block(name="C", func_name="main")
+# sch.reverse_compute_inline(block=b0)

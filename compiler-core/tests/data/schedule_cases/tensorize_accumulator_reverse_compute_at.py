@@ -107,3 +107,8 @@ class Module:
                     T.reads(C_global_accumulator[v0, v1])
                     T.writes(C[v0, v1])
                     C[v0, v1] = C_global_accumulator[v0, v1]
+# --- trace
+# b0 = sch.get_block(name="matmul_o", func_name="main")
+# b1 = sch.get_block(name="C_global.accumulator", func_name="main")
+# l2, l3, l4 = sch.get_loops(block=b0)
+# sch.reverse_compute_at(block=b1, loop=l3, preserve_unit_loops=False, index=-1)

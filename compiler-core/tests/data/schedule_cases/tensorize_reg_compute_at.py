@@ -91,3 +91,10 @@ class Module:
                         T.reads(C[vi_o * 16 + vi_i, vj_o * 16 + vj_i], A_global_A_reg[vi_o * 16 + vi_i, vk_o * 16 + vk_i], B_global_B_reg[vj_o * 16 + vj_i, vk_o * 16 + vk_i])
                         T.writes(C[vi_o * 16 + vi_i, vj_o * 16 + vj_i])
                         C[vi_o * 16 + vi_i, vj_o * 16 + vj_i] = C[vi_o * 16 + vi_i, vj_o * 16 + vj_i] + A_global_A_reg[vi_o * 16 + vi_i, vk_o * 16 + vk_i] * B_global_B_reg[vj_o * 16 + vj_i, vk_o * 16 + vk_i]
+# --- trace
+# b0 = sch.get_block(name="matmul_o", func_name="main")
+# b1 = sch.get_block(name="A_global.A_reg", func_name="main")
+# b2 = sch.get_block(name="B_global.B_reg", func_name="main")
+# l3, l4, l5 = sch.get_loops(block=b0)
+# sch.compute_at(block=b1, loop=l5, preserve_unit_loops=False, index=-1)
+# sch.compute_at(block=b2, loop=l5, preserve_unit_loops=False, index=-1)
