@@ -143,7 +143,10 @@ fn intersect(a: &ISet, b: &ISet) -> ISet {
         (Some(x), _) => Some(x.clone()),
         (None, y) => y.clone(),
     };
-    if let (Some(l), Some(h)) = (lo.as_ref().and_then(|e| e.as_int()), hi.as_ref().and_then(|e| e.as_int())) {
+    if let (Some(l), Some(h)) = (
+        lo.as_ref().and_then(|e| e.as_int()),
+        hi.as_ref().and_then(|e| e.as_int()),
+    ) {
         if h < l {
             return ISet::Nothing;
         }
@@ -233,9 +236,15 @@ fn can_relax_under_thread(storage: u8, tag: &str) -> bool {
     let (rank, dim) = if tag.starts_with("vthread") || tag == "cthread" {
         (1u8, -1i32)
     } else if let Some(d) = tag.strip_prefix("blockIdx.") {
-        (0, d.bytes().next().map(|c| c as i32 - 'x' as i32).unwrap_or(0))
+        (
+            0,
+            d.bytes().next().map(|c| c as i32 - 'x' as i32).unwrap_or(0),
+        )
     } else if let Some(d) = tag.strip_prefix("threadIdx.") {
-        (1, d.bytes().next().map(|c| c as i32 - 'x' as i32).unwrap_or(0))
+        (
+            1,
+            d.bytes().next().map(|c| c as i32 - 'x' as i32).unwrap_or(0),
+        )
     } else {
         return false;
     };
@@ -394,7 +403,7 @@ impl Schedule {
         let insert_at = match index {
             -1 => first_consumer,
             -2 => last_producer + 1,
-            i if i >= last_producer + 1 && i <= first_consumer => i,
+            i if i > last_producer && i <= first_consumer => i,
             i => {
                 return Err(ScheduleError::new(
                     p,
@@ -422,7 +431,11 @@ impl Schedule {
             }
         }
         let mut required: HashMap<BufferId, Vec<NdSet>> = HashMap::new();
-        let required_blocks = if is_compute_at { &consumers } else { &producers };
+        let required_blocks = if is_compute_at {
+            &consumers
+        } else {
+            &producers
+        };
         for si in required_blocks {
             let Some((rpath, rreal)) = found.get(si) else {
                 continue;
@@ -564,11 +577,28 @@ fn block_var_domains(
         if required_region.len() != buffer.ndim() || provided_region.len() != buffer.ndim() {
             return Err(ScheduleError::new(
                 p,
-                format!("the regions of buffer `{}` do not match its rank", buffer.name),
+                format!(
+                    "the regions of buffer `{}` do not match its rank",
+                    buffer.name
+                ),
             ));
         }
-        if !update_affine(buffer, block, &provided_region, &required_region, ana, &mut doms) {
-            update_dimwise(p, buffer, &provided_region, &required_region, ana, &mut doms)?;
+        if !update_affine(
+            buffer,
+            block,
+            &provided_region,
+            &required_region,
+            ana,
+            &mut doms,
+        ) {
+            update_dimwise(
+                p,
+                buffer,
+                &provided_region,
+                &required_region,
+                ana,
+                &mut doms,
+            )?;
         }
     }
     let mut out = Vec::with_capacity(block.iter_vars.len());
@@ -654,10 +684,9 @@ fn update_affine(
     };
     let to_set = |lo: &HashMap<VarId, Expr>, hi: &HashMap<VarId, Expr>, v: &VarId| -> ISet {
         match (lo.get(v), hi.get(v)) {
-            (Some(a), Some(b)) if a.dtype() == b.dtype() => ISet::interval(
-                ana.simplify(&min_expr(a, b)),
-                ana.simplify(&max_expr(a, b)),
-            ),
+            (Some(a), Some(b)) if a.dtype() == b.dtype() => {
+                ISet::interval(ana.simplify(&min_expr(a, b)), ana.simplify(&max_expr(a, b)))
+            }
             _ => ISet::Nothing,
         }
     };
@@ -819,7 +848,10 @@ fn solve_var_domain(
             (_, Some(v)) => (v, a),
             _ => return Err(fail(&pmin)),
         };
-        let fd = |x: &Option<Expr>| x.as_ref().map(|x| Expr::binary(BinOp::FloorDiv, x.clone(), e.clone()));
+        let fd = |x: &Option<Expr>| {
+            x.as_ref()
+                .map(|x| Expr::binary(BinOp::FloorDiv, x.clone(), e.clone()))
+        };
         return Ok((
             v.clone(),
             VarDomain {
@@ -944,7 +976,10 @@ fn make_new_loops(
             } else {
                 Expr::binary(BinOp::Add, Expr::cast(dt, min.clone()), var.to_expr())
             };
-            ana.bind(&var, &Range::new(Expr::int(0, dt), Expr::cast(dt, extent.clone())));
+            ana.bind(
+                &var,
+                &Range::new(Expr::int(0, dt), Expr::cast(dt, extent.clone())),
+            );
             loop_vars.push(var);
             value
         } else {

@@ -321,9 +321,7 @@ impl Schedule {
         for v in removed_loops {
             self.remove_loop_rvs(v);
         }
-        self.record(
-            Instruction::new("compute_inline").arg("block", TraceArg::Rv(block_rv.into())),
-        );
+        self.record(Instruction::new("compute_inline").arg("block", TraceArg::Rv(block_rv.into())));
         Ok(())
     }
 
@@ -386,6 +384,14 @@ impl Schedule {
             return Err(non_single(&block.name).at(block_path));
         };
         let pi = *pi;
+        // Tessel refuses what TVM 0.27 lets through here: another block still
+        // reading the buffer would be left reading an unallocated buffer
+        // (TVM's own message names the rule: "only a single consumer").
+        if scope.blocks.iter().enumerate().any(|(i, (_, r))| {
+            i != ci && i != pi && r.block.reads.iter().any(|rd| rd.buffer == buffer)
+        }) {
+            return Err(non_single(&block.name).at(block_path));
+        }
         scope.check_not_output(P, pi)?;
         let (ppath, preal) = &scope.blocks[pi];
         let producer = &preal.block;
@@ -419,7 +425,9 @@ impl Schedule {
         };
         if loads.iter().any(|l| {
             l.len() != load_indices.len()
-                || l.iter().zip(&load_indices).any(|(a, b)| !expr_deep_equal(a, b))
+                || l.iter()
+                    .zip(&load_indices)
+                    .any(|(a, b)| !expr_deep_equal(a, b))
         }) {
             return Err(bad());
         }
@@ -513,8 +521,7 @@ impl Schedule {
             self.remove_loop_rvs(v);
         }
         self.record(
-            Instruction::new("reverse_compute_inline")
-                .arg("block", TraceArg::Rv(block_rv.into())),
+            Instruction::new("reverse_compute_inline").arg("block", TraceArg::Rv(block_rv.into())),
         );
         Ok(())
     }
@@ -557,8 +564,7 @@ fn root_visit(m: &mut Inliner, root: &Stmt) -> Stmt {
     let StmtKind::BlockRealize(r) = root.kind() else {
         return root.clone();
     };
-    if r
-        .block
+    if r.block
         .match_buffers
         .iter()
         .any(|mb| mb.source.buffer == m.buffer)

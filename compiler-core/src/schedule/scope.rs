@@ -77,7 +77,10 @@ impl Scope {
     /// The scope enclosing the block at `block_path`.
     pub fn of_block(primitive: &str, body: &Stmt, block_path: &StmtPath) -> Result<Scope> {
         let scope_path = super::query::enclosing_block_path(body, block_path).ok_or_else(|| {
-            ScheduleError::new(primitive, "The primitive does not operate on the root block")
+            ScheduleError::new(
+                primitive,
+                "The primitive does not operate on the root block",
+            )
         })?;
         Scope::at(body, &scope_path)
             .ok_or_else(|| ScheduleError::new(primitive, "internal: stale scope path"))
@@ -112,7 +115,14 @@ impl Scope {
     /// The child blocks writing `buffer`.
     pub fn writers(&self, buffer: &Buffer) -> Vec<usize> {
         (0..self.blocks.len())
-            .filter(|&i| self.blocks[i].1.block.writes.iter().any(|w| w.buffer == *buffer))
+            .filter(|&i| {
+                self.blocks[i]
+                    .1
+                    .block
+                    .writes
+                    .iter()
+                    .any(|w| w.buffer == *buffer)
+            })
             .collect()
     }
 
@@ -165,7 +175,7 @@ impl Scope {
                 }
             }
             // Lowest LCA first, as TVM walks upwards from the consumer.
-            by_lca.sort_by(|a, b| b.0 .0.len().cmp(&a.0 .0.len()));
+            by_lca.sort_by_key(|(p, _)| std::cmp::Reverse(p.0.len()));
             for (lca, producers) in &by_lca {
                 for read in &creal.block.reads {
                     let mut produced: Vec<Vec<Option<(Expr, Expr)>>> = Vec::new();
@@ -270,7 +280,12 @@ fn region_lower_bound(
     let loops = loops_below(body, path, top);
     let ranges: Vec<(Var, Range)> = loops
         .iter()
-        .map(|l| (l.loop_var.clone(), Range::new(l.min.clone(), l.extent.clone())))
+        .map(|l| {
+            (
+                l.loop_var.clone(),
+                Range::new(l.min.clone(), l.extent.clone()),
+            )
+        })
         .collect();
     let is_relaxed = |e: &Expr| ranges.iter().any(|(v, _)| e.uses_var(v));
     let mut mins = Vec::new();
@@ -284,7 +299,8 @@ fn region_lower_bound(
         let dt = min.dtype();
         let mut terms = Vec::new();
         additive_terms(&min, 1, &mut terms);
-        let (relaxed, fixed): (Vec<_>, Vec<_>) = terms.into_iter().partition(|(t, _)| is_relaxed(t));
+        let (relaxed, fixed): (Vec<_>, Vec<_>) =
+            terms.into_iter().partition(|(t, _)| is_relaxed(t));
         mins.push(rebuild_sum(&relaxed, dt));
         bases.push(rebuild_sum(&fixed, dt));
         extents.push(ext);
@@ -306,9 +322,21 @@ fn region_lower_bound(
     let mut out = Vec::with_capacity(ndim);
     for ((sum, base), ext) in map.indices.iter().zip(&bases).zip(&extents) {
         let dt = base.dtype();
-        let lo = ana.simplify(&Expr::binary(BinOp::Add, base.clone(), Expr::int(sum.base, dt)));
-        let span = if sum.args.is_empty() { *ext } else { sum.extent.saturating_add(ext - 1) };
-        let hi = ana.simplify(&Expr::binary(BinOp::Add, lo.clone(), Expr::int(span - 1, dt)));
+        let lo = ana.simplify(&Expr::binary(
+            BinOp::Add,
+            base.clone(),
+            Expr::int(sum.base, dt),
+        ));
+        let span = if sum.args.is_empty() {
+            *ext
+        } else {
+            sum.extent.saturating_add(ext.saturating_sub(1))
+        };
+        let hi = ana.simplify(&Expr::binary(
+            BinOp::Add,
+            lo.clone(),
+            Expr::int(span.saturating_sub(1), dt),
+        ));
         out.push(Some((lo, hi)));
     }
     out
@@ -340,10 +368,12 @@ fn strided_lower_bound(
             }
             let (v, c) = match t.kind() {
                 ExprKind::Var(v) => (v.clone(), 1),
-                ExprKind::Binary(BinOp::Mul, a, b) => match (a.as_var(), b.as_int(), a.as_int(), b.as_var()) {
-                    (Some(v), Some(c), _, _) | (_, _, Some(c), Some(v)) => (v.clone(), c),
-                    _ => return None,
-                },
+                ExprKind::Binary(BinOp::Mul, a, b) => {
+                    match (a.as_var(), b.as_int(), a.as_int(), b.as_var()) {
+                        (Some(v), Some(c), _, _) | (_, _, Some(c), Some(v)) => (v.clone(), c),
+                        _ => return None,
+                    }
+                }
                 _ => return None,
             };
             let c = c.checked_mul(sign)?;
@@ -357,9 +387,17 @@ fn strided_lower_bound(
             used.push(v.id());
             lin.push((c, r.extent.as_int()?));
         }
-        let lo = ana.simplify(&Expr::binary(BinOp::Add, base.clone(), Expr::int(offset, dt)));
+        let lo = ana.simplify(&Expr::binary(
+            BinOp::Add,
+            base.clone(),
+            Expr::int(offset, dt),
+        ));
         if lin.is_empty() {
-            let hi = ana.simplify(&Expr::binary(BinOp::Add, lo.clone(), Expr::int(ext - 1, dt)));
+            let hi = ana.simplify(&Expr::binary(
+                BinOp::Add,
+                lo.clone(),
+                Expr::int(ext.saturating_sub(1), dt),
+            ));
             out.push(Some((lo, hi)));
             continue;
         }
@@ -377,8 +415,14 @@ fn strided_lower_bound(
         if *ext < stride {
             return None;
         }
-        let span = stride.checked_mul(total)?.checked_add(ext - stride)?;
-        let hi = ana.simplify(&Expr::binary(BinOp::Add, lo.clone(), Expr::int(span - 1, dt)));
+        let span = stride
+            .checked_mul(total)?
+            .checked_add(ext.checked_sub(stride)?)?;
+        let hi = ana.simplify(&Expr::binary(
+            BinOp::Add,
+            lo.clone(),
+            Expr::int(span.saturating_sub(1), dt),
+        ));
         out.push(Some((lo, hi)));
     }
     Some(out)
@@ -449,7 +493,11 @@ fn full_dim(buffer: &Buffer, d: usize, dt: DataType) -> (Expr, Expr) {
     match buffer.shape.get(d) {
         Some(e) => (
             Expr::int(0, e.dtype()),
-            Analyzer::new().simplify(&Expr::binary(BinOp::Sub, e.clone(), Expr::int(1, e.dtype()))),
+            Analyzer::new().simplify(&Expr::binary(
+                BinOp::Sub,
+                e.clone(),
+                Expr::int(1, e.dtype()),
+            )),
         ),
         None => (Expr::int(0, dt), Expr::int(0, dt)),
     }
@@ -543,8 +591,7 @@ fn dependencies(blocks: &[(StmtPath, BlockRealize)]) -> Vec<Dep> {
             if b.writes.iter().any(|w| p_writes(&w.buffer)) {
                 push(&mut deps, src, dst, DepKind::Waw);
             }
-            if b
-                .writes
+            if b.writes
                 .iter()
                 .any(|w| p.reads.iter().any(|rd| rd.buffer == w.buffer))
             {
@@ -587,8 +634,7 @@ impl Scope {
         if !self.is_dominant(i) {
             return 2;
         }
-        if b
-            .reads
+        if b.reads
             .iter()
             .any(|r| b.writes.iter().any(|w| w.buffer == r.buffer))
         {
@@ -607,8 +653,7 @@ impl Scope {
         if !is_affine_binding(body, path, r) {
             return 2;
         }
-        if b
-            .iter_vars
+        if b.iter_vars
             .iter()
             .any(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
         {
@@ -653,7 +698,12 @@ impl Scope {
         Ok(())
     }
 
-    pub fn check_complete_or_reduction(&self, primitive: &str, body: &Stmt, i: usize) -> Result<()> {
+    pub fn check_complete_or_reduction(
+        &self,
+        primitive: &str,
+        body: &Stmt,
+        i: usize,
+    ) -> Result<()> {
         let c = self.complete_code(i);
         if c == 0 {
             return Ok(());
@@ -697,7 +747,12 @@ pub(crate) fn is_affine_binding(body: &Stmt, path: &StmtPath, realize: &BlockRea
     }
     let ranges: Vec<(Var, Range)> = loops
         .iter()
-        .map(|(_, l)| (l.loop_var.clone(), Range::new(l.min.clone(), l.extent.clone())))
+        .map(|(_, l)| {
+            (
+                l.loop_var.clone(),
+                Range::new(l.min.clone(), l.extent.clone()),
+            )
+        })
         .collect();
     detect_iter_map(&realize.iter_values, &ranges, &realize.predicate).is_ok()
 }

@@ -1,4 +1,5 @@
 # the consumer iterates further than the producer: not covered
+# numerics: invalid input (C reads B[128] and B[129], past its end)
 from tvm.script import tir as T
 @T.prim_func
 def main(A: T.Buffer((128,), "float32"), C: T.Buffer((130,), "float32")):
