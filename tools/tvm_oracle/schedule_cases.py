@@ -17,6 +17,10 @@ or, for a schedule TVM must refuse, instead of the expected section:
     # TVM 0.27: <first line of TVM's message>   <- written by --write
 
 where <phrase> is text that TVM's error message contains (Tessel's message must contain it too).
+A deliberate deviation, a schedule TVM accepts but Tessel refuses, is marked
+
+    # --- error (Tessel only): <phrase>
+    # TVM 0.27: accepted        <- checked (and written) by this script
 
 usage:
     schedule_cases.py [--write] [FILE...]   (default: every case file)
@@ -42,6 +46,7 @@ SCHEDULE = "# --- schedule"
 EXPECTED = "# --- expected"
 TRACE = "# --- trace"
 ERROR = "# --- error:"
+TESSEL_ERROR = "# --- error (Tessel only):"
 
 
 def to_course(text: str) -> str:
@@ -61,6 +66,9 @@ def to_course(text: str) -> str:
 def split_case(text: str):
     before, rest = text.split(SCHEDULE, 1)
     error = None
+    if TESSEL_ERROR in rest:
+        sched, err = rest.split(TESSEL_ERROR, 1)
+        return before, sched.strip("\n") + "\n", None, ("tessel", err.splitlines()[0].strip())
     if EXPECTED in rest:
         sched, expected = rest.split(EXPECTED, 1)
         expected = expected.split(TRACE, 1)[0]
@@ -113,6 +121,17 @@ def main(argv):
         text = open(path).read()
         before, sched, expected, error = split_case(text)
         result, msg = run_tvm(before, sched)
+        if isinstance(error, tuple):
+            if msg is not None:
+                print(f"FAIL {name}: TVM now refuses it too: {first_message_line(msg)}")
+                failed += 1
+                continue
+            if write:
+                out = before + SCHEDULE + "\n" + sched + TESSEL_ERROR + " " + error[1] + "\n"
+                out += "# TVM 0.27: accepted\n"
+                open(path, "w").write(out)
+            print(f"ok   {name} (Tessel-only error)")
+            continue
         if error is not None:
             if msg is None:
                 print(f"FAIL {name}: TVM accepted a schedule expected to fail")

@@ -605,6 +605,8 @@ impl Case {
             .expect("a schedule section");
         let (schedule, expected, error) = if let Some((s, e)) = rest.split_once("# --- expected") {
             (s, Some(e.to_string()), None)
+        } else if let Some((s, e)) = rest.split_once("# --- error (Tessel only):") {
+            (s, None, Some(e.lines().next().unwrap_or("").trim().to_string()))
         } else if let Some((s, e)) = rest.split_once("# --- error:") {
             (
                 s,
