@@ -20,10 +20,14 @@
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize` of a loop;
-//! - [`tensorize`]: tensor intrinsics and `tensorize`.
+//! - [`tensorize`]: tensor intrinsics and `tensorize`;
+//! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
+//! - [`inline`]: `compute_inline`, `reverse_compute_inline`.
 
 pub mod blockize;
+pub mod compute_at;
 pub mod error;
+pub mod inline;
 pub mod json;
 pub mod loop_kind;
 pub mod loops;
@@ -32,6 +36,7 @@ pub mod reduction;
 pub mod replay;
 pub mod sampling;
 pub mod tensorize;
+pub(crate) mod scope;
 pub mod trace;
 pub mod tree;
 mod util;

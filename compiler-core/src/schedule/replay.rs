@@ -315,6 +315,17 @@ impl Schedule {
                 self.bind(l, &t)?;
                 SchedValue::None
             }
+            "compute_inline" | "reverse_compute_inline" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                a.finish()?;
+                if method == "compute_inline" {
+                    self.compute_inline(b)?;
+                } else {
+                    self.reverse_compute_inline(b)?;
+                }
+                SchedValue::None
+            }
             "decompose_reduction" => {
                 let b = a.required("block")?;
                 let b = self.block_or_name(&a, b)?;
@@ -376,6 +387,27 @@ impl Schedule {
                 let f = a.int(f)?;
                 a.finish()?;
                 SchedValue::Rv(self.rfactor(l, f)?.into())
+            }
+            "compute_at" | "reverse_compute_at" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let preserve = match a.get("preserve_unit_loops") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                let index = match a.get("index") {
+                    Some(v) => a.int(v)?,
+                    None => -1,
+                };
+                a.finish()?;
+                if method == "compute_at" {
+                    self.compute_at(b, l, preserve, index)?;
+                } else {
+                    self.reverse_compute_at(b, l, preserve, index)?;
+                }
+                SchedValue::None
             }
             "sample_perfect_tile" => {
                 let l = a.required("loop")?;
