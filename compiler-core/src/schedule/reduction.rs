@@ -194,6 +194,16 @@ impl Schedule {
         let mut update = realize.clone();
         update.block.init = None;
         update.block.name = update_name.clone();
+        // Without its init the update block reads what it accumulates into:
+        // TVM puts the written regions first, unless the buffer is already read.
+        let mut reads: Vec<BufferRegion> = block
+            .writes
+            .iter()
+            .filter(|w| !block.reads.iter().any(|r| r.buffer == w.buffer))
+            .cloned()
+            .collect();
+        reads.extend(block.reads.iter().cloned());
+        update.block.reads = reads;
         let body = tree::replace(
             &body,
             &block_path,
