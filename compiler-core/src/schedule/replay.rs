@@ -445,7 +445,7 @@ pub fn run_python(
         }
     }
     for stmt in body {
-        run_stmt(sch, &mut env, stmt)?;
+        run_stmt(sch, &mut env, src, stmt)?;
     }
     Ok(env)
 }
@@ -453,6 +453,7 @@ pub fn run_python(
 fn run_stmt(
     sch: &mut Schedule,
     env: &mut HashMap<String, SchedValue>,
+    src: &str,
     stmt: &ast::Stmt,
 ) -> std::result::Result<(), Diagnostic> {
     match &stmt.kind {
@@ -461,10 +462,10 @@ fn run_stmt(
             if matches!(e.kind, ast::ExprKind::Str(_)) {
                 return Ok(());
             }
-            eval(sch, env, e).map(|_| ())
+            eval(sch, env, src, e).map(|_| ())
         }
         ast::StmtKind::Assign { targets, value } => {
-            let v = eval(sch, env, value)?;
+            let v = eval(sch, env, src, value)?;
             for t in targets {
                 bind(env, t, v.clone())?;
             }
@@ -516,6 +517,7 @@ fn bind(
 fn eval(
     sch: &mut Schedule,
     env: &HashMap<String, SchedValue>,
+    src: &str,
     e: &ast::Expr,
 ) -> std::result::Result<SchedValue, Diagnostic> {
     Ok(match &e.kind {
@@ -527,7 +529,7 @@ fn eval(
         ast::ExprKind::UnaryOp {
             op: ast::UnaryOp::Neg,
             operand,
-        } => match eval(sch, env, operand)? {
+        } => match eval(sch, env, src, operand)? {
             SchedValue::Int(v) => SchedValue::Int(-v),
             SchedValue::Float(v) => SchedValue::Float(-v),
             _ => return Err(Diagnostic::error("cannot negate this", e.span)),
@@ -539,10 +541,17 @@ fn eval(
         ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => SchedValue::List(
             items
                 .iter()
-                .map(|i| eval(sch, env, i))
+                .map(|i| eval(sch, env, src, i))
                 .collect::<std::result::Result<_, _>>()?,
         ),
-        ast::ExprKind::Lambda { .. } => SchedValue::Source(String::new()),
+        // Index maps (`lambda i, j: (j, i)`) and dictionaries (annotation
+        // values) travel as their source text; the primitive parses them.
+        ast::ExprKind::Lambda { .. } | ast::ExprKind::Dict(_) => {
+            let text = src
+                .get(e.span.start as usize..e.span.end as usize)
+                .unwrap_or_default();
+            SchedValue::Source(text.to_string())
+        }
         ast::ExprKind::Call { func, args } => {
             let ast::ExprKind::Attribute {
                 value,
@@ -562,11 +571,11 @@ fn eval(
             let mut keywords = Vec::new();
             for a in args {
                 match a {
-                    ast::Arg::Positional(x) => positional.push(eval(sch, env, x)?),
+                    ast::Arg::Positional(x) => positional.push(eval(sch, env, src, x)?),
                     ast::Arg::Keyword(k) => {
-                        keywords.push((k.name.clone(), eval(sch, env, &k.value)?))
+                        keywords.push((k.name.clone(), eval(sch, env, src, &k.value)?))
                     }
-                    ast::Arg::Starred(x) => match eval(sch, env, x)? {
+                    ast::Arg::Starred(x) => match eval(sch, env, src, x)? {
                         SchedValue::List(items) => positional.extend(items),
                         _ => return Err(Diagnostic::error("`*` needs a list", x.span)),
                     },
