@@ -17,8 +17,10 @@
 //! changes the IR. Primitives live one group per file:
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
-//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`.
+//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
+//! - [`cache`]: `cache_read`, `cache_write`.
 
+pub mod cache;
 pub mod error;
 pub mod loop_kind;
 pub mod loops;

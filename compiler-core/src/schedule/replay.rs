@@ -362,6 +362,34 @@ impl Schedule {
                 a.finish()?;
                 SchedValue::Rv(self.decompose_reduction(b, l)?.into())
             }
+            "cache_read" | "cache_write" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let index_name = if method == "cache_read" {
+                    "read_buffer_index"
+                } else {
+                    "write_buffer_index"
+                };
+                let i = a.required(index_name)?;
+                let i = a.int(i)?;
+                let scope = a.required("storage_scope")?;
+                let scope = a.string(scope)?;
+                let consumers = match a.get("consumer_blocks") {
+                    None | Some(SchedValue::None) => Vec::new(),
+                    Some(v) => a
+                        .list(v)?
+                        .into_iter()
+                        .map(|x| a.block(x))
+                        .collect::<Result<Vec<_>>>()?,
+                };
+                a.finish()?;
+                let rv = if method == "cache_read" {
+                    self.cache_read(b, i, &scope, &consumers)?
+                } else {
+                    self.cache_write(b, i, &scope, &consumers)?
+                };
+                SchedValue::Rv(rv.into())
+            }
             other => {
                 return Err(ScheduleError::new(
                     other,
