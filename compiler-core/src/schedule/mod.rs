@@ -18,10 +18,14 @@
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
-//! - [`cache`]: `cache_read`, `cache_write`.
+//! - [`cache`]: `cache_read`, `cache_write`;
+//! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
+//! - [`annotate`]: `annotate`, `unannotate`.
 
+pub mod annotate;
 pub mod cache;
 pub mod error;
+pub mod layout;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;

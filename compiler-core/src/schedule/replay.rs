@@ -390,6 +390,90 @@ impl Schedule {
                 };
                 SchedValue::Rv(rv.into())
             }
+            "set_scope" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let i = a.required("buffer_index")?;
+                let i = a.int(i)?;
+                let scope = a.required("storage_scope")?;
+                let scope = a.string(scope)?;
+                a.finish()?;
+                self.set_scope(b, i, &scope)?;
+                SchedValue::None
+            }
+            "storage_align" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let mut ints = [0i64; 4];
+                for (slot, name) in ints.iter_mut().zip(["buffer_index", "axis", "factor", "offset"]) {
+                    let v = a.required(name)?;
+                    *slot = a.int(v)?;
+                }
+                a.finish()?;
+                self.storage_align(b, ints[0], ints[1], ints[2], ints[3])?;
+                SchedValue::None
+            }
+            "transform_layout" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let buffer = a.required("buffer")?;
+                let index_map = a.required("index_map")?;
+                let pad_value = a.get("pad_value");
+                let legacy_type = a.get_keyword("buffer_index_type");
+                let injective = match a.get_keyword("assume_injective_transform") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                a.finish()?;
+                let sel = layout::BufferSel::from_value(buffer, legacy_type).map_err(|m| a.err(m))?;
+                let map_src = match index_map {
+                    SchedValue::Source(s) | SchedValue::Str(s) => s,
+                    other => {
+                        return Err(a.err(format!(
+                            "index_map must be a lambda, such as `lambda i, j: (j, i)`; got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                let pad = match pad_value {
+                    None | Some(SchedValue::None) => None,
+                    Some(SchedValue::Int(v)) => Some(v.to_string()),
+                    Some(SchedValue::Float(v)) => Some(format!("{v:?}")),
+                    Some(SchedValue::Source(s)) => Some(s),
+                    Some(other) => {
+                        return Err(a.err(format!(
+                            "pad_value must be a number or a lambda, not {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                self.transform_layout(b, sel, &map_src, pad.as_deref(), injective)?;
+                SchedValue::None
+            }
+            "annotate" => {
+                let t = a.required("block_or_loop")?;
+                let SchedValue::Rv(t) = t else {
+                    return Err(a.err("expected a block or a loop"));
+                };
+                let k = a.required("ann_key")?;
+                let k = a.string(k)?;
+                let v = a.required("ann_val")?;
+                a.finish()?;
+                let v = annotate::attr_from_value(&v).map_err(|m| a.err(m))?;
+                self.annotate(t, &k, v)?;
+                SchedValue::None
+            }
+            "unannotate" => {
+                let t = a.required("block_or_loop")?;
+                let SchedValue::Rv(t) = t else {
+                    return Err(a.err("expected a block or a loop"));
+                };
+                let k = a.required("ann_key")?;
+                let k = a.string(k)?;
+                a.finish()?;
+                self.unannotate(t, &k)?;
+                SchedValue::None
+            }
             other => {
                 return Err(ScheduleError::new(
                     other,
