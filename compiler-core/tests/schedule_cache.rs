@@ -116,3 +116,387 @@ fn tvm_goldens() {
     }
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
 }
+
+// ---------------------------------------------------------------------------
+// Legality: every rule, with the program left unchanged.
+// ---------------------------------------------------------------------------
+
+const MATMUL: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    for i, j, k in T.grid(128, 128, 128):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#;
+
+const CHAIN: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64, 32), "float32"), C: T.Buffer((64, 32), "float32")):
+    B = T.alloc_buffer((64, 32))
+    for i, j in T.grid(64, 32):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(64, 32):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + A[vi, vj]
+"#;
+
+/// A producer/consumer pair: `B` is written at `write` for `vi < n` and read
+/// at `read` for `vi < m`.
+fn pair(n: i64, write: &str, m: i64, read: &str) -> String {
+    format!(
+        r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    B = T.alloc_buffer((64,))
+    for i in range({n}):
+        with T.block("B"):
+            vi = T.axis.spatial({n}, i)
+            B[{write}] = A[vi]
+    for i in range({m}):
+        with T.block("C"):
+            vi = T.axis.spatial({m}, i)
+            C[vi] = B[{read}] + A[vi]
+"#
+    )
+}
+
+/// Runs `schedule` on `src`; expects the last call to fail with a message
+/// containing every one of `needles`, and the program to be unchanged by it.
+fn rejects(src: &str, schedule: &str, needles: &[&str]) {
+    let mut sch = schedule_of(src);
+    let (setup, last) = match schedule.trim_end().rsplit_once('\n') {
+        Some((a, b)) => (a.to_string(), b.to_string()),
+        None => (String::new(), schedule.trim().to_string()),
+    };
+    run_python(&mut sch, &setup).unwrap_or_else(|d| panic!("setup fails: {}", d.message));
+    let before = print(&sch);
+    let trace_len = sch.trace().instructions.len();
+    let err = match run_python(&mut sch, &format!("{setup}\n{last}")) {
+        Ok(_) => panic!("`{last}` should be refused"),
+        Err(d) => d.message,
+    };
+    for n in needles {
+        assert!(err.contains(n), "`{last}`: error {err:?} should mention {n:?}");
+    }
+    // The setup ran twice (the variables are needed again); what failed changed nothing.
+    let mut fresh = schedule_of(src);
+    run_python(&mut fresh, &setup).unwrap();
+    assert_eq!(print(&fresh), before);
+    let _ = trace_len;
+}
+
+/// Like [`rejects`], for a schedule whose failing call is all there is.
+fn rejects_call(src: &str, call: &str, needles: &[&str]) {
+    let mut sch = schedule_of(src);
+    let before = print(&sch);
+    let err = match run_python(&mut sch, call) {
+        Ok(_) => panic!("`{call}` should be refused"),
+        Err(d) => d.message,
+    };
+    for n in needles {
+        assert!(err.contains(n), "`{call}`: error {err:?} should mention {n:?}");
+    }
+    assert_eq!(print(&sch), before, "a refused primitive leaves the program alone");
+}
+
+#[test]
+fn cache_rejects_invalid_scopes() {
+    for scope in ["foo", "Global", "m.x", " global", "wmma", "wmma.x", "metal.x", "mma"] {
+        for p in ["cache_read", "cache_write"] {
+            rejects_call(
+                MATMUL,
+                &format!("b = sch.get_block(\"C\")\nsch.{p}(b, 0, \"{scope}\")"),
+                &[&format!("The input storage scope \"{scope}\" is invalid")],
+            );
+        }
+    }
+    // The scope is checked before the index, as in TVM.
+    rejects_call(
+        MATMUL,
+        "b = sch.get_block(\"C\")\nsch.cache_read(b, 5, \"foo\")",
+        &["storage scope \"foo\" is invalid"],
+    );
+    // Prefix matches are valid (TVM's StorageScope::Create).
+    for scope in ["globalx", "warp", "local.foo", "shared.foo", "wmma.matrix_a", "texture2d", "metal.simdgroup", ""] {
+        let mut sch = schedule_of(MATMUL);
+        run_python(&mut sch, &format!("b = sch.get_block(\"C\")\nsch.cache_read(b, 0, \"{scope}\")"))
+            .unwrap_or_else(|d| panic!("{scope:?}: {}", d.message));
+    }
+}
+
+#[test]
+fn cache_rejects_bad_indices() {
+    rejects_call(
+        MATMUL,
+        "b = sch.get_block(\"C\")\nsch.cache_read(b, 2, \"shared\")",
+        &["has 2 read regions", "required to be in [0, 2)", "is 2"],
+    );
+    rejects_call(
+        MATMUL,
+        "b = sch.get_block(\"C\")\nsch.cache_read(b, -1, \"shared\")",
+        &["has 2 read regions", "is -1"],
+    );
+    rejects_call(
+        MATMUL,
+        "b = sch.get_block(\"C\")\nsch.cache_write(b, 1, \"local\")",
+        &["has 1 write regions", "[0, 1)"],
+    );
+    // The root block has no regions: TVM reports the index.
+    rejects_call(
+        MATMUL,
+        "b = sch.get_block(\"root\")\nsch.cache_read(b, 0, \"shared\")",
+        &["has 0 read regions"],
+    );
+    rejects_call(
+        MATMUL,
+        "b = sch.get_block(\"root\")\nsch.cache_write(b, 0, \"shared\")",
+        &["has 0 write regions"],
+    );
+}
+
+#[test]
+fn cache_rejects_several_writers() {
+    let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    B = T.alloc_buffer((64,))
+    for i in range(32):
+        with T.block("B0"):
+            vi = T.axis.spatial(32, i)
+            B[vi] = A[vi]
+    for i in range(32):
+        with T.block("B1"):
+            vi = T.axis.spatial(32, i)
+            B[vi + 32] = A[vi + 32]
+    for i in range(64):
+        with T.block("C"):
+            vi = T.axis.spatial(64, i)
+            C[vi] = B[vi]
+"#;
+    let msg = "The buffer B is expected to be written by single block, but got 2 blocks who write it";
+    rejects_call(src, "b = sch.get_block(\"C\")\nsch.cache_read(b, 0, \"shared\")", &[msg, "`B0`, `B1`"]);
+    rejects_call(src, "b = sch.get_block(\"B0\")\nsch.cache_write(b, 0, \"shared\")", &[msg]);
+    rejects_call(
+        src,
+        "b = sch.get_block(\"C\")\nb1 = sch.get_block(\"B1\")\nsch.cache_read(b, 0, \"shared\", [b1])",
+        &[msg],
+    );
+}
+
+#[test]
+fn cache_read_needs_a_stage_pipeline() {
+    let call = "c = sch.get_block(\"C\")\nsch.cache_read(c, 0, \"shared\")";
+    let input = "c = sch.get_block(\"C\")\nsch.cache_read(c, 1, \"shared\")";
+    // Each of these is refused by TVM 0.27 ("region cover is not complete"),
+    // whichever buffer is cached: the property is the whole scope's.
+    for (n, w, m, r, why) in [
+        (32, "2 * vi", 16, "vi", "a strided write covers nothing"),
+        (32, "vi", 64, "vi", "the consumer reads past what is written"),
+        (32, "vi + 8", 16, "vi", "the consumer reads before what is written"),
+        (16, "vi + 16", 16, "vi", "disjoint"),
+        (32, "vi * 2", 32, "vi * 2", "strided on both sides"),
+    ] {
+        let src = pair(n, w, m, r);
+        for c in [call, input] {
+            let mut sch = schedule_of(&src);
+            let err = run_python(&mut sch, c).expect_err(why).message;
+            assert!(err.contains("not a stage pipeline") && err.contains("region cover"), "{why}: {err}");
+            assert!(err.contains("Block `C` reads a part of buffer `B`"), "{why}: {err}");
+        }
+        // cache_write does not need the property (TVM: require_stage_pipeline=false).
+        let mut sch = schedule_of(&src);
+        run_python(&mut sch, "c = sch.get_block(\"C\")\nsch.cache_write(c, 0, \"local\")").expect(why);
+    }
+    // Dense writes TVM accepts: divisions, remainders, reversals, predicates.
+    for (n, w, m, r) in [
+        (64, "vi // 2", 32, "vi"),
+        (64, "vi % 32", 32, "vi"),
+        (32, "31 - vi", 32, "vi"),
+        (32, "vi", 32, "vi * 2 // 2"),
+        (32, "vi", 16, "vi * 2"),
+    ] {
+        let mut sch = schedule_of(&pair(n, w, m, r));
+        run_python(&mut sch, call).unwrap_or_else(|d| panic!("B[{w}] for {n} / B[{r}] for {m}: {}", d.message));
+    }
+    // Two producers whose writes together cover the read are fine; with a gap they are not.
+    let two = |second: &str| {
+        format!(
+            r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    B = T.alloc_buffer((64,))
+    for i in range(16):
+        with T.block("B0"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+    for i in range(16):
+        with T.block("B1"):
+            vi = T.axis.spatial(16, i)
+            B[{second}] = A[vi]
+    for i in range(32):
+        with T.block("C"):
+            vi = T.axis.spatial(32, i)
+            C[vi] = B[vi] + A[vi]
+"#
+        )
+    };
+    let mut sch = schedule_of(&two("vi + 32"));
+    let err = run_python(&mut sch, input).expect_err("a gap").message;
+    assert!(err.contains("region cover"), "{err}");
+    // Covered, but then B has two writers.
+    let mut sch = schedule_of(&two("vi + 16"));
+    let err = run_python(&mut sch, call).expect_err("two writers").message;
+    assert!(err.contains("written by single block"), "{err}");
+    let mut sch = schedule_of(&two("vi + 16"));
+    run_python(&mut sch, input).expect("covered by the union");
+}
+
+#[test]
+fn cache_read_allows_write_after_read() {
+    // D overwrites X after C read it: TVM 0.27 still caches A for E, and
+    // refuses X only because two blocks write it.
+    let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32"), D: T.Buffer((64,), "float32")):
+    X = T.alloc_buffer((64,))
+    for i in range(64):
+        with T.block("B"):
+            vi = T.axis.spatial(64, i)
+            X[vi] = A[vi]
+    for i in range(64):
+        with T.block("C"):
+            vi = T.axis.spatial(64, i)
+            C[vi] = X[vi]
+    for i in range(64):
+        with T.block("D"):
+            vi = T.axis.spatial(64, i)
+            X[vi] = C[vi] + T.float32(1)
+    for i in range(64):
+        with T.block("E"):
+            vi = T.axis.spatial(64, i)
+            D[vi] = X[vi] + A[vi]
+"#;
+    let mut sch = schedule_of(src);
+    run_python(&mut sch, "e = sch.get_block(\"E\")\nsch.cache_read(e, 1, \"shared\")").expect("A is cached");
+    rejects_call(
+        src,
+        "c = sch.get_block(\"C\")\nsch.cache_read(c, 0, \"shared\")",
+        &["The buffer X is expected to be written by single block, but got 2 blocks"],
+    );
+}
+
+#[test]
+fn cache_handles_must_be_live() {
+    rejects(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nc = sch.get_block(\"C\")\ni, j = sch.get_loops(c)\nsch.cache_read(c, 0, \"shared\", consumer_blocks=[i])",
+        &["expected a block"],
+    );
+    rejects(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.cache_read(c, 0, storage_scope=3)",
+        &["expected a string"],
+    );
+    rejects(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.cache_read(c, 0)",
+        &["missing argument `storage_scope`"],
+    );
+}
+
+#[test]
+fn set_scope_rules() {
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.set_scope(b, 1, \"shared\")", &["has 1 write regions"]);
+    // Index first, then the scope string, then the allocation (TVM's order).
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.set_scope(b, 1, \"bad\")", &["has 1 write regions"]);
+    rejects_call(CHAIN, "c = sch.get_block(\"C\")\nsch.set_scope(c, 0, \"bad\")", &["storage scope \"bad\" is invalid"]);
+    rejects_call(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.set_scope(c, 0, \"shared\")",
+        &["The input buffer C is not allocated by a block", "function parameter"],
+    );
+}
+
+#[test]
+fn storage_align_rules() {
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.storage_align(b, 1, 0, 16, 1)", &["has 1 write regions"]);
+    // TVM checks the factor before the axis, and both before the allocation.
+    rejects_call(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 5, 0, 1)",
+        &["`factor` of storage_align is expected to be a positive number", "is 0"],
+    );
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.storage_align(b, 0, 0, -4, 1)",
+        &["`factor`", "is -4"],
+    );
+    rejects_call(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 5, 16, 1)",
+        &["has 2 dimension(s)", "[-2, 2)", "`axis` is 5"],
+    );
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.storage_align(b, 0, -3, 16, 1)", &["`axis` is -3"]);
+    rejects_call(CHAIN, "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 0, 16, 1)", &["C is not allocated by a block"]);
+}
+
+#[test]
+fn transform_layout_rules() {
+    let c = "c = sch.get_block(\"C\")\n";
+    let cases: &[(&str, &[&str])] = &[
+        ("sch.transform_layout(c, (\"wrte\", 0), lambda i, j: (i, j))", &["Expected 'read' or 'write', but received wrte"]),
+        ("sch.transform_layout(c, (\"read\", 2), lambda i, j: (j, i))", &["Invalid buffer_index 2.  Block C has only 2 read buffers."]),
+        ("sch.transform_layout(c, (\"write\", 1), lambda i, j: (j, i))", &["Block C has only 1 write buffers"]),
+        ("sch.transform_layout(c, \"Q\", lambda i, j: (j, i))", &["Could not find buffer 'Q' in block 'C'"]),
+        ("sch.transform_layout(c, 0, lambda i, j: (j, i))", &["needs buffer_index_type"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i: (i,))", &["takes 1 indices but buffer B has 2 dimension(s)"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 2,))", &["not a bijection"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i, i))", &["not a bijection"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i + j, j))", &["not a bijection"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i, j, i))", &["not a bijection"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (63 - i, j))", &["not a bijection"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i + 1, j))", &["must start at 0"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (j, i, 0))", &["Instead received 0 of type <class 'int'>"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i / 2, j))", &["operator `/` is not supported"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (k, j))", &["`k` is not a parameter"]),
+        ("sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 0, j))", &["division by zero"]),
+        ("sch.transform_layout(c, (\"read\", 0), 3)", &["index_map must be a lambda"]),
+        (
+            "sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 24, j, i % 24))",
+            &["applied on buffer B of shape (64, 32) would result in shape (3, 32, 24)", "padding"],
+        ),
+        (
+            "sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 24, j, i % 24), pad_value=0.0)",
+            &["pad_value is not supported"],
+        ),
+    ];
+    for (call, needles) in cases {
+        rejects_call(CHAIN, &format!("{c}{call}"), needles);
+    }
+}
+
+#[test]
+fn annotation_rules() {
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.unannotate(b, \"k\")", &["Cannot find annotation key: k"]);
+    rejects(
+        CHAIN,
+        "b = sch.get_block(\"B\")\ni, j = sch.get_loops(b)\nsch.annotate(i, \"x\", 2)\nsch.unannotate(i, \"y\")",
+        &["Cannot find annotation key: y"],
+    );
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", None)", &["cannot be None"]);
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", [])", &["empty list"]);
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", {1: 2})", &["string keys"]);
+    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", b)", &["schedule variable b"]);
+}

@@ -35,8 +35,7 @@
 //!   in range, the buffer written by at most one block of the scope, and for
 //!   `cache_read` the scope must be a *stage pipeline*: every consumer's read
 //!   region covered by what its producers write (checked with TVM's
-//!   estimates: a strided write such as `B[2 * vi]` covers nothing), and no
-//!   block overwrites a buffer an earlier block read.
+//!   estimates: a strided write such as `B[2 * vi]` covers nothing).
 
 use std::collections::{HashMap, HashSet};
 
@@ -406,23 +405,17 @@ fn relax_region(
         .collect()
 }
 
-/// RAW dependencies and the "no WAR/opaque dependency" flag of a scope's
-/// children (TVM's `BlockScope`): `raw[i]` lists the producers of child `i`.
+/// RAW dependencies of a scope's children (TVM's `BlockScope`): `raw[i]`
+/// lists the earlier children writing a buffer child `i` reads.
 struct Deps {
     raw: Vec<Vec<usize>>,
-    war: bool,
 }
 
 fn dependencies(children: &[ChildBlock]) -> Deps {
     let mut writers: HashMap<BufferId, Vec<usize>> = HashMap::new();
-    let mut readers: HashMap<BufferId, Vec<usize>> = HashMap::new();
     let mut raw = vec![Vec::new(); children.len()];
-    let mut war = false;
     for (i, c) in children.iter().enumerate() {
         let b = &c.realize.block;
-        for r in &b.reads {
-            readers.entry(r.buffer.id()).or_default().push(i);
-        }
         for w in &b.writes {
             writers.entry(w.buffer.id()).or_default().push(i);
         }
@@ -433,16 +426,8 @@ fn dependencies(children: &[ChildBlock]) -> Deps {
                 }
             }
         }
-        for w in &b.writes {
-            if readers
-                .get(&w.buffer.id())
-                .is_some_and(|rs| rs.iter().any(|&r| r != i))
-            {
-                war = true;
-            }
-        }
     }
-    Deps { raw, war }
+    Deps { raw }
 }
 
 /// The deepest loop (or the scope) enclosing both paths.
@@ -463,9 +448,10 @@ fn lca_path(body: &Stmt, scope: &StmtPath, a: &StmtPath, b: &StmtPath) -> StmtPa
     best
 }
 
-/// TVM's stage-pipeline property of the scope at `scope_path`: no WAR
-/// dependency among its children, and every consumer's read region covered
-/// by what its producers write. `Err` names the offending pair.
+/// TVM's stage-pipeline property of the scope at `scope_path`: every
+/// consumer's read region covered by what its producers write (blocks that
+/// overwrite what an earlier one read do not matter: TVM 0.27 accepts them).
+/// `Err` names the offending pair.
 fn check_stage_pipeline(primitive: &str, body: &Stmt, scope_path: &StmtPath, scope_name: &str) -> Result<()> {
     let children = child_blocks(body, scope_path);
     let deps = dependencies(&children);
@@ -479,11 +465,6 @@ fn check_stage_pipeline(primitive: &str, body: &Stmt, scope_path: &StmtPath, sco
         )
         .at(scope_path.clone())
     };
-    if deps.war {
-        return Err(not_pipeline(
-            "A block overwrites a buffer that an earlier block reads (a write-after-read dependency).".into(),
-        ));
-    }
     for (ci, consumer) in children.iter().enumerate() {
         if deps.raw[ci].is_empty() {
             continue;
@@ -1125,8 +1106,15 @@ struct Target {
 }
 
 impl Schedule {
-    fn cache_target(&self, primitive: &str, block_rv: BlockRV) -> Result<Target> {
+    fn cache_target(
+        &self,
+        primitive: &str,
+        block_rv: BlockRV,
+        index: i64,
+        kind: BufferIndexType,
+    ) -> Result<(Target, Buffer)> {
         let (path, realize) = self.resolve_block(primitive, block_rv)?;
+        let buffer = nth_access_buffer(primitive, &realize.block, index, kind, &path)?;
         let body = self.body(primitive)?;
         let Some(scope_path) = super::query::enclosing_block_path(&body, &path) else {
             return Err(ScheduleError::new(
@@ -1142,12 +1130,15 @@ impl Schedule {
             Some(StmtKind::BlockRealize(r)) => r.block.name,
             _ => String::new(),
         };
-        Ok(Target {
-            path,
-            realize,
-            scope_path,
-            scope_name,
-        })
+        Ok((
+            Target {
+                path,
+                realize,
+                scope_path,
+                scope_name,
+            },
+            buffer,
+        ))
     }
 
     fn block_names(&self, primitive: &str, rvs: &[BlockRV]) -> Result<HashSet<String>> {
@@ -1173,8 +1164,7 @@ impl Schedule {
     ) -> Result<BlockRV> {
         const P: &str = "cache_read";
         check_storage_scope(P, storage_scope)?;
-        let t = self.cache_target(P, block_rv)?;
-        let buffer = nth_access_buffer(P, &t.realize.block, read_buffer_index, BufferIndexType::Read, &t.path)?;
+        let (t, buffer) = self.cache_target(P, block_rv, read_buffer_index, BufferIndexType::Read)?;
         let body = self.body(P)?;
         check_stage_pipeline(P, &body, &t.scope_path, &t.scope_name)?;
         let consumers = self.block_names(P, consumer_blocks)?;
@@ -1288,8 +1278,7 @@ impl Schedule {
     ) -> Result<BlockRV> {
         const P: &str = "cache_write";
         check_storage_scope(P, storage_scope)?;
-        let t = self.cache_target(P, block_rv)?;
-        let buffer = nth_access_buffer(P, &t.realize.block, write_buffer_index, BufferIndexType::Write, &t.path)?;
+        let (t, buffer) = self.cache_target(P, block_rv, write_buffer_index, BufferIndexType::Write)?;
         let body = self.body(P)?;
         let consumers = self.block_names(P, consumer_blocks)?;
         let children = child_blocks(&body, &t.scope_path);

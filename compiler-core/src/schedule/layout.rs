@@ -528,7 +528,10 @@ impl Schedule {
                 s.iter().try_fold(1i64, |acc, e| acc.checked_mul(e.as_int()?))
             };
             match (product(&old.shape), product(&shape)) {
-                (Some(a), Some(b)) if b > a => {
+                (Some(a), Some(b))
+                    if b > a
+                        && matches!(&bijective, Err(why) if why.contains("only partly covered") || why.contains("not divisible")) =>
+                {
                     return Err(ScheduleError::new(
                         P,
                         format!(
@@ -628,7 +631,8 @@ impl Schedule {
         Ok(())
     }
 
-    /// `sch.storage_align(block, buffer_index, axis, factor, offset)`.
+    /// `sch.storage_align(block, buffer_index, axis, factor, offset)`. Checks
+    /// in TVM's order: index, factor, axis, allocation.
     pub fn storage_align(
         &mut self,
         block_rv: BlockRV,
@@ -640,9 +644,15 @@ impl Schedule {
         const P: &str = "storage_align";
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let buffer = nth_access_buffer(P, &realize.block, buffer_index, BufferIndexType::Write, &path)?;
-        let func = self.func(P)?;
-        if !matches!(buffer_origin(&func, &buffer), Origin::Alloc) {
-            return Err(not_allocated(P, &buffer).at(path));
+        if factor <= 0 {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "The input `factor` of storage_align is expected to be a positive number. However, the input `factor` \
+                     is {factor}, which is out of the expected range."
+                ),
+            )
+            .at(path));
         }
         let ndim = buffer.ndim() as i64;
         if axis < -ndim || axis >= ndim {
@@ -656,15 +666,9 @@ impl Schedule {
             )
             .at(path));
         }
-        if factor <= 0 {
-            return Err(ScheduleError::new(
-                P,
-                format!(
-                    "The input `factor` of storage_align is expected to be a positive number. However, the input `factor` \
-                     is {factor}, which is out of the expected range."
-                ),
-            )
-            .at(path));
+        let func = self.func(P)?;
+        if !matches!(buffer_origin(&func, &buffer), Origin::Alloc) {
+            return Err(not_allocated(P, &buffer).at(path));
         }
         let axis_n = if axis < 0 { axis + ndim } else { axis };
         let entry = AttrValue::Array(vec![
