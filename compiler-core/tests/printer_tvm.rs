@@ -28,15 +28,28 @@ fn sblock_dialect() -> PrintOptions {
 /// Asserts the three dialects of a module against TVM's printing.
 fn check_module(m: &IRModule, tvm: &str) {
     assert_eq!(print_module(m, &tirx()), tvm);
-    assert_eq!(print_module(m, &sblock_dialect()), tirx_to_sblock_dialect(tvm));
-    assert_eq!(print_module(m, &block_dialect()), tirx_to_block_dialect(tvm));
+    assert_eq!(
+        print_module(m, &sblock_dialect()),
+        tirx_to_sblock_dialect(tvm)
+    );
+    assert_eq!(
+        print_module(m, &block_dialect()),
+        tirx_to_block_dialect(tvm)
+    );
 }
 
 /// Asserts the three dialects of a bare function against TVM's printing.
 fn check_func(f: &PrimFunc, name: &str, tvm: &str) {
+    let f = &public(f.clone(), name);
     assert_eq!(print_prim_func(f, name, &tirx()), tvm);
-    assert_eq!(print_prim_func(f, name, &sblock_dialect()), tirx_to_sblock_dialect(tvm));
-    assert_eq!(print_prim_func(f, name, &block_dialect()), tirx_to_block_dialect(tvm));
+    assert_eq!(
+        print_prim_func(f, name, &sblock_dialect()),
+        tirx_to_sblock_dialect(tvm)
+    );
+    assert_eq!(
+        print_prim_func(f, name, &block_dialect()),
+        tirx_to_block_dialect(tvm)
+    );
 }
 
 fn ix(vars: &[&Var]) -> Vec<Expr> {
@@ -67,7 +80,11 @@ fn mm_relu() -> IRModule {
                 mul(load(&a, ix(&[&vi, &vk])), load(&b, ix(&[&vk, &vj]))),
             ),
         ));
-    let nest1 = for_(&i, i32c(128), for_(&j, i32c(128), for_(&k, i32c(128), y_block)));
+    let nest1 = for_(
+        &i,
+        i32c(128),
+        for_(&j, i32c(128), for_(&k, i32c(128), y_block)),
+    );
     let (i, j) = (ivar("i"), ivar("j"));
     let (vi, vj) = (ivar("vi"), ivar("vj"));
     let c_block = block("C")
@@ -75,7 +92,11 @@ fn mm_relu() -> IRModule {
         .spatial(&vj, 128, e(&j))
         .reads(vec![at(&y, ix(&[&vi, &vj]))])
         .writes(vec![at(&c, ix(&[&vi, &vj]))])
-        .body(store(&c, ix(&[&vi, &vj]), max(load(&y, ix(&[&vi, &vj])), f32c(0.0))));
+        .body(store(
+            &c,
+            ix(&[&vi, &vj]),
+            max(load(&y, ix(&[&vi, &vj])), f32c(0.0)),
+        ));
     let nest2 = for_(&i, i32c(128), for_(&j, i32c(128), c_block));
     let f = func(
         vec![Param::Buf(a), Param::Buf(b), Param::Buf(c)],
@@ -130,9 +151,16 @@ fn vector_add_body(nest: impl FnOnce(&Var, &Var, &Var, Stmt) -> Stmt) -> (Vec<Pa
         .spatial(&vi, 128, binding)
         .reads(vec![at(&a, ix(&[&vi])), at(&b, ix(&[&vi]))])
         .writes(vec![at(&c, ix(&[&vi]))])
-        .body(store(&c, ix(&[&vi]), add(load(&a, ix(&[&vi])), load(&b, ix(&[&vi])))));
+        .body(store(
+            &c,
+            ix(&[&vi]),
+            add(load(&a, ix(&[&vi])), load(&b, ix(&[&vi]))),
+        ));
     let body = nest(&i0, &i1, &i2, blk);
-    (vec![Param::Buf(a), Param::Buf(b), Param::Buf(c)], root(vec![], body))
+    (
+        vec![Param::Buf(a), Param::Buf(b), Param::Buf(c)],
+        root(vec![], body),
+    )
 }
 
 #[test]
@@ -142,7 +170,12 @@ fn split_and_parallel_vector_add_match_tvm() {
     });
     let main = func(params, body, noalias(Some("main")));
     let (params, body) = vector_add_body(|i0, i1, i2, blk| {
-        for_kind(i0, i32c(8), ForKind::Parallel, for_(i2, i32c(4), for_(i1, i32c(4), blk)))
+        for_kind(
+            i0,
+            i32c(8),
+            ForKind::Parallel,
+            for_(i2, i32c(4), for_(i1, i32c(4), blk)),
+        )
     });
     let par = func(params, body, noalias(None));
     // Inserted out of order: modules print sorted by name.
@@ -164,15 +197,29 @@ fn thread_binding_and_where_match_tvm() {
         .reads(vec![at(&a, ix(&[&vi]))])
         .writes(vec![at(&b, ix(&[&vi]))])
         .body(store(&b, ix(&[&vi]), mul(load(&a, ix(&[&vi])), f32c(2.0))));
-    let gpu = thread(&i0, i32c(4), "blockIdx.x", thread(&i1, i32c(32), "threadIdx.x", b_block));
+    let gpu = thread(
+        &i0,
+        i32c(4),
+        "blockIdx.x",
+        thread(&i1, i32c(32), "threadIdx.x", b_block),
+    );
     let (j0, j1, vj) = (ivar("j_0"), ivar("j_1"), ivar("vj"));
     let c_block = block("C")
         .spatial(&vj, 100, add(mul(e(&j0), i32c(4)), e(&j1)))
         .reads(vec![at(&b, ix(&[&vj]))])
         .writes(vec![at(&a, ix(&[&vj]))])
         .body(store(&a, ix(&[&vj]), load(&b, ix(&[&vj]))));
-    let cpu = for_kind(&j0, i32c(25), ForKind::Unrolled, for_kind(&j1, i32c(4), ForKind::Vectorized, c_block));
-    let f = func(vec![Param::Buf(a), Param::Buf(b)], root(vec![], seq(vec![gpu, cpu])), Default::default());
+    let cpu = for_kind(
+        &j0,
+        i32c(25),
+        ForKind::Unrolled,
+        for_kind(&j1, i32c(4), ForKind::Vectorized, c_block),
+    );
+    let f = func(
+        vec![Param::Buf(a), Param::Buf(b)],
+        root(vec![], seq(vec![gpu, cpu])),
+        Default::default(),
+    );
     check_func(&f, "scale", include_str!("data/printer/gpu.tvm.txt"));
 }
 
@@ -189,12 +236,24 @@ fn int64_loops_match_tvm() {
         .reads(vec![at(&a, ix(&[&vi, &vk]))])
         .writes(vec![at(&b, ix(&[&vi]))])
         .init(store(&b, ix(&[&vi]), f32c(0.0)))
-        .body(store(&b, ix(&[&vi]), add(load(&b, ix(&[&vi])), load(&a, ix(&[&vi, &vk])))));
+        .body(store(
+            &b,
+            ix(&[&vi]),
+            add(load(&b, ix(&[&vi])), load(&a, ix(&[&vi, &vk]))),
+        ));
     let nest = for_(&i, i64c(128), for_(&k, i64c(64), sum));
     let (i, vi) = (lvar("i"), lvar("vi"));
     let copy = block("C")
-        .iter(&vi, IterKind::Spatial, i64c(128), add(mul(e(&i), i64c(16)), i64c(3)))
-        .reads(vec![region(&a, vec![point(e(&vi)), rng(i64c(0), i64c(64))])])
+        .iter(
+            &vi,
+            IterKind::Spatial,
+            i64c(128),
+            add(mul(e(&i), i64c(16)), i64c(3)),
+        )
+        .reads(vec![region(
+            &a,
+            vec![point(e(&vi)), rng(i64c(0), i64c(64))],
+        )])
         .writes(vec![at(&b, ix(&[&vi]))])
         .body(store(&b, ix(&[&vi]), load(&a, vec![e(&vi), i64c(0)])));
     let ranged = for_range(&i, i64c(2), i64c(6), ForKind::Serial, copy);
@@ -203,7 +262,11 @@ fn int64_loops_match_tvm() {
         root(vec![], seq(vec![nest, ranged])),
         Default::default(),
     );
-    check_func(&f, "row_sum", include_str!("data/printer/int64_loop.tvm.txt"));
+    check_func(
+        &f,
+        "row_sum",
+        include_str!("data/printer/int64_loop.tvm.txt"),
+    );
 }
 
 // ------------------------------------------------------ non-trivial regions
@@ -229,7 +292,10 @@ fn block_regions_attrs_allocs_match_tvm() {
         .attr("meta_schedule.auto_tensorize", AttrValue::Str("dot".into()))
         .attr("k", AttrValue::Int(1))
         .alloc(&d)
-        .match_buffer(&ebuf, region(&a, vec![point(e(&vi)), rng(i32c(0), i32c(16))]))
+        .match_buffer(
+            &ebuf,
+            region(&a, vec![point(e(&vi)), rng(i32c(0), i32c(16))]),
+        )
         .init(store(&b, vec![e(&vi), i32c(0)], f32c(0.0)))
         .body(seq(vec![
             store(&d, vec![i32c(0)], load(&ebuf, vec![i32c(0)])),
@@ -266,7 +332,11 @@ fn expressions_match_tvm() {
         st(&ib, 2, sub(ne.clone(), sub(c(1), ne.clone()))),
         st(&ib, 3, sub(sub(ne.clone(), c(1)), ne.clone())),
         st(&ib, 4, floormod(floordiv(ne.clone(), c(4)), c(3))),
-        st(&ib, 5, add(div(ne.clone(), c(4)), bin(BinOp::Mod, ne.clone(), c(3)))),
+        st(
+            &ib,
+            5,
+            add(div(ne.clone(), c(4)), bin(BinOp::Mod, ne.clone(), c(3))),
+        ),
         st(&ib, 6, add(min(ne.clone(), c(3)), max(ne.clone(), c(-3)))),
         st(&ib, 7, mul(ne.clone(), c(-1))),
         st(&ib, 8, Expr::select(gt(ne.clone(), c(0)), ne.clone(), c(0))),
@@ -275,7 +345,11 @@ fn expressions_match_tvm() {
             9,
             call(
                 Intrinsic::IfThenElse,
-                vec![Expr::and(gt(ne.clone(), c(0)), lt(ne.clone(), c(5))), c(1), c(2)],
+                vec![
+                    Expr::and(gt(ne.clone(), c(0)), lt(ne.clone(), c(5))),
+                    c(1),
+                    c(2),
+                ],
                 DataType::i32(),
             ),
         ),
@@ -294,14 +368,24 @@ fn expressions_match_tvm() {
         st(&ib, 15, sub(ne.clone(), c(0))),
         st(&l, 0, i64c(3)),
         st(&l, 1, mul(Expr::cast(DataType::i64(), ne.clone()), i64c(2))),
-        st(&a, 0, sub(add(div(xe.clone(), f32c(2.0)), mul(xe.clone(), xe.clone())), xe.clone())),
+        st(
+            &a,
+            0,
+            sub(
+                add(div(xe.clone(), f32c(2.0)), mul(xe.clone(), xe.clone())),
+                xe.clone(),
+            ),
+        ),
         st(
             &a,
             1,
             add(
                 add(
                     add(
-                        add(intr(Intrinsic::Exp, vec![xe.clone()]), intr(Intrinsic::Sqrt, vec![xe.clone()])),
+                        add(
+                            intr(Intrinsic::Exp, vec![xe.clone()]),
+                            intr(Intrinsic::Sqrt, vec![xe.clone()]),
+                        ),
                         intr(Intrinsic::Tanh, vec![xe.clone()]),
                     ),
                     intr(Intrinsic::Sigmoid, vec![xe.clone()]),
@@ -312,15 +396,28 @@ fn expressions_match_tvm() {
         st(
             &a,
             2,
-            add(intr(Intrinsic::Pow, vec![xe.clone(), f32c(2.0)]), intr(Intrinsic::Fabs, vec![xe.clone()])),
+            add(
+                intr(Intrinsic::Pow, vec![xe.clone(), f32c(2.0)]),
+                intr(Intrinsic::Fabs, vec![xe.clone()]),
+            ),
         ),
-        st(&a, 3, add(Expr::cast(f32_, ld(&ib, 0)), max(xe.clone(), f32c(0.0)))),
+        st(
+            &a,
+            3,
+            add(Expr::cast(f32_, ld(&ib, 0)), max(xe.clone(), f32c(0.0))),
+        ),
         st(
             &a,
             4,
             sub(
-                add(sub(xe.clone(), sub(xe.clone(), xe.clone())), add(xe.clone(), xe.clone())),
-                div(mul(xe.clone(), add(xe.clone(), xe.clone())), mul(xe.clone(), xe.clone())),
+                add(
+                    sub(xe.clone(), sub(xe.clone(), xe.clone())),
+                    add(xe.clone(), xe.clone()),
+                ),
+                div(
+                    mul(xe.clone(), add(xe.clone(), xe.clone())),
+                    mul(xe.clone(), xe.clone()),
+                ),
             ),
         ),
         st(&a, 5, mul(f32c(0.1), xe.clone())),
@@ -342,9 +439,16 @@ fn expressions_match_tvm() {
         st(
             &bo,
             2,
-            Expr::and(Expr::or(lt(ne.clone(), c(1)), gt(ne.clone(), c(2))), lt(ne.clone(), c(1))),
+            Expr::and(
+                Expr::or(lt(ne.clone(), c(1)), gt(ne.clone(), c(2))),
+                lt(ne.clone(), c(1)),
+            ),
         ),
-        st(&bo, 3, Expr::not(Expr::or(lt(ne.clone(), c(1)), gt(ne.clone(), c(2))))),
+        st(
+            &bo,
+            3,
+            Expr::not(Expr::or(lt(ne.clone(), c(1)), gt(ne.clone(), c(2)))),
+        ),
         st(&bo, 4, lt(c(1), c(2))),
         st(&bo, 5, Expr::and(boolc(true), ld(&bo, 0))),
         st(&bo, 6, Expr::not(ld(&bo, 0))),
@@ -380,7 +484,11 @@ fn statements_match_tvm() {
     let y = ivar("y");
     let (ne, xe) = (e(&n), e(&x));
     let body = seq(vec![
-        if_(gt(ne.clone(), i32c(0)), store(&a, vec![i32c(0)], xe.clone()), None),
+        if_(
+            gt(ne.clone(), i32c(0)),
+            store(&a, vec![i32c(0)], xe.clone()),
+            None,
+        ),
         if_(
             gt(ne.clone(), i32c(1)),
             store(&a, vec![i32c(0)], xe.clone()),
@@ -392,18 +500,34 @@ fn statements_match_tvm() {
         ),
         evaluate(add(ne.clone(), i32c(1))),
         evaluate(extern_call(DataType::i32(), "g", vec![ne.clone()])),
-        store(&a, vec![ramp(i32c(0), i32c(1), 4)], broadcast(xe.clone(), 4)),
-        store(&a, vec![ramp(ne.clone(), i32c(2), 4)], load(&a, vec![ramp(ne.clone(), i32c(1), 4)])),
+        store(
+            &a,
+            vec![ramp(i32c(0), i32c(1), 4)],
+            broadcast(xe.clone(), 4),
+        ),
+        store(
+            &a,
+            vec![ramp(ne.clone(), i32c(2), 4)],
+            load(&a, vec![ramp(ne.clone(), i32c(1), 4)]),
+        ),
         store(
             &a,
             vec![i32c(4)],
-            extern_call(DataType::f32(), "myfn", vec![xe.clone(), i32c(1), str_expr("str")]),
+            extern_call(
+                DataType::f32(),
+                "myfn",
+                vec![xe.clone(), i32c(1), str_expr("str")],
+            ),
         ),
         allocate(
             &bb,
             seq(vec![
                 store(&bb, vec![i32c(0)], xe.clone()),
-                let_(&y, add(ne.clone(), i32c(1)), store(&a, vec![e(&y)], load(&bb, vec![i32c(0)]))),
+                let_(
+                    &y,
+                    add(ne.clone(), i32c(1)),
+                    store(&a, vec![e(&y)], load(&bb, vec![i32c(0)])),
+                ),
             ]),
         ),
     ]);
@@ -425,7 +549,13 @@ fn loops_match_tvm() {
     let st = |i: &Var, j: Expr, v: Expr| store(&a, vec![e(i), j], v);
     let mut out = Vec::new();
     let (i, j) = (ivar("i"), ivar("j"));
-    out.push(for_range(&i, i32c(2), i32c(8), ForKind::Serial, for_(&j, i32c(4), st(&i, e(&j), one()))));
+    out.push(for_range(
+        &i,
+        i32c(2),
+        i32c(8),
+        ForKind::Serial,
+        for_(&j, i32c(4), st(&i, e(&j), one())),
+    ));
     let (i, j) = (ivar("i"), ivar("j"));
     out.push(for_kind(
         &i,
@@ -455,12 +585,23 @@ fn loops_match_tvm() {
     let ann = attrs(vec![
         ("pragma_unroll", AttrValue::Int(1)),
         ("x", AttrValue::Str("str".into())),
-        ("arr", AttrValue::Array(vec![AttrValue::Int(1), AttrValue::Int(2)])),
+        (
+            "arr",
+            AttrValue::Array(vec![AttrValue::Int(1), AttrValue::Int(2)]),
+        ),
         ("f", AttrValue::Float(1.5)),
         ("b", AttrValue::Bool(true)),
         ("m", AttrValue::Map(attrs(vec![("k", AttrValue::Int(1))]))),
     ]);
-    out.push(loop_full(&i, i32c(0), i32c(8), ForKind::Serial, None, ann, for_(&j, i32c(8), st(&i, e(&j), one()))));
+    out.push(loop_full(
+        &i,
+        i32c(0),
+        i32c(8),
+        ForKind::Serial,
+        None,
+        ann,
+        for_(&j, i32c(8), st(&i, e(&j), one())),
+    ));
     let (i, j) = (ivar("i"), ivar("j"));
     out.push(for_(
         &i,
@@ -479,15 +620,35 @@ fn loops_match_tvm() {
     out.push(for_(
         &i,
         i32c(8),
-        for_(&j, i32c(8), seq(vec![st(&i, e(&j), one()), st(&i, e(&j), f32c(2.0))])),
+        for_(
+            &j,
+            i32c(8),
+            seq(vec![st(&i, e(&j), one()), st(&i, e(&j), f32c(2.0))]),
+        ),
     ));
     let (i, j) = (ivar("i"), ivar("j"));
     out.push(for_(&i, i32c(8), for_(&j, e(&i), st(&i, e(&j), one()))));
     let i = ivar("i");
-    out.push(for_range(&i, e(&n), i32c(4), ForKind::Serial, st(&i, i32c(0), one())));
+    out.push(for_range(
+        &i,
+        e(&n),
+        i32c(4),
+        ForKind::Serial,
+        st(&i, i32c(0), one()),
+    ));
     let i = ivar("i");
-    out.push(for_range(&i, i32c(2), e(&n), ForKind::Serial, st(&i, i32c(0), one())));
-    let f = func(vec![Param::Buf(a), Param::Scalar(n)], seq(out), Default::default());
+    out.push(for_range(
+        &i,
+        i32c(2),
+        e(&n),
+        ForKind::Serial,
+        st(&i, i32c(0), one()),
+    ));
+    let f = func(
+        vec![Param::Buf(a), Param::Scalar(n)],
+        seq(out),
+        Default::default(),
+    );
     check_func(&f, "loops", include_str!("data/printer/loops.tvm.txt"));
 }
 
@@ -499,9 +660,25 @@ fn name_collisions_match_tvm() {
     let ib = buf("I", "float32", &[8]);
     let zero = || f32c(0.0);
     let (i1, i2) = (ivar("i"), ivar("i"));
-    let n1 = for_(&i1, i32c(8), for_(&i2, i32c(8), store(&a, vec![e(&i2), i32c(0)], load(&ib, ix(&[&i2])))));
+    let n1 = for_(
+        &i1,
+        i32c(8),
+        for_(
+            &i2,
+            i32c(8),
+            store(&a, vec![e(&i2), i32c(0)], load(&ib, ix(&[&i2]))),
+        ),
+    );
     let (i3, i4, i5) = (ivar("i"), ivar("i_1"), ivar("i"));
-    let n2 = for_(&i3, i32c(8), for_(&i4, i32c(8), for_(&i5, i32c(8), store(&a, ix(&[&i5, &i4]), zero()))));
+    let n2 = for_(
+        &i3,
+        i32c(8),
+        for_(
+            &i4,
+            i32c(8),
+            for_(&i5, i32c(8), store(&a, ix(&[&i5, &i4]), zero())),
+        ),
+    );
     let (i6, vi6) = (ivar("i"), ivar("i"));
     let b1 = block("b")
         .spatial(&vi6, 8, e(&i6))
@@ -512,8 +689,15 @@ fn name_collisions_match_tvm() {
         .spatial(&vi, 8, e(&v))
         .writes(vec![at(&a, vec![e(&vi), i32c(0)])])
         .body(store(&a, vec![e(&vi), i32c(0)], zero()));
-    let body = root(vec![], seq(vec![n1, n2, for_(&i6, i32c(8), b1), for_(&v, i32c(8), b2)]));
-    let f = func(vec![Param::Buf(a), Param::Buf(ib)], body, Default::default());
+    let body = root(
+        vec![],
+        seq(vec![n1, n2, for_(&i6, i32c(8), b1), for_(&v, i32c(8), b2)]),
+    );
+    let f = func(
+        vec![Param::Buf(a), Param::Buf(ib)],
+        body,
+        Default::default(),
+    );
     check_func(&f, "names", include_str!("data/printer/names.tvm.txt"));
 }
 
@@ -542,7 +726,10 @@ fn symbolic() -> IRModule {
         .body(store(
             &yb,
             ix(&[&vi, &vj]),
-            add(load(&yb, ix(&[&vi, &vj])), mul(load(&xb, ix(&[&vi, &vk])), load(&wb, ix(&[&vj, &vk])))),
+            add(
+                load(&yb, ix(&[&vi, &vj])),
+                mul(load(&xb, ix(&[&vi, &vk])), load(&wb, ix(&[&vj, &vk]))),
+            ),
         ));
     let nest1 = for_(&i, one(), for_(&j, e(&n), for_(&k, e(&m), y_block)));
     let (i, j, vi, vj) = (lvar("i"), lvar("j"), lvar("vi"), lvar("vj"));
@@ -551,7 +738,11 @@ fn symbolic() -> IRModule {
         .iter(&vj, IterKind::Spatial, e(&n), e(&j))
         .reads(vec![at(&yb, ix(&[&vi, &vj])), at(&bb, ix(&[&vj]))])
         .writes(vec![at(&zb, ix(&[&vi, &vj]))])
-        .body(store(&zb, ix(&[&vi, &vj]), add(load(&yb, ix(&[&vi, &vj])), load(&bb, ix(&[&vj])))));
+        .body(store(
+            &zb,
+            ix(&[&vi, &vj]),
+            add(load(&yb, ix(&[&vi, &vj])), load(&bb, ix(&[&vj]))),
+        ));
     let nest2 = for_(&i, one(), for_(&j, e(&n), z_block));
     let linear0 = func(
         vec![
@@ -573,9 +764,16 @@ fn symbolic() -> IRModule {
         .iter(&vj, IterKind::Spatial, e(&n), e(&j))
         .reads(vec![at(&xb, ix(&[&vi, &vj]))])
         .writes(vec![at(&yb, ix(&[&vi, &vj]))])
-        .body(store(&yb, ix(&[&vi, &vj]), max(load(&xb, ix(&[&vi, &vj])), f32c(0.0))));
+        .body(store(
+            &yb,
+            ix(&[&vi, &vj]),
+            max(load(&xb, ix(&[&vi, &vj])), f32c(0.0)),
+        ));
     let relu0 = func(
-        vec![Param::Handle(handle("x"), xb), Param::Handle(handle("y"), yb)],
+        vec![
+            Param::Handle(handle("x"), xb),
+            Param::Handle(handle("y"), yb),
+        ],
         root(vec![], for_(&i, one(), for_(&j, e(&n), y_block))),
         Default::default(),
     );
@@ -587,8 +785,14 @@ fn symbolic_shapes_print_as_match_buffer() {
     let m = symbolic();
     let ours = include_str!("data/printer/symbolic.ours.txt");
     assert_eq!(print_module(&m, &tirx()), ours);
-    assert_eq!(print_module(&m, &sblock_dialect()), tirx_to_sblock_dialect(ours));
-    assert_eq!(print_module(&m, &block_dialect()), tirx_to_block_dialect(ours));
+    assert_eq!(
+        print_module(&m, &sblock_dialect()),
+        tirx_to_sblock_dialect(ours)
+    );
+    assert_eq!(
+        print_module(&m, &block_dialect()),
+        tirx_to_block_dialect(ours)
+    );
     expect![[r#"
         # from tvm.script import ir as I
         # from tvm.script import tir as T

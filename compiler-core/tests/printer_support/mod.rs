@@ -76,7 +76,11 @@ pub fn extern_call(dt: DataType, name: &str, mut args: Vec<Expr>) -> Expr {
     Expr::call(Intrinsic::Other("call_extern".into()), args, dt)
 }
 pub fn str_expr(s: &str) -> Expr {
-    Expr::new(ExprKind::Str(s.into()), DataType::handle(), Default::default())
+    Expr::new(
+        ExprKind::Str(s.into()),
+        DataType::handle(),
+        Default::default(),
+    )
 }
 pub fn ramp(base: Expr, stride: Expr, lanes: u16) -> Expr {
     let dt = base.dtype().with_lanes(lanes);
@@ -161,7 +165,15 @@ pub fn loop_full(
 /// `for v in range(extent)` with a zero of the extent's dtype as minimum.
 pub fn for_(v: &Var, extent: Expr, body: Stmt) -> Stmt {
     let zero = Expr::int(0, extent.dtype());
-    loop_full(v, zero, extent, ForKind::Serial, None, Annotations::new(), body)
+    loop_full(
+        v,
+        zero,
+        extent,
+        ForKind::Serial,
+        None,
+        Annotations::new(),
+        body,
+    )
 }
 pub fn for_kind(v: &Var, extent: Expr, kind: ForKind, body: Stmt) -> Stmt {
     let zero = Expr::int(0, extent.dtype());
@@ -172,7 +184,15 @@ pub fn for_range(v: &Var, min: Expr, extent: Expr, kind: ForKind, body: Stmt) ->
 }
 pub fn thread(v: &Var, extent: Expr, tag: &str, body: Stmt) -> Stmt {
     let zero = Expr::int(0, extent.dtype());
-    loop_full(v, zero, extent, ForKind::ThreadBinding, Some(tag), Annotations::new(), body)
+    loop_full(
+        v,
+        zero,
+        extent,
+        ForKind::ThreadBinding,
+        Some(tag),
+        Annotations::new(),
+        body,
+    )
 }
 
 pub fn point(x: Expr) -> Range {
@@ -331,10 +351,20 @@ pub fn func(params: Vec<Param>, body: Stmt, attrs: BTreeMap<String, AttrValue>) 
     }
 }
 
+/// The function with `global_symbol` set to `name`, as TVM's parser (and
+/// Tessel's builder) gives every function that is not private.
+pub fn public(mut f: PrimFunc, name: &str) -> PrimFunc {
+    f.attrs
+        .entry("global_symbol".into())
+        .or_insert_with(|| AttrValue::Str(name.into()));
+    f
+}
+
+/// A module of public functions.
 pub fn module(funcs: Vec<(&str, PrimFunc)>) -> IRModule {
     let mut m = IRModule::new();
     for (n, f) in funcs {
-        m.insert(n, BaseFunc::Prim(Rc::new(f)));
+        m.insert(n, BaseFunc::Prim(Rc::new(public(f, n))));
     }
     m
 }
@@ -358,8 +388,12 @@ pub fn tirx_to_block_dialect(s: &str) -> String {
 
 /// TVM 0.27's printing turned into the newer notebooks' dialect.
 pub fn tirx_to_sblock_dialect(s: &str) -> String {
-    s.replace("# from tvm.script import tirx as T", "# from tvm.script import tir as T")
-        .replace("# from tvm.tirx.layout import Axis\n", "")
-        .replace("@T.prim_func(s_tir=True)", "@T.prim_func")
-        .replace("T.sblock_alloc_buffer(", "T.alloc_buffer(")
+    s.replace(
+        "# from tvm.script import tirx as T",
+        "# from tvm.script import tir as T",
+    )
+    .replace("# from tvm.tirx.layout import Axis\n", "")
+    .replace("\"tirx.noalias\"", "\"tir.noalias\"")
+    .replace("@T.prim_func(s_tir=True)", "@T.prim_func")
+    .replace("T.sblock_alloc_buffer(", "T.alloc_buffer(")
 }
