@@ -3,12 +3,27 @@
 //! `tests/data/schedule_cache/*.txt` hold the positive cases: a course-dialect
 //! program, schedule calls, and TVM 0.27's result (printed program and trace,
 //! converted to the course spelling) as written by
-//! `tools/tvm_oracle/schedule_goldens.py`. Tessel must print exactly the same
-//! text. The negative cases below check every legality rule.
+//! `tools/tvm_oracle/schedule_goldens.py`. For each, Tessel must
+//! - print exactly TVM's text, and build IR structurally equal to TVM's text
+//!   parsed back;
+//! - produce IR the verifier accepts;
+//! - compute what the original computes, on random inputs, with the
+//!   interpreter checking every access against the declared regions (unless
+//!   the case's `### numerics` section says why TVM's own result differs, or
+//!   the program is too big to interpret in a test);
+//! - print a trace that replays (as text and as a trace object) to itself.
+//!
+//! The negative cases below check every legality rule.
 
 use std::fs;
 use std::path::PathBuf;
 
+use std::collections::HashMap;
+
+use compiler_core::analysis::structural_equal::prim_func_equal;
+use compiler_core::analysis::verify::{has_errors, verify_prim_func};
+use compiler_core::eval::{allclose, random_inputs, run_prim_func, EvalOptions};
+use compiler_core::ir::PrimFunc;
 use compiler_core::schedule::replay::run_python;
 use compiler_core::schedule::{Schedule, TraceDialect};
 use compiler_core::tvmscript::builder::parse_script;
@@ -20,6 +35,9 @@ struct Case {
     schedule: String,
     after: String,
     trace: String,
+    /// Why the result does not compute what the original does (TVM's own
+    /// behaviour), if it does not.
+    numerics: Option<String>,
 }
 
 fn sections(text: &str) -> Vec<(String, String)> {
@@ -59,6 +77,7 @@ fn cases() -> Vec<Case> {
                 schedule: get("schedule"),
                 after: get("after"),
                 trace: get("trace"),
+                numerics: s.iter().find(|(k, _)| k == "numerics").map(|(_, v)| v.trim().to_string()),
             }
         })
         .collect()
@@ -80,6 +99,73 @@ fn first_difference(ours: &str, theirs: &str) -> String {
         }
     }
     String::new()
+}
+
+fn main_of(sch: &Schedule) -> PrimFunc {
+    (**sch.module().get_prim("main").expect("main")).clone()
+}
+
+/// Runs both functions on the same random inputs (two seeds) and compares
+/// every argument afterwards: whether they agree, `None` when the program is
+/// too big to interpret here (or a parameter changed shape), `Err` for a
+/// fault (the interpreter checks accesses against the declared regions).
+fn same_results(before: &PrimFunc, after: &PrimFunc) -> Result<Option<bool>, String> {
+    const BUDGET: u64 = 1_500_000;
+    let shapes = |f: &PrimFunc| -> Vec<Vec<String>> {
+        f.param_buffers()
+            .map(|b| b.shape.iter().map(|e| format!("{e:?}")).collect())
+            .collect()
+    };
+    if shapes(before) != shapes(after) {
+        // A transformed parameter: the inputs would need the same permutation.
+        return Ok(None);
+    }
+    if work(&before.body) > BUDGET / 2 {
+        return Ok(None);
+    }
+    for seed in 0..2 {
+        let inputs = random_inputs(before, seed, &HashMap::new()).map_err(|e| e.message)?;
+        let mut a = inputs.clone();
+        let mut b = inputs;
+        let opts = EvalOptions {
+            step_budget: Some(BUDGET),
+            check_regions: true,
+            ..EvalOptions::default()
+        };
+        match run_prim_func(before, &mut a, &opts) {
+            Err(e) if e.message.contains("step budget") => return Ok(None),
+            Err(e) => return Err(format!("the original faults: {}", e.message)),
+            Ok(()) => {}
+        }
+        let opts = EvalOptions {
+            step_budget: Some(BUDGET * 4),
+            ..opts
+        };
+        run_prim_func(after, &mut b, &opts).map_err(|e| format!("the result faults: {}", e.message))?;
+        for (x, y) in a.iter().zip(&b) {
+            if allclose(x, y, 1e-5, 1e-5).is_err() {
+                return Ok(Some(false));
+            }
+        }
+    }
+    Ok(Some(true))
+}
+
+/// Roughly how many stores running `s` takes (loop extents multiplied).
+fn work(s: &compiler_core::ir::Stmt) -> u64 {
+    use compiler_core::ir::StmtKind;
+    match s.kind() {
+        StmtKind::For(l) => {
+            let n = l.extent.as_int().unwrap_or(16).max(0) as u64;
+            n.saturating_mul(work(&l.body))
+        }
+        StmtKind::Store { .. } => 1,
+        _ => {
+            let mut total = 0u64;
+            s.for_each_child(|c| total = total.saturating_add(work(c)));
+            total
+        }
+    }
 }
 
 fn print(sch: &Schedule) -> String {
@@ -112,6 +198,51 @@ fn tvm_goldens() {
                 "{}: trace differs\n--- tessel\n{trace}--- tvm\n{}",
                 c.name, c.trace
             ));
+        }
+        let ours = main_of(&sch);
+        let theirs = schedule_of(&c.after);
+        if let Err(m) = prim_func_equal(&ours, &main_of(&theirs)) {
+            failures.push(format!("{}: not structurally equal to TVM's result: {m}", c.name));
+        }
+        let diags = verify_prim_func(&ours, "main");
+        if has_errors(&diags) {
+            let msgs: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
+            failures.push(format!("{}: the verifier rejects the result: {}", c.name, msgs.join("; ")));
+        }
+        match (&c.numerics, same_results(&main_of(&schedule_of(&c.before)), &ours)) {
+            (None, Err(e)) => failures.push(format!("{}: {e}", c.name)),
+            (None, Ok(Some(false))) => failures.push(format!(
+                "{}: computes something else than the original on random inputs",
+                c.name
+            )),
+            (Some(why), Ok(Some(true))) => failures.push(format!(
+                "{}: computes the same as the original, but the case says it does not ({why})",
+                c.name
+            )),
+            _ => {}
+        }
+        // The printed trace replays to itself, as text and as a trace object.
+        let mut again = schedule_of(&c.before);
+        match run_python(&mut again, &trace) {
+            Err(d) => failures.push(format!("{}: the printed trace does not replay: {}", c.name, d.message)),
+            Ok(_) => {
+                if again.trace().python(TraceDialect::Tir) != trace {
+                    failures.push(format!("{}: the replayed trace prints differently", c.name));
+                }
+                // Annotation values lose their type in TVM's trace (True is 1, 2.0 is 2).
+                if !trace.contains("sch.annotate(") && print(&again) != print(&sch) {
+                    failures.push(format!("{}: the replayed trace gives another program", c.name));
+                }
+            }
+        }
+        let mut third = schedule_of(&c.before);
+        match third.replay(sch.trace(), false) {
+            Err(e) => failures.push(format!("{}: the trace object does not replay: {}", c.name, e.message)),
+            Ok(()) => {
+                if third.trace().python(TraceDialect::Tir) != trace {
+                    failures.push(format!("{}: the replayed trace object prints differently", c.name));
+                }
+            }
         }
     }
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
