@@ -303,7 +303,8 @@ fn is_dense(ana: &Analyzer, e: &Expr, dom: &HashMap<VarId, Range>) -> bool {
             None => merged.push((atom, c)),
         }
     }
-    let mut spans: Vec<(i64, i64)> = Vec::new(); // (|coefficient|, number of values - 1)
+    // (|coefficient|, number of values - 1; `None` when symbolic)
+    let mut spans: Vec<(i64, Option<i64>)> = Vec::new();
     for (atom, c) in merged {
         if c == 0 {
             continue;
@@ -311,24 +312,29 @@ fn is_dense(ana: &Analyzer, e: &Expr, dom: &HashMap<VarId, Range>) -> bool {
         let Some((lo, hi)) = eval_interval(ana, &atom, dom) else {
             return false;
         };
-        let (Some(lo), Some(hi)) = (lo.as_int(), hi.as_int()) else {
-            return false;
+        let span = match (lo.as_int(), hi.as_int()) {
+            (Some(lo), Some(hi)) => Some(hi.saturating_sub(lo)),
+            _ => None,
         };
-        let span = hi.saturating_sub(lo);
-        if span < 0 {
+        if span.is_some_and(|s| s < 0) {
             return false;
         }
-        if span > 0 {
+        if span != Some(0) {
             spans.push((c.saturating_abs(), span));
         }
     }
     spans.sort();
-    let mut reach: i64 = 0; // the values covered so far span [0, reach]
+    // The values covered so far span [0, reach]; a symbolic span may only
+    // come last (nothing is known about the gaps after it).
+    let mut reach: Option<i64> = Some(0);
     for (c, span) in spans {
-        if c > reach.saturating_add(1) {
+        let Some(r) = reach else {
+            return false;
+        };
+        if c > r.saturating_add(1) {
             return false;
         }
-        reach = reach.saturating_add(c.saturating_mul(span));
+        reach = span.map(|s| r.saturating_add(c.saturating_mul(s)));
     }
     true
 }

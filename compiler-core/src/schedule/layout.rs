@@ -455,7 +455,12 @@ impl Schedule {
                 format!("buffer {} has explicit strides; Tessel transforms compact buffers only", old.name),
             ));
         }
-        let dtype = old.shape.first().map(|e| e.dtype()).unwrap_or(DataType::i32());
+        // One index type for the whole map: int64 when any dimension is.
+        let dtype = if old.shape.iter().any(|e| e.dtype() == DataType::i64()) {
+            DataType::i64()
+        } else {
+            DataType::i32()
+        };
         let map = IndexMap::parse(index_map, dtype).map_err(|m| ScheduleError::new(P, m))?;
         if map.params.len() != old.ndim() {
             return Err(ScheduleError::new(
@@ -481,12 +486,21 @@ impl Schedule {
                 format!("buffer {} is the source of a match_buffer; Tessel cannot transform it", old.name),
             ));
         }
+        // A permutation of the indices is a bijection whatever the shape.
+        let permutation: Option<Vec<usize>> = map
+            .results
+            .iter()
+            .map(|r| r.as_var().and_then(|v| map.params.iter().position(|p| p == v)))
+            .collect();
+        let permutation = permutation.filter(|p| {
+            p.len() == map.params.len() && (0..p.len()).all(|i| p.contains(&i))
+        });
         // The new shape: the image of the old domain.
         let dom: HashMap<VarId, Range> = map
             .params
             .iter()
             .zip(&old.shape)
-            .map(|(v, s)| (v.id(), Range::from_extent(s.clone())))
+            .map(|(v, s)| (v.id(), Range::from_extent(Expr::cast(dtype, s.clone()))))
             .collect();
         let ana = Analyzer::new();
         let mut shape = Vec::new();
@@ -516,12 +530,14 @@ impl Schedule {
                 format!("({})", items.join(", "))
             }
         };
-        if !assume_injective_transform {
+        if let Some(p) = &permutation {
+            shape = p.iter().map(|&i| old.shape[i].clone()).collect();
+        } else if !assume_injective_transform {
             let ranges: Vec<(Var, Range)> = map
                 .params
                 .iter()
                 .zip(&old.shape)
-                .map(|(v, s)| (v.clone(), Range::from_extent(s.clone())))
+                .map(|(v, s)| (v.clone(), Range::from_extent(Expr::cast(dtype, s.clone()))))
                 .collect();
             let bijective = detect_iter_map(&map.results, &ranges, &Expr::bool(true));
             let product = |s: &[Expr]| -> Option<i64> {
