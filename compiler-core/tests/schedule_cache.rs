@@ -77,7 +77,10 @@ fn cases() -> Vec<Case> {
                 schedule: get("schedule"),
                 after: get("after"),
                 trace: get("trace"),
-                numerics: s.iter().find(|(k, _)| k == "numerics").map(|(_, v)| v.trim().to_string()),
+                numerics: s
+                    .iter()
+                    .find(|(k, _)| k == "numerics")
+                    .map(|(_, v)| v.trim().to_string()),
             }
         })
         .collect()
@@ -93,7 +96,10 @@ fn first_difference(ours: &str, theirs: &str) -> String {
     let a: Vec<&str> = ours.lines().collect();
     let b: Vec<&str> = theirs.lines().collect();
     for i in 0..a.len().max(b.len()) {
-        let (x, y) = (a.get(i).copied().unwrap_or("<end>"), b.get(i).copied().unwrap_or("<end>"));
+        let (x, y) = (
+            a.get(i).copied().unwrap_or("<end>"),
+            b.get(i).copied().unwrap_or("<end>"),
+        );
         if x != y {
             return format!("line {}:\n  tessel: {x}\n  tvm:    {y}\n", i + 1);
         }
@@ -145,7 +151,8 @@ fn same_results_n(before: &PrimFunc, after: &PrimFunc, seeds: u64) -> Result<Opt
             step_budget: Some(BUDGET * 4),
             ..opts
         };
-        run_prim_func(after, &mut b, &opts).map_err(|e| format!("the result faults: {}", e.message))?;
+        run_prim_func(after, &mut b, &opts)
+            .map_err(|e| format!("the result faults: {}", e.message))?;
         for (x, y) in a.iter().zip(&b) {
             if allclose(x, y, 1e-5, 1e-5).is_err() {
                 return Ok(Some(false));
@@ -206,14 +213,24 @@ fn tvm_goldens() {
         let ours = main_of(&sch);
         let theirs = schedule_of(&c.after);
         if let Err(m) = prim_func_equal(&ours, &main_of(&theirs)) {
-            failures.push(format!("{}: not structurally equal to TVM's result: {m}", c.name));
+            failures.push(format!(
+                "{}: not structurally equal to TVM's result: {m}",
+                c.name
+            ));
         }
         let diags = verify_prim_func(&ours, "main");
         if has_errors(&diags) {
             let msgs: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
-            failures.push(format!("{}: the verifier rejects the result: {}", c.name, msgs.join("; ")));
+            failures.push(format!(
+                "{}: the verifier rejects the result: {}",
+                c.name,
+                msgs.join("; ")
+            ));
         }
-        match (&c.numerics, same_results(&main_of(&schedule_of(&c.before)), &ours)) {
+        match (
+            &c.numerics,
+            same_results(&main_of(&schedule_of(&c.before)), &ours),
+        ) {
             (None, Err(e)) => failures.push(format!("{}: {e}", c.name)),
             (None, Ok(Some(false))) => failures.push(format!(
                 "{}: computes something else than the original on random inputs",
@@ -228,28 +245,46 @@ fn tvm_goldens() {
         // The printed trace replays to itself, as text and as a trace object.
         let mut again = schedule_of(&c.before);
         match run_python(&mut again, &trace) {
-            Err(d) => failures.push(format!("{}: the printed trace does not replay: {}", c.name, d.message)),
+            Err(d) => failures.push(format!(
+                "{}: the printed trace does not replay: {}",
+                c.name, d.message
+            )),
             Ok(_) => {
                 if again.trace().python(TraceDialect::Tir) != trace {
                     failures.push(format!("{}: the replayed trace prints differently", c.name));
                 }
                 // Annotation values lose their type in TVM's trace (True is 1, 2.0 is 2).
                 if !trace.contains("sch.annotate(") && print(&again) != print(&sch) {
-                    failures.push(format!("{}: the replayed trace gives another program", c.name));
+                    failures.push(format!(
+                        "{}: the replayed trace gives another program",
+                        c.name
+                    ));
                 }
             }
         }
         let mut third = schedule_of(&c.before);
         match third.replay(sch.trace(), false) {
-            Err(e) => failures.push(format!("{}: the trace object does not replay: {}", c.name, e.message)),
+            Err(e) => failures.push(format!(
+                "{}: the trace object does not replay: {}",
+                c.name, e.message
+            )),
             Ok(()) => {
                 if third.trace().python(TraceDialect::Tir) != trace {
-                    failures.push(format!("{}: the replayed trace object prints differently", c.name));
+                    failures.push(format!(
+                        "{}: the replayed trace object prints differently",
+                        c.name
+                    ));
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -320,7 +355,10 @@ fn rejects(src: &str, schedule: &str, needles: &[&str]) {
         Err(d) => d.message,
     };
     for n in needles {
-        assert!(err.contains(n), "`{last}`: error {err:?} should mention {n:?}");
+        assert!(
+            err.contains(n),
+            "`{last}`: error {err:?} should mention {n:?}"
+        );
     }
     // The setup ran twice (the variables are needed again); what failed changed nothing.
     let mut fresh = schedule_of(src);
@@ -338,14 +376,23 @@ fn rejects_call(src: &str, call: &str, needles: &[&str]) {
         Err(d) => d.message,
     };
     for n in needles {
-        assert!(err.contains(n), "`{call}`: error {err:?} should mention {n:?}");
+        assert!(
+            err.contains(n),
+            "`{call}`: error {err:?} should mention {n:?}"
+        );
     }
-    assert_eq!(print(&sch), before, "a refused primitive leaves the program alone");
+    assert_eq!(
+        print(&sch),
+        before,
+        "a refused primitive leaves the program alone"
+    );
 }
 
 #[test]
 fn cache_rejects_invalid_scopes() {
-    for scope in ["foo", "Global", "m.x", " global", "wmma", "wmma.x", "metal.x", "mma"] {
+    for scope in [
+        "foo", "Global", "m.x", " global", "wmma", "wmma.x", "metal.x", "mma",
+    ] {
         for p in ["cache_read", "cache_write"] {
             rejects_call(
                 MATMUL,
@@ -361,10 +408,22 @@ fn cache_rejects_invalid_scopes() {
         &["storage scope \"foo\" is invalid"],
     );
     // Prefix matches are valid (TVM's StorageScope::Create).
-    for scope in ["globalx", "warp", "local.foo", "shared.foo", "wmma.matrix_a", "texture2d", "metal.simdgroup", ""] {
+    for scope in [
+        "globalx",
+        "warp",
+        "local.foo",
+        "shared.foo",
+        "wmma.matrix_a",
+        "texture2d",
+        "metal.simdgroup",
+        "",
+    ] {
         let mut sch = schedule_of(MATMUL);
-        run_python(&mut sch, &format!("b = sch.get_block(\"C\")\nsch.cache_read(b, 0, \"{scope}\")"))
-            .unwrap_or_else(|d| panic!("{scope:?}: {}", d.message));
+        run_python(
+            &mut sch,
+            &format!("b = sch.get_block(\"C\")\nsch.cache_read(b, 0, \"{scope}\")"),
+        )
+        .unwrap_or_else(|d| panic!("{scope:?}: {}", d.message));
     }
 }
 
@@ -418,9 +477,18 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
             vi = T.axis.spatial(64, i)
             C[vi] = B[vi]
 "#;
-    let msg = "The buffer B is expected to be written by single block, but got 2 blocks who write it";
-    rejects_call(src, "b = sch.get_block(\"C\")\nsch.cache_read(b, 0, \"shared\")", &[msg, "`B0`, `B1`"]);
-    rejects_call(src, "b = sch.get_block(\"B0\")\nsch.cache_write(b, 0, \"shared\")", &[msg]);
+    let msg =
+        "The buffer B is expected to be written by single block, but got 2 blocks who write it";
+    rejects_call(
+        src,
+        "b = sch.get_block(\"C\")\nsch.cache_read(b, 0, \"shared\")",
+        &[msg, "`B0`, `B1`"],
+    );
+    rejects_call(
+        src,
+        "b = sch.get_block(\"B0\")\nsch.cache_write(b, 0, \"shared\")",
+        &[msg],
+    );
     rejects_call(
         src,
         "b = sch.get_block(\"C\")\nb1 = sch.get_block(\"B1\")\nsch.cache_read(b, 0, \"shared\", [b1])",
@@ -436,8 +504,20 @@ fn cache_read_needs_a_stage_pipeline() {
     // whichever buffer is cached: the property is the whole scope's.
     for (n, w, m, r, why) in [
         (32, "2 * vi", 16, "vi", "a strided write covers nothing"),
-        (32, "vi", 64, "vi", "the consumer reads past what is written"),
-        (32, "vi + 8", 16, "vi", "the consumer reads before what is written"),
+        (
+            32,
+            "vi",
+            64,
+            "vi",
+            "the consumer reads past what is written",
+        ),
+        (
+            32,
+            "vi + 8",
+            16,
+            "vi",
+            "the consumer reads before what is written",
+        ),
         (16, "vi + 16", 16, "vi", "disjoint"),
         (32, "vi * 2", 32, "vi * 2", "strided on both sides"),
     ] {
@@ -445,12 +525,22 @@ fn cache_read_needs_a_stage_pipeline() {
         for c in [call, input] {
             let mut sch = schedule_of(&src);
             let err = run_python(&mut sch, c).expect_err(why).message;
-            assert!(err.contains("not a stage pipeline") && err.contains("region cover"), "{why}: {err}");
-            assert!(err.contains("Block `C` reads a part of buffer `B`"), "{why}: {err}");
+            assert!(
+                err.contains("not a stage pipeline") && err.contains("region cover"),
+                "{why}: {err}"
+            );
+            assert!(
+                err.contains("Block `C` reads a part of buffer `B`"),
+                "{why}: {err}"
+            );
         }
         // cache_write does not need the property (TVM: require_stage_pipeline=false).
         let mut sch = schedule_of(&src);
-        run_python(&mut sch, "c = sch.get_block(\"C\")\nsch.cache_write(c, 0, \"local\")").expect(why);
+        run_python(
+            &mut sch,
+            "c = sch.get_block(\"C\")\nsch.cache_write(c, 0, \"local\")",
+        )
+        .expect(why);
     }
     // Dense writes TVM accepts: divisions, remainders, reversals, predicates.
     for (n, w, m, r) in [
@@ -461,7 +551,8 @@ fn cache_read_needs_a_stage_pipeline() {
         (32, "vi", 16, "vi * 2"),
     ] {
         let mut sch = schedule_of(&pair(n, w, m, r));
-        run_python(&mut sch, call).unwrap_or_else(|d| panic!("B[{w}] for {n} / B[{r}] for {m}: {}", d.message));
+        run_python(&mut sch, call)
+            .unwrap_or_else(|d| panic!("B[{w}] for {n} / B[{r}] for {m}: {}", d.message));
     }
     // Two producers whose writes together cover the read are fine; with a gap they are not.
     let two = |second: &str| {
@@ -524,7 +615,11 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32"), D: T.Buff
             D[vi] = X[vi] + A[vi]
 "#;
     let mut sch = schedule_of(src);
-    run_python(&mut sch, "e = sch.get_block(\"E\")\nsch.cache_read(e, 1, \"shared\")").expect("A is cached");
+    run_python(
+        &mut sch,
+        "e = sch.get_block(\"E\")\nsch.cache_read(e, 1, \"shared\")",
+    )
+    .expect("A is cached");
     rejects_call(
         src,
         "c = sch.get_block(\"C\")\nsch.cache_read(c, 0, \"shared\")",
@@ -553,25 +648,47 @@ fn cache_handles_must_be_live() {
 
 #[test]
 fn set_scope_rules() {
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.set_scope(b, 1, \"shared\")", &["has 1 write regions"]);
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.set_scope(b, 1, \"shared\")",
+        &["has 1 write regions"],
+    );
     // Index first, then the scope string, then the allocation (TVM's order).
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.set_scope(b, 1, \"bad\")", &["has 1 write regions"]);
-    rejects_call(CHAIN, "c = sch.get_block(\"C\")\nsch.set_scope(c, 0, \"bad\")", &["storage scope \"bad\" is invalid"]);
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.set_scope(b, 1, \"bad\")",
+        &["has 1 write regions"],
+    );
+    rejects_call(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.set_scope(c, 0, \"bad\")",
+        &["storage scope \"bad\" is invalid"],
+    );
     rejects_call(
         CHAIN,
         "c = sch.get_block(\"C\")\nsch.set_scope(c, 0, \"shared\")",
-        &["The input buffer C is not allocated by a block", "function parameter"],
+        &[
+            "The input buffer C is not allocated by a block",
+            "function parameter",
+        ],
     );
 }
 
 #[test]
 fn storage_align_rules() {
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.storage_align(b, 1, 0, 16, 1)", &["has 1 write regions"]);
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.storage_align(b, 1, 0, 16, 1)",
+        &["has 1 write regions"],
+    );
     // TVM checks the factor before the axis, and both before the allocation.
     rejects_call(
         CHAIN,
         "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 5, 0, 1)",
-        &["`factor` of storage_align is expected to be a positive number", "is 0"],
+        &[
+            "`factor` of storage_align is expected to be a positive number",
+            "is 0",
+        ],
     );
     rejects_call(
         CHAIN,
@@ -583,8 +700,16 @@ fn storage_align_rules() {
         "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 5, 16, 1)",
         &["has 2 dimension(s)", "[-2, 2)", "`axis` is 5"],
     );
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.storage_align(b, 0, -3, 16, 1)", &["`axis` is -3"]);
-    rejects_call(CHAIN, "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 0, 16, 1)", &["C is not allocated by a block"]);
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.storage_align(b, 0, -3, 16, 1)",
+        &["`axis` is -3"],
+    );
+    rejects_call(
+        CHAIN,
+        "c = sch.get_block(\"C\")\nsch.storage_align(c, 0, 0, 16, 1)",
+        &["C is not allocated by a block"],
+    );
 }
 
 #[test]
@@ -624,16 +749,36 @@ fn transform_layout_rules() {
 
 #[test]
 fn annotation_rules() {
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.unannotate(b, \"k\")", &["Cannot find annotation key: k"]);
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.unannotate(b, \"k\")",
+        &["Cannot find annotation key: k"],
+    );
     rejects(
         CHAIN,
         "b = sch.get_block(\"B\")\ni, j = sch.get_loops(b)\nsch.annotate(i, \"x\", 2)\nsch.unannotate(i, \"y\")",
         &["Cannot find annotation key: y"],
     );
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", None)", &["cannot be None"]);
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", [])", &["empty list"]);
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", {1: 2})", &["string keys"]);
-    rejects_call(CHAIN, "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", b)", &["schedule variable b"]);
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", None)",
+        &["cannot be None"],
+    );
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", [])",
+        &["empty list"],
+    );
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", {1: 2})",
+        &["string keys"],
+    );
+    rejects_call(
+        CHAIN,
+        "b = sch.get_block(\"B\")\nsch.annotate(b, \"k\", b)",
+        &["schedule variable b"],
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -674,7 +819,10 @@ fn caches_of_symbolic_buffers() {
     )
     .unwrap_or_else(|d| panic!("{}", d.message));
     let printed = print(&sch);
-    let body = printed.split_once("    # with T.block(\"root\"):\n").expect("root").1;
+    let body = printed
+        .split_once("    # with T.block(\"root\"):\n")
+        .expect("root")
+        .1;
     assert_eq!(
         body,
         r#"    Y = T.alloc_buffer((1, n))
@@ -732,11 +880,20 @@ fn caches_of_symbolic_buffers() {
     // Transposing a symbolic parameter is a bijection (TVM agrees); splitting
     // one needs constant shapes here (TVM: it would need padding).
     let mut sch = schedule_of(DYNAMIC);
-    run_python(&mut sch, "y = sch.get_block(\"Y\")\nsch.transform_layout(y, (\"read\", 1), lambda i, j: (j, i))")
-        .unwrap_or_else(|d| panic!("{}", d.message));
+    run_python(
+        &mut sch,
+        "y = sch.get_block(\"Y\")\nsch.transform_layout(y, (\"read\", 1), lambda i, j: (j, i))",
+    )
+    .unwrap_or_else(|d| panic!("{}", d.message));
     let printed = print(&sch);
-    assert!(printed.contains("W = T.match_buffer(w, (m, n))"), "{printed}");
-    assert!(printed.contains("T.reads(X[vi, vk], W[vk, vj])"), "{printed}");
+    assert!(
+        printed.contains("W = T.match_buffer(w, (m, n))"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("T.reads(X[vi, vk], W[vk, vj])"),
+        "{printed}"
+    );
     assert!(printed.contains("X[vi, vk] * W[vk, vj]"), "{printed}");
     let err = run_python(&mut sch, "y = sch.get_block(\"Y\")\nsch.transform_layout(y, (\"read\", 0), lambda i, j: (i, j // 4, j % 4))")
         .expect_err("symbolic")
@@ -758,7 +915,9 @@ fn calls_for(block: &str, func: &str, reads: usize, writes: usize, ndims: &[usiz
             out.push(format!("{b}sch.cache_read(b, {i}, \"{scope}\")"));
             out.push(format!("{b}sch.cache_write(b, {i}, \"{scope}\")"));
         }
-        out.push(format!("{b}sch.cache_read(b, {i}, \"shared\", consumer_blocks=[b])"));
+        out.push(format!(
+            "{b}sch.cache_read(b, {i}, \"shared\", consumer_blocks=[b])"
+        ));
         out.push(format!("{b}sch.set_scope(b, {i}, \"shared\")"));
         for (axis, factor) in [(-1, 16), (0, 0), (5, 8)] {
             out.push(format!("{b}sch.storage_align(b, {i}, {axis}, {factor}, 1)"));
@@ -773,17 +932,31 @@ fn calls_for(block: &str, func: &str, reads: usize, writes: usize, ndims: &[usiz
             for body in [
                 format!("({params},)"),
                 format!("({},)", rev.join(", ")),
-                format!("({} // 4, {} % 4{})", names[0], names[0], names[1..].iter().map(|x| format!(", {x}")).collect::<String>()),
+                format!(
+                    "({} // 4, {} % 4{})",
+                    names[0],
+                    names[0],
+                    names[1..]
+                        .iter()
+                        .map(|x| format!(", {x}"))
+                        .collect::<String>()
+                ),
                 format!("({} * 2,)", names[0]),
                 format!("({},)", names.join(" + ")),
             ] {
-                out.push(format!("{b}sch.transform_layout(b, (\"{kind}\", {i}), lambda {params}: {body})"));
+                out.push(format!(
+                    "{b}sch.transform_layout(b, (\"{kind}\", {i}), lambda {params}: {body})"
+                ));
             }
         }
     }
-    out.push(format!("{b}sch.annotate(b, \"k\", 1)\nsch.unannotate(b, \"k\")"));
+    out.push(format!(
+        "{b}sch.annotate(b, \"k\", 1)\nsch.unannotate(b, \"k\")"
+    ));
     out.push(format!("{b}sch.unannotate(b, \"missing\")"));
-    out.push(format!("{b}sch.annotate(b, \"d\", {{\"a\": [1, 2.5, \"s\"]}})"));
+    out.push(format!(
+        "{b}sch.annotate(b, \"d\", {{\"a\": [1, 2.5, \"s\"]}})"
+    ));
     out
 }
 
@@ -800,13 +973,18 @@ fn primitives_never_panic_on_the_seeds() {
     let (mut ok, mut refused) = (0, 0);
     for path in files {
         let src = fs::read_to_string(&path).unwrap();
-        let Ok(parsed) = parse_script(&src) else { continue };
+        let Ok(parsed) = parse_script(&src) else {
+            continue;
+        };
         let module = parsed.to_module();
         for (fname, func) in module.prim_funcs() {
             let mut blocks = Vec::new();
             func.body.walk(&mut |s| {
                 if let StmtKind::BlockRealize(r) = s.kind() {
-                    if !r.block.iter_vars.is_empty() || !r.block.reads.is_empty() || !r.block.writes.is_empty() {
+                    if !r.block.iter_vars.is_empty()
+                        || !r.block.reads.is_empty()
+                        || !r.block.writes.is_empty()
+                    {
                         let ndims: Vec<usize> = r
                             .block
                             .reads
@@ -814,7 +992,12 @@ fn primitives_never_panic_on_the_seeds() {
                             .map(|x| x.buffer.ndim())
                             .chain(r.block.writes.iter().map(|x| x.buffer.ndim()))
                             .collect();
-                        blocks.push((r.block.name.clone(), r.block.reads.len(), r.block.writes.len(), ndims));
+                        blocks.push((
+                            r.block.name.clone(),
+                            r.block.reads.len(),
+                            r.block.writes.len(),
+                            ndims,
+                        ));
                     }
                 }
             });
@@ -845,9 +1028,14 @@ fn primitives_never_panic_on_the_seeds() {
                                 .param_buffers()
                                 .zip(f.param_buffers())
                                 .all(|(x, y)| x == y);
-                            if !call.contains("cache_write") && params_kept && work(&func.body) <= 50_000 {
+                            if !call.contains("cache_write")
+                                && params_kept
+                                && work(&func.body) <= 50_000
+                            {
                                 match same_results_n(func, f, 1) {
-                                    Ok(Some(false)) => panic!("{}: `{call}` changes the results", path.display()),
+                                    Ok(Some(false)) => {
+                                        panic!("{}: `{call}` changes the results", path.display())
+                                    }
                                     // Programs the interpreter cannot feed (strided parameters) are skipped.
                                     Err(e) if !e.starts_with("the original faults") => {
                                         panic!("{}: `{call}`: {e}", path.display())
@@ -857,16 +1045,24 @@ fn primitives_never_panic_on_the_seeds() {
                             }
                             let text = sch.trace().python(TraceDialect::Tir);
                             let mut again = Schedule::new(module.clone()).unwrap();
-                            run_python(&mut again, &text)
-                                .unwrap_or_else(|d| panic!("`{call}`: the trace does not replay: {}", d.message));
+                            run_python(&mut again, &text).unwrap_or_else(|d| {
+                                panic!("`{call}`: the trace does not replay: {}", d.message)
+                            });
                         }
                     }
                     let _ = run_python(&mut cumulative, &call);
                 }
             }
             let f = cumulative.module().get_prim(fname).unwrap();
-            assert!(!has_errors(&verify_prim_func(f, fname)), "{}: cumulative result", path.display());
+            assert!(
+                !has_errors(&verify_prim_func(f, fname)),
+                "{}: cumulative result",
+                path.display()
+            );
         }
     }
-    assert!(ok > 100 && refused > 100, "{ok} succeeded, {refused} refused");
+    assert!(
+        ok > 100 && refused > 100,
+        "{ok} succeeded, {refused} refused"
+    );
 }

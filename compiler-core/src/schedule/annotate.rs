@@ -27,7 +27,12 @@ pub fn attr_from_value(v: &SchedValue) -> std::result::Result<AttrValue, String>
             if items.is_empty() {
                 return Err("an annotation value cannot be an empty list (TVM: \"Cannot take a Union of no types\")".into());
             }
-            AttrValue::Array(items.iter().map(attr_from_value).collect::<std::result::Result<_, _>>()?)
+            AttrValue::Array(
+                items
+                    .iter()
+                    .map(attr_from_value)
+                    .collect::<std::result::Result<_, _>>()?,
+            )
         }
         SchedValue::Source(text) => {
             let e = syntax::parse_expr(text).map_err(|d| d.message)?;
@@ -37,7 +42,10 @@ pub fn attr_from_value(v: &SchedValue) -> std::result::Result<AttrValue, String>
             return Err("an annotation value cannot be None".into());
         }
         SchedValue::Rv(r) => {
-            return Err(format!("an annotation value cannot be the schedule variable {}", r.name()));
+            return Err(format!(
+                "an annotation value cannot be the schedule variable {}",
+                r.name()
+            ));
         }
     })
 }
@@ -102,7 +110,9 @@ fn trace_value(v: &AttrValue) -> TraceArg {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                let entry = Instruction::new("x").arg("", TraceArg::Str(k.clone())).arg("", trace_value(v));
+                let entry = Instruction::new("x")
+                    .arg("", TraceArg::Str(k.clone()))
+                    .arg("", trace_value(v));
                 // `sch.x("k", v)` → `"k": v`
                 let text = entry.python();
                 let inner = text
@@ -159,7 +169,12 @@ impl Schedule {
         }
     }
 
-    fn set_annotations(&mut self, primitive: &str, path: &tree::StmtPath, ann: Annotations) -> Result<()> {
+    fn set_annotations(
+        &mut self,
+        primitive: &str,
+        path: &tree::StmtPath,
+        ann: Annotations,
+    ) -> Result<()> {
         let body = self.body(primitive)?;
         let Some(s) = tree::get(&body, path) else {
             return Err(ScheduleError::new(primitive, "internal: stale path"));
@@ -174,7 +189,12 @@ impl Schedule {
                 r.block.annotations = ann;
                 StmtKind::BlockRealize(r)
             }
-            _ => return Err(ScheduleError::new(primitive, "internal: not a block or loop")),
+            _ => {
+                return Err(ScheduleError::new(
+                    primitive,
+                    "internal: not a block or loop",
+                ))
+            }
         };
         self.replace_at(primitive, path, Stmt::new(new, s.span()))
     }
@@ -201,11 +221,9 @@ impl Schedule {
         const P: &str = "unannotate";
         let (path, mut ann) = self.annotations_of(P, target)?;
         if ann.remove(ann_key).is_none() {
-            return Err(ScheduleError::new(
-                P,
-                format!("Cannot find annotation key: {ann_key}"),
-            )
-            .at(path));
+            return Err(
+                ScheduleError::new(P, format!("Cannot find annotation key: {ann_key}")).at(path),
+            );
         }
         self.set_annotations(P, &path, ann)?;
         self.record(

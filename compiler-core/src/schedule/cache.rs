@@ -341,7 +341,12 @@ fn is_dense(ana: &Analyzer, e: &Expr, dom: &HashMap<VarId, Range>) -> bool {
 
 /// Splits `e * scale` into `(atom, coefficient)` terms over the variables of
 /// `dom`; parts not using them are dropped (they only shift the interval).
-fn linear_terms(e: &Expr, scale: i64, dom: &HashMap<VarId, Range>, out: &mut Vec<(Expr, i64)>) -> bool {
+fn linear_terms(
+    e: &Expr,
+    scale: i64,
+    dom: &HashMap<VarId, Range>,
+    out: &mut Vec<(Expr, i64)>,
+) -> bool {
     let uses = {
         let mut found = false;
         e.walk(&mut |x| {
@@ -367,8 +372,7 @@ fn linear_terms(e: &Expr, scale: i64, dom: &HashMap<VarId, Range>, out: &mut Vec
             _ => false,
         },
         ExprKind::Cast(a) => linear_terms(a, scale, dom, out),
-        ExprKind::Var(_)
-        | ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, _, _) => {
+        ExprKind::Var(_) | ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, _, _) => {
             out.push((e.clone(), scale));
             true
         }
@@ -438,13 +442,12 @@ fn dependencies(children: &[ChildBlock]) -> Deps {
 
 /// The deepest loop (or the scope) enclosing both paths.
 fn lca_path(body: &Stmt, scope: &StmtPath, a: &StmtPath, b: &StmtPath) -> StmtPath {
-    let common: Vec<usize> = a
-        .0
-        .iter()
-        .zip(&b.0)
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| *x)
-        .collect();
+    let common: Vec<usize> =
+        a.0.iter()
+            .zip(&b.0)
+            .take_while(|(x, y)| x == y)
+            .map(|(x, _)| *x)
+            .collect();
     let mut best = scope.clone();
     for (p, _) in enclosing_loops(body, a) {
         if p.0.len() <= common.len() && p.0[..] == common[..p.0.len()] && p.0.len() > best.0.len() {
@@ -458,7 +461,12 @@ fn lca_path(body: &Stmt, scope: &StmtPath, a: &StmtPath, b: &StmtPath) -> StmtPa
 /// consumer's read region covered by what its producers write (blocks that
 /// overwrite what an earlier one read do not matter: TVM 0.27 accepts them).
 /// `Err` names the offending pair.
-fn check_stage_pipeline(primitive: &str, body: &Stmt, scope_path: &StmtPath, scope_name: &str) -> Result<()> {
+fn check_stage_pipeline(
+    primitive: &str,
+    body: &Stmt,
+    scope_path: &StmtPath,
+    scope_name: &str,
+) -> Result<()> {
     let children = child_blocks(body, scope_path);
     let deps = dependencies(&children);
     let not_pipeline = |detail: String| {
@@ -493,10 +501,18 @@ fn check_stage_pipeline(primitive: &str, body: &Stmt, scope_path: &StmtPath, sco
                     let p = &children[pi];
                     let relax: HashMap<VarId, Range> = loops_below(body, &p.path, &lca)
                         .iter()
-                        .map(|(_, l)| (l.loop_var.id(), Range::new(l.min.clone(), l.extent.clone())))
+                        .map(|(_, l)| {
+                            (l.loop_var.id(), Range::new(l.min.clone(), l.extent.clone()))
+                        })
                         .collect();
                     let pred = unbind(&p.realize.predicate, &p.realize);
-                    for w in p.realize.block.writes.iter().filter(|w| w.buffer == read.buffer) {
+                    for w in p
+                        .realize
+                        .block
+                        .writes
+                        .iter()
+                        .filter(|w| w.buffer == read.buffer)
+                    {
                         produced.push(
                             w.region
                                 .iter()
@@ -525,7 +541,10 @@ fn check_stage_pipeline(primitive: &str, body: &Stmt, scope_path: &StmtPath, sco
                         unbind(&r.extent, &consumer.realize),
                     );
                     let consumed = upper_bound_dim(&ana, &r, &relax, &pred);
-                    let made = union_lower_bound(&ana, produced.iter().map(|p| p.get(d).cloned().flatten()));
+                    let made = union_lower_bound(
+                        &ana,
+                        produced.iter().map(|p| p.get(d).cloned().flatten()),
+                    );
                     let shape = read.buffer.shape.get(d).cloned();
                     if !covers(&ana, made, consumed, shape) {
                         return Err(not_pipeline(format!(
@@ -557,7 +576,10 @@ fn union_lower_bound(
         0 => None,
         1 => parts.into_iter().next(),
         _ => {
-            if parts.iter().all(|(lo, hi)| lo.as_int().is_some() && hi.as_int().is_some()) {
+            if parts
+                .iter()
+                .all(|(lo, hi)| lo.as_int().is_some() && hi.as_int().is_some())
+            {
                 let mut v: Vec<(i64, i64)> = parts
                     .iter()
                     .map(|(lo, hi)| (lo.as_int().unwrap_or(0), hi.as_int().unwrap_or(0)))
@@ -575,9 +597,10 @@ fn union_lower_bound(
                 return Some((Expr::int(lo, dt), Expr::int(hi, dt)));
             }
             let (lo0, hi0) = &parts[0];
-            if parts.iter().all(|(lo, hi)| {
-                ana.can_prove_equal(lo, lo0) && ana.can_prove_equal(hi, hi0)
-            }) {
+            if parts
+                .iter()
+                .all(|(lo, hi)| ana.can_prove_equal(lo, lo0) && ana.can_prove_equal(hi, hi0))
+            {
                 return Some((lo0.clone(), hi0.clone()));
             }
             None
@@ -821,7 +844,11 @@ fn make_cache_stage(
         if full {
             shifted.push(bv.to_expr());
             bindings.push(plus(&r.min, &lv));
-            let extent = original.shape.get(i).cloned().unwrap_or_else(|| r.extent.clone());
+            let extent = original
+                .shape
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| r.extent.clone());
             iter_vars.push(IterVar {
                 var: bv,
                 dom: Range::from_extent(extent),
@@ -843,7 +870,11 @@ fn make_cache_stage(
     } else {
         (plain, shifted)
     };
-    let points = |idx: &[Expr]| idx.iter().map(|e| Range::point(e.clone())).collect::<Vec<_>>();
+    let points = |idx: &[Expr]| {
+        idx.iter()
+            .map(|e| Range::point(e.clone()))
+            .collect::<Vec<_>>()
+    };
     let block = Block {
         name: name.to_string(),
         iter_vars,
@@ -932,7 +963,8 @@ impl Retarget {
         mbs.iter()
             .map(|mb| MatchBufferRegion {
                 buffer: mb.buffer.clone(),
-                source: self.regions(std::slice::from_ref(&mb.source))
+                source: self
+                    .regions(std::slice::from_ref(&mb.source))
                     .pop()
                     .unwrap_or_else(|| mb.source.clone()),
             })
@@ -1066,7 +1098,9 @@ impl Mutator for WriteRewriter<'_> {
                     let reads = self.t.regions(&b.reads);
                     let writes = self.t.regions(&b.writes);
                     let changed = reads.iter().chain(&writes).any(|x| x.buffer == self.t.to)
-                        || b.match_buffers.iter().any(|m| m.source.buffer == self.t.from);
+                        || b.match_buffers
+                            .iter()
+                            .any(|m| m.source.buffer == self.t.from);
                     if !changed {
                         return s.clone();
                     }
@@ -1170,7 +1204,8 @@ impl Schedule {
     ) -> Result<BlockRV> {
         const P: &str = "cache_read";
         check_storage_scope(P, storage_scope)?;
-        let (t, buffer) = self.cache_target(P, block_rv, read_buffer_index, BufferIndexType::Read)?;
+        let (t, buffer) =
+            self.cache_target(P, block_rv, read_buffer_index, BufferIndexType::Read)?;
         let body = self.body(P)?;
         check_stage_pipeline(P, &body, &t.scope_path, &t.scope_name)?;
         let consumers = self.block_names(P, consumer_blocks)?;
@@ -1193,7 +1228,8 @@ impl Schedule {
                 } else {
                     raw_consumers(&children, pi)
                 };
-                let loc = detect_cache_loc(&body, &t.scope_path, &producer.realize.block.name, &related);
+                let loc =
+                    detect_cache_loc(&body, &t.scope_path, &producer.realize.block.name, &related);
                 let region = producer
                     .realize
                     .block
@@ -1247,7 +1283,11 @@ impl Schedule {
                 },
             },
             scope_name: &t.scope_name,
-            consumers: if consumers.is_empty() { None } else { Some(&consumers) },
+            consumers: if consumers.is_empty() {
+                None
+            } else {
+                Some(&consumers)
+            },
             current_consumes: false,
             seen_scope: false,
         };
@@ -1264,7 +1304,12 @@ impl Schedule {
         if !consumer_blocks.is_empty() {
             inst = inst.arg(
                 "consumer_blocks",
-                TraceArg::List(consumer_blocks.iter().map(|b| TraceArg::Rv((*b).into())).collect()),
+                TraceArg::List(
+                    consumer_blocks
+                        .iter()
+                        .map(|b| TraceArg::Rv((*b).into()))
+                        .collect(),
+                ),
             );
         }
         self.record(inst.outputs(vec![rv.into()]));
@@ -1284,7 +1329,8 @@ impl Schedule {
     ) -> Result<BlockRV> {
         const P: &str = "cache_write";
         check_storage_scope(P, storage_scope)?;
-        let (t, buffer) = self.cache_target(P, block_rv, write_buffer_index, BufferIndexType::Write)?;
+        let (t, buffer) =
+            self.cache_target(P, block_rv, write_buffer_index, BufferIndexType::Write)?;
         let body = self.body(P)?;
         let consumers = self.block_names(P, consumer_blocks)?;
         let children = child_blocks(&body, &t.scope_path);
@@ -1357,7 +1403,12 @@ impl Schedule {
         if !consumer_blocks.is_empty() {
             inst = inst.arg(
                 "consumer_blocks",
-                TraceArg::List(consumer_blocks.iter().map(|b| TraceArg::Rv((*b).into())).collect()),
+                TraceArg::List(
+                    consumer_blocks
+                        .iter()
+                        .map(|b| TraceArg::Rv((*b).into()))
+                        .collect(),
+                ),
             );
         }
         self.record(inst.outputs(vec![rv.into()]));
@@ -1376,7 +1427,12 @@ fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
         .collect()
 }
 
-fn single_writer_error(primitive: &str, buffer: &Buffer, children: &[ChildBlock], writers: &[usize]) -> ScheduleError {
+fn single_writer_error(
+    primitive: &str,
+    buffer: &Buffer,
+    children: &[ChildBlock],
+    writers: &[usize],
+) -> ScheduleError {
     let names: Vec<String> = writers
         .iter()
         .map(|&i| format!("`{}`", children[i].realize.block.name))
@@ -1398,7 +1454,11 @@ fn single_writer_error(primitive: &str, buffer: &Buffer, children: &[ChildBlock]
 fn cache_buffer(of: &Buffer, name: &str, scope: &str, region: &[Range], full: bool) -> Buffer {
     of.derive(|n| {
         n.name = name.to_string();
-        n.scope = if scope.is_empty() { "global".to_string() } else { scope.to_string() };
+        n.scope = if scope.is_empty() {
+            "global".to_string()
+        } else {
+            scope.to_string()
+        };
         if !full {
             n.shape = region.iter().map(|r| r.extent.clone()).collect();
         }
@@ -1407,5 +1467,8 @@ fn cache_buffer(of: &Buffer, name: &str, scope: &str, region: &[Range], full: bo
 
 /// Whether the stage goes under a loop (then the cache is a full copy).
 fn loc_is_loop(body: &Stmt, loc: &CacheLoc) -> bool {
-    matches!(tree::get(body, &loc.path).map(|s| s.kind().clone()), Some(StmtKind::For(_)))
+    matches!(
+        tree::get(body, &loc.path).map(|s| s.kind().clone()),
+        Some(StmtKind::For(_))
+    )
 }

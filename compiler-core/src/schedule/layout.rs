@@ -62,16 +62,23 @@ impl BufferSel {
         match (v, legacy_type) {
             (V::List(items), None) => match items.as_slice() {
                 [V::Str(t), V::Int(i)] => Ok(BufferSel::Index(kind(t)?, *i)),
-                _ => Err("buffer must be (\"read\" or \"write\", index), a buffer name, or an index".into()),
+                _ => Err(
+                    "buffer must be (\"read\" or \"write\", index), a buffer name, or an index"
+                        .into(),
+                ),
             },
             (V::Source(text), None) => {
                 // A tuple kept as text by a recorded trace.
                 let e = syntax::parse_expr(&text).map_err(|d| d.message)?;
                 match &e.kind {
                     ast::ExprKind::Tuple(items) => match items.as_slice() {
-                        [ast::Expr { kind: ast::ExprKind::Str(t), .. }, ast::Expr { kind: ast::ExprKind::Int(i), .. }] => {
-                            Ok(BufferSel::Index(kind(t)?, *i))
-                        }
+                        [ast::Expr {
+                            kind: ast::ExprKind::Str(t),
+                            ..
+                        }, ast::Expr {
+                            kind: ast::ExprKind::Int(i),
+                            ..
+                        }] => Ok(BufferSel::Index(kind(t)?, *i)),
                         _ => Err(format!("cannot read the buffer argument {text}")),
                     },
                     _ => Err(format!("cannot read the buffer argument {text}")),
@@ -79,8 +86,12 @@ impl BufferSel {
             }
             (V::Str(name), None) => Ok(BufferSel::Name(name)),
             (V::Int(i), Some(V::Str(t))) => Ok(BufferSel::Index(kind(&t)?, i)),
-            (V::Int(_), None) => Err("an integer buffer index needs buffer_index_type=\"read\" or \"write\"".into()),
-            _ => Err("buffer must be (\"read\" or \"write\", index), a buffer name, or an index".into()),
+            (V::Int(_), None) => {
+                Err("an integer buffer index needs buffer_index_type=\"read\" or \"write\"".into())
+            }
+            _ => Err(
+                "buffer must be (\"read\" or \"write\", index), a buffer name, or an index".into(),
+            ),
         }
     }
 }
@@ -99,7 +110,8 @@ impl IndexMap {
     /// integers, `+ - * // %`, unary minus. Operations fold the way TVM's
     /// Python operators do.
     pub fn parse(src: &str, dtype: DataType) -> std::result::Result<IndexMap, String> {
-        let e = syntax::parse_expr(src).map_err(|d| format!("cannot parse the index map: {}", d.message))?;
+        let e = syntax::parse_expr(src)
+            .map_err(|d| format!("cannot parse the index map: {}", d.message))?;
         let ast::ExprKind::Lambda { params, body } = &e.kind else {
             return Err("the index map must be a lambda, such as `lambda i, j: (j, i)`".into());
         };
@@ -143,7 +155,10 @@ impl IndexMap {
             .zip(indices)
             .map(|(p, e)| (p.id(), Expr::cast(p.dtype(), e.clone())))
             .collect();
-        self.results.iter().map(|r| substitute_expr(r, &map)).collect()
+        self.results
+            .iter()
+            .map(|r| substitute_expr(r, &map))
+            .collect()
     }
 
     /// The map as TVM's trace prints it: `lambda i, j: (j, i,)`.
@@ -171,7 +186,9 @@ fn lambda_expr(
     if depth > 200 {
         return Err("the index map is nested too deeply".into());
     }
-    let binary = |op: BinOp, a: Expr, b: Expr| fold::try_fold_binary(op, &a, &b).unwrap_or_else(|| Expr::binary(op, a, b));
+    let binary = |op: BinOp, a: Expr, b: Expr| {
+        fold::try_fold_binary(op, &a, &b).unwrap_or_else(|| Expr::binary(op, a, b))
+    };
     match &e.kind {
         ast::ExprKind::Name(n) => env
             .get(n)
@@ -222,7 +239,11 @@ struct LayoutRewriter<'a> {
 
 impl LayoutRewriter<'_> {
     fn indices(&self, indices: &[Expr]) -> Vec<Expr> {
-        self.map.apply(indices).iter().map(|e| self.ana.simplify(e)).collect()
+        self.map
+            .apply(indices)
+            .iter()
+            .map(|e| self.ana.simplify(e))
+            .collect()
     }
 }
 
@@ -253,7 +274,8 @@ impl Mutator for LayoutRewriter<'_> {
     fn stmt(&mut self, s: &Stmt) -> Stmt {
         match s.kind() {
             StmtKind::For(l) => {
-                self.ana.bind(&l.loop_var, &Range::new(l.min.clone(), l.extent.clone()));
+                self.ana
+                    .bind(&l.loop_var, &Range::new(l.min.clone(), l.extent.clone()));
                 walk_stmt(self, s)
             }
             StmtKind::Store {
@@ -279,10 +301,17 @@ impl Mutator for LayoutRewriter<'_> {
                 let iter_values: Vec<Expr> = r.iter_values.iter().map(|e| self.expr(e)).collect();
                 let predicate = self.expr(&r.predicate);
                 let mut block = walk_block(self, &r.block);
-                let touches = block.reads.iter().chain(&block.writes).any(|x| x.buffer == self.new);
+                let touches = block
+                    .reads
+                    .iter()
+                    .chain(&block.writes)
+                    .any(|x| x.buffer == self.new);
                 if touches {
                     let (reads, writes) = infer_access_regions(&block);
-                    let fix = |regions: &[BufferRegion], inferred: &[BufferRegion], me: &Self| -> Vec<BufferRegion> {
+                    let fix = |regions: &[BufferRegion],
+                               inferred: &[BufferRegion],
+                               me: &Self|
+                     -> Vec<BufferRegion> {
                         regions
                             .iter()
                             .map(|x| {
@@ -294,10 +323,15 @@ impl Mutator for LayoutRewriter<'_> {
                                 }
                                 // Not inferable (e.g. a reduction's own output listed as
                                 // a read): map the region's corner.
-                                let mins: Vec<Expr> = x.region.iter().map(|r| r.min.clone()).collect();
+                                let mins: Vec<Expr> =
+                                    x.region.iter().map(|r| r.min.clone()).collect();
                                 BufferRegion {
                                     buffer: me.new.clone(),
-                                    region: me.indices(&mins).into_iter().map(Range::point).collect(),
+                                    region: me
+                                        .indices(&mins)
+                                        .into_iter()
+                                        .map(Range::point)
+                                        .collect(),
                                 }
                             })
                             .collect()
@@ -331,9 +365,10 @@ fn buffer_origin(func: &PrimFunc, buffer: &Buffer) -> Origin {
     if func.param_buffers().any(|b| b == buffer) {
         return Origin::Param;
     }
-    let found = tree::find_all(&func.body, &mut |s| {
-        matches!(s.kind(), StmtKind::BlockRealize(r) if r.block.alloc_buffers.contains(buffer))
-    });
+    let found = tree::find_all(
+        &func.body,
+        &mut |s| matches!(s.kind(), StmtKind::BlockRealize(r) if r.block.alloc_buffers.contains(buffer)),
+    );
     match found.into_iter().next() {
         Some(_) => Origin::Alloc,
         None => Origin::Other,
@@ -370,8 +405,10 @@ impl Mutator for SwapBuffer {
 impl Schedule {
     /// Installs a new version of the function being scheduled.
     fn set_func(&mut self, func: PrimFunc) {
-        self.module
-            .insert(self.func_name.clone(), BaseFunc::Prim(std::rc::Rc::new(func)));
+        self.module.insert(
+            self.func_name.clone(),
+            BaseFunc::Prim(std::rc::Rc::new(func)),
+        );
     }
 
     /// `sch.transform_layout(block, buffer, index_map, pad_value=None,
@@ -410,7 +447,10 @@ impl Schedule {
             }
             BufferSel::Name(name) => {
                 let mut found: Vec<(Buffer, BufferIndexType, i64)> = Vec::new();
-                for (kind, regions) in [(BufferIndexType::Read, &block.reads), (BufferIndexType::Write, &block.writes)] {
+                for (kind, regions) in [
+                    (BufferIndexType::Read, &block.reads),
+                    (BufferIndexType::Write, &block.writes),
+                ] {
                     for (i, r) in regions.iter().enumerate() {
                         if r.buffer.name == *name {
                             match found.iter_mut().find(|(b, _, _)| *b == r.buffer) {
@@ -452,7 +492,10 @@ impl Schedule {
         if !old.strides.is_empty() {
             return Err(ScheduleError::new(
                 P,
-                format!("buffer {} has explicit strides; Tessel transforms compact buffers only", old.name),
+                format!(
+                    "buffer {} has explicit strides; Tessel transforms compact buffers only",
+                    old.name
+                ),
             ));
         }
         // One index type for the whole map: int64 when any dimension is.
@@ -483,18 +526,23 @@ impl Schedule {
         if used_by_match {
             return Err(ScheduleError::new(
                 P,
-                format!("buffer {} is the source of a match_buffer; Tessel cannot transform it", old.name),
+                format!(
+                    "buffer {} is the source of a match_buffer; Tessel cannot transform it",
+                    old.name
+                ),
             ));
         }
         // A permutation of the indices is a bijection whatever the shape.
         let permutation: Option<Vec<usize>> = map
             .results
             .iter()
-            .map(|r| r.as_var().and_then(|v| map.params.iter().position(|p| p == v)))
+            .map(|r| {
+                r.as_var()
+                    .and_then(|v| map.params.iter().position(|p| p == v))
+            })
             .collect();
-        let permutation = permutation.filter(|p| {
-            p.len() == map.params.len() && (0..p.len()).all(|i| p.contains(&i))
-        });
+        let permutation = permutation
+            .filter(|p| p.len() == map.params.len() && (0..p.len()).all(|i| p.contains(&i)));
         // The new shape: the image of the old domain.
         let dom: HashMap<VarId, Range> = map
             .params
@@ -520,10 +568,17 @@ impl Schedule {
                     ),
                 ));
             }
-            shape.push(ana.simplify(&Expr::binary(BinOp::Add, hi.clone(), Expr::int(1, hi.dtype()))));
+            shape.push(ana.simplify(&Expr::binary(
+                BinOp::Add,
+                hi.clone(),
+                Expr::int(1, hi.dtype()),
+            )));
         }
         let shape_text = |s: &[Expr]| {
-            let items: Vec<String> = s.iter().map(crate::tvmscript::printer::print_expr).collect();
+            let items: Vec<String> = s
+                .iter()
+                .map(crate::tvmscript::printer::print_expr)
+                .collect();
             if items.len() == 1 {
                 format!("({},)", items[0])
             } else {
@@ -541,7 +596,8 @@ impl Schedule {
                 .collect();
             let bijective = detect_iter_map(&map.results, &ranges, &Expr::bool(true));
             let product = |s: &[Expr]| -> Option<i64> {
-                s.iter().try_fold(1i64, |acc, e| acc.checked_mul(e.as_int()?))
+                s.iter()
+                    .try_fold(1i64, |acc, e| acc.checked_mul(e.as_int()?))
             };
             match (product(&old.shape), product(&shape)) {
                 (Some(a), Some(b))
@@ -615,16 +671,30 @@ impl Schedule {
                 .arg("buffer", TraceArg::Source(buffer_arg))
                 .arg("index_map", TraceArg::Source(map.python()))
                 .arg("pad_value", TraceArg::None)
-                .arg("assume_injective_transform", TraceArg::Bool(assume_injective_transform)),
+                .arg(
+                    "assume_injective_transform",
+                    TraceArg::Bool(assume_injective_transform),
+                ),
         );
         Ok(())
     }
 
     /// `sch.set_scope(block, buffer_index, storage_scope)`.
-    pub fn set_scope(&mut self, block_rv: BlockRV, buffer_index: i64, storage_scope: &str) -> Result<()> {
+    pub fn set_scope(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        storage_scope: &str,
+    ) -> Result<()> {
         const P: &str = "set_scope";
         let (path, realize) = self.resolve_block(P, block_rv)?;
-        let buffer = nth_access_buffer(P, &realize.block, buffer_index, BufferIndexType::Write, &path)?;
+        let buffer = nth_access_buffer(
+            P,
+            &realize.block,
+            buffer_index,
+            BufferIndexType::Write,
+            &path,
+        )?;
         check_storage_scope(P, storage_scope)?;
         let func = self.func(P)?;
         if !matches!(buffer_origin(&func, &buffer), Origin::Alloc) {
@@ -633,7 +703,11 @@ impl Schedule {
         if buffer.scope != storage_scope {
             let new = buffer.derive(|n| {
                 n.name = format!("{}_{}", n.name, storage_scope);
-                n.scope = if storage_scope.is_empty() { "global".into() } else { storage_scope.to_string() };
+                n.scope = if storage_scope.is_empty() {
+                    "global".into()
+                } else {
+                    storage_scope.to_string()
+                };
             });
             let body = SwapBuffer { old: buffer, new }.stmt(&func.body);
             self.set_body(P, body)?;
@@ -659,7 +733,13 @@ impl Schedule {
     ) -> Result<()> {
         const P: &str = "storage_align";
         let (path, realize) = self.resolve_block(P, block_rv)?;
-        let buffer = nth_access_buffer(P, &realize.block, buffer_index, BufferIndexType::Write, &path)?;
+        let buffer = nth_access_buffer(
+            P,
+            &realize.block,
+            buffer_index,
+            BufferIndexType::Write,
+            &path,
+        )?;
         if factor <= 0 {
             return Err(ScheduleError::new(
                 P,
@@ -712,7 +792,9 @@ impl Schedule {
         r.block
             .annotations
             .insert("buffer_dim_align".to_string(), AttrValue::Array(list));
-        let stmt = tree::get(&func.body, &path).map(|s| s.span()).unwrap_or_default();
+        let stmt = tree::get(&func.body, &path)
+            .map(|s| s.span())
+            .unwrap_or_default();
         self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))?;
         self.record(
             Instruction::new("storage_align")

@@ -417,7 +417,10 @@ impl Schedule {
                 let b = a.required("block")?;
                 let b = a.block(b)?;
                 let mut ints = [0i64; 4];
-                for (slot, name) in ints.iter_mut().zip(["buffer_index", "axis", "factor", "offset"]) {
+                for (slot, name) in
+                    ints.iter_mut()
+                        .zip(["buffer_index", "axis", "factor", "offset"])
+                {
                     let v = a.required(name)?;
                     *slot = a.int(v)?;
                 }
@@ -437,7 +440,8 @@ impl Schedule {
                     None => false,
                 };
                 a.finish()?;
-                let sel = layout::BufferSel::from_value(buffer, legacy_type).map_err(|m| a.err(m))?;
+                let sel =
+                    layout::BufferSel::from_value(buffer, legacy_type).map_err(|m| a.err(m))?;
                 let map_src = match index_map {
                     SchedValue::Source(s) | SchedValue::Str(s) => s,
                     other => {
