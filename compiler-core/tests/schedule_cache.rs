@@ -647,6 +647,46 @@ fn cache_handles_must_be_live() {
 }
 
 #[test]
+fn duplicate_cache_names_make_handles_ambiguous() {
+    // TVM names both stages B_local; Tessel keeps the names, and a handle
+    // to such a block says why it cannot be used.
+    let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32"), D: T.Buffer((64,), "float32")):
+    B = T.alloc_buffer((64,))
+    for i in range(64):
+        with T.block("B"):
+            vi = T.axis.spatial(64, i)
+            B[vi] = A[vi]
+    for i in range(64):
+        with T.block("C"):
+            vi = T.axis.spatial(64, i)
+            C[vi] = B[vi]
+    for i in range(64):
+        with T.block("D"):
+            vi = T.axis.spatial(64, i)
+            D[vi] = B[vi] + C[vi]
+"#;
+    let setup = "c = sch.get_block(\"C\")\nd = sch.get_block(\"D\")\nx = sch.cache_read(d, 0, \"local\", [d])\ny = sch.cache_read(c, 0, \"local\", [c])\n";
+    let mut sch = schedule_of(src);
+    let err = run_python(&mut sch, &format!("{setup}sch.get_loops(x)")).expect_err("ambiguous");
+    assert!(
+        err.message.contains("several blocks are named `B_local`"),
+        "{}",
+        err.message
+    );
+    let mut sch = schedule_of(src);
+    let err =
+        run_python(&mut sch, &format!("{setup}sch.get_block(\"B_local\")")).expect_err("ambiguous");
+    assert!(
+        err.message.contains("2 blocks are named `B_local`"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
 fn set_scope_rules() {
     rejects_call(
         CHAIN,
