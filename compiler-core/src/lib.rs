@@ -12,6 +12,7 @@ pub mod arith;
 pub mod diag;
 pub mod eval;
 pub mod ir;
+pub mod lower;
 pub mod schedule;
 pub mod syntax;
 pub mod tvmscript;
