@@ -433,6 +433,16 @@ impl Schedule {
                 }
                 rvs(&self.sample_perfect_tile(l, n as usize, m, decision.as_deref())?)
             }
+            "sample_compute_location" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let decision = match a.get("decision") {
+                    None | Some(SchedValue::None) => None,
+                    Some(v) => Some(a.int(v)?),
+                };
+                a.finish()?;
+                SchedValue::Rv(self.sample_compute_location(b, decision)?.into())
+            }
             "sample_categorical" => {
                 let c = a.required("candidates")?;
                 let c = a
@@ -611,7 +621,9 @@ impl Schedule {
                 }
             }
             if let (Some(d), false) = (&inst.decision, resample) {
-                let v = if inst.name == "sample_categorical" {
+                let v = if inst.name == "sample_categorical"
+                    || inst.name == "sample_compute_location"
+                {
                     SchedValue::Int(d.first().copied().unwrap_or(0))
                 } else {
                     SchedValue::List(d.iter().map(|x| SchedValue::Int(*x)).collect())
