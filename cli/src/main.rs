@@ -1,4 +1,224 @@
-fn main() {
-    eprintln!("tessel: commands arrive with the core issue");
-    std::process::exit(2)
+//! `tessel`: the command-line face of the compiler.
+//!
+//! - `tessel fmt FILE` prints the canonical TVMScript form of FILE.
+//! - `tessel check FILE` verifies FILE and prints spanned diagnostics.
+//! - `tessel eval FILE` runs a function on seeded random inputs.
+//!
+//! Exit codes: 0 success, 1 the input has errors (diagnostics printed),
+//! 2 usage or I/O errors.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use compiler_core::diag::{render, Diagnostic};
+use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
+use compiler_core::tvmscript::printer::{print_module, print_prim_func, Dialect, PrintOptions};
+
+#[derive(Parser)]
+#[command(
+    name = "tessel",
+    version,
+    about = "Tessel: a tensor-program compiler playground"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DialectArg {
+    /// `T.block` with `from tvm.script import tir` (the course book).
+    Block,
+    /// `T.sblock` with `from tvm.script import tir`.
+    Sblock,
+    /// TVM 0.27: `tirx`, `T.sblock`, `@T.prim_func(s_tir=True)`.
+    Tirx,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the canonical form of a TVMScript file.
+    Fmt {
+        file: PathBuf,
+        /// Print in this dialect instead of the input's own.
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
+    },
+    /// Verify a TVMScript file; exit 1 with diagnostics if it has errors.
+    Check { file: PathBuf },
+    /// Run a function with the reference interpreter on seeded random inputs
+    /// and print every argument afterwards (outputs are written in place).
+    Eval {
+        file: PathBuf,
+        /// The function to run (default: `main`, or the only function).
+        #[arg(long)]
+        func: Option<String>,
+        /// Seed of the random inputs.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print a checksum per argument instead of the values.
+        #[arg(long)]
+        checksum: bool,
+        /// Values for symbolic sizes and scalar parameters, e.g. `--size n=64`.
+        #[arg(long = "size", value_parser = parse_size)]
+        sizes: Vec<(String, i64)>,
+    },
+}
+
+fn parse_size(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s.split_once('=').ok_or("expected NAME=VALUE")?;
+    let value = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not an integer"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Fmt { file, dialect } => with_script(&file, |parsed, _src| {
+            let dialect = match dialect {
+                Some(DialectArg::Block) => Dialect::Block,
+                Some(DialectArg::Sblock) => Dialect::SBlock,
+                Some(DialectArg::Tirx) => Dialect::Tirx,
+                None => Dialect::from_source(parsed.dialect),
+            };
+            print!("{}", format_script(parsed, dialect));
+            ExitCode::SUCCESS
+        }),
+        Command::Check { file } => with_script(&file, |parsed, src| {
+            let diags = compiler_core::analysis::verify::verify_module(&parsed.to_module());
+            report(&diags, src, &file);
+            if diags.iter().any(Diagnostic::is_error) {
+                ExitCode::from(1)
+            } else {
+                println!("{}: ok", file.display());
+                ExitCode::SUCCESS
+            }
+        }),
+        Command::Eval {
+            file,
+            func,
+            seed,
+            checksum,
+            sizes,
+        } => with_script(&file, |parsed, src| {
+            match eval(
+                parsed,
+                func.as_deref(),
+                seed,
+                checksum,
+                &sizes.into_iter().collect(),
+            ) {
+                Ok(out) => {
+                    print!("{out}");
+                    ExitCode::SUCCESS
+                }
+                Err(d) => {
+                    report(&[d], src, &file);
+                    ExitCode::from(1)
+                }
+            }
+        }),
+    }
+}
+
+/// Runs one function of the script on random inputs; the printed arguments.
+fn eval(
+    parsed: &ParsedScript,
+    func: Option<&str>,
+    seed: u64,
+    checksum: bool,
+    sizes: &std::collections::HashMap<String, i64>,
+) -> Result<String, Diagnostic> {
+    use compiler_core::eval::{random_inputs, run_prim_func, EvalOptions};
+    let module = parsed.to_module();
+    let names: Vec<&str> = module.prim_funcs().map(|(n, _)| n).collect();
+    let name = match func {
+        Some(f) => f.to_string(),
+        None if names.contains(&"main") => "main".to_string(),
+        None if names.len() == 1 => names[0].to_string(),
+        None => {
+            return Err(Diagnostic::error(
+                format!(
+                    "the script has several functions ({}); choose one with --func",
+                    names.join(", ")
+                ),
+                Default::default(),
+            ))
+        }
+    };
+    let f = module.get_prim(&name).ok_or_else(|| {
+        Diagnostic::error(
+            format!("no function `{name}` (have: {})", names.join(", ")),
+            Default::default(),
+        )
+    })?;
+    let mut args = random_inputs(f, seed, sizes).map_err(|e| e.to_diagnostic())?;
+    run_prim_func(f, &mut args, &EvalOptions::default()).map_err(|e| e.to_diagnostic())?;
+    let mut out = String::new();
+    for (param, arr) in f.params.iter().zip(&args) {
+        let label = f
+            .param_buffer(param)
+            .map(|b| b.name.clone())
+            .unwrap_or_else(|| param.name().to_string());
+        let shape: Vec<String> = arr.shape().iter().map(|d| d.to_string()).collect();
+        if checksum {
+            out.push_str(&format!(
+                "{label}: {}[{}] {}\n",
+                arr.dtype(),
+                shape.join(", "),
+                arr.checksum()
+            ));
+        } else {
+            out.push_str(&format!(
+                "{label}: {}[{}]\n{arr}\n",
+                arr.dtype(),
+                shape.join(", ")
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Every item of the script in canonical form, separated by blank lines.
+fn format_script(parsed: &ParsedScript, dialect: Dialect) -> String {
+    let opts = PrintOptions::new(dialect);
+    let mut out = String::new();
+    for (i, item) in parsed.items.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        match item {
+            Item::Module { module, .. } => out.push_str(&print_module(module, &opts)),
+            Item::PrimFunc { name, func } => out.push_str(&print_prim_func(func, name, &opts)),
+        }
+    }
+    out
+}
+
+/// Reads and parses `file`, then runs `f`; parse errors are reported with exit code 1.
+fn with_script(file: &Path, f: impl FnOnce(&ParsedScript, &str) -> ExitCode) -> ExitCode {
+    let src = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tessel: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    match parse_script(&src) {
+        Ok(parsed) => f(&parsed, &src),
+        Err(d) => {
+            report(&[d], &src, file);
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn report(diags: &[Diagnostic], src: &str, file: &Path) {
+    for d in diags {
+        eprint!("{}", render(d, src, &file.display().to_string()));
+    }
 }

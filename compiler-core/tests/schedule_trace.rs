@@ -146,3 +146,25 @@ fn stale_handles_and_illegal_requests_explain_themselves() {
         err.message
     );
 }
+
+#[test]
+fn a_refusal_shows_the_ir_with_the_loop_marked() {
+    let mut sch = schedule();
+    let err = run_python(
+        &mut sch,
+        "b = sch.get_block(\"C\")\ni, j, k = sch.get_loops(b)\nsch.vectorize(k)\n",
+    )
+    .unwrap_err();
+    let note = err.notes.join("\n");
+    // The whole function is printed, with the reduction loop underlined.
+    let lines: Vec<&str> = note.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("for i, j, k in T.grid(128, 128, 128):"))
+        .expect("loop printed");
+    assert!(lines[at + 1].trim_start().starts_with('^'), "{note}");
+    assert!(
+        note.contains("C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]"),
+        "{note}"
+    );
+}

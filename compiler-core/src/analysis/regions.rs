@@ -244,7 +244,10 @@ impl Detector {
             }
             let dt = r.min.dtype();
             saved.push((v.id(), r.clone()));
-            let nr = Range::new(Expr::int(nmin, dt), Expr::int(nmax.saturating_sub(nmin).saturating_add(1), dt));
+            let nr = Range::new(
+                Expr::int(nmin, dt),
+                Expr::int(nmax.saturating_sub(nmin).saturating_add(1), dt),
+            );
             self.dom.insert(v.id(), nr);
         }
         saved

@@ -330,19 +330,28 @@ pub fn render(diag: &Diagnostic, source: &str, file_name: &str) -> String {
     let (line, col) = index.line_col(diag.span.start.min(diag.span.end));
     let _ = writeln!(out, "{pad}--> {file_name}:{line}:{col}");
     let _ = writeln!(out, "{pad} |");
-    let mut prev: Option<usize> = None;
-    for &line in &lines {
-        if prev.is_some_and(|p| line > p + 1) {
-            let _ = writeln!(out, "...");
-        }
-        prev = Some(line);
-        let text = index.line_text(line);
-        let shown = text.replace('\t', &" ".repeat(TAB_WIDTH));
+    let source_line = |out: &mut String, line: usize| {
+        let shown = index.line_text(line).replace('\t', &" ".repeat(TAB_WIDTH));
         if shown.is_empty() {
             let _ = writeln!(out, "{line:>width$} |");
         } else {
             let _ = writeln!(out, "{line:>width$} | {shown}");
         }
+    };
+    let mut prev: Option<usize> = None;
+    for &line in &lines {
+        match prev {
+            // A single line between two annotated ones is shown; a longer
+            // gap is elided.
+            Some(p) if line == p + 2 => source_line(&mut out, p + 1),
+            Some(p) if line > p + 2 => {
+                let _ = writeln!(out, "...");
+            }
+            _ => {}
+        }
+        prev = Some(line);
+        source_line(&mut out, line);
+        let text = index.line_text(line);
         let line_start = index.line_start(line);
         let line_end = line_start + text.len();
         for &(span, label, primary) in &marks {

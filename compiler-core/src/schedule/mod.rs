@@ -36,6 +36,7 @@ pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
 
 use crate::ir::*;
+use crate::tvmscript::printer::{print_prim_func, Dialect, Mark, PrintOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockRV(pub u32);
@@ -88,6 +89,8 @@ pub struct Schedule {
     rand_state: u64,
     /// How traces print (`get_block` vs `get_sblock`).
     pub dialect: TraceDialect,
+    /// How IR in error messages prints.
+    pub ir_dialect: Dialect,
 }
 
 impl Schedule {
@@ -113,6 +116,7 @@ impl Schedule {
             rvs: Vec::new(),
             rand_state: seed_state(seed),
             dialect: TraceDialect::default(),
+            ir_dialect: Dialect::default(),
         })
     }
 
@@ -329,6 +333,23 @@ impl Schedule {
             .and_then(|s| s.as_for().cloned())
             .ok_or_else(|| ScheduleError::new(primitive, "internal: loop path is stale"))?;
         Ok((path, node))
+    }
+
+    /// Fills in an error's IR view: the function being scheduled, printed
+    /// with the statement at the error's location underlined.
+    pub fn explain(&self, mut err: ScheduleError) -> ScheduleError {
+        if err.marked_ir.is_some() {
+            return err;
+        }
+        let Ok(func) = self.func(&err.primitive) else {
+            return err;
+        };
+        let mut opts = PrintOptions::new(self.ir_dialect);
+        if let Some(stmt) = err.location.as_ref().and_then(|p| tree::get(&func.body, p)) {
+            opts = opts.with_mark(Mark::stmt(&stmt).underline().with_label(""));
+        }
+        err.marked_ir = Some(print_prim_func(&func, &self.func_name, &opts));
+        err
     }
 
     pub(crate) fn record(&mut self, inst: Instruction) {

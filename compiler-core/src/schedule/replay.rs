@@ -167,7 +167,19 @@ fn rvs<T: Into<Rv> + Copy>(v: &[T]) -> SchedValue {
 
 impl Schedule {
     /// Calls the primitive `method` with Python-style arguments.
+    /// Calls the primitive `method` with Python-style arguments. A refusal
+    /// comes with the IR printed and the offending statement marked.
     pub fn call(
+        &mut self,
+        method: &str,
+        positional: Vec<SchedValue>,
+        keywords: Vec<(String, SchedValue)>,
+    ) -> Result<SchedValue> {
+        self.call_unexplained(method, positional, keywords)
+            .map_err(|e| self.explain(e))
+    }
+
+    fn call_unexplained(
         &mut self,
         method: &str,
         positional: Vec<SchedValue>,

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The dump recurses once per level of the tree; trees produced by the
-//! parser are bounded in depth (see [`super::parser::MAX_DEPTH`]).
+//! parser are bounded in depth (see [`super::MAX_DEPTH`]).
 
 use super::ast::*;
 use std::fmt::Write as _;
@@ -60,76 +60,18 @@ fn else_body(out: &mut String, label: &str, stmts: &[Stmt], indent: usize) {
 }
 
 fn stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
+    // Only the block statements recurse; keep their path free of the
+    // formatting temporaries of the simple statements (stack use per level
+    // matters: see the module docs).
     match &stmt.kind {
-        StmtKind::Expr(e) => line(out, indent, &format!("expr {}", dump_expr(e))),
-        StmtKind::Assign { targets, value } => {
-            let mut s = String::from("assign ");
-            for t in targets {
-                s.push_str(&dump_expr(t));
-                s.push_str(" = ");
-            }
-            s.push_str(&dump_expr(value));
-            line(out, indent, &s);
-        }
-        StmtKind::AugAssign { target, op, value } => line(
-            out,
-            indent,
-            &format!(
-                "augassign {} {}= {}",
-                dump_expr(target),
-                op.as_str(),
-                dump_expr(value)
-            ),
-        ),
-        StmtKind::AnnAssign {
-            target,
-            annotation,
-            value,
-        } => {
-            let mut s = format!("annassign {}: {}", dump_expr(target), dump_expr(annotation));
-            if let Some(v) = value {
-                let _ = write!(s, " = {}", dump_expr(v));
-            }
-            line(out, indent, &s);
-        }
-        StmtKind::FunctionDef(f) => {
-            let mut s = format!("def {}({})", f.name, params(&f.params));
-            if let Some(r) = &f.returns {
-                let _ = write!(s, " -> {}", dump_expr(r));
-            }
-            for d in &f.decorators {
-                let _ = write!(s, " @{}", dump_expr(d));
-            }
-            line(out, indent, &s);
-            body(out, &f.body, indent + 1);
-        }
-        StmtKind::ClassDef(c) => {
-            let mut s = format!("class {}", c.name);
-            if !c.bases.is_empty() || !c.keywords.is_empty() {
-                let mut args: Vec<String> = c.bases.iter().map(dump_expr).collect();
-                args.extend(
-                    c.keywords
-                        .iter()
-                        .map(|k| format!("{}={}", k.name, dump_expr(&k.value))),
-                );
-                let _ = write!(s, "({})", args.join(" "));
-            }
-            for d in &c.decorators {
-                let _ = write!(s, " @{}", dump_expr(d));
-            }
-            line(out, indent, &s);
-            body(out, &c.body, indent + 1);
-        }
-        StmtKind::Return(v) => match v {
-            Some(v) => line(out, indent, &format!("return {}", dump_expr(v))),
-            None => line(out, indent, "return"),
-        },
+        StmtKind::FunctionDef(f) => function_into(out, f, indent),
+        StmtKind::ClassDef(c) => class_into(out, c, indent),
         StmtKind::If {
             test,
             body: b,
             orelse,
         } => {
-            line(out, indent, &format!("if {}", dump_expr(test)));
+            header(out, indent, "if ", test, "");
             body(out, b, indent + 1);
             else_body(out, "else", orelse, indent);
         }
@@ -139,11 +81,7 @@ fn stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
             body: b,
             orelse,
         } => {
-            line(
-                out,
-                indent,
-                &format!("for {} in {}", dump_expr(target), dump_expr(iter)),
-            );
+            for_header(out, target, iter, indent);
             body(out, b, indent + 1);
             else_body(out, "else", orelse, indent);
         }
@@ -152,44 +90,13 @@ fn stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
             body: b,
             orelse,
         } => {
-            line(out, indent, &format!("while {}", dump_expr(test)));
+            header(out, indent, "while ", test, "");
             body(out, b, indent + 1);
             else_body(out, "else", orelse, indent);
         }
-        StmtKind::Break => line(out, indent, "break"),
-        StmtKind::Continue => line(out, indent, "continue"),
-        StmtKind::Pass => line(out, indent, "pass"),
         StmtKind::With { items, body: b } => {
-            let items: Vec<String> = items
-                .iter()
-                .map(|i| match &i.vars {
-                    Some(v) => format!("{} as {}", dump_expr(&i.context), dump_expr(v)),
-                    None => dump_expr(&i.context),
-                })
-                .collect();
-            line(out, indent, &format!("with {}", items.join(", ")));
+            with_header(out, items, indent);
             body(out, b, indent + 1);
-        }
-        StmtKind::Import(names) => line(out, indent, &format!("import {}", aliases(names))),
-        StmtKind::ImportFrom {
-            module,
-            names,
-            level,
-        } => {
-            let dots = ".".repeat(*level as usize);
-            let module = module.as_ref().map_or("", |m| m.name.as_str());
-            line(
-                out,
-                indent,
-                &format!("from {dots}{module} import {}", aliases(names)),
-            );
-        }
-        StmtKind::Assert { test, msg } => {
-            let mut s = format!("assert {}", dump_expr(test));
-            if let Some(m) = msg {
-                let _ = write!(s, ", {}", dump_expr(m));
-            }
-            line(out, indent, &s);
         }
         StmtKind::Try {
             body: b,
@@ -200,18 +107,137 @@ fn stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
             line(out, indent, "try");
             body(out, b, indent + 1);
             for h in handlers {
-                let mut s = String::from("except");
-                if let Some(t) = &h.type_ {
-                    let _ = write!(s, " {}", dump_expr(t));
-                }
-                if let Some(n) = &h.name {
-                    let _ = write!(s, " as {}", n.name);
-                }
-                line(out, indent, &s);
+                handler_header(out, h, indent);
                 body(out, &h.body, indent + 1);
             }
             else_body(out, "else", orelse, indent);
             else_body(out, "finally", finalbody, indent);
+        }
+        _ => simple_stmt_into(out, stmt, indent),
+    }
+}
+
+/// `{indent}{prefix}{expr}{suffix}\n`
+fn header(out: &mut String, indent: usize, prefix: &str, e: &Expr, suffix: &str) {
+    for _ in 0..indent {
+        out.push_str("  ");
+    }
+    out.push_str(prefix);
+    expr_into(out, e);
+    out.push_str(suffix);
+    out.push('\n');
+}
+
+fn for_header(out: &mut String, target: &Expr, iter: &Expr, indent: usize) {
+    line(
+        out,
+        indent,
+        &format!("for {} in {}", dump_expr(target), dump_expr(iter)),
+    );
+}
+
+fn function_into(out: &mut String, f: &FunctionDef, indent: usize) {
+    let mut s = format!("def {}({})", f.name, params(&f.params));
+    if let Some(r) = &f.returns {
+        let _ = write!(s, " -> {}", dump_expr(r));
+    }
+    for d in &f.decorators {
+        let _ = write!(s, " @{}", dump_expr(d));
+    }
+    line(out, indent, &s);
+    body(out, &f.body, indent + 1);
+}
+
+fn class_into(out: &mut String, c: &ClassDef, indent: usize) {
+    let mut s = format!("class {}", c.name);
+    if !c.bases.is_empty() || !c.keywords.is_empty() {
+        let mut args: Vec<String> = c.bases.iter().map(dump_expr).collect();
+        args.extend(
+            c.keywords
+                .iter()
+                .map(|k| format!("{}={}", k.name, dump_expr(&k.value))),
+        );
+        let _ = write!(s, "({})", args.join(" "));
+    }
+    for d in &c.decorators {
+        let _ = write!(s, " @{}", dump_expr(d));
+    }
+    line(out, indent, &s);
+    body(out, &c.body, indent + 1);
+}
+
+fn with_header(out: &mut String, items: &[WithItem], indent: usize) {
+    let items: Vec<String> = items
+        .iter()
+        .map(|i| match &i.vars {
+            Some(v) => format!("{} as {}", dump_expr(&i.context), dump_expr(v)),
+            None => dump_expr(&i.context),
+        })
+        .collect();
+    line(out, indent, &format!("with {}", items.join(", ")));
+}
+
+fn handler_header(out: &mut String, h: &ExceptHandler, indent: usize) {
+    let mut s = String::from("except");
+    if let Some(t) = &h.type_ {
+        let _ = write!(s, " {}", dump_expr(t));
+    }
+    if let Some(n) = &h.name {
+        let _ = write!(s, " as {}", n.name);
+    }
+    line(out, indent, &s);
+}
+
+fn simple_stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
+    let text = match &stmt.kind {
+        StmtKind::Expr(e) => format!("expr {}", dump_expr(e)),
+        StmtKind::Assign { targets, value } => {
+            let mut s = String::from("assign ");
+            for t in targets {
+                s.push_str(&dump_expr(t));
+                s.push_str(" = ");
+            }
+            s.push_str(&dump_expr(value));
+            s
+        }
+        StmtKind::AugAssign { target, op, value } => format!(
+            "augassign {} {}= {}",
+            dump_expr(target),
+            op.as_str(),
+            dump_expr(value)
+        ),
+        StmtKind::AnnAssign {
+            target,
+            annotation,
+            value,
+        } => {
+            let mut s = format!("annassign {}: {}", dump_expr(target), dump_expr(annotation));
+            if let Some(v) = value {
+                let _ = write!(s, " = {}", dump_expr(v));
+            }
+            s
+        }
+        StmtKind::Return(Some(v)) => format!("return {}", dump_expr(v)),
+        StmtKind::Return(None) => "return".into(),
+        StmtKind::Break => "break".into(),
+        StmtKind::Continue => "continue".into(),
+        StmtKind::Pass => "pass".into(),
+        StmtKind::Import(names) => format!("import {}", aliases(names)),
+        StmtKind::ImportFrom {
+            module,
+            names,
+            level,
+        } => {
+            let dots = ".".repeat(*level as usize);
+            let module = module.as_ref().map_or("", |m| m.name.as_str());
+            format!("from {dots}{module} import {}", aliases(names))
+        }
+        StmtKind::Assert { test, msg } => {
+            let mut s = format!("assert {}", dump_expr(test));
+            if let Some(m) = msg {
+                let _ = write!(s, ", {}", dump_expr(m));
+            }
+            s
         }
         StmtKind::Raise { exc, cause } => {
             let mut s = String::from("raise");
@@ -221,11 +247,11 @@ fn stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
             if let Some(c) = cause {
                 let _ = write!(s, " from {}", dump_expr(c));
             }
-            line(out, indent, &s);
+            s
         }
         StmtKind::Delete(targets) => {
             let t: Vec<String> = targets.iter().map(dump_expr).collect();
-            line(out, indent, &format!("del {}", t.join(", ")));
+            format!("del {}", t.join(", "))
         }
         StmtKind::Global(names) | StmtKind::Nonlocal(names) => {
             let kw = if matches!(stmt.kind, StmtKind::Global(_)) {
@@ -234,10 +260,13 @@ fn stmt_into(out: &mut String, stmt: &Stmt, indent: usize) {
                 "nonlocal"
             };
             let n: Vec<&str> = names.iter().map(|i| i.name.as_str()).collect();
-            line(out, indent, &format!("{kw} {}", n.join(", ")));
+            format!("{kw} {}", n.join(", "))
         }
-        StmtKind::Magic(text) => line(out, indent, &format!("magic {text:?}")),
-    }
+        StmtKind::Magic(text) => format!("magic {text:?}"),
+        // Block statements are handled by `stmt_into`.
+        _ => String::new(),
+    };
+    line(out, indent, &text);
 }
 
 fn aliases(names: &[Alias]) -> String {
@@ -342,31 +371,9 @@ fn is_simple(e: &Expr) -> bool {
 }
 
 fn expr_into(out: &mut String, e: &Expr) {
+    // The recursive arms only push string slices: formatting temporaries
+    // live in `leaf_into` and the other helpers, off the recursion path.
     match &e.kind {
-        ExprKind::Name(n) => out.push_str(n),
-        ExprKind::Int(v) => {
-            let _ = write!(out, "{v}");
-        }
-        ExprKind::Float(v) => {
-            let _ = write!(out, "{v:?}");
-        }
-        ExprKind::Imag(v) => {
-            let _ = write!(out, "{v:?}j");
-        }
-        ExprKind::Str(s) => {
-            let _ = write!(out, "{s:?}");
-        }
-        ExprKind::Bytes(b) => {
-            let _ = write!(out, "b{:?}", String::from_utf8_lossy(b));
-        }
-        ExprKind::FString(parts) => {
-            out.push_str("(f");
-            fstring_parts(out, parts);
-            out.push(')');
-        }
-        ExprKind::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
-        ExprKind::NoneLit => out.push_str("None"),
-        ExprKind::Ellipsis => out.push_str("..."),
         ExprKind::BoolOp { op, values } => {
             let head = match op {
                 BoolOp::And => "and",
@@ -375,20 +382,21 @@ fn expr_into(out: &mut String, e: &Expr) {
             list(out, head, values);
         }
         ExprKind::BinOp { left, op, right } => {
-            let _ = write!(out, "({} ", op.as_str());
+            out.push('(');
+            out.push_str(op.as_str());
+            out.push(' ');
             expr_into(out, left);
             out.push(' ');
             expr_into(out, right);
             out.push(')');
         }
         ExprKind::UnaryOp { op, operand } => {
-            let head = match op {
-                UnaryOp::Not => "not",
-                UnaryOp::Neg => "neg",
-                UnaryOp::Pos => "pos",
-                UnaryOp::Invert => "~",
-            };
-            let _ = write!(out, "({head} ");
+            out.push_str(match op {
+                UnaryOp::Not => "(not ",
+                UnaryOp::Neg => "(neg ",
+                UnaryOp::Pos => "(pos ",
+                UnaryOp::Invert => "(~ ",
+            });
             expr_into(out, operand);
             out.push(')');
         }
@@ -400,7 +408,9 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push_str("(cmp ");
             expr_into(out, left);
             for (op, c) in ops.iter().zip(comparators) {
-                let _ = write!(out, " {} ", op.as_str());
+                out.push(' ');
+                out.push_str(op.as_str());
+                out.push(' ');
                 expr_into(out, c);
             }
             out.push(')');
@@ -413,7 +423,8 @@ fn expr_into(out: &mut String, e: &Expr) {
                 match a {
                     Arg::Positional(e) | Arg::Starred(e) => expr_into(out, e),
                     Arg::Keyword(k) => {
-                        let _ = write!(out, "{}=", k.name);
+                        out.push_str(&k.name);
+                        out.push('=');
                         expr_into(out, &k.value);
                     }
                     Arg::DoubleStarred(e) => {
@@ -427,11 +438,14 @@ fn expr_into(out: &mut String, e: &Expr) {
         ExprKind::Attribute { value, attr, .. } => {
             if is_simple(value) {
                 expr_into(out, value);
-                let _ = write!(out, ".{attr}");
+                out.push('.');
+                out.push_str(attr);
             } else {
                 out.push_str("(. ");
                 expr_into(out, value);
-                let _ = write!(out, " {attr})");
+                out.push(' ');
+                out.push_str(attr);
+                out.push(')');
             }
         }
         ExprKind::Subscript { value, index } => {
@@ -477,12 +491,11 @@ fn expr_into(out: &mut String, e: &Expr) {
         ExprKind::ListComp { elt, generators: g }
         | ExprKind::SetComp { elt, generators: g }
         | ExprKind::GeneratorExp { elt, generators: g } => {
-            let head = match &e.kind {
-                ExprKind::ListComp { .. } => "listcomp",
-                ExprKind::SetComp { .. } => "setcomp",
-                _ => "genexp",
-            };
-            let _ = write!(out, "({head} ");
+            out.push_str(match &e.kind {
+                ExprKind::ListComp { .. } => "(listcomp ",
+                ExprKind::SetComp { .. } => "(setcomp ",
+                _ => "(genexp ",
+            });
             expr_into(out, elt);
             generators(out, g);
             out.push(')');
@@ -509,7 +522,9 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::Lambda { params: p, body } => {
-            let _ = write!(out, "(lambda ({}) ", params(p));
+            out.push_str("(lambda (");
+            out.push_str(&params(p));
+            out.push_str(") ");
             expr_into(out, body);
             out.push(')');
         }
@@ -533,5 +548,37 @@ fn expr_into(out: &mut String, e: &Expr) {
             expr_into(out, v);
             out.push(')');
         }
+        ExprKind::FString(parts) => {
+            out.push_str("(f");
+            fstring_parts(out, parts);
+            out.push(')');
+        }
+        _ => leaf_into(out, e),
+    }
+}
+
+/// Expressions without sub-expressions.
+fn leaf_into(out: &mut String, e: &Expr) {
+    match &e.kind {
+        ExprKind::Name(n) => out.push_str(n),
+        ExprKind::Int(v) => {
+            let _ = write!(out, "{v}");
+        }
+        ExprKind::Float(v) => {
+            let _ = write!(out, "{v:?}");
+        }
+        ExprKind::Imag(v) => {
+            let _ = write!(out, "{v:?}j");
+        }
+        ExprKind::Str(s) => {
+            let _ = write!(out, "{s:?}");
+        }
+        ExprKind::Bytes(b) => {
+            let _ = write!(out, "b\"{}\"", b.escape_ascii());
+        }
+        ExprKind::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
+        ExprKind::NoneLit => out.push_str("None"),
+        ExprKind::Ellipsis => out.push_str("..."),
+        _ => out.push_str("<?>"),
     }
 }

@@ -195,9 +195,10 @@ pub(crate) struct Lexed {
     pub unclosed: bool,
 }
 
-/// Tokenizes a module.
+/// Tokenizes a module. A leading byte-order mark is skipped, as in Python.
 pub(crate) fn tokenize(src: &str) -> Lexed {
-    Lexer::new(src, 0, src.len(), false, false).run()
+    let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
+    Lexer::new(src, start, src.len(), false, false).run()
 }
 
 /// Tokenizes `src[start..end]` as if inside brackets: no NEWLINE, INDENT or
@@ -791,14 +792,18 @@ impl<'a> Lexer<'a> {
                         )),
                     ));
                 }
-                self.brackets.push((text.as_bytes()[0], here));
+                let open = match op {
+                    Op::LParen => b'(',
+                    Op::LBracket => b'[',
+                    _ => b'{',
+                };
+                self.brackets.push((open, here));
             }
             Op::RParen | Op::RBracket | Op::RBrace => {
-                let close = text.as_bytes()[0];
-                let want = match close {
-                    b')' => b'(',
-                    b']' => b'[',
-                    _ => b'{',
+                let (close, want) = match op {
+                    Op::RParen => (b')', b'('),
+                    Op::RBracket => (b']', b'['),
+                    _ => (b'}', b'{'),
                 };
                 match self.brackets.pop() {
                     Some((open, _)) if open == want => {}
@@ -879,7 +884,7 @@ fn decode(body: &str, base: usize, bytes: bool, mut emit: impl FnMut(u32)) -> Le
         };
         let mut hex = |n: usize, what: &str| -> LexResult<u32> {
             let mut v = 0u32;
-            for k in 0..n {
+            for _ in 0..n {
                 match chars.peek().and_then(|(_, d)| d.to_digit(16)) {
                     Some(d) => {
                         v = v * 16 + d;
@@ -887,7 +892,6 @@ fn decode(body: &str, base: usize, bytes: bool, mut emit: impl FnMut(u32)) -> Le
                     }
                     None => {
                         let end = chars.peek().map_or(body.len(), |&(j, _)| j);
-                        let _ = k;
                         return Err(Box::new(Diagnostic::error(
                             format!("truncated `\\{what}` escape: expected {n} hex digits"),
                             span(base + i, base + end),

@@ -1,4 +1,4 @@
-//! The recursive-descent parser: [`Token`]s → [`ast`](super::ast).
+//! The recursive-descent parser: tokens → [`ast`](super::ast).
 //!
 //! See the [module documentation](super) for the overall design. Every
 //! function that may recurse into a nested construct goes through
@@ -10,20 +10,60 @@
 use super::ast::*;
 use super::lexer::{self, Kw, Lexed, Op, StrKind, StrTok, Tok, Token};
 use crate::diag::{Diagnostic, LineIndex};
+use std::collections::HashSet;
 
-/// Maximum nesting of brackets, unary operators, lambdas, conditional
-/// expressions and blocks.
-pub(crate) const MAX_NESTING: u32 = 200;
-/// Maximum depth of the produced tree (nesting plus chains of binary
-/// operators, trailers and `elif`s).
-pub(crate) const MAX_DEPTH: u32 = 1000;
+use super::{MAX_DEPTH, MAX_NESTING};
 
 type PResult<T> = Result<T, Box<Diagnostic>>;
+
+// Binding powers, loosest first (Python's precedence table).
+const BP_OR: u8 = 1;
+const BP_AND: u8 = 2;
+const BP_NOT: u8 = 3;
+const BP_CMP: u8 = 4;
+const BP_BITOR: u8 = 5;
+const BP_BITXOR: u8 = 6;
+const BP_BITAND: u8 = 7;
+const BP_SHIFT: u8 = 8;
+const BP_SUM: u8 = 9;
+const BP_TERM: u8 = 10;
+const BP_UNARY: u8 = 11;
+const BP_POW: u8 = 12;
+
+fn binding_power(op: BinOp) -> u8 {
+    match op {
+        BinOp::BitOr => BP_BITOR,
+        BinOp::BitXor => BP_BITXOR,
+        BinOp::BitAnd => BP_BITAND,
+        BinOp::LShift | BinOp::RShift => BP_SHIFT,
+        BinOp::Add | BinOp::Sub => BP_SUM,
+        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod | BinOp::MatMul => BP_TERM,
+        BinOp::Pow => BP_POW,
+    }
+}
+
+/// An infix operator as seen by [`Parser::operators`].
+#[derive(Clone, Copy)]
+enum Infix {
+    Bin(BinOp),
+    Bool(BoolOp),
+    /// A comparison and how many tokens it takes (`not in` is two).
+    Cmp(CmpOp, usize),
+}
 
 static EOF_TOKEN: Token = Token {
     kind: Tok::Eof,
     span: Span { start: 0, end: 0 },
 };
+
+/// What the arguments of a call so far contained (for validation).
+#[derive(Default)]
+struct SeenArgs {
+    /// The last keyword argument's name.
+    keyword: Option<Span>,
+    keyword_names: HashSet<String>,
+    double_starred: bool,
+}
 
 /// What an assignment-like target is used for (for error messages).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -42,10 +82,13 @@ pub(crate) struct Parser<'a> {
     tokens: Vec<Token>,
     pos: usize,
     lex_error: Option<Diagnostic>,
-    /// End offset of the last consumed token.
+    /// End offset of the last consumed token other than NEWLINE, INDENT
+    /// and DEDENT.
     last_end: u32,
     nesting: u32,
     depth: u32,
+    /// Parsing the expression of an f-string field.
+    in_fstring: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -58,6 +101,7 @@ impl<'a> Parser<'a> {
             last_end: 0,
             nesting: 0,
             depth: 0,
+            in_fstring: false,
         }
     }
 
@@ -88,9 +132,14 @@ impl<'a> Parser<'a> {
     /// Consumes the current token and returns its span.
     fn bump(&mut self) -> Span {
         let span = self.span();
-        if self.pos < self.tokens.len() && !matches!(self.peek(), Tok::Eof | Tok::Error) {
-            self.pos += 1;
-            self.last_end = span.end;
+        match self.peek() {
+            Tok::Eof | Tok::Error => {}
+            // Layout tokens never end a node's span.
+            Tok::Newline | Tok::Indent | Tok::Dedent => self.pos += 1,
+            _ => {
+                self.pos += 1;
+                self.last_end = span.end;
+            }
         }
         span
     }
@@ -175,7 +224,7 @@ impl<'a> Parser<'a> {
     // Errors
     // -----------------------------------------------------------------------
 
-    fn describe(tok: &Tok) -> String {
+    fn describe(&self, tok: &Tok) -> String {
         match tok {
             Tok::Name(n) => format!("identifier `{n}`"),
             Tok::Int(_) | Tok::Float(_) | Tok::Imag(_) => "number".into(),
@@ -191,6 +240,7 @@ impl<'a> Parser<'a> {
             Tok::Indent => "indent".into(),
             Tok::Dedent => "dedent".into(),
             Tok::Error => "invalid token".into(),
+            Tok::Eof if self.in_fstring => "end of the f-string field".into(),
             Tok::Eof => "end of input".into(),
         }
     }
@@ -233,7 +283,7 @@ impl<'a> Parser<'a> {
             Diagnostic::error(
                 format!(
                     "expected {what}{sep}{context}, found {}",
-                    Self::describe(self.peek())
+                    self.describe(self.peek())
                 ),
                 span,
             )
@@ -282,8 +332,8 @@ impl<'a> Parser<'a> {
             Diagnostic::error("code is nested too deeply", span)
                 .with_label(span, "limit reached here")
                 .with_note(format!(
-                    "at most {MAX_NESTING} levels of nesting and expressions \
-                     {MAX_DEPTH} levels deep are supported"
+                    "nesting is limited to {MAX_NESTING} levels (brackets, blocks, \
+                     operators, lambdas) and syntax trees to {MAX_DEPTH} levels"
                 )),
         )
     }
@@ -320,22 +370,23 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------
 
     fn statement(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
-        match self.peek() {
-            Tok::Kw(Kw::If) => out.push(self.if_stmt()?),
-            Tok::Kw(Kw::While) => out.push(self.while_stmt()?),
-            Tok::Kw(Kw::For) => out.push(self.for_stmt()?),
-            Tok::Kw(Kw::Try) => out.push(self.try_stmt()?),
-            Tok::Kw(Kw::With) => out.push(self.with_stmt()?),
-            Tok::Kw(Kw::Def | Kw::Class) | Tok::Op(Op::At) => out.push(self.decorated()?),
-            Tok::Kw(Kw::Async) => {
-                return Err(self.error(
-                    "`async` functions and statements are not supported",
-                    self.span(),
-                ))
-            }
-            Tok::Indent => return Err(self.expected("statement", "")),
-            _ => self.simple_stmts(out)?,
-        }
+        // One call and one `?` keeps this frame small: it is on the
+        // recursion path of nested blocks.
+        let stmt = match self.peek() {
+            Tok::Kw(Kw::If) => self.if_stmt(),
+            Tok::Kw(Kw::While) => self.while_stmt(),
+            Tok::Kw(Kw::For) => self.for_stmt(),
+            Tok::Kw(Kw::Try) => self.try_stmt(),
+            Tok::Kw(Kw::With) => self.with_stmt(),
+            Tok::Kw(Kw::Def | Kw::Class) | Tok::Op(Op::At) => self.decorated(),
+            Tok::Kw(Kw::Async) => Err(self.error(
+                "`async` functions and statements are not supported",
+                self.span(),
+            )),
+            Tok::Indent => Err(self.expected("statement", "")),
+            _ => return self.simple_stmts(out),
+        };
+        out.push(stmt?);
         Ok(())
     }
 
@@ -398,8 +449,27 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Tok::Eof | Tok::Dedent => Ok(()),
-            _ => Err(self.expected("end of statement", "")),
+            _ => Err(self.junk_after_statement(out.last())),
         }
+    }
+
+    /// The error for a token that should not follow a statement, with a
+    /// hint for the usual causes.
+    #[cold]
+    fn junk_after_statement(&self, stmt: Option<&Stmt>) -> Box<Diagnostic> {
+        let mut d = self.expected("end of statement", "");
+        if self.lex_error_here().is_some() || !self.starts_expr() {
+            return d;
+        }
+        let is_print = stmt
+            .is_some_and(|s| matches!(&s.kind, StmtKind::Expr(e) if e.as_name() == Some("print")));
+        let note = if is_print {
+            "`print` is a function in Python 3: write `print(...)`"
+        } else {
+            "perhaps you forgot a comma or an operator?"
+        };
+        d.notes.push(note.to_string());
+        d
     }
 
     fn small_stmt(&mut self) -> PResult<Stmt> {
@@ -1048,7 +1118,7 @@ impl<'a> Parser<'a> {
         let mut seen_star: Option<Span> = None;
         let mut bare_star: Option<Span> = None;
         let mut seen_default = false;
-        let mut names: Vec<String> = Vec::new();
+        let mut names: HashSet<String> = HashSet::new();
         loop {
             if self.at_op(closer) {
                 break;
@@ -1124,8 +1194,8 @@ impl<'a> Parser<'a> {
         Ok(p)
     }
 
-    fn check_dup(&self, names: &mut Vec<String>, param: &Param) -> PResult<()> {
-        if names.contains(&param.name) {
+    fn check_dup(&self, names: &mut HashSet<String>, param: &Param) -> PResult<()> {
+        if !names.insert(param.name.clone()) {
             return Err(self.error(
                 format!(
                     "duplicate parameter `{}` in function definition",
@@ -1134,7 +1204,6 @@ impl<'a> Parser<'a> {
                 param.name_span,
             ));
         }
-        names.push(param.name.clone());
         Ok(())
     }
 
@@ -1163,82 +1232,10 @@ impl<'a> Parser<'a> {
     fn call_args(&mut self) -> PResult<Vec<Arg>> {
         self.enter()?;
         let mut args: Vec<Arg> = Vec::new();
-        let mut keyword_seen: Option<Span> = None;
-        let mut dstar_seen = false;
-        loop {
-            if self.at_op(Op::RParen) {
-                break;
-            }
-            let start = self.start();
-            if self.eat_op(Op::Star).is_some() {
-                let e = self.test()?;
-                args.push(Arg::Starred(Expr::new(
-                    ExprKind::Starred(Box::new(e)),
-                    self.span_from(start),
-                )));
-            } else if self.eat_op(Op::Pow).is_some() {
-                let e = self.test()?;
-                dstar_seen = true;
-                args.push(Arg::DoubleStarred(e));
-            } else if matches!(self.peek(), Tok::Name(_))
-                && matches!(self.peek_nth(1), Tok::Op(Op::Assign))
-            {
-                let name = self.expect_name("argument name", "")?;
-                self.bump();
-                let value = self.test()?;
-                let dup = args
-                    .iter()
-                    .any(|a| matches!(a, Arg::Keyword(k) if k.name == name.name));
-                if dup {
-                    return Err(self.error(
-                        format!("keyword argument repeated: `{}`", name.name),
-                        name.span,
-                    ));
-                }
-                keyword_seen = Some(name.span);
-                args.push(Arg::Keyword(Keyword {
-                    name: name.name,
-                    name_span: name.span,
-                    value,
-                    span: self.span_from(start),
-                }));
-            } else {
-                let e = self.named_expr()?;
-                if self.at_kw(Kw::For) {
-                    if !args.is_empty() {
-                        return Err(self.genexp_parens(e.span));
-                    }
-                    let generators = self.comprehension()?;
-                    let g = Expr::new(
-                        ExprKind::GeneratorExp {
-                            elt: Box::new(e),
-                            generators,
-                        },
-                        self.span_from(start),
-                    );
-                    if self.at_op(Op::Comma) && !matches!(self.peek_nth(1), Tok::Op(Op::RParen)) {
-                        return Err(self.genexp_parens(g.span));
-                    }
-                    args.push(Arg::Positional(g));
-                } else {
-                    if keyword_seen.is_some() || dstar_seen {
-                        let what = if dstar_seen {
-                            "keyword argument unpacking"
-                        } else {
-                            "keyword argument"
-                        };
-                        let mut d = Diagnostic::error(
-                            format!("positional argument follows {what}"),
-                            e.span,
-                        );
-                        if let Some(k) = keyword_seen {
-                            d = d.with_label(k, "keyword argument here");
-                        }
-                        return Err(Box::new(d));
-                    }
-                    args.push(Arg::Positional(e));
-                }
-            }
+        let mut seen = SeenArgs::default();
+        while !self.at_op(Op::RParen) {
+            let arg = self.call_arg(&mut seen, args.is_empty())?;
+            args.push(arg);
             if self.eat_op(Op::Comma).is_none() {
                 break;
             }
@@ -1249,6 +1246,87 @@ impl<'a> Parser<'a> {
         self.bump();
         self.leave();
         Ok(args)
+    }
+
+    /// One call argument; `seen` summarizes the arguments before it.
+    fn call_arg(&mut self, seen: &mut SeenArgs, first: bool) -> PResult<Arg> {
+        let start = self.start();
+        if self.eat_op(Op::Star).is_some() {
+            let e = self.test()?;
+            let span = self.span_from(start);
+            return Ok(Arg::Starred(Expr::new(
+                ExprKind::Starred(Box::new(e)),
+                span,
+            )));
+        }
+        if self.eat_op(Op::Pow).is_some() {
+            seen.double_starred = true;
+            return Ok(Arg::DoubleStarred(self.test()?));
+        }
+        if matches!(self.peek(), Tok::Name(_)) && matches!(self.peek_nth(1), Tok::Op(Op::Assign)) {
+            return self.keyword_arg(seen);
+        }
+        let e = self.named_expr()?;
+        if self.at_kw(Kw::For) {
+            return self.genexp_arg(e, first);
+        }
+        if seen.keyword.is_some() || seen.double_starred {
+            return Err(self.positional_after_keyword(&e, seen));
+        }
+        Ok(Arg::Positional(e))
+    }
+
+    fn keyword_arg(&mut self, seen: &mut SeenArgs) -> PResult<Arg> {
+        let name = self.expect_name("argument name", "")?;
+        self.bump();
+        let value = self.test()?;
+        if !seen.keyword_names.insert(name.name.clone()) {
+            return Err(self.error(
+                format!("keyword argument repeated: `{}`", name.name),
+                name.span,
+            ));
+        }
+        seen.keyword = Some(name.span);
+        Ok(Arg::Keyword(Keyword {
+            span: self.span_from(name.span.start),
+            name: name.name,
+            name_span: name.span,
+            value,
+        }))
+    }
+
+    /// `f(x for x in y)`: a generator expression as the sole argument.
+    fn genexp_arg(&mut self, elt: Expr, first: bool) -> PResult<Arg> {
+        if !first {
+            return Err(self.genexp_parens(elt.span));
+        }
+        let start = elt.span.start;
+        let generators = self.comprehension()?;
+        let g = Expr::new(
+            ExprKind::GeneratorExp {
+                elt: Box::new(elt),
+                generators,
+            },
+            self.span_from(start),
+        );
+        if self.at_op(Op::Comma) && !matches!(self.peek_nth(1), Tok::Op(Op::RParen)) {
+            return Err(self.genexp_parens(g.span));
+        }
+        Ok(Arg::Positional(g))
+    }
+
+    #[cold]
+    fn positional_after_keyword(&self, e: &Expr, seen: &SeenArgs) -> Box<Diagnostic> {
+        let what = if seen.double_starred {
+            "keyword argument unpacking"
+        } else {
+            "keyword argument"
+        };
+        let mut d = Diagnostic::error(format!("positional argument follows {what}"), e.span);
+        if let Some(k) = seen.keyword {
+            d = d.with_label(k, "keyword argument here");
+        }
+        Box::new(d)
     }
 
     fn genexp_parens(&self, span: Span) -> Box<Diagnostic> {
@@ -1308,7 +1386,7 @@ impl<'a> Parser<'a> {
     /// `*bitwise_or` or an expression.
     fn star_expr(&mut self) -> PResult<Expr> {
         if let Some(star) = self.eat_op(Op::Star) {
-            let e = self.binary(1)?;
+            let e = self.bitwise_or()?;
             return Ok(Expr::new(
                 ExprKind::Starred(Box::new(e)),
                 self.span_from(star.start),
@@ -1328,20 +1406,25 @@ impl<'a> Parser<'a> {
 
     /// `NAME := expression` or an expression.
     fn named_expr(&mut self) -> PResult<Expr> {
-        if let (Tok::Name(name), Tok::Op(Op::Walrus)) = (self.peek(), self.peek_nth(1)) {
-            let target = Expr::new(ExprKind::Name(name.clone()), self.span());
-            self.bump();
-            self.bump();
-            let value = self.test()?;
-            return Ok(Expr::new(
-                ExprKind::NamedExpr {
-                    target: Box::new(target.clone()),
-                    value: Box::new(value),
-                },
-                self.span_from(target.span.start),
-            ));
+        if matches!(self.peek_nth(1), Tok::Op(Op::Walrus)) {
+            return self.walrus();
         }
         self.test()
+    }
+
+    fn walrus(&mut self) -> PResult<Expr> {
+        let target = self.expect_name("identifier", "before `:=`")?;
+        self.bump();
+        let value = self.test()?;
+        let target = Expr::new(ExprKind::Name(target.name), target.span);
+        let span = self.span_from(target.span.start);
+        Ok(Expr::new(
+            ExprKind::NamedExpr {
+                target: Box::new(target),
+                value: Box::new(value),
+            },
+            span,
+        ))
     }
 
     /// A target list for `for` loops and comprehensions (stops before `in`).
@@ -1363,13 +1446,13 @@ impl<'a> Parser<'a> {
 
     fn target_item(&mut self) -> PResult<Expr> {
         if let Some(star) = self.eat_op(Op::Star) {
-            let e = self.binary(1)?;
+            let e = self.bitwise_or()?;
             return Ok(Expr::new(
                 ExprKind::Starred(Box::new(e)),
                 self.span_from(star.start),
             ));
         }
-        self.binary(1)
+        self.bitwise_or()
     }
 
     /// `expression`: a conditional expression, a lambda or a disjunction.
@@ -1379,27 +1462,34 @@ impl<'a> Parser<'a> {
         }
         let start = self.start();
         let body = self.or_test()?;
-        if self.eat_kw(Kw::If).is_none() {
-            return Ok(body);
+        if self.at_kw(Kw::If) {
+            return self.if_exp(body, start);
         }
+        Ok(body)
+    }
+
+    /// The rest of `body if test else orelse`, at the `if`.
+    fn if_exp(&mut self, body: Expr, start: u32) -> PResult<Expr> {
+        self.bump();
         let test = self.or_test()?;
         self.expect_kw(Kw::Else, "in conditional expression")?;
         self.enter()?;
         let orelse = self.test()?;
         self.leave();
+        let span = self.span_from(start);
         Ok(Expr::new(
             ExprKind::IfExp {
                 test: Box::new(test),
                 body: Box::new(body),
                 orelse: Box::new(orelse),
             },
-            self.span_from(start),
+            span,
         ))
     }
 
     fn lambda(&mut self) -> PResult<Expr> {
-        let start = self.bump().start;
         self.enter()?;
+        let start = self.bump().start;
         let params = self.params(true)?;
         self.expect_op(Op::Colon, "after lambda parameters")?;
         let body = self.test()?;
@@ -1413,151 +1503,96 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// `disjunction`: everything below conditional expressions.
     fn or_test(&mut self) -> PResult<Expr> {
-        self.bool_op(Kw::Or, BoolOp::Or)
+        self.operators(BP_OR)
     }
 
-    fn bool_op(&mut self, kw: Kw, op: BoolOp) -> PResult<Expr> {
-        let start = self.start();
-        let operand = |p: &mut Self| {
-            if op == BoolOp::Or {
-                p.bool_op(Kw::And, BoolOp::And)
-            } else {
-                p.not_test()
+    /// `bitwise_or`: the operand level of starred items and loop targets.
+    fn bitwise_or(&mut self) -> PResult<Expr> {
+        self.operators(BP_BITOR)
+    }
+
+    /// The infix operator at the current token and its binding power.
+    fn infix(&self) -> Option<(Infix, u8)> {
+        let infix = match self.peek() {
+            Tok::Kw(Kw::Or) => (Infix::Bool(BoolOp::Or), BP_OR),
+            Tok::Kw(Kw::And) => (Infix::Bool(BoolOp::And), BP_AND),
+            Tok::Kw(Kw::In) => (Infix::Cmp(CmpOp::In, 1), BP_CMP),
+            Tok::Kw(Kw::Not) if matches!(self.peek_nth(1), Tok::Kw(Kw::In)) => {
+                (Infix::Cmp(CmpOp::NotIn, 2), BP_CMP)
             }
-        };
-        let first = operand(self)?;
-        if !self.at_kw(kw) {
-            return Ok(first);
-        }
-        let mut values = vec![first];
-        while self.eat_kw(kw).is_some() {
-            values.push(operand(self)?);
-        }
-        Ok(Expr::new(
-            ExprKind::BoolOp { op, values },
-            self.span_from(start),
-        ))
-    }
-
-    fn not_test(&mut self) -> PResult<Expr> {
-        if let Some(not) = self.eat_kw(Kw::Not) {
-            self.enter()?;
-            let operand = self.not_test()?;
-            self.leave();
-            return Ok(Expr::new(
-                ExprKind::UnaryOp {
-                    op: UnaryOp::Not,
-                    operand: Box::new(operand),
-                },
-                self.span_from(not.start),
-            ));
-        }
-        self.comparison()
-    }
-
-    fn cmp_op(&self) -> Option<(CmpOp, usize)> {
-        Some(match self.peek() {
-            Tok::Op(Op::EqEq) => (CmpOp::Eq, 1),
-            Tok::Op(Op::NotEq) => (CmpOp::NotEq, 1),
-            Tok::Op(Op::Lt) => (CmpOp::Lt, 1),
-            Tok::Op(Op::LtE) => (CmpOp::LtE, 1),
-            Tok::Op(Op::Gt) => (CmpOp::Gt, 1),
-            Tok::Op(Op::GtE) => (CmpOp::GtE, 1),
-            Tok::Kw(Kw::In) => (CmpOp::In, 1),
-            Tok::Kw(Kw::Not) if matches!(self.peek_nth(1), Tok::Kw(Kw::In)) => (CmpOp::NotIn, 2),
-            Tok::Kw(Kw::Is) if matches!(self.peek_nth(1), Tok::Kw(Kw::Not)) => (CmpOp::IsNot, 2),
-            Tok::Kw(Kw::Is) => (CmpOp::Is, 1),
-            _ => return None,
-        })
-    }
-
-    fn comparison(&mut self) -> PResult<Expr> {
-        let start = self.start();
-        let left = self.binary(1)?;
-        let mut ops = Vec::new();
-        let mut comparators = Vec::new();
-        while let Some((op, n)) = self.cmp_op() {
-            for _ in 0..n {
-                self.bump();
+            Tok::Kw(Kw::Is) if matches!(self.peek_nth(1), Tok::Kw(Kw::Not)) => {
+                (Infix::Cmp(CmpOp::IsNot, 2), BP_CMP)
             }
-            ops.push(op);
-            comparators.push(self.binary(1)?);
-        }
-        if ops.is_empty() {
-            return Ok(left);
-        }
-        Ok(Expr::new(
-            ExprKind::Compare {
-                left: Box::new(left),
-                ops,
-                comparators,
+            Tok::Kw(Kw::Is) => (Infix::Cmp(CmpOp::Is, 1), BP_CMP),
+            Tok::Op(op) => match op {
+                Op::EqEq => (Infix::Cmp(CmpOp::Eq, 1), BP_CMP),
+                Op::NotEq => (Infix::Cmp(CmpOp::NotEq, 1), BP_CMP),
+                Op::Lt => (Infix::Cmp(CmpOp::Lt, 1), BP_CMP),
+                Op::LtE => (Infix::Cmp(CmpOp::LtE, 1), BP_CMP),
+                Op::Gt => (Infix::Cmp(CmpOp::Gt, 1), BP_CMP),
+                Op::GtE => (Infix::Cmp(CmpOp::GtE, 1), BP_CMP),
+                Op::Pipe => (Infix::Bin(BinOp::BitOr), BP_BITOR),
+                Op::Caret => (Infix::Bin(BinOp::BitXor), BP_BITXOR),
+                Op::Amp => (Infix::Bin(BinOp::BitAnd), BP_BITAND),
+                Op::Shl => (Infix::Bin(BinOp::LShift), BP_SHIFT),
+                Op::Shr => (Infix::Bin(BinOp::RShift), BP_SHIFT),
+                Op::Plus => (Infix::Bin(BinOp::Add), BP_SUM),
+                Op::Minus => (Infix::Bin(BinOp::Sub), BP_SUM),
+                Op::Star => (Infix::Bin(BinOp::Mul), BP_TERM),
+                Op::Slash => (Infix::Bin(BinOp::Div), BP_TERM),
+                Op::FloorDiv => (Infix::Bin(BinOp::FloorDiv), BP_TERM),
+                Op::Percent => (Infix::Bin(BinOp::Mod), BP_TERM),
+                Op::At => (Infix::Bin(BinOp::MatMul), BP_TERM),
+                Op::Pow => (Infix::Bin(BinOp::Pow), BP_POW),
+                _ => return None,
             },
-            self.span_from(start),
-        ))
-    }
-
-    fn bin_op(&self) -> Option<(BinOp, u8)> {
-        let Tok::Op(op) = self.peek() else {
-            return None;
-        };
-        Some(match op {
-            Op::Pipe => (BinOp::BitOr, 1),
-            Op::Caret => (BinOp::BitXor, 2),
-            Op::Amp => (BinOp::BitAnd, 3),
-            Op::Shl => (BinOp::LShift, 4),
-            Op::Shr => (BinOp::RShift, 4),
-            Op::Plus => (BinOp::Add, 5),
-            Op::Minus => (BinOp::Sub, 5),
-            Op::Star => (BinOp::Mul, 6),
-            Op::Slash => (BinOp::Div, 6),
-            Op::FloorDiv => (BinOp::FloorDiv, 6),
-            Op::Percent => (BinOp::Mod, 6),
-            Op::At => (BinOp::MatMul, 6),
             _ => return None,
-        })
+        };
+        Some(infix)
     }
 
-    /// Binary operators from `|` (precedence 1) to `*` (6), by precedence
-    /// climbing; all are left-associative.
-    fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+    /// Operator-precedence parsing of everything from `or` down to `**`,
+    /// accepting only operators that bind at least as tightly as `min_bp`.
+    ///
+    /// One function for all levels keeps the recursion per nested bracket
+    /// short: the stack cost of deeply nested input is dominated by the
+    /// number of frames per nesting level.
+    fn operators(&mut self, min_bp: u8) -> PResult<Expr> {
         let start = self.start();
-        let mut left = self.factor()?;
+        let mut lhs = self.prefix(min_bp)?;
         let saved = self.depth;
-        while let Some((op, prec)) = self.bin_op() {
-            if prec < min_prec {
+        while let Some((op, bp)) = self.infix() {
+            if bp < min_bp {
                 break;
             }
-            self.bump();
-            self.chain()?;
-            let right = self.binary(prec + 1)?;
-            left = Expr::new(
-                ExprKind::BinOp {
-                    left: Box::new(left),
-                    op,
-                    right: Box::new(right),
-                },
-                self.span_from(start),
-            );
+            lhs = match op {
+                Infix::Bin(op) => self.binary_rhs(lhs, op, start)?,
+                Infix::Bool(op) => self.bool_rhs(lhs, op, bp, start)?,
+                Infix::Cmp(..) => self.compare_rhs(lhs, start)?,
+            };
         }
         self.depth = saved;
-        Ok(left)
+        Ok(lhs)
     }
 
-    /// Unary `+`, `-`, `~`.
-    fn factor(&mut self) -> PResult<Expr> {
-        let op = match self.peek() {
-            Tok::Op(Op::Minus) => UnaryOp::Neg,
-            Tok::Op(Op::Plus) => UnaryOp::Pos,
-            Tok::Op(Op::Tilde) => UnaryOp::Invert,
+    /// A prefix operator (`not`, `-`, `+`, `~`) applied to its operand, or a
+    /// primary.
+    fn prefix(&mut self, min_bp: u8) -> PResult<Expr> {
+        let (op, bp) = match self.peek() {
+            Tok::Kw(Kw::Not) if min_bp <= BP_NOT => (UnaryOp::Not, BP_NOT),
+            Tok::Op(Op::Minus) => (UnaryOp::Neg, BP_UNARY),
+            Tok::Op(Op::Plus) => (UnaryOp::Pos, BP_UNARY),
+            Tok::Op(Op::Tilde) => (UnaryOp::Invert, BP_UNARY),
             Tok::Kw(Kw::Await) => {
                 return Err(self.error("`await` is not supported", self.span()));
             }
-            _ => return self.power(),
+            _ => return self.primary(),
         };
-        let start = self.bump().start;
         self.enter()?;
-        let operand = self.factor()?;
+        let start = self.bump().start;
+        let operand = self.operators(bp)?;
         self.leave();
         Ok(Expr::new(
             ExprKind::UnaryOp {
@@ -1568,22 +1603,62 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    fn power(&mut self) -> PResult<Expr> {
-        let start = self.start();
-        let base = self.primary()?;
-        if self.eat_op(Op::Pow).is_none() {
-            return Ok(base);
-        }
-        self.enter()?;
-        let exp = self.factor()?;
-        self.leave();
+    /// `lhs op rhs` for a binary operator at the current token. All are
+    /// left-associative except `**`, whose right operand may carry a unary
+    /// operator (`2 ** -1`).
+    fn binary_rhs(&mut self, lhs: Expr, op: BinOp, start: u32) -> PResult<Expr> {
+        let rhs = if op == BinOp::Pow {
+            self.enter()?;
+            self.bump();
+            let rhs = self.operators(BP_UNARY)?;
+            self.leave();
+            rhs
+        } else {
+            self.chain()?;
+            self.bump();
+            self.operators(binding_power(op) + 1)?
+        };
+        let span = self.span_from(start);
         Ok(Expr::new(
             ExprKind::BinOp {
-                left: Box::new(base),
-                op: BinOp::Pow,
-                right: Box::new(exp),
+                left: Box::new(lhs),
+                op,
+                right: Box::new(rhs),
             },
-            self.span_from(start),
+            span,
+        ))
+    }
+
+    /// `lhs and b and c` (flattened), at the first `and`/`or`.
+    fn bool_rhs(&mut self, lhs: Expr, op: BoolOp, bp: u8, start: u32) -> PResult<Expr> {
+        let kw = if op == BoolOp::And { Kw::And } else { Kw::Or };
+        let mut values = vec![lhs];
+        while self.eat_kw(kw).is_some() {
+            values.push(self.operators(bp + 1)?);
+        }
+        let span = self.span_from(start);
+        Ok(Expr::new(ExprKind::BoolOp { op, values }, span))
+    }
+
+    /// `lhs < b <= c` (a flattened chain), at the first comparison operator.
+    fn compare_rhs(&mut self, lhs: Expr, start: u32) -> PResult<Expr> {
+        let mut ops = Vec::new();
+        let mut comparators = Vec::new();
+        while let Some((Infix::Cmp(op, tokens), _)) = self.infix() {
+            for _ in 0..tokens {
+                self.bump();
+            }
+            ops.push(op);
+            comparators.push(self.operators(BP_CMP + 1)?);
+        }
+        let span = self.span_from(start);
+        Ok(Expr::new(
+            ExprKind::Compare {
+                left: Box::new(lhs),
+                ops,
+                comparators,
+            },
+            span,
         ))
     }
 
@@ -1592,49 +1667,44 @@ impl<'a> Parser<'a> {
         let start = self.start();
         let mut e = self.atom()?;
         let saved = self.depth;
-        loop {
-            match self.peek() {
-                Tok::Op(Op::Dot) => {
-                    self.bump();
-                    let attr = self.expect_name("attribute name", "after `.`")?;
-                    e = Expr::new(
-                        ExprKind::Attribute {
-                            value: Box::new(e),
-                            attr: attr.name,
-                            attr_span: attr.span,
-                        },
-                        self.span_from(start),
-                    );
-                }
-                Tok::Op(Op::LParen) => {
-                    self.bump();
-                    let args = self.call_args()?;
-                    e = Expr::new(
-                        ExprKind::Call {
-                            func: Box::new(e),
-                            args,
-                        },
-                        self.span_from(start),
-                    );
-                }
-                Tok::Op(Op::LBracket) => {
-                    self.bump();
-                    let index = self.subscript_index()?;
-                    self.expect_op(Op::RBracket, "to close the subscript")?;
-                    e = Expr::new(
-                        ExprKind::Subscript {
-                            value: Box::new(e),
-                            index: Box::new(index),
-                        },
-                        self.span_from(start),
-                    );
-                }
-                _ => break,
-            }
+        while matches!(self.peek(), Tok::Op(Op::Dot | Op::LParen | Op::LBracket)) {
             self.chain()?;
+            e = self.trailer(e, start)?;
         }
         self.depth = saved;
         Ok(e)
+    }
+
+    /// Applies one trailer to `e` (which started at `start`).
+    fn trailer(&mut self, e: Expr, start: u32) -> PResult<Expr> {
+        let kind = match self.peek() {
+            Tok::Op(Op::Dot) => {
+                self.bump();
+                let attr = self.expect_name("attribute name", "after `.`")?;
+                ExprKind::Attribute {
+                    value: Box::new(e),
+                    attr: attr.name,
+                    attr_span: attr.span,
+                }
+            }
+            Tok::Op(Op::LParen) => {
+                self.bump();
+                ExprKind::Call {
+                    func: Box::new(e),
+                    args: self.call_args()?,
+                }
+            }
+            _ => {
+                self.bump();
+                let index = self.subscript_index()?;
+                self.expect_op(Op::RBracket, "to close the subscript")?;
+                ExprKind::Subscript {
+                    value: Box::new(e),
+                    index: Box::new(index),
+                }
+            }
+        };
+        Ok(Expr::new(kind, self.span_from(start)))
     }
 
     fn subscript_index(&mut self) -> PResult<Expr> {
@@ -1691,6 +1761,17 @@ impl<'a> Parser<'a> {
     }
 
     fn atom(&mut self) -> PResult<Expr> {
+        match self.peek() {
+            Tok::Str(_) => self.strings(),
+            Tok::Op(Op::LParen) => self.paren(),
+            Tok::Op(Op::LBracket) => self.list(),
+            Tok::Op(Op::LBrace) => self.brace(),
+            _ => self.literal(),
+        }
+    }
+
+    /// Names, numbers, `True`/`False`/`None` and `...`.
+    fn literal(&mut self) -> PResult<Expr> {
         let span = self.span();
         let kind = match self.peek() {
             Tok::Name(n) => ExprKind::Name(n.clone()),
@@ -1701,10 +1782,6 @@ impl<'a> Parser<'a> {
             Tok::Kw(Kw::False) => ExprKind::Bool(false),
             Tok::Kw(Kw::None) => ExprKind::NoneLit,
             Tok::Op(Op::Ellipsis) => ExprKind::Ellipsis,
-            Tok::Str(_) => return self.strings(),
-            Tok::Op(Op::LParen) => return self.paren(),
-            Tok::Op(Op::LBracket) => return self.list(),
-            Tok::Op(Op::LBrace) => return self.brace(),
             _ => return Err(self.expected("expression", "")),
         };
         self.bump();
@@ -1712,8 +1789,8 @@ impl<'a> Parser<'a> {
     }
 
     fn paren(&mut self) -> PResult<Expr> {
-        let start = self.bump().start;
         self.enter()?;
+        let start = self.bump().start;
         if self.eat_op(Op::RParen).is_some() {
             self.leave();
             return Ok(Expr::new(
@@ -1758,8 +1835,8 @@ impl<'a> Parser<'a> {
     }
 
     fn list(&mut self) -> PResult<Expr> {
-        let start = self.bump().start;
         self.enter()?;
+        let start = self.bump().start;
         if self.eat_op(Op::RBracket).is_some() {
             self.leave();
             return Ok(Expr::new(ExprKind::List(Vec::new()), self.span_from(start)));
@@ -1801,12 +1878,12 @@ impl<'a> Parser<'a> {
     }
 
     fn brace(&mut self) -> PResult<Expr> {
-        let start = self.bump().start;
         self.enter()?;
+        let start = self.bump().start;
         let kind = if self.eat_op(Op::RBrace).is_some() {
             ExprKind::Dict(Vec::new())
         } else if self.eat_op(Op::Pow).is_some() {
-            let value = self.binary(1)?;
+            let value = self.bitwise_or()?;
             self.dict_items(None, value)?
         } else {
             let first = self.star_named()?;
@@ -1850,7 +1927,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             if self.eat_op(Op::Pow).is_some() {
-                items.push((None, self.binary(1)?));
+                items.push((None, self.bitwise_or()?));
             } else {
                 let k = self.test()?;
                 self.expect_op(Op::Colon, "after dictionary key")?;
@@ -2161,6 +2238,7 @@ impl<'a> Parser<'a> {
         let mut sub = Parser::new(self.src, lexed);
         sub.nesting = self.nesting + 1;
         sub.depth = self.depth + 1;
+        sub.in_fstring = true;
         sub.last_end = u32::try_from(start).unwrap_or(u32::MAX);
         if sub.nesting > MAX_NESTING || sub.depth > MAX_DEPTH {
             return Err(sub.too_deep());

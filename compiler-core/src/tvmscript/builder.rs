@@ -339,6 +339,8 @@ struct FuncBuilder<'a> {
     loop_ranges: HashMap<VarId, Range>,
     frames: Vec<BlockFrame>,
     uses_blocks: bool,
+    /// `@T.prim_func(private=True)`: no `global_symbol`.
+    private: bool,
 }
 
 /// Statements that only declare something for the enclosing block or function.
@@ -358,6 +360,7 @@ impl<'a> FuncBuilder<'a> {
             loop_ranges: HashMap::new(),
             frames: Vec::new(),
             uses_blocks: false,
+            private: false,
         }
     }
 
@@ -381,6 +384,7 @@ impl<'a> FuncBuilder<'a> {
     // ----- functions --------------------------------------------------------
 
     fn build(mut self, def: &ast::FunctionDef) -> Result<PrimFunc> {
+        self.private = def.decorators.iter().any(is_private_decorator);
         let mut params = Vec::new();
         let mut buffer_map = Vec::new();
         if def.params.vararg.is_some() || def.params.kwarg.is_some() {
@@ -438,6 +442,14 @@ impl<'a> FuncBuilder<'a> {
         } else {
             body
         };
+        // Like TVM's parser: a public function carries its own name as its
+        // `global_symbol` (which is why printers omit it when it matches).
+        if !self.private && !attrs.contains_key("global_symbol") {
+            attrs.insert(
+                "global_symbol".to_string(),
+                AttrValue::Str(def.name.clone()),
+            );
+        }
         Ok(PrimFunc {
             params,
             buffer_map,
@@ -2471,4 +2483,12 @@ fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
         (ScalarKind::UInt, _, false) => Expr::int(0, dt),
         _ => return None,
     })
+}
+
+/// `@T.prim_func(private=True)`.
+fn is_private_decorator(d: &ast::Expr) -> bool {
+    let ast::ExprKind::Call { args, .. } = &d.kind else {
+        return false;
+    };
+    args.iter().any(|a| matches!(a, ast::Arg::Keyword(k) if k.name == "private" && matches!(k.value.kind, ast::ExprKind::Bool(true))))
 }

@@ -1,0 +1,134 @@
+//! The `tessel` binary end to end: exit codes and what it prints.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../compiler-core/tests/data")
+        .join(rel)
+}
+
+fn tessel(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessel"))
+        .args(args)
+        .output()
+        .expect("run tessel");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn fmt_prints_the_golden() {
+    let input = data("seeds/seed001_02_mm_relu.py");
+    let (code, stdout, _) = tessel(&["fmt", input.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let golden = std::fs::read_to_string(data("seeds_fmt/seed001_02_mm_relu.py")).unwrap();
+    assert_eq!(stdout, golden);
+}
+
+#[test]
+fn fmt_can_switch_dialect() {
+    let input = data("seeds/seed001_02_mm_relu.py");
+    let (code, stdout, _) = tessel(&["fmt", "--dialect", "tirx", input.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("from tvm.script import tirx as T"));
+    assert!(stdout.contains("@T.prim_func(s_tir=True)"));
+    assert!(stdout.contains("T.sblock(\"Y\")"));
+    assert!(stdout.contains("T.sblock_alloc_buffer"));
+}
+
+#[test]
+fn check_reports_spanned_errors_without_panicking() {
+    let dir = data("verify_fail");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "py") {
+            continue;
+        }
+        let (code, _, stderr) = tessel(&["check", path.to_str().unwrap()]);
+        assert_eq!(
+            code,
+            1,
+            "{}: expected exit 1, got {code}\n{stderr}",
+            path.display()
+        );
+        assert!(stderr.contains("error"), "{}: {stderr}", path.display());
+        assert!(
+            stderr.contains('^'),
+            "{}: no caret in\n{stderr}",
+            path.display()
+        );
+        seen += 1;
+    }
+    assert!(seen >= 20, "only {seen} broken programs");
+}
+
+#[test]
+fn check_accepts_the_seeds() {
+    let (code, stdout, stderr) = tessel(&[
+        "check",
+        data("seeds/seed001_16_gpu_matmul.py").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("ok"));
+}
+
+#[test]
+fn the_books_extent_127_example_points_at_the_binding() {
+    let path = data("verify_fail/seed001_loop_extent_127_vs_axis_128.py");
+    let (code, _, stderr) = tessel(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("127") && stderr.contains("128"), "{stderr}");
+}
+
+#[test]
+fn eval_is_deterministic_and_computes() {
+    let input = data("seeds/seed000_01_vecadd.py");
+    let (code, a, _) = tessel(&["eval", input.to_str().unwrap(), "--seed", "7"]);
+    assert_eq!(code, 0);
+    let (_, b, _) = tessel(&["eval", input.to_str().unwrap(), "--seed", "7"]);
+    assert_eq!(a, b);
+    let (_, c, _) = tessel(&["eval", input.to_str().unwrap(), "--seed", "8"]);
+    assert_ne!(a, c);
+    // C = A + B, element by element, in the printed arrays.
+    let arrays: Vec<Vec<f32>> = a
+        .split(|c| c == '[' || c == ']')
+        .filter(|s| s.contains('.'))
+        .map(|s| {
+            s.split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        })
+        .filter(|v: &Vec<f32>| !v.is_empty())
+        .collect();
+    let flat: Vec<f32> = arrays.concat();
+    assert_eq!(flat.len(), 3 * 128, "{a}");
+    for i in 0..128 {
+        let (x, y, z) = (flat[i], flat[128 + i], flat[256 + i]);
+        assert!((x + y - z).abs() < 1e-5, "{x} + {y} != {z}");
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_crash() {
+    let dir = std::env::temp_dir().join(format!("tessel-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.py");
+    std::fs::write(
+        &file,
+        "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4:\n",
+    )
+    .unwrap();
+    for cmd in ["fmt", "check", "eval"] {
+        let (code, _, stderr) = tessel(&[cmd, file.to_str().unwrap()]);
+        assert_eq!(code, 1, "{cmd}: {stderr}");
+        assert!(stderr.contains("bad.py:3:"), "{cmd}: {stderr}");
+    }
+    let (code, _, _) = tessel(&["fmt", dir.join("missing.py").to_str().unwrap()]);
+    assert_eq!(code, 2);
+}

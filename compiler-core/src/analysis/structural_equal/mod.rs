@@ -1,0 +1,1431 @@
+//! Structural equality of IR, with TVM's semantics (`tvm.ir.structural_equal`).
+//!
+//! Two programs are structurally equal when they have the same shape and
+//! their *definitions* correspond one-to-one: parameters, symbolic shape
+//! variables, loop variables, block iterators, let variables, allocated and
+//! matched buffers (with their data pointers) are mapped in definition order,
+//! and every later use must follow that mapping. Names do not matter.
+//!
+//! Semantics confirmed against Apache TVM 0.27 (`tvm.ir.assert_structural_equal`):
+//! - variable **and buffer names are ignored**, and so are **block names**
+//!   (`T.sblock("C")` equals `T.sblock("X")`); [`EqualOptions::compare_block_names`]
+//!   turns the latter on for callers that want it;
+//! - function attributes are compared, `global_symbol` included (the option
+//!   [`EqualOptions::ignore_global_symbol`] drops it); module functions are
+//!   matched by name, in any order;
+//! - dtypes (of every node, loop variables included), constants, loop kinds,
+//!   thread tags, loop and block annotations, block iterator kinds and domains,
+//!   read/write regions (in order), predicates, `T.init()` bodies, buffer
+//!   dtype/shape/strides/`elem_offset`/scope/`align`/`offset_factor` are compared;
+//! - floats compare with `==` except that NaN equals NaN (so `-0.0` equals `0.0`);
+//! - symbolic variables are defined where first seen in a definition (e.g. the
+//!   parameter buffers' shapes): `(n, m), (n, m)` equals `(m, n), (m, n)` but not
+//!   `(n, m), (m, n)`;
+//! - a variable that is never defined (free) equals only itself, unless
+//!   [`EqualOptions::map_free_vars`] is set, in which case free variables are
+//!   mapped one-to-one on first use (`x + y` equals `y + x`, `x + x` does not equal `x + y`).
+//!
+//! The first mismatch is reported in TVM's field order with a readable path:
+//! `at mod["main"].body.block("root").body[0].body.block("C").body.value.b: lhs `A[vi, vk]` vs rhs `A[vk, vi]`: …`.
+//!
+//! The comparison runs on an explicit work stack, so arbitrarily deep IR does
+//! not overflow the call stack.
+
+pub mod render;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::rc::Rc;
+
+use crate::ir::{
+    AttrValue, BaseFunc, Block, Buffer, BufferId, BufferRegion, Expr, ExprKind, IRModule, PrimFunc,
+    Range, Stmt, StmtKind, Var, VarId,
+};
+
+/// The first difference found between two IR fragments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Where, e.g. `mod["main"].body.block("root").body[1].body.block("C").body.value.b`.
+    pub path: String,
+    /// The left-hand node at `path`, rendered.
+    pub lhs: String,
+    /// The right-hand node at `path`, rendered.
+    pub rhs: String,
+    /// What differs.
+    pub message: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "at {}: lhs `{}` vs rhs `{}`: {}",
+            self.path, self.lhs, self.rhs, self.message
+        )
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+/// Knobs for [`assert_structural_equal`]. The default is TVM's default
+/// (`map_free_vars=False`, everything compared).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EqualOptions {
+    /// Map variables and buffers that are used without a definition one-to-one
+    /// on first use (TVM's `map_free_vars=True`). Otherwise a free variable
+    /// equals only itself.
+    pub map_free_vars: bool,
+    /// Leave the `global_symbol` function attribute out of the comparison
+    /// (handy when comparing a function against a renamed copy).
+    pub ignore_global_symbol: bool,
+    /// Also compare block names (TVM does not).
+    pub compare_block_names: bool,
+}
+
+/// Something that can be compared: a module, a function, a statement or an expression.
+#[derive(Clone, Copy, Debug)]
+pub enum Node<'a> {
+    Module(&'a IRModule),
+    Func(&'a PrimFunc),
+    Stmt(&'a Stmt),
+    Expr(&'a Expr),
+}
+
+impl<'a> From<&'a IRModule> for Node<'a> {
+    fn from(m: &'a IRModule) -> Self {
+        Node::Module(m)
+    }
+}
+impl<'a> From<&'a PrimFunc> for Node<'a> {
+    fn from(f: &'a PrimFunc) -> Self {
+        Node::Func(f)
+    }
+}
+impl<'a> From<&'a Stmt> for Node<'a> {
+    fn from(s: &'a Stmt) -> Self {
+        Node::Stmt(s)
+    }
+}
+impl<'a> From<&'a Expr> for Node<'a> {
+    fn from(e: &'a Expr) -> Self {
+        Node::Expr(e)
+    }
+}
+
+/// Compares two modules: same function names, each pair structurally equal.
+pub fn structural_equal(a: &IRModule, b: &IRModule) -> Result<(), Mismatch> {
+    assert_structural_equal(a, b, EqualOptions::default())
+}
+
+/// Compares two functions (parameters are definitions, so names never matter).
+pub fn prim_func_equal(a: &PrimFunc, b: &PrimFunc) -> Result<(), Mismatch> {
+    assert_structural_equal(a, b, EqualOptions::default())
+}
+
+/// Compares two statements; variables defined outside them must be identical
+/// (or use [`assert_structural_equal`] with `map_free_vars`).
+pub fn stmt_equal(a: &Stmt, b: &Stmt) -> Result<(), Mismatch> {
+    assert_structural_equal(a, b, EqualOptions::default())
+}
+
+/// Compares two expressions; free variables must be identical
+/// (or use [`assert_structural_equal`] with `map_free_vars`).
+pub fn expr_equal(a: &Expr, b: &Expr) -> Result<(), Mismatch> {
+    assert_structural_equal(a, b, EqualOptions::default())
+}
+
+/// `true` when [`assert_structural_equal`] finds no mismatch.
+pub fn is_structurally_equal<'a>(
+    a: impl Into<Node<'a>>,
+    b: impl Into<Node<'a>>,
+    options: EqualOptions,
+) -> bool {
+    assert_structural_equal(a, b, options).is_ok()
+}
+
+/// The general form: compares any two [`Node`]s under `options` and reports
+/// the first mismatch (in TVM's field order).
+pub fn assert_structural_equal<'a>(
+    a: impl Into<Node<'a>>,
+    b: impl Into<Node<'a>>,
+    options: EqualOptions,
+) -> Result<(), Mismatch> {
+    let mut c = Comparer::new(options);
+    let (a, b) = (a.into(), b.into());
+    match (a, b) {
+        (Node::Module(x), Node::Module(y)) => c.module(x, y),
+        (Node::Func(x), Node::Func(y)) => {
+            let root = c.paths.root(Seg::Root("func"));
+            c.func(x, y, root)
+        }
+        (Node::Stmt(x), Node::Stmt(y)) => {
+            let root = c.paths.root(Seg::Root("stmt"));
+            c.stack.push(Task::Stmt(x.clone(), y.clone(), root));
+        }
+        (Node::Expr(x), Node::Expr(y)) => {
+            let root = c.paths.root(Seg::Root("expr"));
+            c.stack.push(Task::Expr {
+                a: x.clone(),
+                b: y.clone(),
+                path: root,
+                def: false,
+                parent: None,
+            });
+        }
+        _ => {
+            return Err(Mismatch {
+                path: "<root>".into(),
+                lhs: node_kind(&a).into(),
+                rhs: node_kind(&b).into(),
+                message: "different kinds of IR".into(),
+            })
+        }
+    }
+    c.run()
+}
+
+fn node_kind(n: &Node) -> &'static str {
+    match n {
+        Node::Module(_) => "module",
+        Node::Func(_) => "function",
+        Node::Stmt(_) => "statement",
+        Node::Expr(_) => "expression",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Paths
+
+type P = usize;
+const NO_PARENT: usize = usize::MAX;
+/// Paths longer than this many segments are rendered with the middle elided.
+const MAX_PATH_SEGMENTS: usize = 80;
+
+#[derive(Clone, Debug)]
+enum Seg {
+    Root(&'static str),
+    Func(String),
+    Field(&'static str),
+    Index(usize),
+    Key(String),
+    Block(String),
+}
+
+/// All paths of one comparison, as parent links in an arena (no recursion,
+/// no deep `Rc` chains to drop).
+#[derive(Default)]
+struct Paths {
+    nodes: Vec<(usize, Seg)>,
+}
+
+impl Paths {
+    fn root(&mut self, seg: Seg) -> P {
+        self.nodes.push((NO_PARENT, seg));
+        self.nodes.len() - 1
+    }
+    fn child(&mut self, parent: P, seg: Seg) -> P {
+        self.nodes.push((parent, seg));
+        self.nodes.len() - 1
+    }
+    fn field(&mut self, parent: P, name: &'static str) -> P {
+        self.child(parent, Seg::Field(name))
+    }
+    fn index(&mut self, parent: P, i: usize) -> P {
+        self.child(parent, Seg::Index(i))
+    }
+    fn render(&self, p: P) -> String {
+        let mut segs = Vec::new();
+        let mut cur = p;
+        while cur != NO_PARENT {
+            let Some((parent, seg)) = self.nodes.get(cur) else {
+                break;
+            };
+            segs.push(seg);
+            cur = *parent;
+        }
+        segs.reverse();
+        let mut out = String::new();
+        let n = segs.len();
+        let (head, tail) = if n > MAX_PATH_SEGMENTS {
+            (MAX_PATH_SEGMENTS / 2, MAX_PATH_SEGMENTS / 2)
+        } else {
+            (n, 0)
+        };
+        for (i, seg) in segs.iter().enumerate() {
+            if i == head && tail > 0 && i < n - tail {
+                out.push_str(&format!("…({} more)…", n - head - tail));
+            }
+            if i >= head && i < n - tail {
+                continue;
+            }
+            match seg {
+                Seg::Root(r) => out.push_str(r),
+                Seg::Func(name) => out.push_str(&format!("mod[{name:?}]")),
+                Seg::Field(f) => {
+                    out.push('.');
+                    out.push_str(f);
+                }
+                Seg::Index(i) => out.push_str(&format!("[{i}]")),
+                Seg::Key(k) => out.push_str(&format!("[{k:?}]")),
+                Seg::Block(b) => out.push_str(&format!(".block({b:?})")),
+            }
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The comparer
+
+/// A pair of nodes whose rendering explains a mismatch in one of its leaves.
+#[derive(Clone)]
+enum Pair {
+    E(Expr, Expr),
+    S(Stmt, Stmt),
+}
+
+impl Pair {
+    fn render(&self) -> (String, String) {
+        match self {
+            Pair::E(a, b) => (render::expr(a), render::expr(b)),
+            Pair::S(a, b) => (render::stmt(a), render::stmt(b)),
+        }
+    }
+}
+
+type Parent = Option<(Pair, P)>;
+
+enum Task {
+    Expr {
+        a: Expr,
+        b: Expr,
+        path: P,
+        /// Inside a definition (a buffer's shape): unmapped variables are defined here.
+        def: bool,
+        parent: Parent,
+    },
+    Stmt(Stmt, Stmt, P),
+    DefVar(Var, Var, P),
+    DefBuffer(Buffer, Buffer, P),
+    UseBuffer(Buffer, Buffer, P),
+    Attr(AttrValue, AttrValue, P),
+    Func(Rc<PrimFunc>, Rc<PrimFunc>, P),
+    Fail(P, String, String, String),
+}
+
+struct Comparer {
+    options: EqualOptions,
+    paths: Paths,
+    stack: Vec<Task>,
+    vars: HashMap<VarId, Var>,
+    vars_rev: HashMap<VarId, Var>,
+    bufs: HashMap<BufferId, Buffer>,
+    bufs_rev: HashMap<BufferId, Buffer>,
+}
+
+fn fail(path: P, lhs: impl Into<String>, rhs: impl Into<String>, msg: impl Into<String>) -> Task {
+    Task::Fail(path, lhs.into(), rhs.into(), msg.into())
+}
+
+fn floats_equal(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+impl Comparer {
+    fn new(options: EqualOptions) -> Comparer {
+        Comparer {
+            options,
+            paths: Paths::default(),
+            stack: Vec::new(),
+            vars: HashMap::new(),
+            vars_rev: HashMap::new(),
+            bufs: HashMap::new(),
+            bufs_rev: HashMap::new(),
+        }
+    }
+
+    /// Schedules `tasks` to run in the given order, before anything already queued.
+    fn schedule(&mut self, tasks: Vec<Task>) {
+        self.stack.extend(tasks.into_iter().rev());
+    }
+
+    fn run(&mut self) -> Result<(), Mismatch> {
+        while let Some(task) = self.stack.pop() {
+            match task {
+                Task::Expr {
+                    a,
+                    b,
+                    path,
+                    def,
+                    parent,
+                } => self.expr(&a, &b, path, def, parent)?,
+                Task::Stmt(a, b, path) => self.stmt(&a, &b, path)?,
+                Task::DefVar(a, b, path) => self.def_var(&a, &b, path, None)?,
+                Task::DefBuffer(a, b, path) => self.def_buffer(&a, &b, path)?,
+                Task::UseBuffer(a, b, path) => self.use_buffer(&a, &b, path, None)?,
+                Task::Attr(a, b, path) => self.attr(&a, &b, path),
+                Task::Func(a, b, path) => self.func(&a, &b, path),
+                Task::Fail(path, lhs, rhs, message) => {
+                    return Err(Mismatch {
+                        path: self.paths.render(path),
+                        lhs,
+                        rhs,
+                        message,
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A mismatch in a leaf, reported at the leaf's parent when there is one
+    /// (so the report shows `A[vi, vk]` vs `A[vk, vi]` rather than `vi` vs `vk`).
+    fn leaf_mismatch(
+        &self,
+        path: P,
+        parent: &Parent,
+        lhs: String,
+        rhs: String,
+        message: String,
+    ) -> Mismatch {
+        let full = self.paths.render(path);
+        match parent {
+            Some((pair, ppath)) => {
+                let at = self.paths.render(*ppath);
+                let rel = full
+                    .strip_prefix(at.as_str())
+                    .map(|r| r.trim_start_matches('.'))
+                    .unwrap_or(full.as_str());
+                let (pl, pr) = pair.render();
+                // Messages about correspondence already name both sides.
+                let message = if message.starts_with("lhs ") || message.starts_with("rhs ") {
+                    format!("{rel}: {message}")
+                } else {
+                    format!("{rel}: `{lhs}` vs `{rhs}`: {message}")
+                };
+                Mismatch {
+                    path: at.clone(),
+                    lhs: pl,
+                    rhs: pr,
+                    message,
+                }
+            }
+            None => Mismatch {
+                path: full,
+                lhs,
+                rhs,
+                message,
+            },
+        }
+    }
+
+    // -- variables and buffers ------------------------------------------------
+
+    fn def_var(
+        &mut self,
+        a: &Var,
+        b: &Var,
+        path: P,
+        parent: Option<&Parent>,
+    ) -> Result<(), Mismatch> {
+        let err = |s: &Self, msg: String| {
+            Err(s.leaf_mismatch(
+                path,
+                parent.unwrap_or(&None),
+                a.name().to_string(),
+                b.name().to_string(),
+                msg,
+            ))
+        };
+        if a.dtype() != b.dtype() {
+            return err(
+                self,
+                format!("dtype differs: {} vs {}", a.dtype(), b.dtype()),
+            );
+        }
+        if let Some(x) = self.vars.get(&a.id()) {
+            if x != b {
+                let msg = format!(
+                    "lhs `{}` already corresponds to rhs `{}`, not `{}`",
+                    a.name(),
+                    x.name(),
+                    b.name()
+                );
+                return err(self, msg);
+            }
+            return Ok(());
+        }
+        if let Some(y) = self.vars_rev.get(&b.id()) {
+            let msg = format!(
+                "rhs `{}` already corresponds to lhs `{}`, not `{}`",
+                b.name(),
+                y.name(),
+                a.name()
+            );
+            return err(self, msg);
+        }
+        self.vars.insert(a.id(), b.clone());
+        self.vars_rev.insert(b.id(), a.clone());
+        Ok(())
+    }
+
+    fn use_var(
+        &mut self,
+        a: &Var,
+        b: &Var,
+        path: P,
+        def: bool,
+        parent: &Parent,
+    ) -> Result<(), Mismatch> {
+        let err = |s: &Self, msg: String| {
+            Err(s.leaf_mismatch(
+                path,
+                parent,
+                a.name().to_string(),
+                b.name().to_string(),
+                msg,
+            ))
+        };
+        if let Some(x) = self.vars.get(&a.id()) {
+            if x == b {
+                return Ok(());
+            }
+            let msg = format!(
+                "lhs `{}` corresponds to rhs `{}`, not `{}`",
+                a.name(),
+                x.name(),
+                b.name()
+            );
+            return err(self, msg);
+        }
+        if let Some(y) = self.vars_rev.get(&b.id()) {
+            let msg = format!(
+                "rhs `{}` corresponds to lhs `{}`, not `{}`",
+                b.name(),
+                y.name(),
+                a.name()
+            );
+            return err(self, msg);
+        }
+        if a == b {
+            // A free variable equals itself; remember that, so a later use of
+            // it against another variable is caught (`x + x` vs `x + y`).
+            self.vars.insert(a.id(), b.clone());
+            self.vars_rev.insert(b.id(), a.clone());
+            return Ok(());
+        }
+        if def || self.options.map_free_vars {
+            return self.def_var(a, b, path, Some(parent));
+        }
+        err(
+            self,
+            "free variables differ (they are not defined here; use map_free_vars to map them)"
+                .to_string(),
+        )
+    }
+
+    fn def_buffer(&mut self, a: &Buffer, b: &Buffer, path: P) -> Result<(), Mismatch> {
+        if let Some(x) = self.bufs.get(&a.id()) {
+            if x == b {
+                return Ok(());
+            }
+            return Err(Mismatch {
+                path: self.paths.render(path),
+                lhs: render::buffer(a),
+                rhs: render::buffer(b),
+                message: format!(
+                    "lhs buffer `{}` already corresponds to rhs `{}`, not `{}`",
+                    a.name, x.name, b.name
+                ),
+            });
+        }
+        if let Some(y) = self.bufs_rev.get(&b.id()) {
+            return Err(Mismatch {
+                path: self.paths.render(path),
+                lhs: render::buffer(a),
+                rhs: render::buffer(b),
+                message: format!(
+                    "rhs buffer `{}` already corresponds to lhs `{}`, not `{}`",
+                    b.name, y.name, a.name
+                ),
+            });
+        }
+        self.bufs.insert(a.id(), b.clone());
+        self.bufs_rev.insert(b.id(), a.clone());
+        let mut t = Vec::new();
+        let p = self.paths.field(path, "data");
+        t.push(Task::DefVar(a.data.clone(), b.data.clone(), p));
+        if a.dtype != b.dtype {
+            let p = self.paths.field(path, "dtype");
+            t.push(fail(
+                p,
+                render::buffer(a),
+                render::buffer(b),
+                format!("buffer dtype differs: {} vs {}", a.dtype, b.dtype),
+            ));
+        }
+        let shape = self.paths.field(path, "shape");
+        self.expr_list(&mut t, &a.shape, &b.shape, shape, true, "dimensions");
+        let strides = self.paths.field(path, "strides");
+        self.expr_list(&mut t, &a.strides, &b.strides, strides, true, "strides");
+        let p = self.paths.field(path, "elem_offset");
+        t.push(Task::Expr {
+            a: a.elem_offset.clone(),
+            b: b.elem_offset.clone(),
+            path: p,
+            def: true,
+            parent: None,
+        });
+        if a.scope != b.scope {
+            let p = self.paths.field(path, "scope");
+            t.push(fail(
+                p,
+                a.scope.clone(),
+                b.scope.clone(),
+                "buffer scope differs",
+            ));
+        }
+        if a.align != b.align {
+            let p = self.paths.field(path, "align");
+            t.push(fail(
+                p,
+                a.align.to_string(),
+                b.align.to_string(),
+                "buffer alignment differs",
+            ));
+        }
+        if a.offset_factor != b.offset_factor {
+            let p = self.paths.field(path, "offset_factor");
+            t.push(fail(
+                p,
+                a.offset_factor.to_string(),
+                b.offset_factor.to_string(),
+                "buffer offset_factor differs",
+            ));
+        }
+        self.schedule(t);
+        Ok(())
+    }
+
+    fn use_buffer(
+        &mut self,
+        a: &Buffer,
+        b: &Buffer,
+        path: P,
+        parent: Option<&Parent>,
+    ) -> Result<(), Mismatch> {
+        let parent = parent.unwrap_or(&None);
+        if let Some(x) = self.bufs.get(&a.id()) {
+            if x == b {
+                return Ok(());
+            }
+            let msg = format!(
+                "lhs buffer `{}` corresponds to rhs `{}`, not `{}`",
+                a.name, x.name, b.name
+            );
+            return Err(self.leaf_mismatch(path, parent, a.name.clone(), b.name.clone(), msg));
+        }
+        if let Some(y) = self.bufs_rev.get(&b.id()) {
+            let msg = format!(
+                "rhs buffer `{}` corresponds to lhs `{}`, not `{}`",
+                b.name, y.name, a.name
+            );
+            return Err(self.leaf_mismatch(path, parent, a.name.clone(), b.name.clone(), msg));
+        }
+        if a == b {
+            self.bufs.insert(a.id(), b.clone());
+            self.bufs_rev.insert(b.id(), a.clone());
+            return Ok(());
+        }
+        if self.options.map_free_vars {
+            return self.def_buffer(a, b, path);
+        }
+        Err(self.leaf_mismatch(
+            path,
+            parent,
+            a.name.clone(),
+            b.name.clone(),
+            "free buffers differ (they are not defined here; use map_free_vars to map them)".into(),
+        ))
+    }
+
+    // -- lists ----------------------------------------------------------------
+
+    /// Element-wise expression tasks, then a length check.
+    fn expr_list(
+        &mut self,
+        t: &mut Vec<Task>,
+        a: &[Expr],
+        b: &[Expr],
+        path: P,
+        def: bool,
+        what: &str,
+    ) {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            let p = self.paths.index(path, i);
+            t.push(Task::Expr {
+                a: x.clone(),
+                b: y.clone(),
+                path: p,
+                def,
+                parent: None,
+            });
+        }
+        self.len_check(t, a.len(), b.len(), path, what, |i| {
+            (a.get(i).map(render::expr), b.get(i).map(render::expr))
+        });
+    }
+
+    /// Expression children of `parent` (call arguments, indices), reported
+    /// in terms of the parent on a leaf mismatch.
+    fn expr_children(
+        &mut self,
+        t: &mut Vec<Task>,
+        a: &[Expr],
+        b: &[Expr],
+        path: P,
+        parent: &Parent,
+        what: &str,
+    ) {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            let p = self.paths.index(path, i);
+            t.push(Task::Expr {
+                a: x.clone(),
+                b: y.clone(),
+                path: p,
+                def: false,
+                parent: parent.clone(),
+            });
+        }
+        if a.len() != b.len() {
+            let p = self.paths.index(path, a.len().min(b.len()));
+            let (l, r) = match parent {
+                Some((pair, _)) => pair.render(),
+                None => (String::new(), String::new()),
+            };
+            t.push(fail(
+                p,
+                l,
+                r,
+                format!("different number of {what}: {} vs {}", a.len(), b.len()),
+            ));
+        }
+    }
+
+    fn len_check(
+        &mut self,
+        t: &mut Vec<Task>,
+        la: usize,
+        lb: usize,
+        path: P,
+        what: &str,
+        render_at: impl Fn(usize) -> (Option<String>, Option<String>),
+    ) {
+        if la == lb {
+            return;
+        }
+        let i = la.min(lb);
+        let p = self.paths.index(path, i);
+        let missing = || "<missing>".to_string();
+        let (l, r) = render_at(i);
+        t.push(fail(
+            p,
+            l.unwrap_or_else(missing),
+            r.unwrap_or_else(missing),
+            format!("different number of {what}: {la} vs {lb}"),
+        ));
+    }
+
+    fn range(&mut self, t: &mut Vec<Task>, a: &Range, b: &Range, path: P) {
+        let p = self.paths.field(path, "min");
+        t.push(Task::Expr {
+            a: a.min.clone(),
+            b: b.min.clone(),
+            path: p,
+            def: false,
+            parent: None,
+        });
+        let p = self.paths.field(path, "extent");
+        t.push(Task::Expr {
+            a: a.extent.clone(),
+            b: b.extent.clone(),
+            path: p,
+            def: false,
+            parent: None,
+        });
+    }
+
+    fn region(&mut self, t: &mut Vec<Task>, a: &BufferRegion, b: &BufferRegion, path: P) {
+        let p = self.paths.field(path, "buffer");
+        t.push(Task::UseBuffer(a.buffer.clone(), b.buffer.clone(), p));
+        let rp = self.paths.field(path, "region");
+        for (i, (x, y)) in a.region.iter().zip(&b.region).enumerate() {
+            let p = self.paths.index(rp, i);
+            self.range(t, x, y, p);
+        }
+        self.len_check(
+            t,
+            a.region.len(),
+            b.region.len(),
+            rp,
+            "region dimensions",
+            |_| (Some(render::region(a)), Some(render::region(b))),
+        );
+    }
+
+    fn regions(
+        &mut self,
+        t: &mut Vec<Task>,
+        a: &[BufferRegion],
+        b: &[BufferRegion],
+        path: P,
+        what: &str,
+    ) {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            let p = self.paths.index(path, i);
+            self.region(t, x, y, p);
+        }
+        self.len_check(t, a.len(), b.len(), path, what, |i| {
+            (a.get(i).map(render::region), b.get(i).map(render::region))
+        });
+    }
+
+    fn attr_map(
+        &mut self,
+        t: &mut Vec<Task>,
+        a: &BTreeMap<String, AttrValue>,
+        b: &BTreeMap<String, AttrValue>,
+        path: P,
+        skip: Option<&str>,
+    ) {
+        let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        for k in keys {
+            if Some(k.as_str()) == skip {
+                continue;
+            }
+            let p = self.paths.child(path, Seg::Key(k.clone()));
+            match (a.get(k), b.get(k)) {
+                (Some(x), Some(y)) => t.push(Task::Attr(x.clone(), y.clone(), p)),
+                (Some(x), None) => t.push(fail(
+                    p,
+                    render::attr(x),
+                    "<missing>",
+                    format!("key {k:?} is only in lhs"),
+                )),
+                (None, Some(y)) => t.push(fail(
+                    p,
+                    "<missing>",
+                    render::attr(y),
+                    format!("key {k:?} is only in rhs"),
+                )),
+                (None, None) => {}
+            }
+        }
+    }
+
+    fn attr(&mut self, a: &AttrValue, b: &AttrValue, path: P) {
+        let mismatch = |msg: &str| fail(path, render::attr(a), render::attr(b), msg);
+        let task = match (a, b) {
+            (AttrValue::Bool(x), AttrValue::Bool(y)) if x == y => return,
+            (AttrValue::Int(x), AttrValue::Int(y)) if x == y => return,
+            (AttrValue::Float(x), AttrValue::Float(y)) if floats_equal(*x, *y) => return,
+            (AttrValue::Str(x), AttrValue::Str(y)) if x == y => return,
+            (AttrValue::Expr(x), AttrValue::Expr(y)) => Task::Expr {
+                a: x.clone(),
+                b: y.clone(),
+                path,
+                def: false,
+                parent: None,
+            },
+            (AttrValue::Array(x), AttrValue::Array(y)) => {
+                let mut t = Vec::new();
+                for (i, (u, v)) in x.iter().zip(y).enumerate() {
+                    let p = self.paths.index(path, i);
+                    t.push(Task::Attr(u.clone(), v.clone(), p));
+                }
+                self.len_check(&mut t, x.len(), y.len(), path, "array elements", |i| {
+                    (x.get(i).map(render::attr), y.get(i).map(render::attr))
+                });
+                self.schedule(t);
+                return;
+            }
+            (AttrValue::Map(x), AttrValue::Map(y)) => {
+                let mut t = Vec::new();
+                self.attr_map(&mut t, x, y, path, None);
+                self.schedule(t);
+                return;
+            }
+            _ if std::mem::discriminant(a) == std::mem::discriminant(b) => {
+                mismatch("values differ")
+            }
+            _ => mismatch(&format!(
+                "kinds differ: {} vs {}",
+                render::attr_kind(a),
+                render::attr_kind(b)
+            )),
+        };
+        self.stack.push(task);
+    }
+
+    // -- expressions ----------------------------------------------------------
+
+    fn expr(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        path: P,
+        def: bool,
+        parent: Parent,
+    ) -> Result<(), Mismatch> {
+        let leaf = |s: &Self, msg: String| {
+            Err(s.leaf_mismatch(path, &parent, render::expr(a), render::expr(b), msg))
+        };
+        let whole = |s: &Self, msg: String| {
+            Err(Mismatch {
+                path: s.paths.render(path),
+                lhs: render::expr(a),
+                rhs: render::expr(b),
+                message: msg,
+            })
+        };
+        if std::mem::discriminant(a.kind()) != std::mem::discriminant(b.kind()) {
+            let msg = format!(
+                "expression kinds differ: {} vs {}",
+                render::expr_kind(a),
+                render::expr_kind(b)
+            );
+            return if is_leaf(a) && is_leaf(b) {
+                leaf(self, msg)
+            } else {
+                whole(self, msg)
+            };
+        }
+        if a.dtype() != b.dtype() {
+            let msg = format!("dtype differs: {} vs {}", a.dtype(), b.dtype());
+            return if is_leaf(a) {
+                leaf(self, msg)
+            } else {
+                whole(self, msg)
+            };
+        }
+        let me = Some((Pair::E(a.clone(), b.clone()), path));
+        let mut t = Vec::new();
+        let sub = |s: &mut Self, t: &mut Vec<Task>, x: &Expr, y: &Expr, field: &'static str| {
+            let p = s.paths.field(path, field);
+            t.push(Task::Expr {
+                a: x.clone(),
+                b: y.clone(),
+                path: p,
+                def,
+                parent: me.clone(),
+            });
+        };
+        match (a.kind(), b.kind()) {
+            (ExprKind::Var(x), ExprKind::Var(y)) => return self.use_var(x, y, path, def, &parent),
+            (ExprKind::Int(x), ExprKind::Int(y)) => {
+                if x != y {
+                    return leaf(self, "values differ".into());
+                }
+            }
+            (ExprKind::Float(x), ExprKind::Float(y)) => {
+                if !floats_equal(*x, *y) {
+                    return leaf(self, "values differ".into());
+                }
+            }
+            (ExprKind::Str(x), ExprKind::Str(y)) => {
+                if x != y {
+                    return leaf(self, "strings differ".into());
+                }
+            }
+            (ExprKind::Binary(o1, a1, b1), ExprKind::Binary(o2, a2, b2)) => {
+                if o1 != o2 {
+                    return whole(
+                        self,
+                        format!(
+                            "operators differ: {} vs {}",
+                            render::binop_name(*o1),
+                            render::binop_name(*o2)
+                        ),
+                    );
+                }
+                sub(self, &mut t, a1, a2, "a");
+                sub(self, &mut t, b1, b2, "b");
+            }
+            (ExprKind::Cmp(o1, a1, b1), ExprKind::Cmp(o2, a2, b2)) => {
+                if o1 != o2 {
+                    return whole(
+                        self,
+                        format!("comparisons differ: {} vs {}", o1.symbol(), o2.symbol()),
+                    );
+                }
+                sub(self, &mut t, a1, a2, "a");
+                sub(self, &mut t, b1, b2, "b");
+            }
+            (ExprKind::And(a1, b1), ExprKind::And(a2, b2))
+            | (ExprKind::Or(a1, b1), ExprKind::Or(a2, b2)) => {
+                sub(self, &mut t, a1, a2, "a");
+                sub(self, &mut t, b1, b2, "b");
+            }
+            (ExprKind::Not(x), ExprKind::Not(y)) => sub(self, &mut t, x, y, "a"),
+            (ExprKind::Cast(x), ExprKind::Cast(y))
+            | (ExprKind::Broadcast(x), ExprKind::Broadcast(y)) => sub(self, &mut t, x, y, "value"),
+            (
+                ExprKind::Select {
+                    cond: c1,
+                    then: t1,
+                    otherwise: o1,
+                },
+                ExprKind::Select {
+                    cond: c2,
+                    then: t2,
+                    otherwise: o2,
+                },
+            ) => {
+                sub(self, &mut t, c1, c2, "condition");
+                sub(self, &mut t, t1, t2, "true_value");
+                sub(self, &mut t, o1, o2, "false_value");
+            }
+            (ExprKind::Call { op: op1, args: x }, ExprKind::Call { op: op2, args: y }) => {
+                if op1 != op2 {
+                    return whole(
+                        self,
+                        format!("callees differ: T.{} vs T.{}", op1.name(), op2.name()),
+                    );
+                }
+                let p = self.paths.field(path, "args");
+                self.expr_children(&mut t, x, y, p, &me, "arguments");
+            }
+            (
+                ExprKind::Load {
+                    buffer: b1,
+                    indices: i1,
+                },
+                ExprKind::Load {
+                    buffer: b2,
+                    indices: i2,
+                },
+            ) => {
+                let p = self.paths.field(path, "buffer");
+                self.use_buffer(b1, b2, p, Some(&me))?;
+                let p = self.paths.field(path, "indices");
+                self.expr_children(&mut t, i1, i2, p, &me, "indices");
+            }
+            (
+                ExprKind::Let {
+                    var: v1,
+                    value: x1,
+                    body: y1,
+                },
+                ExprKind::Let {
+                    var: v2,
+                    value: x2,
+                    body: y2,
+                },
+            ) => {
+                let p = self.paths.field(path, "var");
+                t.push(Task::DefVar(v1.clone(), v2.clone(), p));
+                sub(self, &mut t, x1, x2, "value");
+                sub(self, &mut t, y1, y2, "body");
+            }
+            (
+                ExprKind::Ramp {
+                    base: b1,
+                    stride: s1,
+                },
+                ExprKind::Ramp {
+                    base: b2,
+                    stride: s2,
+                },
+            ) => {
+                sub(self, &mut t, b1, b2, "base");
+                sub(self, &mut t, s1, s2, "stride");
+            }
+            _ => return whole(self, "expression kinds differ".into()),
+        }
+        self.schedule(t);
+        Ok(())
+    }
+
+    // -- statements -----------------------------------------------------------
+
+    fn stmt(&mut self, a: &Stmt, b: &Stmt, path: P) -> Result<(), Mismatch> {
+        let whole = |s: &Self, msg: String| {
+            Err(Mismatch {
+                path: s.paths.render(path),
+                lhs: render::stmt(a),
+                rhs: render::stmt(b),
+                message: msg,
+            })
+        };
+        if std::mem::discriminant(a.kind()) != std::mem::discriminant(b.kind()) {
+            let msg = format!(
+                "statement kinds differ: {} vs {}",
+                render::stmt_kind(a),
+                render::stmt_kind(b)
+            );
+            return whole(self, msg);
+        }
+        let me: Parent = Some((Pair::S(a.clone(), b.clone()), path));
+        let mut t = Vec::new();
+        let sub_expr =
+            |s: &mut Self, t: &mut Vec<Task>, x: &Expr, y: &Expr, field: &'static str| {
+                let p = s.paths.field(path, field);
+                t.push(Task::Expr {
+                    a: x.clone(),
+                    b: y.clone(),
+                    path: p,
+                    def: false,
+                    parent: me.clone(),
+                });
+            };
+        match (a.kind(), b.kind()) {
+            (StmtKind::For(x), StmtKind::For(y)) => {
+                let p = self.paths.field(path, "loop_var");
+                t.push(Task::DefVar(x.loop_var.clone(), y.loop_var.clone(), p));
+                sub_expr(self, &mut t, &x.min, &y.min, "min");
+                sub_expr(self, &mut t, &x.extent, &y.extent, "extent");
+                if x.kind != y.kind {
+                    let p = self.paths.field(path, "kind");
+                    t.push(fail(
+                        p,
+                        render::stmt(a),
+                        render::stmt(b),
+                        format!(
+                            "loop kinds differ: {} vs {}",
+                            x.kind.script_name(),
+                            y.kind.script_name()
+                        ),
+                    ));
+                }
+                if x.thread_tag != y.thread_tag {
+                    let p = self.paths.field(path, "thread_tag");
+                    t.push(fail(
+                        p,
+                        render::stmt(a),
+                        render::stmt(b),
+                        "thread tags differ",
+                    ));
+                }
+                let p = self.paths.field(path, "annotations");
+                self.attr_map(&mut t, &x.annotations, &y.annotations, p, None);
+                let p = self.paths.field(path, "body");
+                t.push(Task::Stmt(x.body.clone(), y.body.clone(), p));
+            }
+            (StmtKind::BlockRealize(x), StmtKind::BlockRealize(y)) => {
+                let p = self.paths.field(path, "iter_values");
+                self.expr_list(
+                    &mut t,
+                    &x.iter_values,
+                    &y.iter_values,
+                    p,
+                    false,
+                    "iterator bindings",
+                );
+                sub_expr(self, &mut t, &x.predicate, &y.predicate, "predicate");
+                let p = self.paths.child(path, Seg::Block(x.block.name.clone()));
+                self.block(&mut t, &x.block, &y.block, p);
+            }
+            (
+                StmtKind::Store {
+                    buffer: b1,
+                    value: v1,
+                    indices: i1,
+                },
+                StmtKind::Store {
+                    buffer: b2,
+                    value: v2,
+                    indices: i2,
+                },
+            ) => {
+                let p = self.paths.field(path, "buffer");
+                self.use_buffer(b1, b2, p, Some(&me))?;
+                sub_expr(self, &mut t, v1, v2, "value");
+                let p = self.paths.field(path, "indices");
+                self.expr_children(&mut t, i1, i2, p, &me, "indices");
+            }
+            (
+                StmtKind::Let {
+                    var: v1,
+                    value: x1,
+                    body: y1,
+                },
+                StmtKind::Let {
+                    var: v2,
+                    value: x2,
+                    body: y2,
+                },
+            ) => {
+                let p = self.paths.field(path, "var");
+                t.push(Task::DefVar(v1.clone(), v2.clone(), p));
+                sub_expr(self, &mut t, x1, x2, "value");
+                let p = self.paths.field(path, "body");
+                t.push(Task::Stmt(y1.clone(), y2.clone(), p));
+            }
+            (
+                StmtKind::If {
+                    cond: c1,
+                    then: t1,
+                    otherwise: o1,
+                },
+                StmtKind::If {
+                    cond: c2,
+                    then: t2,
+                    otherwise: o2,
+                },
+            ) => {
+                sub_expr(self, &mut t, c1, c2, "condition");
+                let p = self.paths.field(path, "then_case");
+                t.push(Task::Stmt(t1.clone(), t2.clone(), p));
+                let p = self.paths.field(path, "else_case");
+                match (o1, o2) {
+                    (Some(x), Some(y)) => t.push(Task::Stmt(x.clone(), y.clone(), p)),
+                    (None, None) => {}
+                    (x, y) => t.push(fail(
+                        p,
+                        x.as_ref().map_or("<none>".into(), render::stmt),
+                        y.as_ref().map_or("<none>".into(), render::stmt),
+                        "only one side has an else branch",
+                    )),
+                }
+            }
+            (StmtKind::Evaluate(x), StmtKind::Evaluate(y)) => sub_expr(self, &mut t, x, y, "value"),
+            (StmtKind::Seq(x), StmtKind::Seq(y)) => {
+                for (i, (u, v)) in x.iter().zip(y).enumerate() {
+                    let p = self.paths.index(path, i);
+                    t.push(Task::Stmt(u.clone(), v.clone(), p));
+                }
+                self.len_check(&mut t, x.len(), y.len(), path, "statements", |i| {
+                    (x.get(i).map(render::stmt), y.get(i).map(render::stmt))
+                });
+            }
+            (
+                StmtKind::Allocate {
+                    buffer: b1,
+                    body: y1,
+                },
+                StmtKind::Allocate {
+                    buffer: b2,
+                    body: y2,
+                },
+            ) => {
+                let p = self.paths.field(path, "buffer");
+                t.push(Task::DefBuffer(b1.clone(), b2.clone(), p));
+                let p = self.paths.field(path, "body");
+                t.push(Task::Stmt(y1.clone(), y2.clone(), p));
+            }
+            _ => return whole(self, "statement kinds differ".into()),
+        }
+        self.schedule(t);
+        Ok(())
+    }
+
+    fn block(&mut self, t: &mut Vec<Task>, a: &Block, b: &Block, path: P) {
+        let head = |blk: &Block| format!("with T.sblock({:?})", blk.name);
+        if self.options.compare_block_names && a.name != b.name {
+            let p = self.paths.field(path, "name_hint");
+            t.push(fail(
+                p,
+                a.name.clone(),
+                b.name.clone(),
+                "block names differ",
+            ));
+        }
+        let ivs = self.paths.field(path, "iter_vars");
+        for (i, (x, y)) in a.iter_vars.iter().zip(&b.iter_vars).enumerate() {
+            let p = self.paths.index(ivs, i);
+            let vp = self.paths.field(p, "var");
+            t.push(Task::DefVar(x.var.clone(), y.var.clone(), vp));
+            let dp = self.paths.field(p, "dom");
+            self.range(t, &x.dom, &y.dom, dp);
+            if x.kind != y.kind {
+                let kp = self.paths.field(p, "iter_type");
+                t.push(fail(
+                    kp,
+                    format!("{} = T.axis.{}", x.var.name(), x.kind.axis_name()),
+                    format!("{} = T.axis.{}", y.var.name(), y.kind.axis_name()),
+                    "block iterator kinds differ",
+                ));
+            }
+        }
+        self.len_check(
+            t,
+            a.iter_vars.len(),
+            b.iter_vars.len(),
+            ivs,
+            "block iterators",
+            |i| {
+                (
+                    a.iter_vars.get(i).map(|iv| iv.var.name().to_string()),
+                    b.iter_vars.get(i).map(|iv| iv.var.name().to_string()),
+                )
+            },
+        );
+        let p = self.paths.field(path, "reads");
+        self.regions(t, &a.reads, &b.reads, p, "read regions");
+        let p = self.paths.field(path, "writes");
+        self.regions(t, &a.writes, &b.writes, p, "write regions");
+        let ap = self.paths.field(path, "alloc_buffers");
+        for (i, (x, y)) in a.alloc_buffers.iter().zip(&b.alloc_buffers).enumerate() {
+            let p = self.paths.index(ap, i);
+            t.push(Task::DefBuffer(x.clone(), y.clone(), p));
+        }
+        self.len_check(
+            t,
+            a.alloc_buffers.len(),
+            b.alloc_buffers.len(),
+            ap,
+            "allocated buffers",
+            |i| {
+                (
+                    a.alloc_buffers.get(i).map(render::buffer),
+                    b.alloc_buffers.get(i).map(render::buffer),
+                )
+            },
+        );
+        let mp = self.paths.field(path, "match_buffers");
+        for (i, (x, y)) in a.match_buffers.iter().zip(&b.match_buffers).enumerate() {
+            let p = self.paths.index(mp, i);
+            let bp = self.paths.field(p, "buffer");
+            t.push(Task::DefBuffer(x.buffer.clone(), y.buffer.clone(), bp));
+            let sp = self.paths.field(p, "source");
+            self.region(t, &x.source, &y.source, sp);
+        }
+        self.len_check(
+            t,
+            a.match_buffers.len(),
+            b.match_buffers.len(),
+            mp,
+            "match buffers",
+            |i| {
+                (
+                    a.match_buffers.get(i).map(|m| render::buffer(&m.buffer)),
+                    b.match_buffers.get(i).map(|m| render::buffer(&m.buffer)),
+                )
+            },
+        );
+        let p = self.paths.field(path, "annotations");
+        self.attr_map(t, &a.annotations, &b.annotations, p, None);
+        let p = self.paths.field(path, "init");
+        match (&a.init, &b.init) {
+            (Some(x), Some(y)) => t.push(Task::Stmt(x.clone(), y.clone(), p)),
+            (None, None) => {}
+            (x, y) => t.push(fail(
+                p,
+                x.as_ref()
+                    .map_or(format!("{}: no T.init()", head(a)), render::stmt),
+                y.as_ref()
+                    .map_or(format!("{}: no T.init()", head(b)), render::stmt),
+                "only one block has a T.init()",
+            )),
+        }
+        let p = self.paths.field(path, "body");
+        t.push(Task::Stmt(a.body.clone(), b.body.clone(), p));
+    }
+
+    // -- functions and modules ------------------------------------------------
+
+    fn func(&mut self, a: &PrimFunc, b: &PrimFunc, path: P) {
+        let mut t = Vec::new();
+        let pp = self.paths.field(path, "params");
+        for (i, (x, y)) in a.params.iter().zip(&b.params).enumerate() {
+            let p = self.paths.index(pp, i);
+            t.push(Task::DefVar(x.clone(), y.clone(), p));
+        }
+        self.len_check(
+            &mut t,
+            a.params.len(),
+            b.params.len(),
+            pp,
+            "parameters",
+            |i| {
+                (
+                    {
+                        a.params
+                            .get(i)
+                            .map(|v| format!("{}: {}", v.name(), v.dtype()))
+                    },
+                    {
+                        b.params
+                            .get(i)
+                            .map(|v| format!("{}: {}", v.name(), v.dtype()))
+                    },
+                )
+            },
+        );
+        let bp = self.paths.field(path, "buffer_map");
+        for (i, ((v1, b1), (v2, b2))) in a.buffer_map.iter().zip(&b.buffer_map).enumerate() {
+            let p = self.paths.index(bp, i);
+            let kp = self.paths.field(p, "param");
+            t.push(Task::Expr {
+                a: v1.to_expr(),
+                b: v2.to_expr(),
+                path: kp,
+                def: false,
+                parent: None,
+            });
+            let vp = self.paths.field(p, "buffer");
+            t.push(Task::DefBuffer(b1.clone(), b2.clone(), vp));
+        }
+        self.len_check(
+            &mut t,
+            a.buffer_map.len(),
+            b.buffer_map.len(),
+            bp,
+            "parameter buffers",
+            |i| {
+                (
+                    a.buffer_map.get(i).map(|(_, b)| render::buffer(b)),
+                    b.buffer_map.get(i).map(|(_, b)| render::buffer(b)),
+                )
+            },
+        );
+        let ap = self.paths.field(path, "attrs");
+        let skip = self.options.ignore_global_symbol.then_some("global_symbol");
+        self.attr_map(&mut t, &a.attrs, &b.attrs, ap, skip);
+        let p = self.paths.field(path, "body");
+        t.push(Task::Stmt(a.body.clone(), b.body.clone(), p));
+        self.schedule(t);
+    }
+
+    fn module(&mut self, a: &IRModule, b: &IRModule) {
+        let names_a: BTreeSet<&str> = a.names().collect();
+        let names_b: BTreeSet<&str> = b.names().collect();
+        let list = |s: &BTreeSet<&str>| {
+            let v: Vec<String> = s.iter().map(|n| format!("{n:?}")).collect();
+            format!("[{}]", v.join(", "))
+        };
+        if names_a != names_b {
+            let root = self.paths.root(Seg::Root("mod"));
+            let only_a = names_a.difference(&names_b).next();
+            let only_b = names_b.difference(&names_a).next();
+            let msg = match (only_a, only_b) {
+                (Some(n), _) => format!("function {n:?} is only in lhs"),
+                (None, Some(n)) => format!("function {n:?} is only in rhs"),
+                (None, None) => "function names differ".to_string(),
+            };
+            self.stack
+                .push(fail(root, list(&names_a), list(&names_b), msg));
+            return;
+        }
+        let mut t = Vec::new();
+        for name in &names_a {
+            let (Some(fa), Some(fb)) = (a.get(name), b.get(name)) else {
+                continue;
+            };
+            let (BaseFunc::Prim(fa), BaseFunc::Prim(fb)) = (fa, fb);
+            let p = self.paths.root(Seg::Func(name.to_string()));
+            t.push(Task::Func(fa.clone(), fb.clone(), p));
+        }
+        let root = self.paths.root(Seg::Root("mod"));
+        let p = self.paths.field(root, "attrs");
+        self.attr_map(&mut t, &a.attrs, &b.attrs, p, None);
+        self.schedule(t);
+    }
+}
+
+fn is_leaf(e: &Expr) -> bool {
+    matches!(
+        e.kind(),
+        ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_)
+    )
+}

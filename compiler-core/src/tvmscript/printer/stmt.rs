@@ -1,0 +1,397 @@
+//! Statements: loops (with `T.grid` folding), blocks (with `T.axis.remap`),
+//! stores, lets, conditionals.
+
+use super::expr::{add_folded, dtype_name, index_list};
+use super::literal::str_literal;
+use super::{Mark, Printer};
+use crate::ir::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
+
+fn is_zero_int(e: &Expr) -> bool {
+    matches!(e.kind(), ExprKind::Int(0))
+}
+
+/// TVM's `ExprDeepEqual`: same structure, constants equal in value and
+/// dtype, variables equal by identity.
+fn deep_eq(a: &Expr, b: &Expr) -> bool {
+    if a.same_node(b) {
+        return true;
+    }
+    if a.dtype() != b.dtype() {
+        return false;
+    }
+    match (a.kind(), b.kind()) {
+        (ExprKind::Var(x), ExprKind::Var(y)) => x == y,
+        (ExprKind::Int(x), ExprKind::Int(y)) => x == y,
+        (ExprKind::Float(x), ExprKind::Float(y)) => x.to_bits() == y.to_bits(),
+        (ExprKind::Str(x), ExprKind::Str(y)) => x == y,
+        (ExprKind::Binary(o1, a1, b1), ExprKind::Binary(o2, a2, b2)) => {
+            o1 == o2 && deep_eq(a1, a2) && deep_eq(b1, b2)
+        }
+        (ExprKind::Cmp(o1, a1, b1), ExprKind::Cmp(o2, a2, b2)) => {
+            o1 == o2 && deep_eq(a1, a2) && deep_eq(b1, b2)
+        }
+        (ExprKind::And(a1, b1), ExprKind::And(a2, b2))
+        | (ExprKind::Or(a1, b1), ExprKind::Or(a2, b2)) => deep_eq(a1, a2) && deep_eq(b1, b2),
+        (ExprKind::Not(x), ExprKind::Not(y))
+        | (ExprKind::Cast(x), ExprKind::Cast(y))
+        | (ExprKind::Broadcast(x), ExprKind::Broadcast(y)) => deep_eq(x, y),
+        (
+            ExprKind::Select {
+                cond: c1,
+                then: t1,
+                otherwise: o1,
+            },
+            ExprKind::Select {
+                cond: c2,
+                then: t2,
+                otherwise: o2,
+            },
+        ) => deep_eq(c1, c2) && deep_eq(t1, t2) && deep_eq(o1, o2),
+        (ExprKind::Call { op: p1, args: a1 }, ExprKind::Call { op: p2, args: a2 }) => {
+            p1 == p2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| deep_eq(x, y))
+        }
+        (
+            ExprKind::Load {
+                buffer: b1,
+                indices: i1,
+            },
+            ExprKind::Load {
+                buffer: b2,
+                indices: i2,
+            },
+        ) => b1 == b2 && i1.len() == i2.len() && i1.iter().zip(i2).all(|(x, y)| deep_eq(x, y)),
+        (
+            ExprKind::Let {
+                var: v1,
+                value: x1,
+                body: y1,
+            },
+            ExprKind::Let {
+                var: v2,
+                value: x2,
+                body: y2,
+            },
+        ) => v1 == v2 && deep_eq(x1, x2) && deep_eq(y1, y2),
+        (
+            ExprKind::Ramp {
+                base: b1,
+                stride: s1,
+            },
+            ExprKind::Ramp {
+                base: b2,
+                stride: s2,
+            },
+        ) => deep_eq(b1, b2) && deep_eq(s1, s2),
+        _ => false,
+    }
+}
+
+impl<'o> Printer<'o> {
+    pub(crate) fn stmt(&mut self, s: &Stmt) {
+        let mark = self.mark_of(s);
+        self.stmt_marked(s, mark);
+    }
+
+    /// Prints `s`, drawing `mark` on its first line.
+    fn stmt_marked(&mut self, s: &Stmt, mark: Option<&'o Mark>) {
+        match s.kind() {
+            StmtKind::Seq(items) => {
+                if items.is_empty() {
+                    self.header_line("T.evaluate(0)", mark, None);
+                }
+                for (i, item) in items.iter().enumerate() {
+                    let own = self.mark_of(item);
+                    self.stmt_marked(item, if i == 0 { own.or(mark) } else { own });
+                }
+            }
+            StmtKind::For(f) => self.for_loop(s, f, mark),
+            StmtKind::BlockRealize(r) => self.block_realize(r, mark),
+            StmtKind::Store {
+                buffer,
+                value,
+                indices,
+            } => {
+                let name = self.buffer_ref(buffer);
+                let value = self.expr(value);
+                let idx: Vec<String> = indices.iter().map(|i| self.store_index(i)).collect();
+                let text = format!("{name}[{}] = {value}", index_list(&idx));
+                self.header_line(&text, mark, None);
+            }
+            StmtKind::Let { var, value, body } => {
+                let value = self.expr(value);
+                let name = self.names.define_var(var.id(), var.name());
+                let ty = self.tir(&dtype_name(var.dtype()));
+                self.header_line(&format!("{name}: {ty} = {value}"), mark, None);
+                self.stmt(body);
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.expr(cond);
+                self.header_line(&format!("if {cond}:"), mark, None);
+                self.nested(then);
+                if let Some(o) = otherwise {
+                    self.line("else:");
+                    self.nested(o);
+                }
+            }
+            StmtKind::Evaluate(e) => {
+                let text = match e.kind() {
+                    ExprKind::Call { .. } => self.expr(e),
+                    _ => format!("{}({})", self.tir("evaluate"), self.expr(e)),
+                };
+                self.header_line(&text, mark, None);
+            }
+            StmtKind::Allocate { buffer, body } => {
+                let name = self.define_buffer(buffer);
+                let decl = self.buffer_decl(buffer, "alloc_buffer", None, false);
+                self.header_line(&format!("{name} = {decl}"), mark, None);
+                self.stmt(body);
+            }
+        }
+    }
+
+    /// A body one level deeper, in its own scope.
+    fn nested(&mut self, body: &Stmt) {
+        self.indent += 1;
+        self.names.push_frame();
+        self.stmt(body);
+        self.flush_pending();
+        self.names.pop_frame();
+        self.indent -= 1;
+    }
+
+    fn for_loop(&mut self, s: &Stmt, first: &For, mark: Option<&'o Mark>) {
+        // Fold a perfect nest of plain serial loops into `T.grid`.
+        let mut grid: Vec<(&Stmt, &For)> = Vec::new();
+        let mut cur = s;
+        while let StmtKind::For(l) = cur.kind() {
+            let plain =
+                l.kind == ForKind::Serial && is_zero_int(&l.min) && l.annotations.is_empty();
+            if !plain || grid.iter().any(|(_, g)| l.extent.uses_var(&g.loop_var)) {
+                break;
+            }
+            grid.push((cur, l));
+            cur = &l.body;
+        }
+
+        self.names.push_frame();
+        let (header, focus, body, loops) = if grid.len() > 1 {
+            let mut names = Vec::new();
+            let mut extents = Vec::new();
+            let mut focus = None;
+            let mut col = "for ".len();
+            let mut marked = None;
+            for (i, (st, l)) in grid.iter().enumerate() {
+                let name = self.names.define_var(l.loop_var.id(), l.loop_var.name());
+                let own = if i == 0 { mark } else { self.mark_of(st) };
+                if marked.is_none() && own.is_some() {
+                    marked = own;
+                    focus = Some((col, name.chars().count()));
+                }
+                col += name.chars().count() + 2;
+                names.push(name);
+                extents.push(self.expr(&l.extent));
+            }
+            let header = format!(
+                "for {} in {}({}):",
+                names.join(", "),
+                self.tir("grid"),
+                extents.join(", ")
+            );
+            let loops: Vec<_> = grid
+                .iter()
+                .map(|(_, l)| (l.loop_var.id(), l.min.clone(), l.extent.clone()))
+                .collect();
+            let body = grid.last().map(|(_, l)| &l.body).unwrap_or(&first.body);
+            (header, marked.map(|m| (m, focus)), body, loops)
+        } else {
+            let l = first;
+            let name = self.names.define_var(l.loop_var.id(), l.loop_var.name());
+            let mut args = Vec::new();
+            if is_zero_int(&l.min) {
+                args.push(self.expr(&l.extent));
+            } else {
+                args.push(self.expr(&l.min));
+                let end = add_folded(&l.min, &l.extent);
+                args.push(self.expr(&end));
+            }
+            let prefix = match l.kind {
+                ForKind::Serial if l.annotations.is_empty() => "range".to_string(),
+                kind => self.tir(kind.script_name()),
+            };
+            if l.kind == ForKind::ThreadBinding {
+                let tag = l.thread_tag.as_deref().unwrap_or("");
+                args.push(format!("thread={}", str_literal(tag)));
+            }
+            if !l.annotations.is_empty() {
+                let a = self.attr_map(&l.annotations);
+                args.push(format!("annotations={a}"));
+            }
+            let header = format!("for {name} in {prefix}({}):", args.join(", "));
+            let loops = vec![(l.loop_var.id(), l.min.clone(), l.extent.clone())];
+            (header, mark.map(|m| (m, None)), &l.body, loops)
+        };
+        match focus {
+            Some((m, f)) => self.header_line(&header, Some(m), f),
+            None => self.header_line(&header, None, None),
+        }
+        let depth = self.loops.len();
+        self.loops.extend(loops);
+        self.indent += 1;
+        self.stmt(body);
+        self.flush_pending();
+        self.indent -= 1;
+        self.loops.truncate(depth);
+        self.names.pop_frame();
+    }
+
+    /// Whether block iterator `i` prints inside a `T.axis.remap`.
+    fn remappable(&self, r: &BlockRealize, i: usize) -> bool {
+        let (Some(iv), Some(value)) = (r.block.iter_vars.get(i), r.iter_values.get(i)) else {
+            return false;
+        };
+        if !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce) {
+            return false;
+        }
+        let ExprKind::Var(v) = value.kind() else {
+            return false;
+        };
+        self.loops
+            .iter()
+            .rev()
+            .find(|(id, _, _)| *id == v.id())
+            .is_some_and(|(_, min, extent)| {
+                deep_eq(min, &iv.dom.min) && deep_eq(extent, &iv.dom.extent)
+            })
+    }
+
+    /// `vi = T.axis.spatial(128, i_0 * 16 + i_1)`
+    fn single_iter(&mut self, r: &BlockRealize, i: usize) {
+        let Some(iv) = r.block.iter_vars.get(i) else {
+            return;
+        };
+        let dom = if is_zero_int(&iv.dom.min) {
+            self.expr(&iv.dom.extent)
+        } else {
+            let end = add_folded(&iv.dom.min, &iv.dom.extent);
+            format!("({}, {})", self.expr(&iv.dom.min), self.expr(&end))
+        };
+        let binding = r.iter_values.get(i).map(|v| self.expr(v));
+        let rhs = match binding {
+            Some(b) => format!(
+                "{}({dom}, {b})",
+                self.tir(&format!("axis.{}", iv.kind.axis_name()))
+            ),
+            None => format!(
+                "{}({dom})",
+                self.tir(&format!("axis.{}", iv.kind.axis_name()))
+            ),
+        };
+        let name = self.names.define_var(iv.var.id(), iv.var.name());
+        self.line(&format!("{name} = {rhs}"));
+    }
+
+    /// Prints a run of remappable iterators (`vi, vj = T.axis.remap("SS", [i, j])`).
+    fn flush_remap(&mut self, r: &BlockRealize, run: &mut Vec<usize>) {
+        match run.len() {
+            0 => {}
+            1 => self.single_iter(r, run[0]),
+            _ => {
+                let mut lhs = Vec::new();
+                let mut values = Vec::new();
+                let mut kinds = String::new();
+                for &i in run.iter() {
+                    let (Some(iv), Some(value)) = (r.block.iter_vars.get(i), r.iter_values.get(i))
+                    else {
+                        continue;
+                    };
+                    lhs.push(self.names.define_var(iv.var.id(), iv.var.name()));
+                    values.push(self.expr(value));
+                    kinds.push(if iv.kind == IterKind::Spatial {
+                        'S'
+                    } else {
+                        'R'
+                    });
+                }
+                self.line(&format!(
+                    "{} = {}({}, [{}])",
+                    lhs.join(", "),
+                    self.tir("axis.remap"),
+                    str_literal(&kinds),
+                    values.join(", ")
+                ));
+            }
+        }
+        run.clear();
+    }
+
+    fn block_realize(&mut self, r: &BlockRealize, mark: Option<&'o Mark>) {
+        let b = &r.block;
+        let header = format!(
+            "with {}({}):",
+            self.tir(self.dialect().block_fn()),
+            str_literal(&b.name)
+        );
+        self.header_line(&header, mark, None);
+        self.indent += 1;
+        self.names.push_frame();
+
+        let mut run = Vec::new();
+        for i in 0..b.iter_vars.len() {
+            if self.remappable(r, i) {
+                run.push(i);
+            } else {
+                self.flush_remap(r, &mut run);
+                self.single_iter(r, i);
+            }
+        }
+        self.flush_remap(r, &mut run);
+
+        if !matches!(r.predicate.kind(), ExprKind::Int(1)) {
+            let p = self.expr(&r.predicate);
+            self.line(&format!("{}({p})", self.tir("where")));
+        }
+        let reads: Vec<String> = b
+            .reads
+            .iter()
+            .map(|x| self.buffer_region(&x.buffer, &x.region))
+            .collect();
+        self.line(&format!("{}({})", self.tir("reads"), reads.join(", ")));
+        let writes: Vec<String> = b
+            .writes
+            .iter()
+            .map(|x| self.buffer_region(&x.buffer, &x.region))
+            .collect();
+        self.line(&format!("{}({})", self.tir("writes"), writes.join(", ")));
+        if !b.annotations.is_empty() {
+            let a = self.attr_map(&b.annotations);
+            self.line(&format!(
+                "{}({a})",
+                self.tir(self.dialect().block_attr_fn())
+            ));
+        }
+        let alloc = self.dialect().block_alloc_fn();
+        for buf in &b.alloc_buffers {
+            let name = self.define_buffer(buf);
+            let decl = self.buffer_decl(buf, alloc, None, false);
+            self.line(&format!("{name} = {decl}"));
+        }
+        for mb in &b.match_buffers {
+            let name = self.define_buffer(&mb.buffer);
+            let source = self.buffer_region(&mb.source.buffer, &mb.source.region);
+            let decl = self.buffer_decl(&mb.buffer, "match_buffer", Some(source), false);
+            self.line(&format!("{name} = {decl}"));
+        }
+        if let Some(init) = &b.init {
+            self.line(&format!("with {}():", self.tir("init")));
+            self.nested(init);
+        }
+        self.stmt(&b.body);
+        self.flush_pending();
+        self.names.pop_frame();
+        self.indent -= 1;
+    }
+}

