@@ -21,7 +21,8 @@
 //! with the reason; they are reported as skips. A pending case that passes, or
 //! a pending entry naming no case, fails the test: the list only shrinks.
 //! `cargo test -p compiler-core --test schedule_cases -- --nocapture` shows the
-//! report; `SCHEDULE_CASES=name,name` runs only those cases.
+//! report; `SCHEDULE_CASES=name,name` runs only those cases, and
+//! `SCHEDULE_CASES_DUMP=1` also prints Tessel's result and trace.
 
 mod support;
 
@@ -319,6 +320,9 @@ fn check_case(case: &Case) -> Outcome {
         }
     };
     let result = sch.module().clone();
+    if std::env::var_os("SCHEDULE_CASES_DUMP").is_some() {
+        println!("---- {}: Tessel's result\n{}\n---- trace\n{}", case.name, print_module(&result, &tirx()), sch.trace().python(TraceDialect::STir));
+    }
 
     // TVM's result, structurally and as text.
     match case.golden(".expected.py") {
