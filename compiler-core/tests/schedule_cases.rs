@@ -129,7 +129,10 @@ fn render_value(sch: &Schedule, v: &SchedValue) -> Result<String, String> {
             sch.block_name(compiler_core::schedule::BlockRV(*b))
                 .map_err(|e| e.message)?
         ),
-        SchedValue::Rv(Rv::Expr(e)) => sch.get_value(ExprRV(*e)).map_err(|e| e.message)?.to_string(),
+        SchedValue::Rv(Rv::Expr(e)) => sch
+            .get_value(ExprRV(*e))
+            .map_err(|e| e.message)?
+            .to_string(),
         SchedValue::Rv(Rv::Loop(_)) => return Err("a loop handle cannot be shown".into()),
         SchedValue::List(items) => format!(
             "[{}]",
@@ -140,7 +143,13 @@ fn render_value(sch: &Schedule, v: &SchedValue) -> Result<String, String> {
                 .join(", ")
         ),
         SchedValue::Int(i) => i.to_string(),
-        SchedValue::Bool(b) => if *b { "True".into() } else { "False".into() },
+        SchedValue::Bool(b) => {
+            if *b {
+                "True".into()
+            } else {
+                "False".into()
+            }
+        }
         SchedValue::Str(s) => format!("'{s}'"),
         SchedValue::None => "None".into(),
         other => format!("{other:?}"),
@@ -154,30 +163,42 @@ fn run_func(f: &PrimFunc, args: &mut [NDArray], check_regions: bool) -> Result<u
         ..EvalOptions::default()
     };
     let compiled = CompiledFunc::new(f).map_err(|e| e.message)?;
-    compiled.run(args, &opts).map(|s| s.steps).map_err(|e| e.message)
+    compiled
+        .run(args, &opts)
+        .map(|s| s.steps)
+        .map_err(|e| e.message)
 }
 
 /// Random inputs → original and scheduled function give allclose outputs.
 fn check_numerics(original: &IRModule, scheduled: &IRModule, out: &mut Outcome) {
     for (name, f) in original.prim_funcs() {
         let Some(g) = scheduled.get_prim(name) else {
-            out.fail(format!("numerics: the scheduled module has no function `{name}`"));
+            out.fail(format!(
+                "numerics: the scheduled module has no function `{name}`"
+            ));
             continue;
         };
         let mut want = match random_inputs(f, INPUT_SEED, &HashMap::new()) {
             Ok(a) => a,
             Err(e) => {
-                out.fail(format!("numerics: no random inputs for `{name}`: {}", e.message));
+                out.fail(format!(
+                    "numerics: no random inputs for `{name}`: {}",
+                    e.message
+                ));
                 continue;
             }
         };
         let mut got = want.clone();
         if let Err(e) = run_func(f, &mut want, false) {
-            out.fail(format!("numerics: the original `{name}` fails in the interpreter: {e}"));
+            out.fail(format!(
+                "numerics: the original `{name}` fails in the interpreter: {e}"
+            ));
             continue;
         }
         if let Err(e) = run_func(g, &mut got, true) {
-            out.fail(format!("numerics: the scheduled `{name}` fails in the interpreter: {e}"));
+            out.fail(format!(
+                "numerics: the scheduled `{name}` fails in the interpreter: {e}"
+            ));
             continue;
         }
         for (i, (a, b)) in got.iter().zip(&want).enumerate() {
@@ -221,7 +242,9 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
     };
     let line = line_of(&case.schedule_src, &err);
     if let Some(missing) = unimplemented(&err) {
-        out.fail(format!("Tessel does not implement `{missing}` (line {line})"));
+        out.fail(format!(
+            "Tessel does not implement `{missing}` (line {line})"
+        ));
         return;
     }
     if line != tvm_line {
@@ -232,7 +255,9 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
         return;
     }
     // The failing statement's primitive: `sch.<method>(` on that line.
-    let stmt = LineIndex::new(&case.schedule_src).line_text(line).to_string();
+    let stmt = LineIndex::new(&case.schedule_src)
+        .line_text(line)
+        .to_string();
     let method = stmt
         .split("sch.")
         .nth(1)
@@ -250,7 +275,10 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
     }
     if let Some(want) = &case.tessel_error {
         if !err.message.contains(want.as_str()) {
-            out.fail(format!("Tessel's message does not contain `{want}`: {}", err.message));
+            out.fail(format!(
+                "Tessel's message does not contain `{want}`: {}",
+                err.message
+            ));
         }
     }
     // The IR is what it was before the failing statement.
@@ -262,7 +290,10 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
         .join("\n");
     let mut before = new_schedule(module);
     if let Err(d) = run_python(&mut before, &prefix) {
-        out.fail(format!("the statements before line {line} fail alone: {}", d.message));
+        out.fail(format!(
+            "the statements before line {line} fail alone: {}",
+            d.message
+        ));
         return;
     }
     let (a, b) = (
@@ -277,7 +308,8 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
     } else if let Err(m) = compare(sch.module(), before.module()) {
         out.fail(format!("the refused `{method}` changed the IR: {m}"));
     }
-    out.notes.push(format!("refused: {}", first_lines(&err.message, 1)));
+    out.notes
+        .push(format!("refused: {}", first_lines(&err.message, 1)));
 }
 
 fn check_case(case: &Case) -> Outcome {
@@ -308,7 +340,9 @@ fn check_case(case: &Case) -> Outcome {
         Err(d) => {
             let line = line_of(&case.schedule_src, &d);
             if let Some(missing) = unimplemented(&d) {
-                out.fail(format!("Tessel does not implement `{missing}` (line {line})"));
+                out.fail(format!(
+                    "Tessel does not implement `{missing}` (line {line})"
+                ));
                 return out;
             }
             out.fail(format!(
@@ -321,7 +355,12 @@ fn check_case(case: &Case) -> Outcome {
     };
     let result = sch.module().clone();
     if std::env::var_os("SCHEDULE_CASES_DUMP").is_some() {
-        println!("---- {}: Tessel's result\n{}\n---- trace\n{}", case.name, print_module(&result, &tirx()), sch.trace().python(TraceDialect::STir));
+        println!(
+            "---- {}: Tessel's result\n{}\n---- trace\n{}",
+            case.name,
+            print_module(&result, &tirx()),
+            sch.trace().python(TraceDialect::STir)
+        );
     }
 
     // TVM's result, structurally and as text.
@@ -350,7 +389,10 @@ fn check_case(case: &Case) -> Outcome {
     if let Some(trace) = case.golden(".expected-trace.py") {
         let ours = sch.trace().python(TraceDialect::STir);
         if ours.trim_end() != trace.trim_end() {
-            out.fail(format!("trace differs from TVM's: {}", text_diff(&ours, &trace)));
+            out.fail(format!(
+                "trace differs from TVM's: {}",
+                text_diff(&ours, &trace)
+            ));
         }
     }
     // Query results and samples.
@@ -368,7 +410,10 @@ fn check_case(case: &Case) -> Outcome {
             }
         }
         if ours.trim_end() != want.trim_end() {
-            out.fail(format!("values differ from TVM's: {}", text_diff(&ours, &want)));
+            out.fail(format!(
+                "values differ from TVM's: {}",
+                text_diff(&ours, &want)
+            ));
         }
     }
     // The module the course says this schedule reaches.
@@ -380,7 +425,9 @@ fn check_case(case: &Case) -> Outcome {
                 Err(e) => out.fail(e),
                 Ok(t) => {
                     if let Err(m) = compare(&result, &t) {
-                        out.fail(format!("not structurally equal to the target {target}: {m}"));
+                        out.fail(format!(
+                            "not structurally equal to the target {target}: {m}"
+                        ));
                     }
                 }
             },
@@ -390,7 +437,10 @@ fn check_case(case: &Case) -> Outcome {
     let diags = verify_module(&result);
     if has_errors(&diags) {
         let first = diags.iter().find(|d| d.is_error()).expect("an error");
-        out.fail(format!("the verifier rejects the result: {}", first.message));
+        out.fail(format!(
+            "the verifier rejects the result: {}",
+            first.message
+        ));
     }
     // Same numbers.
     match &case.numerics {
@@ -427,10 +477,9 @@ fn schedule_cases_match_tvm() {
         match (pending.get(&case.name), outcome.problems.is_empty()) {
             (None, true) => passed.push((case.name.clone(), outcome.notes)),
             (None, false) => failures.push(format!("{}:\n    {problems}", case.name)),
-            (Some(reason), false) => skipped.push(format!(
-                "{}  ({reason})\n    {problems}",
-                case.name
-            )),
+            (Some(reason), false) => {
+                skipped.push(format!("{}  ({reason})\n    {problems}", case.name))
+            }
             (Some(reason), true) => failures.push(format!(
                 "{}: passes now, but PENDING.txt says `{reason}`: remove it from the list",
                 case.name
@@ -444,11 +493,27 @@ fn schedule_cases_match_tvm() {
             }
         }
     }
-    assert!(names.len() >= 90, "expected the schedule cases, found {}", names.len());
+    assert!(
+        names.len() >= 90,
+        "expected the schedule cases, found {}",
+        names.len()
+    );
 
-    println!("schedule cases: {} passed, {} pending, {} failed", passed.len(), skipped.len(), failures.len());
+    println!(
+        "schedule cases: {} passed, {} pending, {} failed",
+        passed.len(),
+        skipped.len(),
+        failures.len()
+    );
     for (name, notes) in &passed {
-        println!("  ok      {name}{}", if notes.is_empty() { String::new() } else { format!("  [{}]", notes.join("; ")) });
+        println!(
+            "  ok      {name}{}",
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", notes.join("; "))
+            }
+        );
     }
     for s in &skipped {
         println!("  PENDING {s}");
@@ -456,9 +521,13 @@ fn schedule_cases_match_tvm() {
     for f in &failures {
         println!("  FAILED  {f}");
     }
-    assert!(failures.is_empty(), "{} schedule case(s) failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} schedule case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
-
 
 /// TVM's results themselves, independent of Tessel's primitives: every golden
 /// parses in Tessel and prints back exactly as TVM printed it. (For a case that
@@ -473,7 +542,9 @@ fn goldens_parse_and_print_back() {
     let mut n = 0;
     for path in case_paths() {
         let case = load_case(&path).expect("case");
-        let Some(golden) = case.golden(".expected.py") else { continue };
+        let Some(golden) = case.golden(".expected.py") else {
+            continue;
+        };
         n += 1;
         let golden = normalise_golden(&strip_hand_note(&golden));
         let problem = match parse_module(&golden, ".expected.py") {
@@ -481,7 +552,10 @@ fn goldens_parse_and_print_back() {
             Ok(m) => {
                 let printed = print_module(&m, &tirx());
                 (printed.trim_end() != golden.trim_end()).then(|| {
-                    format!("prints back differently: {}", text_diff(printed.trim_end(), golden.trim_end()))
+                    format!(
+                        "prints back differently: {}",
+                        text_diff(printed.trim_end(), golden.trim_end())
+                    )
                 })
             }
         };
@@ -494,7 +568,11 @@ fn goldens_parse_and_print_back() {
             }
         }
     }
-    println!("goldens: {n}, {} problem(s) in pending cases, {} in others", reported.len(), failures.len());
+    println!(
+        "goldens: {n}, {} problem(s) in pending cases, {} in others",
+        reported.len(),
+        failures.len()
+    );
     for f in reported.iter().chain(&failures) {
         println!("  {f}");
     }

@@ -55,14 +55,30 @@ def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"), C: T.Buff
 #[derive(Clone, Debug)]
 enum Step {
     /// Split loop `at` by `[None, factor]` (or three ways with `inner2`).
-    Split { at: usize, factor: i64, inner2: Option<i64> },
+    Split {
+        at: usize,
+        factor: i64,
+        inner2: Option<i64>,
+    },
     /// Reorder the loops chosen by the bits of `pick`, in the order `perm` gives.
-    Reorder { pick: u32, perm: u64 },
+    Reorder {
+        pick: u32,
+        perm: u64,
+    },
     /// Fuse loop `at` with the next `len - 1` loops.
-    Fuse { at: usize, len: usize },
-    Parallel { at: usize },
-    Unroll { at: usize },
-    Vectorize { at: usize },
+    Fuse {
+        at: usize,
+        len: usize,
+    },
+    Parallel {
+        at: usize,
+    },
+    Unroll {
+        at: usize,
+    },
+    Vectorize {
+        at: usize,
+    },
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -103,8 +119,10 @@ fn apply(sch: &mut Schedule, s: &Step) -> Result<bool, String> {
             sch.split(ls[at % n], &f, true).map(|_| ())
         }
         Step::Reorder { pick, perm } => {
-            let mut chosen: Vec<LoopRV> =
-                (0..n).filter(|i| pick >> i & 1 == 1).map(|i| ls[i]).collect();
+            let mut chosen: Vec<LoopRV> = (0..n)
+                .filter(|i| pick >> i & 1 == 1)
+                .map(|i| ls[i])
+                .collect();
             if chosen.len() < 2 {
                 return Ok(false);
             }
@@ -129,7 +147,10 @@ fn apply(sch: &mut Schedule, s: &Step) -> Result<bool, String> {
             // runs when vk == 0, which is then no longer the first visit of
             // C[vi, vj]. TVM 0.27's compiled code is wrong too (checked), so
             // such sequences are not "legal" in the sense of this test.
-            let spatial: Vec<bool> = group.iter().map(|l| sch.clone().parallel(*l).is_ok()).collect();
+            let spatial: Vec<bool> = group
+                .iter()
+                .map(|l| sch.clone().parallel(*l).is_ok())
+                .collect();
             if spatial.iter().any(|s| *s) && spatial.iter().any(|s| !*s) {
                 return Ok(false);
             }
@@ -162,31 +183,55 @@ fn check(src: &str, steps: &[Step]) -> Result<(), TestCaseError> {
     }
     let trace = sch.trace().python(TraceDialect::Tir);
     let result = sch.module().clone();
-    let ctx = format!("after {applied} applied step(s):\n{trace}\n{}", printed(&result));
+    let ctx = format!(
+        "after {applied} applied step(s):\n{trace}\n{}",
+        printed(&result)
+    );
 
     let diags = verify_module(&result);
-    prop_assert!(!has_errors(&diags), "verifier: {:?}\n{}", diags.first().map(|d| &d.message), ctx);
+    prop_assert!(
+        !has_errors(&diags),
+        "verifier: {:?}\n{}",
+        diags.first().map(|d| &d.message),
+        ctx
+    );
 
     let f = original.get_prim("main").expect("main");
     let g = result.get_prim("main").expect("main");
     let mut want = random_inputs(f, 7, &HashMap::new()).expect("inputs");
     let mut got = want.clone();
     run_prim_func(f, &mut want, &EvalOptions::default()).expect("original runs");
-    let opts = EvalOptions { check_regions: true, ..EvalOptions::default() };
+    let opts = EvalOptions {
+        check_regions: true,
+        ..EvalOptions::default()
+    };
     if let Err(e) = run_prim_func(g, &mut got, &opts) {
-        return Err(TestCaseError::fail(format!("scheduled function fails: {}\n{ctx}", e.message)));
+        return Err(TestCaseError::fail(format!(
+            "scheduled function fails: {}\n{ctx}",
+            e.message
+        )));
     }
     for (i, (a, b)) in got.iter().zip(&want).enumerate() {
         if let Err(e) = allclose(a, b, 1e-5, 1e-5) {
-            return Err(TestCaseError::fail(format!("argument {i} differs: {e}\n{ctx}")));
+            return Err(TestCaseError::fail(format!(
+                "argument {i} differs: {e}\n{ctx}"
+            )));
         }
     }
 
     let mut again = Schedule::new(original).expect("schedule");
     if let Err(d) = run_python(&mut again, &trace) {
-        return Err(TestCaseError::fail(format!("the trace does not replay: {}\n{ctx}", d.message)));
+        return Err(TestCaseError::fail(format!(
+            "the trace does not replay: {}\n{ctx}",
+            d.message
+        )));
     }
-    prop_assert_eq!(printed(again.module()), printed(&result), "replaying the trace gives another program\n{}", ctx);
+    prop_assert_eq!(
+        printed(again.module()),
+        printed(&result),
+        "replaying the trace gives another program\n{}",
+        ctx
+    );
     Ok(())
 }
 

@@ -20,7 +20,6 @@ pub const HAND_NOTE: &str = "# hand-written:";
 pub struct Case {
     pub name: String,
     pub path: PathBuf,
-    pub text: String,
     /// The module section (starts at line 1 of the file).
     pub module_src: String,
     /// The schedule text, padded with blank lines so that its line numbers
@@ -99,7 +98,6 @@ pub fn parse_case(text: &str, path: &Path) -> Result<Case, String> {
     let mut case = Case {
         name,
         path: path.to_path_buf(),
-        text: text.to_string(),
         module_src: sections[0].3.join("\n"),
         schedule_src: "\n".repeat(last.2 - 1) + &last.3.join("\n"),
         schedule_line: last.2,
@@ -120,8 +118,12 @@ pub fn parse_case(text: &str, path: &Path) -> Result<Case, String> {
         if !t.is_empty() && !t.starts_with('#') {
             break; // directives live in the header comment
         }
-        let Some(rest) = t.strip_prefix('#') else { continue };
-        let Some((key, value)) = rest.trim_start().split_once(':') else { continue };
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
+        let Some((key, value)) = rest.trim_start().split_once(':') else {
+            continue;
+        };
         let value = value.trim().to_string();
         match key {
             "target" => case.target = Some(value),
@@ -210,7 +212,10 @@ mod tests {
         assert_eq!(c.values, vec!["a", "b"]);
         assert_eq!(c.expect_error.as_deref(), Some("boom"));
         assert_eq!(c.schedule_line, 6);
-        assert_eq!(c.schedule_src.lines().nth(5), Some("b = sch.get_block(\"C\")"));
+        assert_eq!(
+            c.schedule_src.lines().nth(5),
+            Some("b = sch.get_block(\"C\")")
+        );
         assert!(parse_case("x = 1\n", Path::new("/d/c2.py")).is_err());
     }
 }
