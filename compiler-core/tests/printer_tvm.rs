@@ -40,6 +40,7 @@ fn check_module(m: &IRModule, tvm: &str) {
 
 /// Asserts the three dialects of a bare function against TVM's printing.
 fn check_func(f: &PrimFunc, name: &str, tvm: &str) {
+    let f = &public(f.clone(), name);
     assert_eq!(print_prim_func(f, name, &tirx()), tvm);
     assert_eq!(
         print_prim_func(f, name, &sblock_dialect()),

@@ -625,3 +625,78 @@ fn a_wrong_region_alone_is_reported_at_the_region() {
     .assert_eq(&show(&d));
     assert_eq!(d[0].span, bad.span());
 }
+
+/// `for f in range(extent): vi = T.axis.spatial(128, f // 128); vj = T.axis.spatial(128, f % 128)`.
+fn fused(ir: &mut Ir, extent: i64) -> (PrimFunc, Expr) {
+    let a = ir.buffer("A", &[128, 128], f32());
+    let f = i32v("f");
+    let (vi, vj) = (i32v("vi"), i32v("vj"));
+    let ivi = ir.iter(&vi, 128, IterKind::Spatial);
+    let ivj = ir.iter(&vj, 128, IterKind::Spatial);
+    let (x, y, c1, c2) = (ir.v(&f), ir.v(&f), ir.i(128), ir.i(128));
+    let bi = ir.bin(BinOp::FloorDiv, x, c1);
+    let bj = ir.bin(BinOp::FloorMod, y, c2);
+    let idx = vec![ir.v(&vi), ir.v(&vj)];
+    let z = ir.f32(0.0);
+    let st = ir.store(&a, idx, z);
+    let blk = ir.block("C", vec![(ivi, bi.clone()), (ivj, bj)], st);
+    let r = ir.realize(blk);
+    let l = ir.for_(&f, extent, r);
+    (ir.func(&[&a], &[], l), bi)
+}
+
+#[test]
+fn fused_bindings_use_the_iter_map_analysis() {
+    let mut ir = Ir::new();
+    let (f, _) = fused(&mut ir, 128 * 128);
+    assert_eq!(show(&verify_prim_func(&f, "main")), "");
+    let (f, bi) = fused(&mut ir, 128 * 127);
+    let d = verify_prim_func(&f, "main");
+    expect![[r#"
+        error 370..375: block iterator `vi` has domain [0, 128) but its binding `f // 128` only covers [0, 127)
+          label 440..445: in block `C`
+          note: the block would never run for the rest of its domain; make the loop extents match the iterator's domain
+    "#]].assert_eq(&show(&d));
+    assert_eq!(d[0].span, bi.span());
+}
+
+/// `for i0, i1 in T.grid(32, 4): vi = T.axis.spatial(dom, i0 * 4 + i1); T.where(i0 * 4 + i1 < 127)`.
+fn split_127(ir: &mut Ir, dom: i64) -> (PrimFunc, Expr) {
+    let a = ir.buffer("A", &[128], f32());
+    let (i0, i1) = (i32v("i_0"), i32v("i_1"));
+    let vi = i32v("vi");
+    let iv = ir.iter(&vi, dom, IterKind::Spatial);
+    let fused = |ir: &mut Ir| {
+        let (x, y, c) = (ir.v(&i0), ir.v(&i1), ir.i(4));
+        let m = ir.mul(x, c);
+        ir.add(m, y)
+    };
+    let bind = fused(ir);
+    let lhs = fused(ir);
+    let lim = ir.i(127);
+    let pred = ir.cmp(CmpOp::Lt, lhs, lim);
+    let x = ir.v(&vi);
+    let z = ir.f32(0.0);
+    let st = ir.store(&a, vec![x], z);
+    let mut blk = ir.block("C", vec![(iv, bind.clone())], st);
+    blk.realize.predicate = pred;
+    let r = ir.realize(blk);
+    let l = ir.grid(&[(&i0, 32), (&i1, 4)], r);
+    (ir.func(&[&a], &[], l), bind)
+}
+
+#[test]
+fn predicates_of_non_divisible_splits_are_understood() {
+    let mut ir = Ir::new();
+    let (f, _) = split_127(&mut ir, 127);
+    assert_eq!(show(&verify_prim_func(&f, "main")), "");
+    // With the predicate applied the binding reaches 127 values: too many for 126.
+    let (f, bind) = split_127(&mut ir, 126);
+    let d = verify_prim_func(&f, "main");
+    expect![[r#"
+        error 390..395: block iterator `vi` has domain [0, 126) but its binding `i_0 * 4 + i_1` takes values in [0, 127)
+          label 510..515: in block `C`
+          note: the binding leaves the iterator's domain; enlarge the domain, or guard the block with `T.where`
+    "#]].assert_eq(&show(&d));
+    assert_eq!(d[0].span, bind.span());
+}

@@ -31,17 +31,34 @@ fn name(p: &Path) -> String {
 
 /// `line:col: severity: message [source text]`, one diagnostic per line.
 fn describe(d: &Diagnostic, src: &str) -> String {
-    let idx = LineIndex::new(src);
-    let (l, c) = idx.line_col(d.span.start);
+    let (l, c) = LineIndex::new(src).line_col(d.span.start);
     let text = d.span.slice(src).lines().next().unwrap_or("");
     format!(
         "{}:{}: {}: {} [{}]",
-        l + 1,
-        c + 1,
+        l,
+        c,
         d.severity,
         d.message,
         text
     )
+}
+
+/// The backticked snippets of the file's `# expect:` line: the source the
+/// error is about (`A[i]`, `T.axis.spatial(128, i)`). A snippet with `...`
+/// stands for its part before the ellipsis.
+fn expected_snippets(src: &str) -> Vec<String> {
+    let Some(line) = src.lines().find(|l| l.starts_with("# expect:")) else {
+        return Vec::new();
+    };
+    line.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|snip| match snip.find("...") {
+            Some(k) if k > 0 => snip[..k].trim_end_matches([',', ' ', '(']).to_string(),
+            _ => snip.to_string(),
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// Where the file's code starts: after the leading `#` comment block.
@@ -85,19 +102,22 @@ fn verify_fail_programs_are_rejected_at_a_sensible_span() {
                 describe(first, &src)
             ));
         }
+        // The error must be on a line showing what the expectation is about.
+        let snippets = expected_snippets(&src);
+        let idx = LineIndex::new(&src);
+        let (line, _) = idx.line_col(first.span.start);
+        let text = idx.line_text(line);
+        if !snippets.is_empty() && !snippets.iter().any(|s| text.contains(s.as_str())) {
+            failures.push(format!(
+                "{n}: error on a line showing none of {snippets:?}: {}",
+                describe(first, &src)
+            ));
+        }
         let _ = writeln!(report, "{n}\n  {}", describe(first, &src));
     }
     println!("{report}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
-
-/// Seeds whose IR is wrong because of a known builder limitation, not because
-/// of the program: the builder's stand-in region inference (until the arith
-/// branch's `analysis::regions` replaces it) copies a nested block's access
-/// indices into the outer block's `T.reads`/`T.writes` without relaxing the
-/// inner iterators, so the outer block mentions `vi1`, which it cannot see.
-/// Their errors are printed, not fatal; remove an entry once it verifies.
-const KNOWN_BUILDER_ISSUES: &[&str] = &["seed001_17_matmul_block_tensorized.py"];
 
 #[test]
 fn seed_programs_verify_without_errors() {
@@ -131,9 +151,7 @@ fn check_clean(dir: &str) {
         for d in &diags {
             println!("{n}: {}", describe(d, &src));
         }
-        if has_errors(&diags) && KNOWN_BUILDER_ISSUES.contains(&n.as_str()) {
-            eprintln!("{n}: errors from a known builder limitation (see KNOWN_BUILDER_ISSUES)");
-        } else if has_errors(&diags) {
+        if has_errors(&diags) {
             let errs: Vec<String> = diags
                 .iter()
                 .filter(|d| d.is_error())

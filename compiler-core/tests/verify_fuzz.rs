@@ -54,7 +54,7 @@ impl Gen<'_> {
         }
     }
     fn var(&mut self) -> Var {
-        if self.next() % 3 == 0 || self.vars.is_empty() {
+        if self.next().is_multiple_of(3) || self.vars.is_empty() {
             let dt = self.dtype();
             let v = Var::new(format!("v{}", self.vars.len()), dt);
             self.vars.push(v.clone());
@@ -64,7 +64,7 @@ impl Gen<'_> {
         }
     }
     fn buffer(&mut self) -> Buffer {
-        if self.next() % 4 == 0 || self.bufs.is_empty() {
+        if self.next().is_multiple_of(4) || self.bufs.is_empty() {
             let rank = self.next() as usize % 3;
             let shape = (0..rank).map(|_| self.expr(1)).collect();
             let dt = self.dtype();
@@ -164,7 +164,7 @@ impl Gen<'_> {
             2 => {
                 let kind = [ForKind::Serial, ForKind::Parallel, ForKind::ThreadBinding]
                     [self.next() as usize % 3];
-                let thread_tag = (self.next() % 2 == 0).then(|| "threadIdx.x".to_string());
+                let thread_tag = (self.next().is_multiple_of(2)).then(|| "threadIdx.x".to_string());
                 StmtKind::For(For {
                     loop_var: self.var(),
                     min: self.expr(1),
@@ -201,7 +201,7 @@ impl Gen<'_> {
                         source: self.region(),
                     })
                     .collect();
-                let init = (self.next() % 2 == 0).then(|| self.stmt(depth - 1));
+                let init = (self.next().is_multiple_of(2)).then(|| self.stmt(depth - 1));
                 let span = self.span();
                 StmtKind::BlockRealize(BlockRealize {
                     iter_values,
@@ -228,7 +228,7 @@ impl Gen<'_> {
             5 => StmtKind::If {
                 cond: self.expr(2),
                 then: self.stmt(depth - 1),
-                otherwise: (self.next() % 2 == 0).then(|| self.stmt(depth - 1)),
+                otherwise: (self.next().is_multiple_of(2)).then(|| self.stmt(depth - 1)),
             },
             6 => {
                 let n = self.next() as usize % 4;
@@ -247,7 +247,7 @@ impl Gen<'_> {
         for _ in 0..self.next() % 3 {
             let v = self.var();
             params.push(v.clone());
-            if self.next() % 2 == 0 {
+            if self.next().is_multiple_of(2) {
                 let b = self.buffer();
                 buffer_map.push((v, b));
             }

@@ -5,13 +5,19 @@
 //! `c0 + Σ ci·vi` of distinct variables with known constant ranges — which
 //! covers every fused/split binding such as `i_0 * 16 + i_1 * 4 + i_2`.
 //!
-//! Extension point: anything else (`floordiv`/`floormod` of fused loops,
-//! symbolic extents) is [`Coverage::Unknown`] and the caller skips the check.
-//! When `crate::arith` grows TVM's iter-map analysis (`DetectIterMap`), plug it
-//! in at [`binding_coverage`]: an iter map's extent and base give an exact
-//! [`Coverage::Interval`] for those bindings too.
+//! [`block_coverage`] first asks [`crate::arith::detect_iter_map`] (TVM's
+//! `DetectIterMap`: all bindings of a block jointly, splits and fusions with
+//! `//` and `%`, predicates `fused < c`); when that succeeds each binding's
+//! [`IterSum`](crate::arith::IterSum) is an exact interval *with the predicate
+//! applied*. Otherwise each binding goes through the affine analysis above
+//! on its own, and the predicate is not accounted for. Anything neither
+//! understands (symbolic extents, non-affine forms) is [`Coverage::Unknown`]
+//! and the caller skips the check.
 
-use crate::ir::{BinOp, Expr, ExprKind, VarId};
+use std::collections::HashSet;
+
+use crate::arith::detect_iter_map;
+use crate::ir::{BinOp, Expr, ExprKind, Range, Var, VarId};
 
 /// How deep [`affine`] looks into a binding before giving up.
 const MAX_DEPTH: usize = 64;
@@ -143,6 +149,87 @@ fn coverage_of(form: &Affine, ranges: &impl Fn(VarId) -> Option<(i128, i128)>) -
         covered = covered.checked_add(step.checked_mul(ext - 1)?)?;
     }
     Some(Coverage::Interval { lo, hi })
+}
+
+/// What is known about one binding of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BindingCoverage {
+    pub coverage: Coverage,
+    /// Whether `coverage` already takes the block's predicate into account
+    /// (always true for a trivially true predicate).
+    pub predicate_applied: bool,
+}
+
+/// Deepest binding handed to the (recursive) iter-map detection.
+const MAX_ITER_MAP_DEPTH: usize = 48;
+
+/// The coverage of every binding of a block (see the module docs).
+pub fn block_coverage(
+    values: &[Expr],
+    predicate: &Expr,
+    ranges: impl Fn(VarId) -> Option<(i128, i128)>,
+) -> Vec<BindingCoverage> {
+    if let Some(exact) = via_iter_map(values, predicate, &ranges) {
+        return exact;
+    }
+    let trivial = predicate.as_int() == Some(1);
+    values
+        .iter()
+        .map(|e| BindingCoverage {
+            coverage: binding_coverage(e, &ranges),
+            predicate_applied: trivial,
+        })
+        .collect()
+}
+
+fn via_iter_map(
+    values: &[Expr],
+    predicate: &Expr,
+    ranges: &impl Fn(VarId) -> Option<(i128, i128)>,
+) -> Option<Vec<BindingCoverage>> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut seen = HashSet::new();
+    let mut loops: Vec<(Var, Range)> = Vec::new();
+    for e in values.iter().chain(std::iter::once(predicate)) {
+        // Bounded: the detection recurses over the expression.
+        let mut stack = vec![(e, 0usize)];
+        while let Some((x, depth)) = stack.pop() {
+            if depth > MAX_ITER_MAP_DEPTH {
+                return None;
+            }
+            if let ExprKind::Var(v) = x.kind() {
+                if seen.insert(v.id()) {
+                    let (min, ext) = ranges(v.id())?;
+                    let (min, ext) = (i64::try_from(min).ok()?, i64::try_from(ext).ok()?);
+                    let dt = v.dtype();
+                    loops.push((
+                        v.clone(),
+                        Range::new(Expr::int(min, dt), Expr::int(ext, dt)),
+                    ));
+                }
+            }
+            stack.extend(super::children(x).into_iter().map(|c| (c, depth + 1)));
+        }
+    }
+    let map = detect_iter_map(values, &loops, predicate).ok()?;
+    if map.indices.len() != values.len() {
+        return None;
+    }
+    map.indices
+        .iter()
+        .map(|sum| {
+            let lo = sum.base as i128;
+            Some(BindingCoverage {
+                coverage: Coverage::Interval {
+                    lo,
+                    hi: lo.checked_add(sum.extent as i128)?,
+                },
+                predicate_applied: true,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -18,8 +18,11 @@
 //!   bindings match their iterators, constants fit their type;
 //! - **ranks**: loads, stores and regions have one index/range per dimension;
 //! - **iterator bindings**: a binding's values must be exactly the iterator's
-//!   domain — for constants, loop variables and affine sums of distinct loop
-//!   variables (see [`bindings`]; TVM's parser accepts a mismatch, we report it);
+//!   domain, judged by TVM's iter-map detection (`crate::arith`, predicates
+//!   included) or, failing that, by an affine analysis of constants, loop
+//!   variables and sums `c0 + Σ ci·vi` (see [`bindings`]); undecidable
+//!   bindings are skipped. TVM's parser accepts a mismatch; we report it (the
+//!   MLC book calls `range(127)` bound to `T.axis.spatial(128, i)` an error);
 //! - **reductions**: a reduction iterator may not index a block's output
 //!   (store indices, `T.writes` regions), and `T.init()` needs a reduction
 //!   iterator (both accepted silently by TVM's parser; errors here);
@@ -40,7 +43,7 @@ use crate::ir::{
     Block, BlockRealize, Buffer, BufferId, BufferRegion, DataType, Expr, ExprKind, ForKind,
     IRModule, Intrinsic, IterKind, IterVar, PrimFunc, ScalarKind, Stmt, StmtKind, Var, VarId,
 };
-use bindings::{binding_coverage, Coverage};
+use bindings::{block_coverage, BindingCoverage, Coverage};
 
 /// Verifies every function of a module; diagnostics in function order, each
 /// function's sorted by position.
@@ -202,7 +205,7 @@ fn vars_in(e: &Expr) -> Vec<Var> {
 }
 
 /// The direct sub-expressions of `e`, borrowed for as long as `e` is.
-fn children(e: &Expr) -> Vec<&Expr> {
+pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
     match e.kind() {
         ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) => vec![],
         ExprKind::Binary(_, a, b)
@@ -1102,9 +1105,11 @@ impl<'n> Verifier<'n> {
                 );
             }
         }
-        let trivial_predicate = r.predicate.as_int() == Some(1);
-        for (iv, val) in blk.iter_vars.iter().zip(&r.iter_values) {
-            self.check_binding(iv, val, trivial_predicate, &blk.name, bspan);
+        let coverage = block_coverage(&r.iter_values, &r.predicate, |id| {
+            self.in_scope(id).and_then(|i| i.range)
+        });
+        for ((iv, val), cov) in blk.iter_vars.iter().zip(&r.iter_values).zip(coverage) {
+            self.check_binding(iv, val, cov, &blk.name, bspan);
         }
         if !root {
             if let Some(first) = self.block_names.get(&blk.name).copied() {
@@ -1315,7 +1320,7 @@ impl<'n> Verifier<'n> {
         &mut self,
         iv: &IterVar,
         val: &Expr,
-        trivial_predicate: bool,
+        cov: BindingCoverage,
         block: &str,
         bspan: Span,
     ) {
@@ -1323,11 +1328,10 @@ impl<'n> Verifier<'n> {
             return;
         };
         let (dlo, dhi) = (dmin as i128, dmin as i128 + dext as i128);
-        let cov = binding_coverage(val, |id| self.in_scope(id).and_then(|i| i.range));
         let vsp = pick(val.span(), bspan);
         let name = iv.var.name();
         let shown = render::expr(val);
-        let d = match cov {
+        let d = match cov.coverage {
             Coverage::Unknown => return,
             Coverage::Interval { lo, hi } if (lo, hi) == (dlo, dhi) => return,
             Coverage::Interval { lo, hi } if lo >= dlo && hi <= dhi => Diagnostic::error(
@@ -1338,9 +1342,9 @@ impl<'n> Verifier<'n> {
             )
             .with_note("the block would never run for the rest of its domain; make the loop extents match the iterator's domain"),
             Coverage::Interval { lo, hi } | Coverage::Within { lo, hi } => {
-                if (lo >= dlo && hi <= dhi) || !trivial_predicate {
-                    // Inside the domain but with gaps, or masked by `T.where`:
-                    // needs the iter-map analysis (see `bindings`).
+                if (lo >= dlo && hi <= dhi) || !cov.predicate_applied {
+                    // Inside the domain but with gaps, or maybe masked by a
+                    // `T.where` the analysis did not understand: undecided.
                     return;
                 }
                 Diagnostic::error(
