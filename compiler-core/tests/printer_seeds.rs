@@ -123,22 +123,12 @@ fn seeds_print_as_tvm_0_27_prints_them() {
 }
 
 /// Spellings the builder does not accept yet, rewritten in the *input* only
-/// (the printed text must still equal TVM's): `T.sblock_attr` is parsed as
-/// `T.block_attr`.
-const INPUT_WORKAROUNDS: &[(&str, &str)] = &[("T.sblock_attr(", "T.block_attr(")];
+/// (the printed text must still equal TVM's).
+const INPUT_WORKAROUNDS: &[(&str, &str)] = &[];
 
 /// TVM printings the builder cannot parse yet, with the missing piece. The
 /// test fails when one starts to work, so the entry gets removed.
-const BUILDER_GAPS: &[(&str, &str)] = &[
-    (
-        "exprs.tvm.txt",
-        "explicit operators: T.Add, T.Sub, T.Mul, T.LT, T.EQ, ...",
-    ),
-    (
-        "stmts.tvm.txt",
-        "stores into slices (`A[0:4] = ...`), T.Broadcast, T.Ramp",
-    ),
-];
+const BUILDER_GAPS: &[(&str, &str)] = &[];
 
 #[test]
 fn tvm_printings_reprint_unchanged() {

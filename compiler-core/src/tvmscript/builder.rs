@@ -348,6 +348,9 @@ enum Built {
     Stmt(Stmt),
     /// A `name = value` binding whose body is the rest of the statement list.
     Let(Var, Expr, Span),
+    /// An allocation (TVM 0.27's statement-level `T.alloc_buffer`) whose
+    /// scope is the rest of the statement list.
+    Alloc(Buffer, Span),
     Nothing,
 }
 
@@ -385,6 +388,11 @@ impl<'a> FuncBuilder<'a> {
 
     fn build(mut self, def: &ast::FunctionDef) -> Result<PrimFunc> {
         self.private = def.decorators.iter().any(is_private_decorator);
+        // `@T.prim_func(s_tir=True)` only exists in TVM 0.27's dialect.
+        if def.decorators.iter().any(|d| decorator_flag(d, "s_tir")) {
+            self.dialect.tirx = true;
+            self.dialect.sblock = true;
+        }
         let mut params = Vec::new();
         let mut buffer_map = Vec::new();
         if def.params.vararg.is_some() || def.params.kwarg.is_some() {
@@ -464,7 +472,7 @@ impl<'a> FuncBuilder<'a> {
     fn wrap_root(&mut self, body: Stmt, root: BlockFrame) -> Stmt {
         if root.alloc_buffers.is_empty() {
             if let StmtKind::BlockRealize(r) = body.kind() {
-                if r.block.iter_vars.is_empty() && r.block.name == "root" {
+                if r.block.iter_vars.is_empty() {
                     return body;
                 }
             }
@@ -808,6 +816,14 @@ impl<'a> FuncBuilder<'a> {
             match self.build_stmt(stmts[i])? {
                 Built::Stmt(s) => out.push(s),
                 Built::Nothing => {}
+                Built::Alloc(buffer, span) => {
+                    let body = self.with_scope(|b| {
+                        b.define(&buffer.name, Binding::Buffer(buffer.clone()));
+                        b.build_stmt_list(&stmts[i + 1..])
+                    })?;
+                    out.push(Stmt::new(StmtKind::Allocate { buffer, body }, span));
+                    break;
+                }
                 Built::Let(var, value, span) => {
                     // The rest of the list is the let's body.
                     let body = self.with_scope(|b| {
@@ -980,7 +996,7 @@ impl<'a> FuncBuilder<'a> {
                 frame.predicate = Some(cond);
                 Ok(Built::Nothing)
             }
-            "block_attr" => {
+            "block_attr" | "sblock_attr" => {
                 let [arg] = args else {
                     return Err(Diagnostic::error("`T.block_attr` takes one dict", span));
                 };
@@ -1062,6 +1078,12 @@ impl<'a> FuncBuilder<'a> {
                     };
                     let spec = self.buffer_spec(args, value.span)?;
                     let buffer = self.make_buffer(name, spec, value.span)?;
+                    // TVM 0.27 spells block allocations `T.sblock_alloc_buffer`;
+                    // its plain `T.alloc_buffer` is a statement. The older
+                    // dialects attach both to the enclosing block.
+                    if self.dialect.tirx && path == "alloc_buffer" {
+                        return Ok(Built::Alloc(buffer, span));
+                    }
                     match self.frames.last_mut() {
                         Some(frame) => frame.alloc_buffers.push(buffer.clone()),
                         None => {
@@ -1094,6 +1116,15 @@ impl<'a> FuncBuilder<'a> {
                 }
                 _ => {}
             }
+        }
+        // `k = T.int32()` inside a body declares a size variable there.
+        if self.is_size_var_decl(value) {
+            let Some(name) = target.as_name() else {
+                return Err(Diagnostic::error("expected a name", target.span));
+            };
+            let dtype = self.size_var_dtype(value)?;
+            self.define(name, Binding::Var(Var::new(name, dtype)));
+            return Ok(Built::Nothing);
         }
         // `x = expr`: a let binding over the rest of the body.
         let Some(name) = target.as_name() else {
@@ -1627,11 +1658,15 @@ impl<'a> FuncBuilder<'a> {
         };
         let mut out = Vec::with_capacity(items.len());
         for item in items {
-            if matches!(item.kind, ast::ExprKind::Slice { .. }) {
-                return Err(Diagnostic::error(
-                    "a slice is not an element index",
+            if let ast::ExprKind::Slice { lower, upper, step } = &item.kind {
+                // `A[i:i + 4]` as an index: a vector access (a `T.Ramp`).
+                out.push(self.slice_ramp(
+                    lower.as_deref(),
+                    upper.as_deref(),
+                    step.as_deref(),
                     item.span,
-                ));
+                )?);
+                continue;
             }
             let v = self.eval(item)?;
             out.push(self.index_expr(v)?);
@@ -1639,6 +1674,49 @@ impl<'a> FuncBuilder<'a> {
         // Rank is checked by the verifier, which reports it with both spans.
         let _ = buffer;
         Ok(out)
+    }
+
+    /// A constant-length slice used as an element index, as a ramp.
+    fn slice_ramp(
+        &mut self,
+        lower: Option<&ast::Expr>,
+        upper: Option<&ast::Expr>,
+        step: Option<&ast::Expr>,
+        span: Span,
+    ) -> Result<Expr> {
+        let (Some(lower), Some(upper)) = (lower, upper) else {
+            return Err(Diagnostic::error(
+                "a vector index needs both bounds, like `A[i:i + 4]`",
+                span,
+            ));
+        };
+        let lo = self.eval(lower)?;
+        let hi = self.eval(upper)?;
+        let (lo, hi) = self.unify_pair(lo, hi)?;
+        let stride = match step {
+            Some(st) => {
+                let v = self.eval(st)?;
+                self.to_expr_as(v, lo.dtype())?
+            }
+            None => Expr::int(1, lo.dtype()),
+        };
+        let len = Analyzer::new().simplify(&Expr::binary(BinOp::Sub, hi, lo.clone()));
+        let (Some(len), Some(st)) = (len.as_int(), stride.as_int()) else {
+            return Err(Diagnostic::error(
+                "a vector index needs a constant length and step",
+                span,
+            ));
+        };
+        if st <= 0 || len <= 0 {
+            return Err(Diagnostic::error(
+                "a vector index needs a positive length and step",
+                span,
+            ));
+        }
+        let lanes = (len + st - 1) / st;
+        let lanes = u16::try_from(lanes).map_err(|_| Diagnostic::error("too many lanes", span))?;
+        let dt = lo.dtype().with_lanes(lanes);
+        Ok(Expr::new(ExprKind::Ramp { base: lo, stride }, dt, span))
     }
 
     // ----- expressions --------------------------------------------------------
@@ -1902,6 +1980,78 @@ impl<'a> FuncBuilder<'a> {
         }
         Ok(Value::Expr(spanned(
             match path.as_str() {
+                "Add" | "Sub" | "Mul" | "Min" | "Max" => {
+                    // Explicit operator forms, printed where a literal
+                    // expression would otherwise fold on re-parse.
+                    want(2)?;
+                    let b = vals.pop().expect("two");
+                    let a = vals.pop().expect("two");
+                    let (a, b) = self.unify_pair(a, b)?;
+                    let op = match path.as_str() {
+                        "Add" => BinOp::Add,
+                        "Sub" => BinOp::Sub,
+                        "Mul" => BinOp::Mul,
+                        "Min" => BinOp::Min,
+                        _ => BinOp::Max,
+                    };
+                    Expr::binary(op, a, b)
+                }
+                "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" => {
+                    want(2)?;
+                    let b = vals.pop().expect("two");
+                    let a = vals.pop().expect("two");
+                    let (a, b) = self.unify_pair(a, b)?;
+                    let op = match path.as_str() {
+                        "EQ" => CmpOp::Eq,
+                        "NE" => CmpOp::Ne,
+                        "LT" => CmpOp::Lt,
+                        "LE" => CmpOp::Le,
+                        "GT" => CmpOp::Gt,
+                        _ => CmpOp::Ge,
+                    };
+                    Expr::cmp(op, a, b)
+                }
+                "Ramp" => {
+                    want(3)?;
+                    let lanes = vals.pop().expect("three");
+                    let stride = vals.pop().expect("three");
+                    let base = vals.pop().expect("three");
+                    let Value::PyInt(lanes, lspan) = lanes else {
+                        return Err(Diagnostic::error(
+                            "`T.Ramp` lanes must be an integer",
+                            lanes.span(),
+                        ));
+                    };
+                    let lanes = u16::try_from(lanes)
+                        .ok()
+                        .filter(|l| *l >= 1)
+                        .ok_or_else(|| {
+                            Diagnostic::error("lanes must be between 1 and 65535", lspan)
+                        })?;
+                    let (base, stride) = self.unify_pair(base, stride)?;
+                    let dt = base.dtype().with_lanes(lanes);
+                    Expr::new(ExprKind::Ramp { base, stride }, dt, span)
+                }
+                "Broadcast" => {
+                    want(2)?;
+                    let lanes = vals.pop().expect("two");
+                    let value = vals.pop().expect("two");
+                    let Value::PyInt(lanes, lspan) = lanes else {
+                        return Err(Diagnostic::error(
+                            "`T.Broadcast` lanes must be an integer",
+                            lanes.span(),
+                        ));
+                    };
+                    let lanes = u16::try_from(lanes)
+                        .ok()
+                        .filter(|l| *l >= 1)
+                        .ok_or_else(|| {
+                            Diagnostic::error("lanes must be between 1 and 65535", lspan)
+                        })?;
+                    let value = self.to_expr(value)?;
+                    let dt = value.dtype().with_lanes(lanes);
+                    Expr::new(ExprKind::Broadcast(value), dt, span)
+                }
                 "max" | "min" => {
                     want(2)?;
                     let b = vals.pop().expect("two");
@@ -2487,8 +2637,13 @@ fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
 
 /// `@T.prim_func(private=True)`.
 fn is_private_decorator(d: &ast::Expr) -> bool {
+    decorator_flag(d, "private")
+}
+
+/// Whether a decorator call passes `flag=True`.
+fn decorator_flag(d: &ast::Expr, flag: &str) -> bool {
     let ast::ExprKind::Call { args, .. } = &d.kind else {
         return false;
     };
-    args.iter().any(|a| matches!(a, ast::Arg::Keyword(k) if k.name == "private" && matches!(k.value.kind, ast::ExprKind::Bool(true))))
+    args.iter().any(|a| matches!(a, ast::Arg::Keyword(k) if k.name == flag && matches!(k.value.kind, ast::ExprKind::Bool(true))))
 }
