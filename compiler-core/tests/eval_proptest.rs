@@ -31,7 +31,8 @@ const OPS: [BinOp; 9] = [
 fn tree(lit: impl Strategy<Value = i64> + Clone + 'static) -> impl Strategy<Value = T> {
     let leaf = prop_oneof![Just(T::X), Just(T::Y), lit.prop_map(T::Lit)];
     leaf.prop_recursive(4, 24, 2, |inner| {
-        (0..OPS.len(), inner.clone(), inner).prop_map(|(o, a, b)| T::Bin(OPS[o], Box::new(a), Box::new(b)))
+        (0..OPS.len(), inner.clone(), inner)
+            .prop_map(|(o, a, b)| T::Bin(OPS[o], Box::new(a), Box::new(b)))
     })
 }
 
@@ -105,10 +106,27 @@ fn check_int(t: &T, dt: DataType, x: i64, y: i64) -> Result<(), TestCaseError> {
     match (want, got) {
         (Some(w), Ok(g)) => {
             // uint64 values come back as their bit pattern in an i64.
-            prop_assert_eq!(wrap(g as i128, bits, signed), w, "{:?} x={} y={} {}", t, x, y, dt)
+            prop_assert_eq!(
+                wrap(g as i128, bits, signed),
+                w,
+                "{:?} x={} y={} {}",
+                t,
+                x,
+                y,
+                dt
+            )
         }
         (None, Err(e)) => prop_assert!(e.message.contains("by zero"), "{}", e.message),
-        (w, g) => prop_assert!(false, "{:?} x={} y={} {}: want {:?}, got {:?}", t, x, y, dt, w, g),
+        (w, g) => prop_assert!(
+            false,
+            "{:?} x={} y={} {}: want {:?}, got {:?}",
+            t,
+            x,
+            y,
+            dt,
+            w,
+            g
+        ),
     }
     Ok(())
 }

@@ -54,7 +54,10 @@ fn mm_relu_from_script() {
     let f = prim(MM_RELU_16);
     let mut args = random_inputs(&f, 5, &HashMap::new()).unwrap();
     run_prim_func(&f, &mut args, &checked()).unwrap();
-    let (a, b) = (args[0].as_f32_slice().unwrap(), args[1].as_f32_slice().unwrap());
+    let (a, b) = (
+        args[0].as_f32_slice().unwrap(),
+        args[1].as_f32_slice().unwrap(),
+    );
     let mut expected = vec![0f32; 256];
     for i in 0..16 {
         for j in 0..16 {
@@ -204,6 +207,9 @@ def shift(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
     let f = prim(src);
     let mut args = random_inputs(&f, 1, &HashMap::new()).unwrap();
     let e = run_prim_func(&f, &mut args, &EvalOptions::default()).unwrap_err();
-    assert_eq!(e.message, "load from A[8] is out of bounds: buffer A has shape [8]");
+    assert_eq!(
+        e.message,
+        "load from A[8] is out of bounds: buffer A has shape [8]"
+    );
     assert_eq!(e.span.slice(src), "A[vi + 1]");
 }

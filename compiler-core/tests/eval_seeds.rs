@@ -13,7 +13,10 @@ const BUDGET: u64 = 100_000;
 /// Seeds whose failure is correct, with a fragment of the expected message.
 const EXPECTED_ERRORS: &[(&str, &str)] = &[
     // The seed declares `strides=[sa, -1]`; a compact argument has stride 1.
-    ("seed001_20_tmm16_impl.py", "argument A, stride 1 (the array is compact): expected -1, got 1"),
+    (
+        "seed001_20_tmm16_impl.py",
+        "argument A, stride 1 (the array is compact): expected -1, got 1",
+    ),
 ];
 
 #[test]
@@ -44,7 +47,10 @@ fn every_seed_runs_or_reaches_the_budget() {
                 let compiled = CompiledFunc::new(f)?;
                 compiled.run(&mut args, &opts)
             });
-            let expected = EXPECTED_ERRORS.iter().find(|(f, _)| *f == file).map(|e| e.1);
+            let expected = EXPECTED_ERRORS
+                .iter()
+                .find(|(f, _)| *f == file)
+                .map(|e| e.1);
             match (result, expected) {
                 (Ok(_), None) => finished += 1,
                 (Err(e), None) if e.message.starts_with("step budget") => {}

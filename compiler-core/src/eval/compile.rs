@@ -26,7 +26,10 @@ pub(crate) enum CExpr {
     Const(V),
     Var(Slot),
     /// A vector variable of `lanes` lanes: lane `l` lives in slot `base + l`.
-    VarLanes { base: Slot, lanes: u32 },
+    VarLanes {
+        base: Slot,
+        lanes: u32,
+    },
     Bin {
         op: BinOp,
         ty: NumTy,
@@ -1209,7 +1212,10 @@ impl Compiler {
                 self.check_let_type(var, value, span)?;
                 if body.dtype() != dt {
                     return Err(err(
-                        format!("let expression of type {dt} has a body of type {}", body.dtype()),
+                        format!(
+                            "let expression of type {dt} has a body of type {}",
+                            body.dtype()
+                        ),
                         span,
                     ));
                 }
