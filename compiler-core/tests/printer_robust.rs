@@ -162,7 +162,7 @@ fn odd_expressions() {
             vec![e(&n), str_expr("a\"b\n")],
             DataType::i32(),
         ),
-        Expr::not(Expr::and(boolc(true), boolc(false))),
+        Expr::logical_not(Expr::and(boolc(true), boolc(false))),
         Expr::select(boolc(true), e(&n), e(&n)),
         ramp(e(&n), e(&n), 4),
         load(&buf("A", "float32", &[4]), vec![]),
@@ -265,7 +265,7 @@ fn expr_strategy(vars: Vec<Var>) -> impl Strategy<Value = Expr> {
             }),
             (inner.clone(), inner.clone()).prop_map(|(x, y)| Expr::and(x, y)),
             (inner.clone(), inner.clone()).prop_map(|(x, y)| Expr::or(x, y)),
-            inner.clone().prop_map(Expr::not),
+            inner.clone().prop_map(Expr::logical_not),
             (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(c, x, y)| Expr::select(c, x, y)),
             inner.clone().prop_map(|x| Expr::cast(DataType::f32(), x)),

@@ -806,7 +806,8 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
     match step {
         Step::Fmt => ctx.run(ctx.cmd("cargo").args(["fmt", "--all", "--check"])),
         Step::Clippy => {
-            // Default members natively, then the browser-only web-ui for wasm32.
+            // Default members natively, then the browser-only web-ui for wasm32
+            // (--no-deps: its path dependencies were linted by the first pass).
             ctx.run(
                 ctx.cmd("cargo")
                     .args(["clippy", "--all-targets", "--", "-D", "warnings"]),
@@ -815,6 +816,7 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
                 "clippy",
                 "-p",
                 "web-ui",
+                "--no-deps",
                 "--target",
                 "wasm32-unknown-unknown",
                 "--",

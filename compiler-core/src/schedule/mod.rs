@@ -17,21 +17,34 @@
 //! changes the IR. Primitives live one group per file:
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
-//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`.
+//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
+//! - [`reduction`]: `decompose_reduction`, `rfactor`;
+//! - [`blockize`]: `blockize` of a loop;
+//! - [`tensorize`]: tensor intrinsics and `tensorize`;
+//! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
+//! - [`inline`]: `compute_inline`, `reverse_compute_inline`.
 
+pub mod blockize;
+pub mod compute_at;
 pub mod error;
+pub mod inline;
+pub mod json;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;
 pub mod reduction;
 pub mod replay;
 pub mod sampling;
+pub mod tensorize;
+pub(crate) mod scope;
 pub mod trace;
 pub mod tree;
+mod util;
 
 use std::rc::Rc;
 
 pub use error::{Result, ScheduleError};
+pub use tensorize::{TensorIntrin, TensorIntrinTable};
 pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
 
@@ -91,6 +104,8 @@ pub struct Schedule {
     pub dialect: TraceDialect,
     /// How IR in error messages prints.
     pub ir_dialect: Dialect,
+    /// The tensor intrinsics `tensorize` looks names up in.
+    intrins: TensorIntrinTable,
 }
 
 impl Schedule {
@@ -117,6 +132,7 @@ impl Schedule {
             rand_state: seed_state(seed),
             dialect: TraceDialect::default(),
             ir_dialect: Dialect::default(),
+            intrins: TensorIntrinTable::default(),
         })
     }
 

@@ -78,14 +78,10 @@ impl Schedule {
         };
         let names = child_block_names(&body, &root);
         let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
-        let key = if matches!(parent, Rv::Block(_)) {
-            "block_or_loop"
-        } else {
-            "block_or_loop"
-        };
+        // TVM prints this argument positionally: `sch.get_child_blocks(b0)`.
         self.record(
             Instruction::new("get_child_blocks")
-                .arg(key, TraceArg::Rv(parent))
+                .arg("", TraceArg::Rv(parent))
                 .outputs(rvs.iter().map(|r| (*r).into()).collect()),
         );
         Ok(rvs)

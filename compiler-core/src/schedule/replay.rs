@@ -199,7 +199,7 @@ impl Schedule {
             }
             "get_loops" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 rvs(&self.get_loops(b)?)
             }
@@ -315,6 +315,100 @@ impl Schedule {
                 self.bind(l, &t)?;
                 SchedValue::None
             }
+            "compute_inline" | "reverse_compute_inline" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                a.finish()?;
+                if method == "compute_inline" {
+                    self.compute_inline(b)?;
+                } else {
+                    self.reverse_compute_inline(b)?;
+                }
+                SchedValue::None
+            }
+            "decompose_reduction" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                a.finish()?;
+                SchedValue::Rv(self.decompose_reduction(b, l)?.into())
+            }
+            "blockize" => {
+                let t = a.required("target")?;
+                let preserve = match a.get("preserve_unit_iters") {
+                    Some(v) => a.bool(v)?,
+                    None => true,
+                };
+                a.finish()?;
+                match t {
+                    SchedValue::Rv(Rv::Loop(l)) => {
+                        SchedValue::Rv(self.blockize(LoopRV(l), preserve)?.into())
+                    }
+                    SchedValue::List(_) => {
+                        return Err(a.err(
+                            "blockize of a list of blocks is not supported yet; blockize the loop above them",
+                        ))
+                    }
+                    other => {
+                        return Err(a.err(format!(
+                            "expected a loop (or a list of blocks), got {}",
+                            describe(&other)
+                        )))
+                    }
+                }
+            }
+            "tensorize" => {
+                let t = a.required("block_or_loop")?;
+                let t = match t {
+                    SchedValue::Rv(r @ (Rv::Block(_) | Rv::Loop(_))) => r,
+                    SchedValue::Str(_) => self.block_or_name(&a, t)?.into(),
+                    other => {
+                        return Err(a.err(format!(
+                            "expected a block or a loop, got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                let name = a.required("tensor_intrin")?;
+                let name = a.string(name)?;
+                let preserve = match a.get("preserve_unit_iters") {
+                    Some(v) => a.bool(v)?,
+                    None => true,
+                };
+                a.finish()?;
+                self.tensorize(t, &name, preserve)?;
+                SchedValue::None
+            }
+            "rfactor" => {
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let f = a.required("factor_axis")?;
+                let f = a.int(f)?;
+                a.finish()?;
+                SchedValue::Rv(self.rfactor(l, f)?.into())
+            }
+            "compute_at" | "reverse_compute_at" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let preserve = match a.get("preserve_unit_loops") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                let index = match a.get("index") {
+                    Some(v) => a.int(v)?,
+                    None => -1,
+                };
+                a.finish()?;
+                if method == "compute_at" {
+                    self.compute_at(b, l, preserve, index)?;
+                } else {
+                    self.reverse_compute_at(b, l, preserve, index)?;
+                }
+                SchedValue::None
+            }
             "sample_perfect_tile" => {
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;
@@ -374,6 +468,15 @@ impl Schedule {
             }
         };
         Ok(out)
+    }
+
+    /// A block argument, which TVM also accepts as a block name: the name is
+    /// looked up with `get_block` (recorded in the trace, as TVM does).
+    fn block_or_name(&mut self, a: &CallArgs, v: SchedValue) -> Result<BlockRV> {
+        match v {
+            SchedValue::Str(name) => self.get_block(&name, None),
+            other => a.block(other),
+        }
     }
 
     /// Replays `trace` on this schedule (usually a fresh one over the original

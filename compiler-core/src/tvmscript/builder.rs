@@ -894,7 +894,7 @@ impl<'a> FuncBuilder<'a> {
                     Diagnostic::error("expected a scalar type like `T.int32`", annotation.span)
                 })?;
                 let v = self.eval(value)?;
-                let value = self.to_expr_as(v, dtype)?;
+                let value = self.expr_as(v, dtype)?;
                 Ok(Built::Let(Var::new(name, dtype), value, stmt.span))
             }
             ast::StmtKind::AugAssign { target, op, value } => {
@@ -916,7 +916,7 @@ impl<'a> FuncBuilder<'a> {
                 );
                 let rhs = self.eval(value)?;
                 let new = self.binary(*op, Value::Expr(old), rhs, stmt.span)?;
-                let new = self.to_expr_as(new, buffer.dtype)?;
+                let new = self.expr_as(new, buffer.dtype)?;
                 Ok(Built::Stmt(Stmt::new(
                     StmtKind::Store {
                         buffer,
@@ -928,7 +928,7 @@ impl<'a> FuncBuilder<'a> {
             }
             ast::StmtKind::If { test, body, orelse } => {
                 let cond = self.eval(test)?;
-                let cond = self.to_bool_expr(cond)?;
+                let cond = self.bool_expr(cond)?;
                 let then = self.build_body(body)?;
                 let otherwise = if orelse.is_empty() {
                     None
@@ -991,7 +991,7 @@ impl<'a> FuncBuilder<'a> {
                     return Err(Diagnostic::error("`T.where` takes one condition", span));
                 };
                 let cond = self.eval(positional(arg)?)?;
-                let cond = self.to_bool_expr(cond)?;
+                let cond = self.bool_expr(cond)?;
                 let frame = self.block_frame(span, "where")?;
                 frame.predicate = Some(cond);
                 Ok(Built::Nothing)
@@ -1016,13 +1016,13 @@ impl<'a> FuncBuilder<'a> {
                     return Err(Diagnostic::error("`T.evaluate` takes one expression", span));
                 };
                 let v = self.eval(positional(arg)?)?;
-                let v = self.to_expr(v)?;
+                let v = self.expr_of(v)?;
                 Ok(Built::Stmt(Stmt::new(StmtKind::Evaluate(v), span)))
             }
             _ => {
                 // Any other expression (e.g. an intrinsic call) as a statement.
                 let v = self.eval(e)?;
-                let v = self.to_expr(v)?;
+                let v = self.expr_of(v)?;
                 Ok(Built::Stmt(Stmt::new(StmtKind::Evaluate(v), span)))
             }
         }
@@ -1044,7 +1044,7 @@ impl<'a> FuncBuilder<'a> {
             let buffer = self.buffer_ref(buf)?;
             let indices = self.indices(&buffer, index)?;
             let v = self.eval(value)?;
-            let v = self.to_expr_as(v, buffer.dtype)?;
+            let v = self.expr_as(v, buffer.dtype)?;
             return Ok(Built::Stmt(Stmt::new(
                 StmtKind::Store {
                     buffer,
@@ -1134,7 +1134,7 @@ impl<'a> FuncBuilder<'a> {
             ));
         };
         let v = self.eval(value)?;
-        let e = self.to_expr(v)?;
+        let e = self.expr_of(v)?;
         Ok(Built::Let(Var::new(name, e.dtype()), e, span))
     }
 
@@ -1184,12 +1184,12 @@ impl<'a> FuncBuilder<'a> {
             Value::Tuple(items, span) => {
                 let [lo, hi] = <[Value; 2]>::try_from(items)
                     .map_err(|_| Diagnostic::error("a domain tuple is `(begin, end)`", span))?;
-                let lo = self.to_expr_as(lo, dtype)?;
-                let hi = self.to_expr_as(hi, dtype)?;
+                let lo = self.expr_as(lo, dtype)?;
+                let hi = self.expr_as(hi, dtype)?;
                 let extent = Analyzer::new().simplify(&Expr::binary(BinOp::Sub, hi, lo.clone()));
                 Range::new(lo, extent)
             }
-            v => Range::from_extent(self.to_expr_as(v, dtype)?),
+            v => Range::from_extent(self.expr_as(v, dtype)?),
         })
     }
 
@@ -1696,7 +1696,7 @@ impl<'a> FuncBuilder<'a> {
         let stride = match step {
             Some(st) => {
                 let v = self.eval(st)?;
-                self.to_expr_as(v, lo.dtype())?
+                self.expr_as(v, lo.dtype())?
             }
             None => Expr::int(1, lo.dtype()),
         };
@@ -1769,14 +1769,14 @@ impl<'a> FuncBuilder<'a> {
                     (ast::UnaryOp::Neg, Value::PyFloat(x, _)) => Value::PyFloat(-x, span),
                     (ast::UnaryOp::Pos, v) => v,
                     (ast::UnaryOp::Neg, v) => {
-                        let x = self.to_expr(v)?;
+                        let x = self.expr_of(v)?;
                         let zero = zero_of(x.dtype());
                         Value::Expr(spanned(Expr::binary(BinOp::Sub, zero, x), span))
                     }
                     (ast::UnaryOp::Not, Value::PyBool(b, _)) => Value::PyBool(!b, span),
                     (ast::UnaryOp::Not, v) => {
-                        let x = self.to_bool_expr(v)?;
-                        Value::Expr(spanned(Expr::not(x), span))
+                        let x = self.bool_expr(v)?;
+                        Value::Expr(spanned(Expr::logical_not(x), span))
                     }
                     (ast::UnaryOp::Invert, _) => {
                         return Err(Diagnostic::error("`~` is not supported", span))
@@ -1787,7 +1787,7 @@ impl<'a> FuncBuilder<'a> {
                 let mut acc: Option<Expr> = None;
                 for v in values {
                     let x = self.eval(v)?;
-                    let x = self.to_bool_expr(x)?;
+                    let x = self.bool_expr(x)?;
                     acc = Some(match acc {
                         None => x,
                         Some(a) => spanned(
@@ -1976,7 +1976,7 @@ impl<'a> FuncBuilder<'a> {
             }
             want(1)?;
             let v = vals.pop().expect("one argument");
-            return Ok(Value::Expr(spanned(self.to_expr_as_cast(v, dt)?, span)));
+            return Ok(Value::Expr(spanned(self.cast_value(v, dt)?, span)));
         }
         Ok(Value::Expr(spanned(
             match path.as_str() {
@@ -2048,7 +2048,7 @@ impl<'a> FuncBuilder<'a> {
                         .ok_or_else(|| {
                             Diagnostic::error("lanes must be between 1 and 65535", lspan)
                         })?;
-                    let value = self.to_expr(value)?;
+                    let value = self.expr_of(value)?;
                     let dt = value.dtype().with_lanes(lanes);
                     Expr::new(ExprKind::Broadcast(value), dt, span)
                 }
@@ -2086,7 +2086,7 @@ impl<'a> FuncBuilder<'a> {
                     let f = vals.pop().expect("three");
                     let t = vals.pop().expect("three");
                     let c = vals.pop().expect("three");
-                    let c = self.to_bool_expr(c)?;
+                    let c = self.bool_expr(c)?;
                     let (t, f) = self.unify_pair(t, f)?;
                     if path == "Select" {
                         Expr::select(c, t, f)
@@ -2111,14 +2111,14 @@ impl<'a> FuncBuilder<'a> {
                         Value::DType(d, _) => d,
                         v => return Err(Diagnostic::error("expected a dtype", v.span())),
                     };
-                    let x = self.to_expr(x)?;
+                    let x = self.expr_of(x)?;
                     Expr::new(ExprKind::Cast(x), dt, span)
                 }
                 "And" | "Or" => {
                     want(2)?;
                     let b = vals.pop().expect("two");
                     let a = vals.pop().expect("two");
-                    let (a, b) = (self.to_bool_expr(a)?, self.to_bool_expr(b)?);
+                    let (a, b) = (self.bool_expr(a)?, self.bool_expr(b)?);
                     if path == "And" {
                         Expr::and(a, b)
                     } else {
@@ -2128,12 +2128,12 @@ impl<'a> FuncBuilder<'a> {
                 "Not" => {
                     want(1)?;
                     let a = vals.pop().expect("one");
-                    Expr::not(self.to_bool_expr(a)?)
+                    Expr::logical_not(self.bool_expr(a)?)
                 }
                 "abs" => {
                     want(1)?;
                     let a = vals.pop().expect("one");
-                    let a = self.to_float_or_expr(a)?;
+                    let a = self.float_or_expr(a)?;
                     if a.dtype().is_float() {
                         let dt = a.dtype();
                         Expr::call(Intrinsic::Fabs, vec![a], dt)
@@ -2180,7 +2180,7 @@ impl<'a> FuncBuilder<'a> {
                     };
                     let mut args = Vec::new();
                     for v in rest {
-                        args.push(self.to_expr(v)?);
+                        args.push(self.expr_of(v)?);
                     }
                     Expr::call(Intrinsic::Other(path.clone()), args, dtype)
                 }
@@ -2218,7 +2218,7 @@ impl<'a> FuncBuilder<'a> {
                     }
                     let mut exprs = Vec::new();
                     for v in vals {
-                        exprs.push(self.to_float_or_expr(v)?);
+                        exprs.push(self.float_or_expr(v)?);
                     }
                     // Two-argument intrinsics take a common dtype.
                     if exprs.len() == 2 {
@@ -2339,7 +2339,7 @@ impl<'a> FuncBuilder<'a> {
     fn index_or_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
@@ -2410,13 +2410,13 @@ impl<'a> FuncBuilder<'a> {
         let typed = |v: &Value| matches!(v, Value::Expr(_));
         match (typed(&a), typed(&b)) {
             (true, false) => {
-                let a = self.to_expr(a)?;
-                let b = self.to_expr_as(b, a.dtype())?;
+                let a = self.expr_of(a)?;
+                let b = self.expr_as(b, a.dtype())?;
                 Ok((a, b))
             }
             (false, true) => {
-                let b = self.to_expr(b)?;
-                let a = self.to_expr_as(a, b.dtype())?;
+                let b = self.expr_of(b)?;
+                let a = self.expr_as(a, b.dtype())?;
                 Ok((a, b))
             }
             (false, false) => {
@@ -2425,10 +2425,10 @@ impl<'a> FuncBuilder<'a> {
                 } else {
                     default_int
                 };
-                Ok((self.to_expr_as(a, dt)?, self.to_expr_as(b, dt)?))
+                Ok((self.expr_as(a, dt)?, self.expr_as(b, dt)?))
             }
             (true, true) => {
-                let (a, b) = (self.to_expr(a)?, self.to_expr(b)?);
+                let (a, b) = (self.expr_of(a)?, self.expr_of(b)?);
                 let (da, db) = (a.dtype(), b.dtype());
                 if da == db {
                     return Ok((a, b));
@@ -2444,7 +2444,7 @@ impl<'a> FuncBuilder<'a> {
         }
     }
 
-    fn to_expr(&mut self, v: Value) -> Result<Expr> {
+    fn expr_of(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::Expr(e) => Ok(e),
             Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
@@ -2458,15 +2458,15 @@ impl<'a> FuncBuilder<'a> {
         }
     }
 
-    fn to_float_or_expr(&mut self, v: Value) -> Result<Expr> {
+    fn float_or_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) => Ok(Expr::float(x as f64, DataType::f32()).with_span(s)),
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
     /// A value in a context that expects `dtype` (literal typing).
-    fn to_expr_as(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
+    fn expr_as(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) if dtype.is_float() => Ok(Expr::float(x as f64, dtype).with_span(s)),
             Value::PyInt(x, s) if dtype.is_integer() || dtype.is_bool() => {
@@ -2482,12 +2482,12 @@ impl<'a> FuncBuilder<'a> {
             {
                 Ok(Expr::int(e.as_int().unwrap_or(0), dtype).with_span(e.span()))
             }
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
     /// `T.float32(x)`: a typed constant for literals, a cast otherwise.
-    fn to_expr_as_cast(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
+    fn cast_value(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) if dtype.is_float() => Ok(Expr::float(x as f64, dtype).with_span(s)),
             Value::PyInt(x, s) if dtype.is_integer() => Ok(Expr::int(x, dtype).with_span(s)),
@@ -2508,16 +2508,16 @@ impl<'a> FuncBuilder<'a> {
                 Ok(Expr::float(x, dtype).with_span(s))
             }
             v => {
-                let e = self.to_expr(v)?;
+                let e = self.expr_of(v)?;
                 Ok(Expr::cast(dtype, e))
             }
         }
     }
 
-    fn to_bool_expr(&mut self, v: Value) -> Result<Expr> {
+    fn bool_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyBool(b, s) => Ok(Expr::bool(b).with_span(s)),
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
@@ -2525,7 +2525,7 @@ impl<'a> FuncBuilder<'a> {
     fn index_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
-            v @ Value::Expr(_) => self.to_expr(v),
+            v @ Value::Expr(_) => self.expr_of(v),
             other => Err(Diagnostic::error(
                 format!("expected an integer expression, found {}", other.describe()),
                 other.span(),
@@ -2615,7 +2615,7 @@ fn zero_of(dtype: DataType) -> Expr {
     }
 }
 
-fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
+pub(crate) fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
     Some(match (dt.kind, dt.bits, max) {
         (ScalarKind::Float, 16, true) => Expr::float(65504.0, dt),
         (ScalarKind::Float, 16, false) => Expr::float(-65504.0, dt),
