@@ -34,8 +34,9 @@ use compiler_core::diag::{Diagnostic, LineIndex};
 use compiler_core::eval::{allclose, random_inputs, CompiledFunc, EvalOptions, NDArray};
 use compiler_core::ir::{IRModule, PrimFunc};
 use compiler_core::schedule::replay::{run_python, SchedValue};
+use compiler_core::schedule::tensorize::TensorIntrinTable;
 use compiler_core::schedule::{ExprRV, Rv, Schedule, TraceDialect};
-use compiler_core::tvmscript::builder::parse_script;
+use compiler_core::tvmscript::builder::{parse_script, Item};
 use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 use support::schedule_case::{case_paths, load_case, load_pending, strip_hand_note, Case};
 
@@ -111,10 +112,44 @@ fn parse_module(src: &str, what: &str) -> Result<IRModule, String> {
         .map_err(|d| format!("Tessel cannot parse {what}: {}", d.message))
 }
 
-fn new_schedule(module: &IRModule) -> Schedule {
+fn new_schedule(module: &IRModule, intrins: &TensorIntrinTable) -> Schedule {
     let mut sch = Schedule::new(module.clone()).expect("a schedule over any module");
     sch.dialect = TraceDialect::STir;
+    sch.set_tensor_intrins(intrins.clone());
     sch
+}
+
+/// The case's `# --- tensor-intrin: NAME ---` sections: two functions each,
+/// the description then the implementation (`TensorIntrin.register`).
+fn intrinsics(case: &Case) -> Result<TensorIntrinTable, String> {
+    let mut table = TensorIntrinTable::new();
+    for (name, src) in &case.intrinsics {
+        let text = format!("from tvm.script import tir as T\n{src}");
+        let parsed = parse_script(&text).map_err(|d| {
+            format!(
+                "Tessel cannot parse tensor intrinsic `{name}`: {}",
+                d.message
+            )
+        })?;
+        let funcs: Vec<_> = parsed
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::PrimFunc { func, .. } => Some(func.clone()),
+                _ => None,
+            })
+            .collect();
+        let [desc, implementation] = funcs.as_slice() else {
+            return Err(format!(
+                "tensor intrinsic `{name}` must define two functions, not {}",
+                funcs.len()
+            ));
+        };
+        table
+            .register(name, desc.clone(), implementation.clone(), true)
+            .map_err(|e| format!("Tessel refuses tensor intrinsic `{name}`: {e}"))?;
+    }
+    Ok(table)
 }
 
 /// Structural equality as the course means it: TVM's semantics plus block names.
@@ -221,7 +256,12 @@ fn unimplemented(d: &Diagnostic) -> Option<String> {
     Some(rest.split('`').next().unwrap_or("").to_string())
 }
 
-fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
+fn check_error_case(
+    case: &Case,
+    module: &IRModule,
+    intrins: &TensorIntrinTable,
+    out: &mut Outcome,
+) {
     let expected = case.golden(".expected-error.txt").unwrap_or_default();
     let header = expected.lines().next().unwrap_or("");
     let tvm_line: Option<usize> = header
@@ -233,7 +273,7 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
         return;
     };
     let tvm_message = expected.lines().skip(1).collect::<Vec<_>>().join("\n");
-    let mut sch = new_schedule(module);
+    let mut sch = new_schedule(module, intrins);
     let err = match run_python(&mut sch, &case.schedule_src) {
         Ok(_) => {
             out.fail(format!(
@@ -269,7 +309,12 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
         .unwrap_or("")
         .to_string();
     let refused = err.labels.iter().any(|(_, l)| l.contains("refused"));
+    // Tessel names a primitive as it is called (`compute_at`) or, like TVM's
+    // messages, hyphenated (`compute-at`).
     let names_primitive = err.message.starts_with(&format!("{method}:"))
+        || err
+            .message
+            .starts_with(&format!("{}:", method.replace('_', "-")))
         || (method == "get_block" && err.message.starts_with("get_sblock:"));
     if !refused || !names_primitive {
         out.fail(format!(
@@ -292,7 +337,7 @@ fn check_error_case(case: &Case, module: &IRModule, out: &mut Outcome) {
         .take(line - 1)
         .collect::<Vec<_>>()
         .join("\n");
-    let mut before = new_schedule(module);
+    let mut before = new_schedule(module, intrins);
     if let Err(d) = run_python(&mut before, &prefix) {
         out.fail(format!(
             "the statements before line {line} fail alone: {}",
@@ -325,20 +370,19 @@ fn check_case(case: &Case) -> Outcome {
             return out;
         }
     };
-    if !case.intrinsics.is_empty() {
-        let names: Vec<&str> = case.intrinsics.iter().map(|(n, _)| n.as_str()).collect();
-        out.fail(format!(
-            "tensor intrinsics ({}): Tessel has no way to register them yet",
-            names.join(", ")
-        ));
-        return out;
-    }
+    let intrins = match intrinsics(case) {
+        Ok(t) => t,
+        Err(e) => {
+            out.fail(e);
+            return out;
+        }
+    };
     if case.expect_error.is_some() {
-        check_error_case(case, &module, &mut out);
+        check_error_case(case, &module, &intrins, &mut out);
         return out;
     }
 
-    let mut sch = new_schedule(&module);
+    let mut sch = new_schedule(&module, &intrins);
     let env = match run_python(&mut sch, &case.schedule_src) {
         Ok(env) => env,
         Err(d) => {
