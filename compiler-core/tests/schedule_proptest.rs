@@ -1,7 +1,7 @@
 //! Random loop schedules keep what a program computes.
 //!
 //! Random sequences of `split` / `reorder` / `fuse` / `parallel` / `unroll`
-//! (plus `vectorize`) on small programs — an 8×8×8 matmul with a reduction
+//! (plus `vectorize` and `decompose_reduction`) on small programs — an 8×8×8 matmul with a reduction
 //! init and a 16-element vector add. Every step picks its loops among the
 //! block's current loops; a step Tessel refuses must leave the IR exactly as
 //! it was (the sequence continues without it). Fusions of spatial with
@@ -21,7 +21,7 @@ use compiler_core::analysis::verify::{has_errors, verify_module};
 use compiler_core::eval::{allclose, random_inputs, run_prim_func, EvalOptions};
 use compiler_core::ir::IRModule;
 use compiler_core::schedule::replay::run_python;
-use compiler_core::schedule::{Factor, LoopRV, Schedule, TraceDialect};
+use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule, TraceDialect};
 use compiler_core::tvmscript::builder::parse_script;
 use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 
@@ -79,6 +79,11 @@ enum Step {
     Vectorize {
         at: usize,
     },
+    /// `decompose_reduction` of the block at loop `at` (a no-op refusal on the
+    /// vector add; the update block is C_update, and later steps follow it).
+    Decompose {
+        at: usize,
+    },
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -90,6 +95,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (0usize..8).prop_map(|at| Step::Parallel { at }),
         1 => (0usize..8).prop_map(|at| Step::Unroll { at }),
         1 => (0usize..8).prop_map(|at| Step::Vectorize { at }),
+        1 => (0usize..8).prop_map(|at| Step::Decompose { at }),
     ]
 }
 
@@ -101,8 +107,15 @@ fn printed(m: &IRModule) -> String {
     print_module(m, &PrintOptions::new(Dialect::Tirx))
 }
 
+/// The block being scheduled: `C`, or `C_update` once decomposed.
+fn block(sch: &mut Schedule) -> BlockRV {
+    sch.get_block("C", None)
+        .or_else(|_| sch.get_block("C_update", None))
+        .expect("block C or C_update")
+}
+
 fn loops(sch: &mut Schedule) -> Vec<LoopRV> {
-    let b = sch.get_block("C", None).expect("block C");
+    let b = block(sch);
     sch.get_loops(b).expect("loops of C")
 }
 
@@ -159,6 +172,10 @@ fn apply(sch: &mut Schedule, s: &Step) -> Result<bool, String> {
         Step::Parallel { at } => sch.parallel(ls[at % n]),
         Step::Unroll { at } => sch.unroll(ls[at % n]),
         Step::Vectorize { at } => sch.vectorize(ls[at % n]),
+        Step::Decompose { at } => {
+            let b = block(sch);
+            sch.decompose_reduction(b, ls[at % n]).map(|_| ())
+        }
     };
     Ok(r.is_ok())
 }
