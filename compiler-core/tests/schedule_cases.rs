@@ -2,7 +2,7 @@
 //!
 //! Every `tests/data/schedule/<name>.py` (format: `tests/data/schedule/README.md`)
 //! holds a course-dialect module and a schedule script that TVM 0.27 ran to
-//! produce the goldens next to it (`tools/tvm_oracle/schedule_goldens.py`).
+//! produce the goldens next to it (`tools/tvm_oracle/schedule_case_goldens.py`).
 //! Here Tessel parses the module and runs the same script with
 //! `schedule::replay::run_python`, then:
 //!
@@ -413,7 +413,7 @@ fn check_case(case: &Case) -> Outcome {
 
     // TVM's result, structurally and as text.
     match case.golden(".expected.py") {
-        None => out.fail("no .expected.py (run tools/tvm_oracle/schedule_goldens.py)"),
+        None => out.fail("no .expected.py (run tools/tvm_oracle/schedule_case_goldens.py)"),
         Some(golden) => {
             let golden = strip_hand_note(&golden);
             match parse_golden(&golden) {

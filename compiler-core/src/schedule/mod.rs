@@ -22,21 +22,27 @@
 //! - [`blockize`]: `blockize` of a loop;
 //! - [`tensorize`]: tensor intrinsics and `tensorize`;
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
-//! - [`inline`]: `compute_inline`, `reverse_compute_inline`.
+//! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
+//! - [`cache`]: `cache_read`, `cache_write`;
+//! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
+//! - [`annotate`]: `annotate`, `unannotate`.
 
+pub mod annotate;
 pub mod blockize;
+pub mod cache;
 pub mod compute_at;
 pub mod error;
 pub mod inline;
 pub mod json;
+pub mod layout;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;
 pub mod reduction;
 pub mod replay;
 pub mod sampling;
-pub mod tensorize;
 pub(crate) mod scope;
+pub mod tensorize;
 pub mod trace;
 pub mod tree;
 mod util;

@@ -213,7 +213,7 @@ impl Schedule {
             }
             "get_producers" | "get_consumers" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 let r = if method == "get_producers" {
                     self.get_producers(b)?
@@ -224,7 +224,7 @@ impl Schedule {
             }
             "get_output_blocks" => {
                 let b = a.required("scope_block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 rvs(&self.get_output_blocks(b)?)
             }
@@ -460,6 +460,122 @@ impl Schedule {
                 a.finish()?;
                 SchedValue::Rv(self.sample_categorical(&c, &p, decision)?.into())
             }
+            "cache_read" | "cache_write" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let index_name = if method == "cache_read" {
+                    "read_buffer_index"
+                } else {
+                    "write_buffer_index"
+                };
+                let i = a.required(index_name)?;
+                let i = a.int(i)?;
+                let scope = a.required("storage_scope")?;
+                let scope = a.string(scope)?;
+                let consumers = match a.get("consumer_blocks") {
+                    None | Some(SchedValue::None) => Vec::new(),
+                    Some(v) => a
+                        .list(v)?
+                        .into_iter()
+                        .map(|x| a.block(x))
+                        .collect::<Result<Vec<_>>>()?,
+                };
+                a.finish()?;
+                let rv = if method == "cache_read" {
+                    self.cache_read(b, i, &scope, &consumers)?
+                } else {
+                    self.cache_write(b, i, &scope, &consumers)?
+                };
+                SchedValue::Rv(rv.into())
+            }
+            "set_scope" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let i = a.required("buffer_index")?;
+                let i = a.int(i)?;
+                let scope = a.required("storage_scope")?;
+                let scope = a.string(scope)?;
+                a.finish()?;
+                self.set_scope(b, i, &scope)?;
+                SchedValue::None
+            }
+            "storage_align" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let mut ints = [0i64; 4];
+                for (slot, name) in
+                    ints.iter_mut()
+                        .zip(["buffer_index", "axis", "factor", "offset"])
+                {
+                    let v = a.required(name)?;
+                    *slot = a.int(v)?;
+                }
+                a.finish()?;
+                self.storage_align(b, ints[0], ints[1], ints[2], ints[3])?;
+                SchedValue::None
+            }
+            "transform_layout" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let buffer = a.required("buffer")?;
+                let index_map = a.required("index_map")?;
+                let pad_value = a.get("pad_value");
+                let legacy_type = a.get_keyword("buffer_index_type");
+                let injective = match a.get_keyword("assume_injective_transform") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                a.finish()?;
+                let sel =
+                    layout::BufferSel::from_value(buffer, legacy_type).map_err(|m| a.err(m))?;
+                let map_src = match index_map {
+                    SchedValue::Source(s) | SchedValue::Str(s) => s,
+                    other => {
+                        return Err(a.err(format!(
+                            "index_map must be a lambda, such as `lambda i, j: (j, i)`; got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                let pad = match pad_value {
+                    None | Some(SchedValue::None) => None,
+                    Some(SchedValue::Int(v)) => Some(v.to_string()),
+                    Some(SchedValue::Float(v)) => Some(format!("{v:?}")),
+                    Some(SchedValue::Source(s)) => Some(s),
+                    Some(other) => {
+                        return Err(a.err(format!(
+                            "pad_value must be a number or a lambda, not {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                self.transform_layout(b, sel, &map_src, pad.as_deref(), injective)?;
+                SchedValue::None
+            }
+            "annotate" => {
+                let t = a.required("block_or_loop")?;
+                let SchedValue::Rv(t) = t else {
+                    return Err(a.err("expected a block or a loop"));
+                };
+                let k = a.required("ann_key")?;
+                let k = a.string(k)?;
+                let v = a.required("ann_val")?;
+                a.finish()?;
+                let v = annotate::attr_from_value(&v).map_err(|m| a.err(m))?;
+                self.annotate(t, &k, v)?;
+                SchedValue::None
+            }
+            "unannotate" => {
+                let t = a.required("block_or_loop")?;
+                let SchedValue::Rv(t) = t else {
+                    return Err(a.err("expected a block or a loop"));
+                };
+                let k = a.required("ann_key")?;
+                let k = a.string(k)?;
+                a.finish()?;
+                self.unannotate(t, &k)?;
+                SchedValue::None
+            }
             other => {
                 return Err(ScheduleError::new(
                     other,
@@ -552,7 +668,7 @@ pub fn run_python(
         }
     }
     for stmt in body {
-        run_stmt(sch, &mut env, stmt)?;
+        run_stmt(sch, &mut env, src, stmt)?;
     }
     Ok(env)
 }
@@ -560,6 +676,7 @@ pub fn run_python(
 fn run_stmt(
     sch: &mut Schedule,
     env: &mut HashMap<String, SchedValue>,
+    src: &str,
     stmt: &ast::Stmt,
 ) -> std::result::Result<(), Diagnostic> {
     match &stmt.kind {
@@ -568,10 +685,10 @@ fn run_stmt(
             if matches!(e.kind, ast::ExprKind::Str(_)) {
                 return Ok(());
             }
-            eval(sch, env, e).map(|_| ())
+            eval(sch, env, src, e).map(|_| ())
         }
         ast::StmtKind::Assign { targets, value } => {
-            let v = eval(sch, env, value)?;
+            let v = eval(sch, env, src, value)?;
             for t in targets {
                 bind(env, t, v.clone())?;
             }
@@ -623,6 +740,7 @@ fn bind(
 fn eval(
     sch: &mut Schedule,
     env: &HashMap<String, SchedValue>,
+    src: &str,
     e: &ast::Expr,
 ) -> std::result::Result<SchedValue, Diagnostic> {
     Ok(match &e.kind {
@@ -634,7 +752,7 @@ fn eval(
         ast::ExprKind::UnaryOp {
             op: ast::UnaryOp::Neg,
             operand,
-        } => match eval(sch, env, operand)? {
+        } => match eval(sch, env, src, operand)? {
             SchedValue::Int(v) => SchedValue::Int(-v),
             SchedValue::Float(v) => SchedValue::Float(-v),
             _ => return Err(Diagnostic::error("cannot negate this", e.span)),
@@ -646,10 +764,17 @@ fn eval(
         ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => SchedValue::List(
             items
                 .iter()
-                .map(|i| eval(sch, env, i))
+                .map(|i| eval(sch, env, src, i))
                 .collect::<std::result::Result<_, _>>()?,
         ),
-        ast::ExprKind::Lambda { .. } => SchedValue::Source(String::new()),
+        // Index maps (`lambda i, j: (j, i)`) and dictionaries (annotation
+        // values) travel as their source text; the primitive parses them.
+        ast::ExprKind::Lambda { .. } | ast::ExprKind::Dict(_) => {
+            let text = src
+                .get(e.span.start as usize..e.span.end as usize)
+                .unwrap_or_default();
+            SchedValue::Source(text.to_string())
+        }
         ast::ExprKind::Call { func, args } => {
             let ast::ExprKind::Attribute {
                 value,
@@ -669,11 +794,11 @@ fn eval(
             let mut keywords = Vec::new();
             for a in args {
                 match a {
-                    ast::Arg::Positional(x) => positional.push(eval(sch, env, x)?),
+                    ast::Arg::Positional(x) => positional.push(eval(sch, env, src, x)?),
                     ast::Arg::Keyword(k) => {
-                        keywords.push((k.name.clone(), eval(sch, env, &k.value)?))
+                        keywords.push((k.name.clone(), eval(sch, env, src, &k.value)?))
                     }
-                    ast::Arg::Starred(x) => match eval(sch, env, x)? {
+                    ast::Arg::Starred(x) => match eval(sch, env, src, x)? {
                         SchedValue::List(items) => positional.extend(items),
                         _ => return Err(Diagnostic::error("`*` needs a list", x.span)),
                     },

@@ -606,7 +606,11 @@ impl Case {
         let (schedule, expected, error) = if let Some((s, e)) = rest.split_once("# --- expected") {
             (s, Some(e.to_string()), None)
         } else if let Some((s, e)) = rest.split_once("# --- error (Tessel only):") {
-            (s, None, Some(e.lines().next().unwrap_or("").trim().to_string()))
+            (
+                s,
+                None,
+                Some(e.lines().next().unwrap_or("").trim().to_string()),
+            )
         } else if let Some((s, e)) = rest.split_once("# --- error:") {
             (
                 s,

@@ -6,7 +6,7 @@
 # hand-written: replaced by the body of tmm16_impl's root block, and each impl parameter buffer becomes a
 # hand-written: `T.match_buffer` of the region the block accesses (impl parameter order: A, B, C). Its
 # hand-written: iterators, T.reads/T.writes and name are kept. The text below is TVM's own printing of
-# hand-written: that IR (TVM parses it and prints it back unchanged; schedule_goldens.py checks this).
+# hand-written: that IR (TVM parses it and prints it back unchanged; schedule_case_goldens.py checks this).
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis

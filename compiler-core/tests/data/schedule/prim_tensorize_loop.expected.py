@@ -4,7 +4,7 @@
 # hand-written: does next: the body of block `C_o` is replaced by the body of vadd4_impl's root block,
 # hand-written: and each impl parameter buffer becomes a `T.match_buffer` of the region the block
 # hand-written: accesses (impl parameter order: A, B, C). The text below is TVM's own printing of that
-# hand-written: IR (TVM parses it and prints it back unchanged; schedule_goldens.py checks this).
+# hand-written: IR (TVM parses it and prints it back unchanged; schedule_case_goldens.py checks this).
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis
