@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 use compiler_core::analysis::verify::{has_errors, verify_module};
 use compiler_core::eval::{allclose, random_inputs, run_prim_func, EvalOptions};
@@ -252,8 +253,30 @@ fn check(src: &str, steps: &[Step]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// 64 cases from a fixed seed, so CI is deterministic; `PROPTEST_CASES` and
+/// `PROPTEST_RNG_SEED` (a number) explore further. Exploring found the
+/// `decompose_reduction` bug kept as the schedule case
+/// `prim_decompose_reduction_predicate_reordered` (pending in PENDING.txt).
+fn config() -> ProptestConfig {
+    let env = ProptestConfig::default(); // reads PROPTEST_CASES / PROPTEST_RNG_SEED
+    ProptestConfig {
+        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+            env.cases
+        } else {
+            64
+        },
+        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+            env.rng_seed
+        } else {
+            RngSeed::Fixed(0x7E55_E1)
+        },
+        failure_persistence: None,
+        ..env
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn random_loop_schedules_keep_outputs(src in program(), steps in prop::collection::vec(step(), 1..8)) {
