@@ -268,7 +268,7 @@ fn config() -> ProptestConfig {
         rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
             env.rng_seed
         } else {
-            RngSeed::Fixed(0x7E55_E1)
+            RngSeed::Fixed(0x007E_55E1)
         },
         failure_persistence: None,
         ..env
