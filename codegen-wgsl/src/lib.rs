@@ -29,6 +29,9 @@ use compiler_core::ir::{
 use compiler_core::lower::gpu::{is_sync, lower_func_gpu, GpuFunc, GpuKernel};
 use compiler_core::lower::{size_params, LowerOptions, LoweringReport};
 
+#[cfg(feature = "native")]
+pub mod runtime;
+
 /// The WebGPU limits a kernel is checked against (defaults: the WebGPU
 /// spec's guaranteed minimums).
 #[derive(Clone, Debug)]

@@ -46,3 +46,41 @@ fn vecadd_builds() {
     assert_eq!(w.kernels[0].workgroup_size, [128, 1, 1]);
     assert_eq!(w.kernels[0].dispatch, [8, 1, 1]);
 }
+
+/// Runs `w` on random inputs on the first WebGPU adapter and compares with
+/// the reference interpreter on the source function; prints a skip line and
+/// passes when there is no adapter.
+#[cfg(feature = "native")]
+pub fn check_on_gpu(m: &IRModule, w: &WgslFunc) {
+    use compiler_core::eval::{allclose, random_inputs, run_prim_func, EvalOptions};
+    use std::collections::HashMap;
+    let rt = match codegen_wgsl::runtime::GpuRuntime::new() {
+        Ok(Some(rt)) => rt,
+        Ok(None) => {
+            println!("skipped: no WebGPU adapter (install mesa-vulkan-drivers for lavapipe)");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let (_, f) = m.prim_funcs().next().expect("a function");
+    let inputs = random_inputs(f, 7, &HashMap::new()).expect("inputs");
+    let mut want = inputs.clone();
+    run_prim_func(f, &mut want, &EvalOptions::default()).expect("interpreter");
+    let mut got = inputs;
+    let stats = rt.run(w, &mut got).expect("gpu run");
+    println!(
+        "{} on {}: wall {:?}, kernels {:?}",
+        w.name, rt.adapter, stats.wall, stats.kernel_times
+    );
+    for (i, (a, b)) in got.iter().zip(&want).enumerate() {
+        allclose(a, b, 1e-4, 1e-4).unwrap_or_else(|e| panic!("{}: argument {i}: {e}", w.name));
+    }
+}
+
+#[cfg(feature = "native")]
+#[test]
+fn vecadd_runs() {
+    let m = scheduled("book_gpu_vecadd_bind", &[]);
+    let w = build_main(&m);
+    check_on_gpu(&m, &w);
+}
