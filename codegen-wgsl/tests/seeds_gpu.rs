@@ -84,3 +84,56 @@ fn vecadd_runs() {
     let w = build_main(&m);
     check_on_gpu(&m, &w);
 }
+
+/// The matmul cases at 128 (1024³ is too slow for the interpreter): the
+/// schedules' factors are all `None`-led, so they scale down unchanged.
+const MATMUL_SMALL: &[(&str, &str)] = &[("1024", "128")];
+
+fn build_and_check(case: &str, replace: &[(&str, &str)]) -> WgslFunc {
+    let m = scheduled(case, replace);
+    let w = build_main(&m);
+    println!("{case}:\n{}", w.wgsl());
+    for n in &w.report.notes {
+        println!("note: {n}");
+    }
+    #[cfg(feature = "native")]
+    check_on_gpu(&m, &w);
+    w
+}
+
+#[test]
+fn window_sum_bind() {
+    build_and_check("book_gpu_window_sum_1_bind", &[]);
+}
+
+#[test]
+fn window_sum_cache_read() {
+    build_and_check("book_gpu_window_sum_2_cache_read", &[]);
+}
+
+#[test]
+fn window_sum_coop_fetch() {
+    let w = build_and_check("book_gpu_window_sum_3_coop_fetch", &[]);
+    assert!(w.kernels[0].source.contains("workgroupBarrier()"));
+}
+
+#[test]
+fn matmul_blocking_loops_only() {
+    build_and_check("book_gpu_matmul_blocking_loops_only", MATMUL_SMALL);
+}
+
+#[test]
+fn matmul_blocking() {
+    build_and_check("book_gpu_matmul_blocking", MATMUL_SMALL);
+}
+
+#[test]
+fn matmul_blocking_with_shared() {
+    let w = build_and_check("book_gpu_matmul_blocking_with_shared", MATMUL_SMALL);
+    assert!(w.kernels[0].source.contains("var<workgroup>"));
+}
+
+#[test]
+fn seed_vecadd_bind() {
+    build_and_check("seed002_vecadd_gpu_bind", &[]);
+}

@@ -872,6 +872,7 @@ fn sync_stmt_rec(s: &Stmt, shared: &HashSet<VarId>, pending: &mut Vec<SAccess>) 
                     out.push(sync_stmt_rec(x, shared, pending));
                 } else {
                     pending.extend(acc);
+                    out.push(x.clone());
                 }
             }
             Stmt::seq(out)
