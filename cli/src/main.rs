@@ -64,6 +64,19 @@ enum Command {
         #[arg(long = "size", value_parser = parse_size)]
         sizes: Vec<(String, i64)>,
     },
+    /// Compile a (thread-bound) TVMScript file and print the result.
+    Build {
+        file: PathBuf,
+        /// What to compile for.
+        #[arg(long, value_enum)]
+        target: BuildTarget,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BuildTarget {
+    /// WGSL compute shaders (one per kernel), validated by naga.
+    Webgpu,
 }
 
 fn parse_size(s: &str) -> Result<(String, i64), String> {
@@ -119,6 +132,26 @@ fn main() -> ExitCode {
                 Err(d) => {
                     report(&[d], src, &file);
                     ExitCode::from(1)
+                }
+            }
+        }),
+        Command::Build { file, target } => with_script(&file, |parsed, src| match target {
+            BuildTarget::Webgpu => {
+                let module = parsed.to_module();
+                match codegen_wgsl::build(&module, &codegen_wgsl::GpuLimits::default()) {
+                    Ok(funcs) => {
+                        for f in funcs {
+                            for n in &f.report.notes {
+                                println!("// note: {n}");
+                            }
+                            print!("{}", f.wgsl());
+                        }
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        report(&[e.to_diagnostic()], src, &file);
+                        ExitCode::from(1)
+                    }
                 }
             }
         }),
