@@ -35,8 +35,13 @@ impl GpuRuntime {
     /// A device on the first adapter wgpu finds (`WGPU_BACKEND` picks the
     /// backend); `Ok(None)` when there is none.
     pub fn new() -> Result<Option<GpuRuntime>, String> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        if std::env::var_os("WGPU_BACKEND").is_none() {
+            // Vulkan/Metal/DX12 only: probing GL (EGL) is slow and noisy on
+            // headless machines, and compute needs none of it.
+            desc.backends = wgpu::Backends::PRIMARY;
+        }
+        let instance = wgpu::Instance::new(desc);
         let adapter =
             match pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::HighPerformance,
