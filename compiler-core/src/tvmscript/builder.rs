@@ -125,6 +125,50 @@ pub fn build_script(module: &ast::Module) -> Result<ParsedScript> {
     Ok(out)
 }
 
+/// The local names a Python script bound to TVM's script namespaces, for
+/// [`build_item`]: `from tvm.script import tir as T` puts `T` in `tir`.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptAliases {
+    /// Names bound to `tvm.script.tir` or `tvm.script.tirx`.
+    pub tir: Vec<String>,
+    /// Whether one of them is `tirx` (TVM 0.27 spelling).
+    pub tirx: bool,
+    /// Names bound to `tvm.script.ir`.
+    pub ir: Vec<String>,
+    /// Names bound to `tvm.script.relax`.
+    pub relax: Vec<String>,
+}
+
+/// Builds one decorated statement of a Python script: an `@I.ir_module`
+/// class or a `@T.prim_func` function (the script interpreter has already
+/// decided, from the decorators' values, that it is TVMScript). The usual
+/// aliases `T`, `I` and `R` are always known; `aliases` adds the script's own.
+pub fn build_item(stmt: &ast::Stmt, aliases: &ScriptAliases) -> Result<ParsedScript> {
+    let mut ns = Namespaces::default();
+    ns.tir.extend(aliases.tir.iter().cloned());
+    ns.ir.extend(aliases.ir.iter().cloned());
+    ns.relax.extend(aliases.relax.iter().cloned());
+    let mut out = ParsedScript::default();
+    out.dialect.tirx = aliases.tirx;
+    match &stmt.kind {
+        ast::StmtKind::ClassDef(class) => {
+            let module = build_ir_module(&ns, class, &mut out.dialect)?;
+            out.items.push(Item::Module { name: class.name.clone(), module });
+        }
+        ast::StmtKind::FunctionDef(def) => {
+            let func = FuncBuilder::new(&ns, &mut out.dialect).build(def)?;
+            out.items.push(Item::PrimFunc { name: def.name.clone(), func: Rc::new(func) });
+        }
+        _ => {
+            return Err(Diagnostic::error(
+                "expected a TVMScript module (`@I.ir_module class …`) or function (`@T.prim_func def …`)",
+                stmt.span,
+            ))
+        }
+    }
+    Ok(out)
+}
+
 fn build_ir_module(
     ns: &Namespaces,
     class: &ast::ClassDef,
