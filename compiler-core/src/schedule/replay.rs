@@ -366,6 +366,14 @@ impl Schedule {
                 a.finish()?;
                 SchedValue::Rv(self.sample_categorical(&c, &p, decision)?.into())
             }
+            "decompose_reduction" => {
+                let b = a.required("block")?;
+                let b = a.block(b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                a.finish()?;
+                SchedValue::Rv(self.decompose_reduction(b, l)?.into())
+            }
             other => {
                 return Err(ScheduleError::new(
                     other,
