@@ -83,6 +83,9 @@ enum Command {
     },
 }
 
+/// Stack of the thread scripts run on.
+const SCRIPT_STACK: usize = 256 << 20;
+
 /// The wall clock for `time.time()` and `time_evaluator`.
 struct WallClock(std::time::Instant);
 
@@ -123,6 +126,8 @@ fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Optio
         }
     };
     let mut limits = Limits::default();
+    // Scripts run on a thread with a big stack (see `main`).
+    limits.stack_bytes = SCRIPT_STACK as u64 * 3 / 4;
     if let Some(s) = steps {
         limits.steps = s;
     }
@@ -182,7 +187,19 @@ fn main() -> ExitCode {
             notebook,
             steps,
             memory_mib,
-        } => run_script(&file, notebook, steps, memory_mib),
+        } => {
+            // Deep Python recursion is deep Rust recursion: give it room.
+            let worker = std::thread::Builder::new()
+                .stack_size(SCRIPT_STACK)
+                .spawn(move || run_script(&file, notebook, steps, memory_mib));
+            match worker.map(|h| h.join()) {
+                Ok(Ok(code)) => code,
+                _ => {
+                    eprintln!("tessel: the script runner failed");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Fmt { file, dialect } => with_script(&file, |parsed, _src| {
             let dialect = match dialect {
                 Some(DialectArg::Block) => Dialect::Block,

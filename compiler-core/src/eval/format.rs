@@ -63,32 +63,34 @@ pub(crate) fn format_0d_element(a: &NDArray) -> String {
 pub(crate) fn format_array_repr(a: &NDArray) -> String {
     use crate::ir::ScalarKind;
     let dt = a.dtype();
-    let skip_dtype = matches!((dt.kind, dt.bits), (ScalarKind::Float, 64) | (ScalarKind::Int, 64) | (ScalarKind::Bool, _));
+    let implied = matches!((dt.kind, dt.bits), (ScalarKind::Float, 64) | (ScalarKind::Int, 64) | (ScalarKind::Bool, _));
     let prefix = "array(";
-    let suffix = if skip_dtype { ")" } else { "," };
-    let lst = if !a.is_empty() || a.shape() == [0] {
-        if a.is_empty() {
-            "[]".to_string()
-        } else {
-            array2string(a, ", ", prefix, LINE_WIDTH - suffix.len())
-        }
+    let lst = if a.is_empty() {
+        "[]".to_string()
     } else {
+        array2string(a, ", ", prefix, LINE_WIDTH - 1)
+    };
+    let mut extras = Vec::new();
+    if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
         let dims: Vec<String> = a.shape().iter().map(|d| d.to_string()).collect();
         let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
-        format!("[], shape={shape}")
-    };
-    let arr_str = format!("{prefix}{lst}{suffix}");
-    if skip_dtype {
-        return arr_str;
+        extras.push(format!("shape={shape}"));
     }
-    let dtype_str = format!("dtype={})", dtype_short_name(dt));
+    if !implied || a.is_empty() {
+        extras.push(format!("dtype={}", dtype_short_name(dt)));
+    }
+    if extras.is_empty() {
+        return format!("{prefix}{lst})");
+    }
+    let arr_str = format!("{prefix}{lst},");
+    let extra_str = format!("{})", extras.join(", "));
     let last_line_len = arr_str.len() - arr_str.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last_line_len + dtype_str.len() + 1 > LINE_WIDTH {
+    let spacer = if last_line_len + extra_str.len() + 1 > LINE_WIDTH {
         format!("\n{}", " ".repeat(prefix.len()))
     } else {
         " ".to_string()
     };
-    format!("{arr_str}{spacer}{dtype_str}")
+    format!("{arr_str}{spacer}{extra_str}")
 }
 
 /// NumPy's short dtype name (`float32`, `int64`, `bool`).

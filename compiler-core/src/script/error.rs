@@ -316,6 +316,90 @@ impl std::fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
+/// CPython 3.11's caret line under a traceback entry: `^` under the failing
+/// expression, or `~~^~~` with `^` under the operator of a binary operation
+/// or the brackets of a subscript; nothing when plain carets would cover the
+/// whole line.
+fn caret_line(text: &str, line: usize, col: usize, e: &TbEntry) -> Option<String> {
+    let chars: Vec<char> = text.trim_end().chars().collect();
+    let stripped = text.trim_start();
+    let indent = text.chars().count() - stripped.chars().count();
+    let stripped_len = stripped.trim_end().chars().count();
+    let (end_line, end_col) = e.source.line_col(e.span.end);
+    let start = col - 1;
+    let end = if end_line == line {
+        (end_col - 1).min(chars.len())
+    } else {
+        chars.len()
+    };
+    if end <= start {
+        return None;
+    }
+    let anchors = if end_line == line {
+        let segment: String = chars[start..end].iter().collect();
+        anchors(&segment)
+    } else {
+        None
+    };
+    let covers_line = end - start >= stripped_len;
+    let anchored = matches!(anchors, Some((l, r)) if r > l);
+    if covers_line && !anchored {
+        return None;
+    }
+    let mut s = " ".repeat(start.saturating_sub(indent));
+    match anchors {
+        Some((l, r)) => {
+            s.push_str(&"~".repeat(l));
+            s.push_str(&"^".repeat(r - l));
+            s.push_str(&"~".repeat((end - start).saturating_sub(r)));
+        }
+        None => s.push_str(&"^".repeat(end - start)),
+    }
+    Some(s)
+}
+
+/// CPython's `_extract_caret_anchors_from_line_segment` (character offsets
+/// into `segment`).
+fn anchors(segment: &str) -> Option<(usize, usize)> {
+    use crate::syntax::ast::ExprKind;
+    let expr = crate::syntax::parse_expr(segment).ok()?;
+    let seg: Vec<char> = segment.chars().collect();
+    let to_char = |byte: u32| segment.get(..byte as usize).map_or(0, |s| s.chars().count());
+    match &expr.kind {
+        ExprKind::BinOp { left, right, .. } => {
+            let op_start = to_char(left.span.end);
+            let op_end = to_char(right.span.start);
+            let op: String = seg.get(op_start..op_end.max(op_start))?.iter().collect();
+            let offset = op.chars().count() - op.trim_start().chars().count();
+            let mut l = op_start + offset;
+            let mut r = l + 1;
+            if op.chars().nth(offset + 1).is_some_and(|c| !c.is_whitespace()) {
+                r += 1;
+            }
+            while l < seg.len() && (seg[l].is_whitespace() || seg[l] == ')' || seg[l] == '#') {
+                l += 1;
+                r += 1;
+            }
+            Some((l, r.min(seg.len())))
+        }
+        ExprKind::Subscript { value, index } => {
+            let mut l = to_char(value.span.end);
+            let mut r = to_char(index.span.end) + 1;
+            while l < seg.len() && seg[l] != '[' {
+                l += 1;
+            }
+            while r < seg.len() && seg[r] != ']' {
+                r += 1;
+            }
+            if r < seg.len() {
+                r += 1;
+            }
+            Some((l, r.min(seg.len())))
+        }
+        _ => None,
+    }
+}
+
 /// Renders frames (outermost first) and the final line like CPython 3.11+.
 pub fn render_traceback(entries: &[TbEntry], kind: &str, message: &str) -> (String, Vec<TraceFrame>) {
     let mut out = String::new();
@@ -323,28 +407,24 @@ pub fn render_traceback(entries: &[TbEntry], kind: &str, message: &str) -> (Stri
     if !entries.is_empty() {
         out.push_str("Traceback (most recent call last):\n");
     }
+    // Like CPython, runs of the same line print three times, then a count.
+    let mut last: Option<(String, usize, Rc<str>)> = None;
+    let mut repeats = 0usize;
+    let flush_repeats = |out: &mut String, repeats: usize| {
+        if repeats > 3 {
+            let n = repeats - 3;
+            let _ = writeln!(out, "  [Previous line repeated {n} more time{}]", if n == 1 { "" } else { "s" });
+        }
+    };
     for e in entries {
         let (line, col) = e.source.line_col(e.span.start);
-        let _ = writeln!(out, "  File \"{}\", line {}, in {}", e.source.name, line, e.func);
-        let text = e.source.line_text(line);
-        let stripped = text.trim_start();
-        if !stripped.is_empty() {
-            let _ = writeln!(out, "    {}", stripped.trim_end());
-            let indent = text.chars().count() - stripped.chars().count();
-            // Carets under the span's part of this line, unless they would
-            // cover the whole line.
-            let (end_line, end_col) = e.source.line_col(e.span.end);
-            let line_len = text.trim_end().chars().count();
-            let end = if end_line == line { end_col - 1 } else { line_len };
-            let start = col - 1;
-            if end > start && !(start <= indent && end >= line_len) {
-                let _ = writeln!(
-                    out,
-                    "    {}{}",
-                    " ".repeat(start.saturating_sub(indent)),
-                    "^".repeat(end.min(line_len).saturating_sub(start).max(1))
-                );
-            }
+        let key = (e.source.name.clone(), line, e.func.clone());
+        if last.as_ref() == Some(&key) {
+            repeats += 1;
+        } else {
+            flush_repeats(&mut out, repeats);
+            repeats = 1;
+            last = Some(key);
         }
         frames.push(TraceFrame {
             file: e.source.name.clone(),
@@ -353,7 +433,20 @@ pub fn render_traceback(entries: &[TbEntry], kind: &str, message: &str) -> (Stri
             span: e.span,
             func: e.func.to_string(),
         });
+        if repeats > 3 {
+            continue;
+        }
+        let _ = writeln!(out, "  File \"{}\", line {}, in {}", e.source.name, line, e.func);
+        let text = e.source.line_text(line);
+        let stripped = text.trim_start();
+        if !stripped.is_empty() {
+            let _ = writeln!(out, "    {}", stripped.trim_end());
+            if let Some(marks) = caret_line(text, line, col, e) {
+                let _ = writeln!(out, "    {marks}");
+            }
+        }
     }
+    flush_repeats(&mut out, repeats);
     if message.is_empty() {
         let _ = writeln!(out, "{kind}");
     } else {

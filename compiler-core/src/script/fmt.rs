@@ -292,8 +292,13 @@ impl Interp {
             Value::Float(f) => format_float(*f, spec),
             Value::Str(s) => format_str(s, spec),
             Value::NpScalar(s) => {
+                // NumPy scalars format through the Python float or int.
                 if spec.is_empty() {
-                    return Ok(super::numpy::scalar_str(s));
+                    return Ok(match s.num {
+                        _ if s.dtype.is_bool() => if s.num.as_i64() != 0 { "True".into() } else { "False".into() },
+                        Num::I(i) => i.to_string(),
+                        Num::F(f) => float_repr(f),
+                    });
                 }
                 match s.num {
                     Num::I(i) if !s.dtype.is_bool() => format_int(i, spec),

@@ -101,7 +101,12 @@ fn collect_target(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
-fn collect_stmt(s: &Stmt, out: &mut Vec<String>, globals: &mut Vec<String>, nonlocals: &mut Vec<String>) {
+fn collect_stmt(
+    s: &Stmt,
+    out: &mut Vec<String>,
+    globals: &mut Vec<String>,
+    nonlocals: &mut Vec<String>,
+) {
     let body = |b: &[Stmt], out: &mut Vec<String>, g: &mut Vec<String>, n: &mut Vec<String>| {
         for s in b {
             collect_stmt(s, out, g, n);
@@ -126,11 +131,15 @@ fn collect_stmt(s: &Stmt, out: &mut Vec<String>, globals: &mut Vec<String>, nonl
             body(b, out, globals, nonlocals);
             body(orelse, out, globals, nonlocals);
         }
-        StmtKind::While { body: b, orelse, .. } => {
+        StmtKind::While {
+            body: b, orelse, ..
+        } => {
             body(b, out, globals, nonlocals);
             body(orelse, out, globals, nonlocals);
         }
-        StmtKind::If { body: b, orelse, .. } => {
+        StmtKind::If {
+            body: b, orelse, ..
+        } => {
             body(b, out, globals, nonlocals);
             body(orelse, out, globals, nonlocals);
         }
@@ -231,8 +240,9 @@ pub struct Interp {
     pub(crate) host: Rc<dyn Host>,
     pub(crate) backend: Rc<dyn Backend>,
     pub(crate) frame: Frame,
-    /// Exceptions being handled, innermost last (for a bare `raise`).
-    pub(crate) handling: Vec<Value>,
+    /// Exceptions being handled, innermost last (for a bare `raise`): the
+    /// exception, its traceback and its location in the raising frame.
+    pub(crate) handling: Vec<(Value, Vec<TbEntry>, Option<Span>)>,
     pub(crate) next_cell: u32,
     pub(crate) code_cache: HashMap<(u32, u32), Rc<CodeInfo>>,
     pub(crate) def_cache: HashMap<(u32, u32), Rc<ast::FunctionDef>>,
@@ -240,6 +250,18 @@ pub struct Interp {
     pub(crate) np_rng: super::numpy::random::Mt19937,
     /// Counter for host object ids (schedules, tensors).
     pub(crate) next_id: u64,
+    /// The stack address when the cell started (see [`stack_addr`]).
+    pub(crate) stack_base: usize,
+    /// Deepest stack use seen in this cell, in bytes.
+    pub(crate) stack_peak: usize,
+}
+
+/// An address on the current stack (the stack grows down on every target
+/// Tessel runs on: x86-64, AArch64 and wasm32's shadow stack).
+#[inline(always)]
+pub(crate) fn stack_addr() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
 }
 
 /// `true` if `e` ran out of budget (no handler may catch it).
@@ -265,6 +287,26 @@ impl Interp {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.limits.steps {
             return Err(PyErr::step_budget(self.limits.steps));
+        }
+        Ok(())
+    }
+
+    /// Fails with `RecursionError` before the native stack runs out.
+    #[inline]
+    pub(crate) fn check_stack(&mut self) -> Res<()> {
+        let used = self.stack_base.abs_diff(stack_addr());
+        if used > self.stack_peak {
+            self.stack_peak = used;
+        }
+        if used as u64 > self.limits.stack_bytes {
+            return Err(PyErr::new(
+                ExcKind::RecursionError,
+                format!(
+                    "maximum recursion depth exceeded (the script used {} KiB of its {} KiB native stack)",
+                    used / 1024,
+                    self.limits.stack_bytes / 1024
+                ),
+            ));
         }
         Ok(())
     }
@@ -348,7 +390,12 @@ impl Interp {
 
     /// Executes a cell's statements in the module frame. With `display_last`,
     /// a final expression statement's value is displayed like IPython does.
-    pub(crate) fn exec_module(&mut self, module: &ast::Module, source: Rc<Source>, display_last: bool) -> Res<()> {
+    pub(crate) fn exec_module(
+        &mut self,
+        module: &ast::Module,
+        source: Rc<Source>,
+        display_last: bool,
+    ) -> Res<()> {
         self.frame = Frame {
             env: None,
             class_ns: None,
@@ -379,8 +426,9 @@ impl Interp {
                     return Err(e);
                 }
                 Err(Ctrl::Return(_)) => {
-                    return Err(PyErr::new(ExcKind::SyntaxError, "'return' outside function")
-                        .at(stmt.span))
+                    return Err(
+                        PyErr::new(ExcKind::SyntaxError, "'return' outside function").at(stmt.span),
+                    )
                 }
                 Err(Ctrl::Break) | Err(Ctrl::Continue) => {
                     return Err(PyErr::new(
@@ -402,6 +450,7 @@ impl Interp {
     }
 
     pub(crate) fn exec_stmt(&mut self, s: &Stmt) -> Flow {
+        self.check_stack().map_err(|e| Ctrl::Err(e.at(s.span)))?;
         self.tick().map_err(|e| Ctrl::Err(e.at(s.span)))?;
         match self.exec_stmt_inner(s) {
             Ok(()) => Ok(()),
@@ -458,119 +507,26 @@ impl Interp {
                 body,
                 orelse,
             } => self.exec_for(target, iter, body, orelse),
-            StmtKind::While { test, body, orelse } => {
-                loop {
-                    let t = self.eval(test)?;
-                    if !self.truthy(&t).map_err(|e| e.at(test.span))? {
-                        break;
-                    }
-                    self.tick()?;
-                    match self.exec_block(body) {
-                        Ok(()) | Err(Ctrl::Continue) => {}
-                        Err(Ctrl::Break) => return Ok(()),
-                        Err(e) => return Err(e),
-                    }
-                }
-                self.exec_block(orelse)
-            }
+            StmtKind::While { test, body, orelse } => self.exec_while(test, body, orelse),
             StmtKind::Break => Err(Ctrl::Break),
             StmtKind::Continue => Err(Ctrl::Continue),
             StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => Ok(()),
             StmtKind::Magic(_) => Ok(()),
             StmtKind::With { items, body } => self.exec_with(items, body),
-            StmtKind::Import(aliases) => {
-                for a in aliases {
-                    let module = self.import_module(&a.name.name).map_err(|e| e.at(a.span))?;
-                    match &a.asname {
-                        Some(n) => self.store_name(&n.name, module)?,
-                        None => {
-                            let top = a.name.name.split('.').next().unwrap_or("");
-                            let top_mod = self.import_module(top).map_err(|e| e.at(a.span))?;
-                            self.store_name(top, top_mod)?;
-                        }
-                    }
-                }
-                Ok(())
-            }
-            StmtKind::ImportFrom { module, names, level } => {
-                if *level > 0 {
-                    return Err(PyErr::new(
-                        ExcKind::ImportError,
-                        "relative imports are not supported in a script",
-                    )
-                    .into());
-                }
-                let Some(m) = module else {
-                    return Err(PyErr::new(ExcKind::ImportError, "missing module name").into());
-                };
-                let module = self.import_module(&m.name).map_err(|e| e.at(m.span))?;
-                for a in names {
-                    if a.name.name == "*" {
-                        if let Value::Module(mo) = &module {
-                            let attrs: Vec<(String, Value)> = mo
-                                .attrs
-                                .borrow()
-                                .iter()
-                                .filter(|(k, _)| !k.starts_with('_'))
-                                .map(|(k, v)| (k.clone(), v.clone()))
-                                .collect();
-                            for (k, v) in attrs {
-                                self.store_name(&k, v)?;
-                            }
-                        }
-                        continue;
-                    }
-                    let v = match self.get_attr(&module, &a.name.name) {
-                        Ok(v) => v,
-                        Err(_) => {
-                            // `from a import b` where b is a submodule.
-                            let full = format!("{}.{}", m.name, a.name.name);
-                            self.import_module(&full).map_err(|_| {
-                                PyErr::new(
-                                    ExcKind::ImportError,
-                                    format!(
-                                        "cannot import name '{}' from '{}'",
-                                        a.name.name, m.name
-                                    ),
-                                )
-                                .at(a.span)
-                            })?
-                        }
-                    };
-                    let local = a.asname.as_ref().unwrap_or(&a.name);
-                    self.store_name(&local.name, v)?;
-                }
-                Ok(())
-            }
-            StmtKind::Assert { test, msg } => {
-                let t = self.eval(test)?;
-                if !self.truthy(&t)? {
-                    let args = match msg {
-                        Some(m) => vec![self.eval(m)?],
-                        None => vec![],
-                    };
-                    return Err(PyErr::with_args(ExcKind::AssertionError, args).into());
-                }
-                Ok(())
-            }
+            StmtKind::Import(aliases) => self.exec_import(aliases),
+            StmtKind::ImportFrom {
+                module,
+                names,
+                level,
+            } => self.exec_import_from(module, names, *level),
+            StmtKind::Assert { test, msg } => self.exec_assert(test, msg),
             StmtKind::Try {
                 body,
                 handlers,
                 orelse,
                 finalbody,
             } => self.exec_try(body, handlers, orelse, finalbody),
-            StmtKind::Raise { exc, cause } => {
-                let _ = cause;
-                let Some(exc) = exc else {
-                    return match self.handling.last() {
-                        Some(v) => Err(PyErr::from_value(v.clone()).into()),
-                        None => Err(PyErr::new(ExcKind::RuntimeError, "No active exception to reraise").into()),
-                    };
-                };
-                let v = self.eval(exc)?;
-                let exc_value = self.make_exception(v)?;
-                Err(PyErr::from_value(exc_value).into())
-            }
+            StmtKind::Raise { exc, .. } => self.exec_raise(exc),
             StmtKind::Delete(targets) => {
                 for t in targets {
                     self.delete(t)?;
@@ -580,6 +536,129 @@ impl Interp {
         }
     }
 
+    #[inline(never)]
+    fn exec_while(&mut self, test: &Expr, body: &[Stmt], orelse: &[Stmt]) -> Flow {
+        loop {
+            let t = self.eval(test)?;
+            if !self.truthy(&t).map_err(|e| e.at(test.span))? {
+                break;
+            }
+            self.tick()?;
+            match self.exec_block(body) {
+                Ok(()) | Err(Ctrl::Continue) => {}
+                Err(Ctrl::Break) => return Ok(()),
+                Err(e) => return Err(e),
+            }
+        }
+        self.exec_block(orelse)
+    }
+
+    #[inline(never)]
+    fn exec_import(&mut self, aliases: &[ast::Alias]) -> Flow {
+        for a in aliases {
+            let module = self.import_module(&a.name.name).map_err(|e| e.at(a.span))?;
+            match &a.asname {
+                Some(n) => self.store_name(&n.name, module)?,
+                None => {
+                    let top = a.name.name.split('.').next().unwrap_or("");
+                    let top_mod = self.import_module(top).map_err(|e| e.at(a.span))?;
+                    self.store_name(top, top_mod)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn exec_import_from(
+        &mut self,
+        module: &Option<ast::Ident>,
+        names: &[ast::Alias],
+        level: u32,
+    ) -> Flow {
+        if level > 0 {
+            return Err(PyErr::new(
+                ExcKind::ImportError,
+                "relative imports are not supported in a script",
+            )
+            .into());
+        }
+        let Some(m) = module else {
+            return Err(PyErr::new(ExcKind::ImportError, "missing module name").into());
+        };
+        let module = self.import_module(&m.name).map_err(|e| e.at(m.span))?;
+        for a in names {
+            if a.name.name == "*" {
+                if let Value::Module(mo) = &module {
+                    let attrs: Vec<(String, Value)> = mo
+                        .attrs
+                        .borrow()
+                        .iter()
+                        .filter(|(k, _)| !k.starts_with('_'))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    for (k, v) in attrs {
+                        self.store_name(&k, v)?;
+                    }
+                }
+                continue;
+            }
+            let v = match self.get_attr(&module, &a.name.name) {
+                Ok(v) => v,
+                Err(_) => {
+                    // `from a import b` where b is a submodule.
+                    let full = format!("{}.{}", m.name, a.name.name);
+                    self.import_module(&full).map_err(|_| {
+                        PyErr::new(
+                            ExcKind::ImportError,
+                            format!("cannot import name '{}' from '{}'", a.name.name, m.name),
+                        )
+                        .at(a.span)
+                    })?
+                }
+            };
+            let local = a.asname.as_ref().unwrap_or(&a.name);
+            self.store_name(&local.name, v)?;
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn exec_assert(&mut self, test: &Expr, msg: &Option<Expr>) -> Flow {
+        let t = self.eval(test)?;
+        if !self.truthy(&t)? {
+            let args = match msg {
+                Some(m) => vec![self.eval(m)?],
+                None => vec![],
+            };
+            return Err(PyErr::with_args(ExcKind::AssertionError, args)
+                .at(test.span)
+                .into());
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn exec_raise(&mut self, exc: &Option<Expr>) -> Flow {
+        let Some(exc) = exc else {
+            return match self.handling.last() {
+                Some((v, tb, pending)) => {
+                    let mut e = PyErr::from_value(v.clone());
+                    e.tb = tb.clone();
+                    e.pending = *pending;
+                    Err(e.into())
+                }
+                None => {
+                    Err(PyErr::new(ExcKind::RuntimeError, "No active exception to reraise").into())
+                }
+            };
+        };
+        let v = self.eval(exc)?;
+        let exc_value = self.make_exception(v)?;
+        Err(PyErr::from_value(exc_value).into())
+    }
+
+    #[inline(never)]
     fn exec_for(&mut self, target: &Expr, iter: &Expr, body: &[Stmt], orelse: &[Stmt]) -> Flow {
         let it = self.eval(iter)?;
         let mut state = self.make_iter(&it).map_err(|e| e.at(iter.span))?;
@@ -598,6 +677,7 @@ impl Interp {
         self.exec_block(orelse)
     }
 
+    #[inline(never)]
     fn exec_with(&mut self, items: &[ast::WithItem], body: &[Stmt]) -> Flow {
         let Some((first, rest)) = items.split_first() else {
             return self.exec_block(body);
@@ -605,7 +685,9 @@ impl Interp {
         let ctx = self.eval(&first.context)?;
         let entered = match &ctx {
             Value::Instance(_) => {
-                let enter = self.get_attr(&ctx, "__enter__").map_err(|e| e.at(first.span))?;
+                let enter = self
+                    .get_attr(&ctx, "__enter__")
+                    .map_err(|e| e.at(first.span))?;
                 self.call(&enter, Args::default())?
             }
             _ => ctx.clone(),
@@ -636,6 +718,7 @@ impl Interp {
         r
     }
 
+    #[inline(never)]
     fn exec_try(
         &mut self,
         body: &[Stmt],
@@ -659,6 +742,7 @@ impl Interp {
         result
     }
 
+    #[inline(never)]
     fn handle_exception(&mut self, err: Box<PyErr>, handlers: &[ast::ExceptHandler]) -> Flow {
         let exc_value = self.exception_value(&err);
         for h in handlers {
@@ -666,7 +750,8 @@ impl Interp {
                 None => true,
                 Some(t) => {
                     let tv = self.eval(t)?;
-                    self.exception_matches(&exc_value, &tv).map_err(|e| e.at(t.span))?
+                    self.exception_matches(&exc_value, &tv)
+                        .map_err(|e| e.at(t.span))?
                 }
             };
             if !matches {
@@ -675,27 +760,14 @@ impl Interp {
             if let Some(n) = &h.name {
                 self.store_name(&n.name, exc_value.clone())?;
             }
-            self.handling.push(exc_value.clone());
+            self.handling
+                .push((exc_value.clone(), err.tb.clone(), err.pending));
             let r = self.exec_block(&h.body);
             self.handling.pop();
             if let Some(n) = &h.name {
                 let _ = self.delete_name(&n.name);
             }
-            return match r {
-                // A bare `raise` re-raises with the original traceback.
-                Err(Ctrl::Err(mut new)) => {
-                    if let Exc::Obj(v) = &new.exc {
-                        if same_object(v, &exc_value) && new.tb.is_empty() {
-                            new.tb = err.tb.clone();
-                            if new.pending.is_none() {
-                                new.pending = err.pending;
-                            }
-                        }
-                    }
-                    Err(Ctrl::Err(new))
-                }
-                other => other,
-            };
+            return r;
         }
         // Not handled: keep the (materialized) exception and its traceback.
         let mut err = err;
@@ -759,7 +831,9 @@ impl Interp {
         match &v {
             Value::Class(c) if c.exc_kind().is_some() => self.call(&v, Args::default()),
             Value::Instance(i) if i.class.exc_kind().is_some() => Ok(v),
-            _ => Err(PyErr::type_error("exceptions must derive from BaseException")),
+            _ => Err(PyErr::type_error(
+                "exceptions must derive from BaseException",
+            )),
         }
     }
 
@@ -783,10 +857,14 @@ impl Interp {
                 ExcKind::SyntaxError,
                 "starred assignment target must be in a list or tuple",
             )),
-            _ => Err(PyErr::new(ExcKind::SyntaxError, "cannot assign to expression")),
+            _ => Err(PyErr::new(
+                ExcKind::SyntaxError,
+                "cannot assign to expression",
+            )),
         }
     }
 
+    #[inline(never)]
     fn unpack(&mut self, target: &Expr, items: &[Expr], v: Value) -> Res<()> {
         let values = self.to_vec(&v).map_err(|_| {
             PyErr::type_error(format!(
@@ -845,6 +923,7 @@ impl Interp {
         }
     }
 
+    #[inline(never)]
     fn aug_assign(&mut self, target: &Expr, op: ast::BinOp, value: &Expr) -> Flow {
         match &target.kind {
             ExprKind::Name(n) => {
@@ -853,7 +932,9 @@ impl Interp {
                 let v = self.inplace_op(op, cur, rhs)?;
                 self.store_name(n, v)?;
             }
-            ExprKind::Attribute { value: obj, attr, .. } => {
+            ExprKind::Attribute {
+                value: obj, attr, ..
+            } => {
                 let o = self.eval(obj)?;
                 let cur = self.get_attr(&o, attr).map_err(|e| e.at(target.span))?;
                 let rhs = self.eval(value)?;
@@ -863,7 +944,9 @@ impl Interp {
             ExprKind::Subscript { value: obj, index } => {
                 let o = self.eval(obj)?;
                 let idx = self.eval_index(index)?;
-                let cur = self.get_item(&o, idx.clone()).map_err(|e| e.at(target.span))?;
+                let cur = self
+                    .get_item(&o, idx.clone())
+                    .map_err(|e| e.at(target.span))?;
                 let rhs = self.eval(value)?;
                 let v = self.inplace_op(op, cur, rhs)?;
                 self.set_item(&o, idx, v)?;
@@ -897,6 +980,7 @@ impl Interp {
         }
     }
 
+    #[inline(never)]
     fn delete(&mut self, target: &Expr) -> Res<()> {
         match &target.kind {
             ExprKind::Name(n) => self.delete_name(n).map_err(|e| e.at(target.span)),
@@ -951,14 +1035,14 @@ impl Interp {
                 }
                 return Err(if own {
                     PyErr::new(
-                        ExcKind::UnboundLocalError,
-                        format!("cannot access local variable '{name}' where it is not associated with a value"),
-                    )
+                ExcKind::UnboundLocalError,
+                format!("cannot access local variable '{name}' where it is not associated with a value"),
+            )
                 } else {
                     PyErr::new(
-                        ExcKind::NameError,
-                        format!("cannot access free variable '{name}' where it is not associated with a value in enclosing scope"),
-                    )
+                ExcKind::NameError,
+                format!("cannot access free variable '{name}' where it is not associated with a value in enclosing scope"),
+            )
                 });
             }
             if e.code.globals.iter().any(|g| g == name) {
@@ -1034,9 +1118,9 @@ impl Interp {
                     }
                 }
                 return Err(PyErr::new(
-                    ExcKind::UnboundLocalError,
-                    format!("cannot access local variable '{name}' where it is not associated with a value"),
-                ));
+            ExcKind::UnboundLocalError,
+            format!("cannot access local variable '{name}' where it is not associated with a value"),
+        ));
             }
         }
         if self.globals.remove(name).is_none() {
@@ -1073,7 +1157,12 @@ impl Interp {
 
     fn eval_defaults(&mut self, params: &ast::Params) -> Res<Vec<Option<Value>>> {
         let mut out = Vec::new();
-        for p in params.posonly.iter().chain(&params.args).chain(&params.kwonly) {
+        for p in params
+            .posonly
+            .iter()
+            .chain(&params.args)
+            .chain(&params.kwonly)
+        {
             out.push(match &p.default {
                 Some(d) => Some(self.eval(d)?),
                 None => None,
@@ -1084,7 +1173,9 @@ impl Interp {
 
     fn qualname(&self, name: &str) -> Rc<str> {
         match &self.frame.func {
-            Some(f) if self.frame.class_ns.is_none() => format!("{}.<locals>.{name}", f.qualname).into(),
+            Some(f) if self.frame.class_ns.is_none() => {
+                format!("{}.<locals>.{name}", f.qualname).into()
+            }
             _ => match &self.frame.class_ns {
                 Some(ns) => match ns.borrow().get("__qualname__") {
                     Some(Value::Str(q)) => format!("{q}.{name}").into(),
@@ -1095,6 +1186,7 @@ impl Interp {
         }
     }
 
+    #[inline(never)]
     fn exec_def(&mut self, s: &Stmt, def: &ast::FunctionDef) -> Flow {
         let mut decorators = Vec::with_capacity(def.decorators.len());
         for d in &def.decorators {
@@ -1129,6 +1221,7 @@ impl Interp {
         Ok(())
     }
 
+    #[inline(never)]
     fn exec_class(&mut self, s: &Stmt, class: &ast::ClassDef) -> Flow {
         let mut decorators = Vec::with_capacity(class.decorators.len());
         for d in &class.decorators {
@@ -1166,7 +1259,8 @@ impl Interp {
         r?;
         let mut dict = std::mem::take(&mut *ns.borrow_mut());
         dict.remove("__qualname__");
-        let cls = super::builtins::make_class(&class.name, "__main__", bases, dict, &self.types.object);
+        let cls =
+            super::builtins::make_class(&class.name, "__main__", bases, dict, &self.types.object);
         // Functions defined in the body remember their class (for `super()`).
         for v in cls.dict.borrow().values() {
             if let Some(f) = super::builtins::underlying_function(v) {
@@ -1205,22 +1299,7 @@ impl Interp {
             ExprKind::Imag(_) => Err(PyErr::type_error("complex numbers are not supported")),
             ExprKind::Bytes(_) => Err(PyErr::type_error("bytes literals are not supported")),
             ExprKind::FString(parts) => self.eval_fstring(parts),
-            ExprKind::BoolOp { op, values } => {
-                let mut last = Value::None;
-                for (i, v) in values.iter().enumerate() {
-                    last = self.eval(v)?;
-                    if i + 1 == values.len() {
-                        break;
-                    }
-                    let t = self.truthy(&last)?;
-                    match op {
-                        ast::BoolOp::And if !t => return Ok(last),
-                        ast::BoolOp::Or if t => return Ok(last),
-                        _ => {}
-                    }
-                }
-                Ok(last)
-            }
+            ExprKind::BoolOp { op, values } => self.eval_boolop(op, values),
             ExprKind::BinOp { left, op, right } => {
                 let l = self.eval(left)?;
                 let r = self.eval(right)?;
@@ -1234,56 +1313,13 @@ impl Interp {
                 left,
                 ops,
                 comparators,
-            } => {
-                let mut l = self.eval(left)?;
-                let mut result = Value::Bool(true);
-                for (op, c) in ops.iter().zip(comparators) {
-                    let r = self.eval(c)?;
-                    result = self.compare(*op, &l, &r)?;
-                    if ops.len() > 1 && !self.truthy(&result)? {
-                        return Ok(result);
-                    }
-                    l = r;
-                }
-                Ok(result)
-            }
+            } => self.eval_compare(left, ops, comparators),
             ExprKind::Call { func, args } => self.eval_call(func, args),
             ExprKind::Attribute { value, attr, .. } => {
                 let v = self.eval(value)?;
                 self.get_attr(&v, attr)
             }
-            ExprKind::Subscript { value, index } => {
-                let v = self.eval(value)?;
-                // Fast path: `a[i, j]` on an array with integer indices.
-                if let (Value::Array(arr), ExprKind::Tuple(items)) = (&v, &index.kind) {
-                    let simple = items.iter().all(|i| {
-                        !matches!(i.kind, ExprKind::Slice { .. } | ExprKind::Starred(_))
-                    });
-                    if simple {
-                        let mut vals = Vec::with_capacity(items.len());
-                        for i in items {
-                            vals.push(self.eval(i)?);
-                        }
-                        if vals.len() <= 8 {
-                            let mut idx = [0i64; 8];
-                            if vals.iter().zip(idx.iter_mut()).all(|(x, slot)| match x {
-                                Value::Int(i) => {
-                                    *slot = *i;
-                                    true
-                                }
-                                _ => false,
-                            }) {
-                                if let Some(r) = super::numpy::get_scalar_fast(arr, &idx[..vals.len()]) {
-                                    return r;
-                                }
-                            }
-                        }
-                        return self.get_item(&v, Value::tuple(vals));
-                    }
-                }
-                let idx = self.eval_index(index)?;
-                self.get_item(&v, idx)
-            }
+            ExprKind::Subscript { value, index } => self.eval_subscript(value, index),
             ExprKind::Slice { .. } => Err(PyErr::new(
                 ExcKind::SyntaxError,
                 "a slice is only valid inside `[...]`",
@@ -1297,33 +1333,105 @@ impl Interp {
                 let v = self.eval_items(items)?;
                 self.new_list(v)
             }
-            ExprKind::Set(items) => {
-                let v = self.eval_items(items)?;
-                let mut d = Dict::new();
-                for x in v {
-                    d.insert(x, Value::None)?;
+            ExprKind::Set(items) => self.eval_set(items),
+            ExprKind::Dict(entries) => self.eval_dict(entries),
+            ExprKind::ListComp { .. }
+            | ExprKind::GeneratorExp { .. }
+            | ExprKind::SetComp { .. }
+            | ExprKind::DictComp { .. } => self.eval_comp(e),
+            ExprKind::IfExp { test, body, orelse } => {
+                let t = self.eval(test)?;
+                if self.truthy(&t)? {
+                    self.eval(body)
+                } else {
+                    self.eval(orelse)
                 }
-                Ok(Value::Set(Rc::new(RefCell::new(d))))
             }
-            ExprKind::Dict(entries) => {
-                let mut d = Dict::new();
-                for (k, v) in entries {
-                    match k {
-                        Some(k) => {
-                            let kv = self.eval(k)?;
-                            let vv = self.eval(v)?;
-                            d.insert(kv, vv).map_err(|e| e.at(k.span))?;
-                        }
-                        None => {
-                            let m = self.eval(v)?;
-                            for (k, v) in self.dict_items(&m).map_err(|e| e.at(v.span))? {
-                                d.insert(k, v)?;
-                            }
-                        }
+            ExprKind::Lambda { params, body } => self.make_lambda(e.span, params, body),
+            ExprKind::NamedExpr { target, value } => {
+                let v = self.eval(value)?;
+                self.assign(target, v.clone())?;
+                Ok(v)
+            }
+            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => Err(PyErr::new(
+                ExcKind::SyntaxError,
+                "generators (`yield`) are not supported by Tessel's interpreter",
+            )),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_boolop(&mut self, op: &ast::BoolOp, values: &[Expr]) -> Res<Value> {
+        let mut last = Value::None;
+        for (i, v) in values.iter().enumerate() {
+            last = self.eval(v)?;
+            if i + 1 == values.len() {
+                break;
+            }
+            let t = self.truthy(&last)?;
+            match op {
+                ast::BoolOp::And if !t => return Ok(last),
+                ast::BoolOp::Or if t => return Ok(last),
+                _ => {}
+            }
+        }
+        Ok(last)
+    }
+
+    #[inline(never)]
+    fn eval_compare(
+        &mut self,
+        left: &Expr,
+        ops: &[ast::CmpOp],
+        comparators: &[Expr],
+    ) -> Res<Value> {
+        let mut l = self.eval(left)?;
+        let mut result = Value::Bool(true);
+        for (op, c) in ops.iter().zip(comparators) {
+            let r = self.eval(c)?;
+            result = self.compare(*op, &l, &r)?;
+            if ops.len() > 1 && !self.truthy(&result)? {
+                return Ok(result);
+            }
+            l = r;
+        }
+        Ok(result)
+    }
+
+    #[inline(never)]
+    fn eval_set(&mut self, items: &[Expr]) -> Res<Value> {
+        let v = self.eval_items(items)?;
+        let mut d = Dict::new();
+        for x in v {
+            d.insert(x, Value::None)?;
+        }
+        Ok(Value::Set(Rc::new(RefCell::new(d))))
+    }
+
+    #[inline(never)]
+    fn eval_dict(&mut self, entries: &[(Option<Expr>, Expr)]) -> Res<Value> {
+        let mut d = Dict::new();
+        for (k, v) in entries {
+            match k {
+                Some(k) => {
+                    let kv = self.eval(k)?;
+                    let vv = self.eval(v)?;
+                    d.insert(kv, vv).map_err(|e| e.at(k.span))?;
+                }
+                None => {
+                    let m = self.eval(v)?;
+                    for (k, v) in self.dict_items(&m).map_err(|e| e.at(v.span))? {
+                        d.insert(k, v)?;
                     }
                 }
-                Ok(self.new_dict(d))
             }
+        }
+        Ok(self.new_dict(d))
+    }
+
+    #[inline(never)]
+    fn eval_comp(&mut self, e: &Expr) -> Res<Value> {
+        match &e.kind {
             ExprKind::ListComp { elt, generators } => {
                 let mut out = Vec::new();
                 self.comprehension(e.span, generators, &mut |it| {
@@ -1365,27 +1473,45 @@ impl Interp {
                 })?;
                 Ok(self.new_dict(d))
             }
-            ExprKind::IfExp { test, body, orelse } => {
-                let t = self.eval(test)?;
-                if self.truthy(&t)? {
-                    self.eval(body)
-                } else {
-                    self.eval(orelse)
-                }
-            }
-            ExprKind::Lambda { params, body } => self.make_lambda(e.span, params, body),
-            ExprKind::NamedExpr { target, value } => {
-                let v = self.eval(value)?;
-                self.assign(target, v.clone())?;
-                Ok(v)
-            }
-            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => Err(PyErr::new(
-                ExcKind::SyntaxError,
-                "generators (`yield`) are not supported by Tessel's interpreter",
-            )),
+            _ => Ok(Value::None),
         }
     }
 
+    #[inline(never)]
+    fn eval_subscript(&mut self, value: &Expr, index: &Expr) -> Res<Value> {
+        let v = self.eval(value)?;
+        // Fast path: `a[i, j]` on an array with integer indices.
+        if let (Value::Array(arr), ExprKind::Tuple(items)) = (&v, &index.kind) {
+            let simple = items
+                .iter()
+                .all(|i| !matches!(i.kind, ExprKind::Slice { .. } | ExprKind::Starred(_)));
+            if simple {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    vals.push(self.eval(i)?);
+                }
+                if vals.len() <= 8 {
+                    let mut idx = [0i64; 8];
+                    if vals.iter().zip(idx.iter_mut()).all(|(x, slot)| match x {
+                        Value::Int(i) => {
+                            *slot = *i;
+                            true
+                        }
+                        _ => false,
+                    }) {
+                        if let Some(r) = super::numpy::get_scalar_fast(arr, &idx[..vals.len()]) {
+                            return r;
+                        }
+                    }
+                }
+                return self.get_item(&v, Value::tuple(vals));
+            }
+        }
+        let idx = self.eval_index(index)?;
+        self.get_item(&v, idx)
+    }
+
+    #[inline(never)]
     fn make_lambda(&mut self, span: Span, params: &ast::Params, body: &Expr) -> Res<Value> {
         let defaults = self.eval_defaults(params)?;
         let key = (self.frame.source.id, span.start);
@@ -1442,7 +1568,11 @@ impl Interp {
                 let step = part(step, self)?;
                 Ok(Value::Slice(Rc::new(SliceObj { start, stop, step })))
             }
-            ExprKind::Tuple(items) if items.iter().any(|i| matches!(i.kind, ExprKind::Slice { .. })) => {
+            ExprKind::Tuple(items)
+                if items
+                    .iter()
+                    .any(|i| matches!(i.kind, ExprKind::Slice { .. })) =>
+            {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
                     out.push(self.eval_index(i)?);
@@ -1453,6 +1583,7 @@ impl Interp {
         }
     }
 
+    #[inline(never)]
     fn comprehension(
         &mut self,
         span: Span,
@@ -1521,10 +1652,22 @@ impl Interp {
         let mut out = Args::default();
         for a in args {
             match a {
-                ast::Arg::Positional(e) => out.pos.push(self.eval(e)?),
+                ast::Arg::Positional(e) => match &e.kind {
+                    ExprKind::Starred(inner) => {
+                        let v = self.eval(inner)?;
+                        out.pos
+                            .extend(self.to_vec(&v).map_err(|err| err.at(e.span))?);
+                    }
+                    _ => out.pos.push(self.eval(e)?),
+                },
                 ast::Arg::Starred(e) => {
-                    let v = self.eval(e)?;
-                    out.pos.extend(self.to_vec(&v).map_err(|err| err.at(e.span))?);
+                    let inner = match &e.kind {
+                        ExprKind::Starred(inner) => inner,
+                        _ => e,
+                    };
+                    let v = self.eval(inner)?;
+                    out.pos
+                        .extend(self.to_vec(&v).map_err(|err| err.at(e.span))?);
                 }
                 ast::Arg::Keyword(k) => {
                     let v = self.eval(&k.value)?;
@@ -1547,6 +1690,7 @@ impl Interp {
     }
 
     fn eval_call(&mut self, func: &Expr, args: &[ast::Arg]) -> Res<Value> {
+        self.check_stack()?;
         if let ExprKind::Attribute { value, attr, .. } = &func.kind {
             let recv = self.eval(value)?;
             let a = self.eval_args(args)?;
@@ -1611,6 +1755,7 @@ impl Interp {
                 "maximum recursion depth exceeded",
             ));
         }
+        self.check_stack()?;
         let values = self.bind_args(func, args)?;
         let env = Rc::new(Env {
             code: func.code.clone(),
@@ -1653,27 +1798,42 @@ impl Interp {
         })
     }
 
+    #[inline(never)]
     fn bind_args(&mut self, func: &Function, args: Args) -> Res<Vec<Option<Value>>> {
         let p = &func.params;
-        let name = &func.name;
+        let name = &func.qualname;
         let n_slots = func.code.locals.len();
         let mut values: Vec<Option<Value>> = vec![None; n_slots];
         let n_pos = p.posonly.len() + p.args.len();
         let mut extra = Vec::new();
+        let given = args.pos.len();
+        if given > n_pos && p.vararg.is_none() {
+            let n_req = p
+                .posonly
+                .iter()
+                .chain(&p.args)
+                .filter(|x| x.default.is_none())
+                .count();
+            let takes = if n_req < n_pos {
+                format!("from {n_req} to {n_pos} positional arguments")
+            } else {
+                format!(
+                    "{n_pos} positional argument{}",
+                    if n_pos == 1 { "" } else { "s" }
+                )
+            };
+            return Err(PyErr::type_error(format!(
+                "{name}() takes {takes} but {given} {} given",
+                if given == 1 { "was" } else { "were" }
+            )));
+        }
         for (i, v) in args.pos.into_iter().enumerate() {
             if i < n_pos {
                 if let Some(slot) = values.get_mut(i) {
                     *slot = Some(v);
                 }
-            } else if p.vararg.is_some() {
-                extra.push(v);
             } else {
-                let given = i + 1 + extra.len();
-                let _ = given;
-                return Err(PyErr::type_error(format!(
-                    "{name}() takes {n_pos} positional argument{} but more were given",
-                    if n_pos == 1 { "" } else { "s" }
-                )));
+                extra.push(v);
             }
         }
         let vararg_slot = n_pos;
@@ -1770,11 +1930,10 @@ impl Interp {
     }
 
     /// `cls(args)`.
+    #[inline(never)]
     fn instantiate(&mut self, cls: &Rc<Class>, args: Args) -> Res<Value> {
-        if let Some(b) = cls.builtin {
-            if b != BuiltinType::Object || cls.module == "builtins" {
-                return super::builtins::construct(self, cls, args);
-            }
+        if cls.builtin.is_some() && cls.module != "__main__" {
+            return super::builtins::construct(self, cls, args);
         }
         let dict = HashMap::new();
         let inst = Rc::new(Instance {
@@ -1801,7 +1960,10 @@ impl Interp {
             }
             None => {
                 if cls.exc_kind().is_none() && (!args.pos.is_empty() || !args.kw.is_empty()) {
-                    return Err(PyErr::type_error(format!("{}() takes no arguments", cls.name)));
+                    return Err(PyErr::type_error(format!(
+                        "{}() takes no arguments",
+                        cls.name
+                    )));
                 }
             }
         }
@@ -1826,7 +1988,10 @@ impl Interp {
                 items: t.clone(),
                 index: 0,
             },
-            Value::Str(s) => IterState::Chars { s: s.clone(), pos: 0 },
+            Value::Str(s) => IterState::Chars {
+                s: s.clone(),
+                pos: 0,
+            },
             Value::Dict(d) | Value::Set(d) => IterState::Seq {
                 items: d.borrow().keys().into(),
                 index: 0,
@@ -1841,7 +2006,39 @@ impl Interp {
                     index: 0,
                 }
             }
-            Value::Instance(_) => {
+            Value::Instance(inst) => {
+                if inst.class.lookup("__iter__").is_none() {
+                    if let Some(getitem) = inst.class.lookup("__getitem__") {
+                        // The old sequence protocol: items 0, 1, 2… until IndexError.
+                        let mut items = Vec::new();
+                        loop {
+                            self.tick()?;
+                            let r = self.call(
+                                &getitem,
+                                Args::new(vec![v.clone(), Value::Int(items.len() as i64)]),
+                            );
+                            match r {
+                                Ok(x) => items.push(x),
+                                Err(e) if e.lazy_kind() == Some(ExcKind::IndexError) => break,
+                                Err(e) => {
+                                    let ev = self.exception_value(&e);
+                                    if self.class_of(&ev).exc_kind() == Some(ExcKind::IndexError) {
+                                        break;
+                                    }
+                                    return Err(e);
+                                }
+                            }
+                        }
+                        return Ok(IterState::Seq {
+                            items: items.into(),
+                            index: 0,
+                        });
+                    }
+                    return Err(PyErr::type_error(format!(
+                        "'{}' object is not iterable",
+                        v.type_name()
+                    )));
+                }
                 let it = self.call_method(v, "__iter__", Args::default())?;
                 if let Value::Instance(_) = it {
                     return Err(PyErr::type_error(
@@ -2036,13 +2233,6 @@ fn quote_list(names: &[String]) -> String {
         1 => q[0].clone(),
         2 => format!("{} and {}", q[0], q[1]),
         _ => format!("{}, and {}", q[..q.len() - 1].join(", "), q[q.len() - 1]),
-    }
-}
-
-fn same_object(a: &Value, b: &Value) -> bool {
-    match (a.identity(), b.identity()) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
     }
 }
 

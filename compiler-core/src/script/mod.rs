@@ -94,6 +94,12 @@ pub struct Limits {
     pub memory: u64,
     /// Nested Python calls before `RecursionError`.
     pub max_depth: u32,
+    /// Native stack the interpreter may use before `RecursionError` (a
+    /// deep Python call chain is a deep Rust call chain). wasm32's default
+    /// stack is 1 MiB; a release build uses about 5 KiB per Python call, a
+    /// debug build ten times more, so hosts with a bigger stack (the CLI
+    /// runs scripts on a 256 MiB thread) raise this.
+    pub stack_bytes: u64,
 }
 
 impl Default for Limits {
@@ -102,6 +108,7 @@ impl Default for Limits {
             steps: 50_000_000,
             memory: 512 << 20,
             max_depth: 200,
+            stack_bytes: 768 << 10,
         }
     }
 }
@@ -262,6 +269,8 @@ impl Interpreter {
             lambda_cache: HashMap::new(),
             np_rng: numpy::random::Mt19937::default(),
             next_id: 0,
+            stack_base: 0,
+            stack_peak: 0,
         };
         builtins::install(&mut inner);
         inner.globals.insert("__name__".into(), value::Value::str("__main__"));
@@ -288,6 +297,8 @@ impl Interpreter {
         it.next_cell += 1;
         let source = Rc::new(Source::new(name, src, it.next_cell));
         it.steps = 0;
+        it.stack_base = interp::stack_addr();
+        it.stack_peak = 0;
         match it.exec_module(&module, source, display_last) {
             Ok(()) => Ok(()),
             Err(e) => Err(it.script_error(e)),
@@ -312,6 +323,11 @@ impl Interpreter {
     /// Steps used by the last cell.
     pub fn steps_used(&self) -> u64 {
         self.inner.steps
+    }
+
+    /// The most native stack the last cell used, in bytes.
+    pub fn stack_peak(&self) -> u64 {
+        self.inner.stack_peak as u64
     }
 
     /// Bytes currently held by lists, arrays and tensors.

@@ -210,6 +210,10 @@ impl Interp {
                 (PyNum::F(x), PyNum::F(y)) => float_op(op, x, y),
             };
         }
+        if let (BinOp::Mod, Value::Str(fmt)) = (op, &l) {
+            let s = super::fmt::percent_format(self, fmt, &r)?;
+            return Ok(Value::str(s));
+        }
         match (&l, &r) {
             (Value::Array(_) | Value::NpScalar(_), _) | (_, Value::Array(_) | Value::NpScalar(_)) => {
                 return super::numpy::binary(self, op, &l, &r)
@@ -318,6 +322,17 @@ impl Interp {
                 return Ok(Value::Set(Rc::new(std::cell::RefCell::new(out))));
             }
             _ => {}
+        }
+        if op == BinOp::Add {
+            let seq = |v: &Value| matches!(v, Value::Str(_) | Value::List(_) | Value::Tuple(_));
+            if seq(&l) && !matches!(r, Value::Instance(_)) {
+                return Err(PyErr::type_error(format!(
+                    "can only concatenate {} (not \"{}\") to {}",
+                    l.type_name(),
+                    r.type_name(),
+                    l.type_name()
+                )));
+            }
         }
         let (name, rname) = dunder(op);
         if let Value::Instance(_) = &l {

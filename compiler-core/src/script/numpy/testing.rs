@@ -130,8 +130,13 @@ fn compare_arrays(
                 let idx = unravel(&shape, i);
                 let xv = make_scalar(x.dtype(), elem(&x, at(&mx, i)));
                 let yv = make_scalar(y.dtype(), elem(&y, at(&my, i)));
+                // An f-string formats NumPy scalars through Python floats.
                 let s = |v: &Value| match v {
-                    Value::NpScalar(s) => scalar_str(s),
+                    Value::NpScalar(s) => match s.num {
+                        _ if s.dtype.is_bool() => if s.num.as_i64() != 0 { "True".into() } else { "False".into() },
+                        Num::I(i) => i.to_string(),
+                        Num::F(f) => crate::script::fmt::float_repr(f),
+                    },
                     _ => String::new(),
                 };
                 format!(
