@@ -95,26 +95,6 @@ impl compiler_core::script::Host for WallClock {
     }
 }
 
-/// Splits a script into notebook cells at `# %%` and `# In[...]` marker lines.
-fn split_cells(src: &str) -> Vec<String> {
-    let mut cells = vec![String::new()];
-    for line in src.split_inclusive('\n') {
-        let t = line.trim_start();
-        if t.starts_with("# %%") || t.starts_with("# In[") || t.starts_with("#%%") {
-            cells.push(String::new());
-            // Keep line numbers: the marker line stays as a blank line.
-            if let Some(c) = cells.last_mut() {
-                c.push('\n');
-            }
-            continue;
-        }
-        if let Some(c) = cells.last_mut() {
-            c.push_str(line);
-        }
-    }
-    cells
-}
-
 fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Option<u64>) -> ExitCode {
     use compiler_core::script::{Interpreter, Limits, ReferenceBackend, Stream};
     use std::io::Write as _;
@@ -149,16 +129,16 @@ fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Optio
         }
     }));
     let name = file.display().to_string();
-    let cells = if notebook { split_cells(&src) } else { vec![src.clone()] };
-    // Cells keep the script's line numbers by prefixing the lines before them.
-    let mut offset_lines = 0usize;
+    let cells = if notebook {
+        compiler_core::script::notebook_cells(&src)
+    } else {
+        vec![src.clone()]
+    };
     for cell in cells {
-        let padded = format!("{}{cell}", "\n".repeat(offset_lines));
-        offset_lines += cell.matches('\n').count();
         let r = if notebook {
-            interp.run_notebook_cell(&padded, &name)
+            interp.run_notebook_cell(&cell, &name)
         } else {
-            interp.run_cell(&padded, &name)
+            interp.run_cell(&cell, &name)
         };
         interp.take_output();
         if let Err(e) = r {

@@ -23,6 +23,16 @@ use super::{Backend, Host, Limits, OutputChunk, Stream};
 use crate::diag::Span;
 use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
 
+/// A subscript index evaluated by [`Interp::int_indices`].
+enum IntIndex {
+    /// Every item an integer (up to 8).
+    Ints([i64; 8], usize),
+    /// A tuple with other items.
+    Other(Value),
+    /// Not a plain tuple: evaluate it the general way.
+    NotATuple,
+}
+
 /// Non-local control flow out of a statement.
 pub enum Ctrl {
     Err(Box<PyErr>),
@@ -850,6 +860,18 @@ impl Interp {
             }
             ExprKind::Subscript { value, index } => {
                 let obj = self.eval(value)?;
+                if let Value::Array(arr) = &obj {
+                    match self.int_indices(index)? {
+                        IntIndex::Ints(idx, n) => {
+                            return super::numpy::set_scalar_fast(self, arr, &idx[..n], v)
+                                .map_err(|e| e.at(target.span));
+                        }
+                        IntIndex::Other(idx) => {
+                            return self.set_item(&obj, idx, v).map_err(|e| e.at(target.span))
+                        }
+                        IntIndex::NotATuple => {}
+                    }
+                }
                 let idx = self.eval_index(index)?;
                 self.set_item(&obj, idx, v).map_err(|e| e.at(target.span))
             }
@@ -1070,7 +1092,7 @@ impl Interp {
             ns.borrow_mut().insert(name.to_string(), v);
             return Ok(());
         }
-        let mut env = self.frame.env.clone();
+        let mut env = self.frame.env.as_ref();
         while let Some(e) = env {
             if let Some(i) = e.code.slot(name) {
                 if let Some(slot) = e.values.borrow_mut().get_mut(i) {
@@ -1079,7 +1101,7 @@ impl Interp {
                 return Ok(());
             }
             if e.code.nonlocals.iter().any(|n| n == name) {
-                let mut p = e.parent.clone();
+                let mut p = e.parent.as_ref();
                 while let Some(pe) = p {
                     if let Some(i) = pe.code.slot(name) {
                         if let Some(slot) = pe.values.borrow_mut().get_mut(i) {
@@ -1087,7 +1109,7 @@ impl Interp {
                         }
                         return Ok(());
                     }
-                    p = pe.parent.clone();
+                    p = pe.parent.as_ref();
                 }
                 return Err(PyErr::new(
                     ExcKind::SyntaxError,
@@ -1095,12 +1117,17 @@ impl Interp {
                 ));
             }
             if e.comprehension {
-                env = e.parent.clone();
+                env = e.parent.as_ref();
                 continue;
             }
             break;
         }
-        self.globals.insert(name.to_string(), v);
+        match self.globals.get_mut(name) {
+            Some(slot) => *slot = v,
+            None => {
+                self.globals.insert(name.to_string(), v);
+            }
+        }
         Ok(())
     }
 
@@ -1480,35 +1507,52 @@ impl Interp {
     #[inline(never)]
     fn eval_subscript(&mut self, value: &Expr, index: &Expr) -> Res<Value> {
         let v = self.eval(value)?;
-        // Fast path: `a[i, j]` on an array with integer indices.
-        if let (Value::Array(arr), ExprKind::Tuple(items)) = (&v, &index.kind) {
-            let simple = items
-                .iter()
-                .all(|i| !matches!(i.kind, ExprKind::Slice { .. } | ExprKind::Starred(_)));
-            if simple {
-                let mut vals = Vec::with_capacity(items.len());
-                for i in items {
-                    vals.push(self.eval(i)?);
-                }
-                if vals.len() <= 8 {
-                    let mut idx = [0i64; 8];
-                    if vals.iter().zip(idx.iter_mut()).all(|(x, slot)| match x {
-                        Value::Int(i) => {
-                            *slot = *i;
-                            true
-                        }
-                        _ => false,
-                    }) {
-                        if let Some(r) = super::numpy::get_scalar_fast(arr, &idx[..vals.len()]) {
-                            return r;
-                        }
+        if let Value::Array(arr) = &v {
+            match self.int_indices(index)? {
+                IntIndex::Ints(idx, n) => {
+                    if let Some(r) = super::numpy::get_scalar_fast(arr, &idx[..n]) {
+                        return r;
                     }
+                    let vals = idx[..n].iter().map(|&i| Value::Int(i)).collect();
+                    return self.get_item(&v, Value::tuple(vals));
                 }
-                return self.get_item(&v, Value::tuple(vals));
+                IntIndex::Other(idx) => return self.get_item(&v, idx),
+                IntIndex::NotATuple => {}
             }
         }
         let idx = self.eval_index(index)?;
         self.get_item(&v, idx)
+    }
+
+    /// Evaluates a tuple index `[i, j, …]` without allocating when every
+    /// item is an integer (the inner loops of NumPy-style code).
+    fn int_indices(&mut self, index: &Expr) -> Res<IntIndex> {
+        let ExprKind::Tuple(items) = &index.kind else {
+            return Ok(IntIndex::NotATuple);
+        };
+        if items.len() > 8
+            || items
+                .iter()
+                .any(|i| matches!(i.kind, ExprKind::Slice { .. } | ExprKind::Starred(_)))
+        {
+            return Ok(IntIndex::NotATuple);
+        }
+        let mut idx = [0i64; 8];
+        for (k, item) in items.iter().enumerate() {
+            match self.eval(item)? {
+                Value::Int(i) => idx[k] = i,
+                other => {
+                    // Not all integers: build the tuple from what we have.
+                    let mut vals: Vec<Value> = idx[..k].iter().map(|&i| Value::Int(i)).collect();
+                    vals.push(other);
+                    for rest in &items[k + 1..] {
+                        vals.push(self.eval(rest)?);
+                    }
+                    return Ok(IntIndex::Other(Value::tuple(vals)));
+                }
+            }
+        }
+        Ok(IntIndex::Ints(idx, items.len()))
     }
 
     #[inline(never)]
@@ -2214,7 +2258,8 @@ impl Interp {
             return Ok(());
         }
         let text = match v {
-            Value::Class(c) => c.display_name(),
+            Value::Class(c) if c.module == "builtins" || c.module.is_empty() => c.name.clone(),
+            Value::Class(c) => format!("{}.{}", c.module, c.name),
             Value::Host(o) => match o.display_text() {
                 Some(t) => t,
                 None => self.repr(v)?,

@@ -343,6 +343,25 @@ impl Interpreter {
     }
 }
 
+/// Splits a script into notebook cells at `# %%` and `# In[...]` marker
+/// lines. Each cell is padded with blank lines so that its line numbers are
+/// those of the whole script (tracebacks then point at the script's lines).
+pub fn notebook_cells(src: &str) -> Vec<String> {
+    let mut cells: Vec<String> = vec![String::new()];
+    let mut line_no = 0usize;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("# %%") || t.starts_with("#%%") || t.starts_with("# In[") {
+            cells.push("\n".repeat(line_no + 1));
+        } else if let Some(c) = cells.last_mut() {
+            c.push_str(line);
+        }
+        line_no += 1;
+    }
+    cells.retain(|c| !c.trim().is_empty());
+    cells
+}
+
 /// Runs a whole script in a fresh interpreter: its output and the error, if any.
 pub fn run_script(src: &str, name: &str, limits: Limits) -> (Vec<OutputChunk>, Option<ScriptError>) {
     let mut i = Interpreter::new(limits);

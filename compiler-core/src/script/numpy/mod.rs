@@ -1304,6 +1304,29 @@ pub fn index_row(it: &mut Interp, a: &Rc<ArrayObj>, i: usize) -> Res<Value> {
     get_item(it, a, &Value::Int(i as i64))
 }
 
+/// `a[i, j] = v` with one integer per dimension; other cases take the
+/// general path.
+pub fn set_scalar_fast(it: &mut Interp, a: &Rc<ArrayObj>, idx: &[i64], v: Value) -> Res<()> {
+    if let Some(n) = scalar_num(&v) {
+        let mut arr = a.data.borrow_mut();
+        if idx.len() == arr.ndim() {
+            let mut flat = 0usize;
+            for (d, (&i, &n)) in idx.iter().zip(arr.shape()).enumerate() {
+                let j = if i < 0 { i + n as i64 } else { i };
+                if j < 0 || j >= n as i64 {
+                    return Err(PyErr::index_error(format!(
+                        "index {i} is out of bounds for axis {d} with size {n}"
+                    )));
+                }
+                flat = flat * n + j as usize;
+            }
+            return set_elem(&mut arr, flat, n);
+        }
+    }
+    let t = Value::tuple(idx.iter().map(|&i| Value::Int(i)).collect());
+    set_item(it, a, &t, &v)
+}
+
 pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Res<()> {
     // Fast path: one integer per dimension and a scalar value.
     if let (Value::Tuple(t), Some(n)) = (idx, scalar_num(v)) {
