@@ -269,6 +269,7 @@ def run_one(path: str) -> str:
     course = os.path.basename(os.path.dirname(os.path.abspath(path))) == "scripts"
     install_ipython()
     warnings.filterwarnings("ignore")
+    warnings.showwarning = lambda *a, **k: None
     if course:
         install_tvm_shims()
         src = convert_course(src)
@@ -282,7 +283,13 @@ def run_one(path: str) -> str:
     buf = io.StringIO()
     old = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = buf
-    g = {"__name__": "__main__", "__file__": tmp, "display": sys.modules["IPython.display"].display}
+    # The script runs as `__main__` with its file on disk: TVMScript reads the
+    # source of decorated classes and functions through `inspect`.
+    main = types.ModuleType("__main__")
+    main.__file__ = tmp
+    sys.modules["__main__"] = main
+    g = main.__dict__
+    g["display"] = sys.modules["IPython.display"].display
     try:
         for cell in cells:
             try:

@@ -129,10 +129,8 @@ impl Obj {
                 _ => "IPython.core.display.Markdown",
             },
             Obj::IRModule { .. } => "tvm.ir.module.IRModule",
-            Obj::PrimFunc { dialect, .. } => match dialect {
-                Dialect::Tirx => "tvm.tirx.function.PrimFunc",
-                _ => "tvm.tir.function.PrimFunc",
-            },
+            // TVM 0.27's class, whichever dialect the function was written in.
+            Obj::PrimFunc { .. } => "tvm.tirx.function.PrimFunc",
             Obj::GlobalVar(_) => "tvm.ir.expr.GlobalVar",
             Obj::Attrs(_) => "tvm.ir.attrs.DictAttrs",
             Obj::Schedule(s) => match s.borrow().sch.dialect {
@@ -144,8 +142,7 @@ impl Obj {
                 (Rv::Block(_), TraceDialect::Tir) => "tvm.tir.schedule.schedule.BlockRV",
                 (Rv::Loop(_), TraceDialect::STir) => "tvm.s_tir.schedule.schedule.LoopRV",
                 (Rv::Loop(_), TraceDialect::Tir) => "tvm.tir.schedule.schedule.LoopRV",
-                (Rv::Expr(_), TraceDialect::STir) => "tvm.ir.expr.Var",
-                (Rv::Expr(_), TraceDialect::Tir) => "tvm.tir.expr.Var",
+                (Rv::Expr(_), _) => "tvm.ir.expr.Var",
             },
             Obj::Trace { .. } => "tvm.s_tir.schedule.trace.Trace",
             Obj::IRText { class, .. } => class,

@@ -87,8 +87,8 @@ pub struct OutputChunk {
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Steps per cell: statements, calls, loop iterations, plus built-in
-    /// work (a quarter step per reference-interpreter step, one per 16
-    /// array elements).
+    /// work (one step per 8 reference-interpreter steps, per 16 array
+    /// elements). The default allows a few seconds of work in a release build.
     pub steps: u64,
     /// Bytes held by lists, arrays and tensors at any time.
     pub memory: u64,
@@ -105,7 +105,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            steps: 50_000_000,
+            steps: 100_000_000,
             memory: 512 << 20,
             max_depth: 200,
             stack_bytes: 768 << 10,

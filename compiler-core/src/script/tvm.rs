@@ -25,6 +25,9 @@ use crate::tvmscript::builder::{build_item, Item, ScriptAliases};
 use crate::tvmscript::printer::{print_module, print_prim_func, print_stmt, Dialect, PrintOptions};
 
 const PRIM_FUNC: &str = "tvm.script.tir.prim_func";
+/// Reference-interpreter steps (loop iterations and stores) per script step:
+/// an IR step costs a few nanoseconds, a Python statement tens.
+const IR_STEPS_PER_STEP: u64 = 8;
 const IR_MODULE: &str = "tvm.script.ir_module";
 
 fn host(o: Obj) -> Value {
@@ -384,9 +387,16 @@ fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Valu
     let _ = a.take(4, "enable_check");
     a.done("Schedule", 5)?;
     let (module, ir_dialect) = module_arg(&m, "Schedule")?;
-    let seed = match seed {
-        None | Some(Value::None) => 0,
-        Some(v) => num_i64(&v).unwrap_or(0) as u64,
+    let seed = match seed.as_ref().and_then(num_i64) {
+        Some(s) if s >= 0 => s as u64,
+        // TVM draws a random seed for every unseeded schedule; Tessel draws
+        // the next one of a per-session sequence, so runs are reproducible
+        // but each schedule samples differently.
+        _ => {
+            let mut z = (it.next_id + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z ^ (z >> 31)
+        }
     };
     let mut sch = Schedule::with_seed(module, seed).map_err(schedule_error)?;
     sch.dialect = dialect;
@@ -655,12 +665,12 @@ pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Re
             }
         }
     }
-    let budget = it.steps_left().saturating_mul(4);
+    let budget = it.steps_left().saturating_mul(IR_STEPS_PER_STEP);
     let used = m
         .exec
         .run(name, &mut arrays, budget)
         .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
-    it.charge_steps(used / 4)?;
+    it.charge_steps(used / IR_STEPS_PER_STEP)?;
     for (t, arr) in targets.into_iter().zip(arrays) {
         if let Some(t) = t {
             *t.data.borrow_mut() = arr;
@@ -1385,7 +1395,6 @@ pub fn install(it: &mut Interp) {
     let tensor_cls = Value::Class(it.types.host_class("tvm.runtime._tensor.Tensor"));
     let rtmod_cls = Value::Class(it.types.host_class("tvm.runtime.module.Module"));
     let primfunc_tirx = Value::Class(it.types.host_class("tvm.tirx.function.PrimFunc"));
-    let primfunc_tir = Value::Class(it.types.host_class("tvm.tir.function.PrimFunc"));
     let sched_err = exc(it, ExcKind::ScheduleError);
     let tvm_err = exc(it, ExcKind::TVMError);
     let diag_err = exc(it, ExcKind::DiagnosticError);
@@ -1430,7 +1439,7 @@ pub fn install(it: &mut Interp) {
             ("Schedule", tir_sched),
             ("ScheduleError", sched_err.clone()),
             ("schedule", tir_schedule.clone()),
-            ("PrimFunc", primfunc_tir),
+            ("PrimFunc", primfunc_tirx.clone()),
         ],
         None,
     );
