@@ -27,6 +27,7 @@ fn every_course_script_has_a_test() {
         "nb_tensor_program_abstraction.py",
         "book_ch2_tensorir.py",
         "book_ch4_stochastic_schedule.py",
+        "tutorial_tensorir_blitz.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();
@@ -47,4 +48,9 @@ fn book_ch2_tensorir() {
 #[test]
 fn book_ch4_stochastic_schedule() {
     check("book_ch4_stochastic_schedule.py");
+}
+
+#[test]
+fn tutorial_tensorir_blitz() {
+    check("tutorial_tensorir_blitz.py");
 }
