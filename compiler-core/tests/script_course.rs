@@ -28,6 +28,7 @@ fn every_course_script_has_a_test() {
         "book_ch2_tensorir.py",
         "book_ch4_stochastic_schedule.py",
         "tutorial_tensorir_blitz.py",
+        "tvm_api_surface.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();
@@ -53,4 +54,9 @@ fn book_ch4_stochastic_schedule() {
 #[test]
 fn tutorial_tensorir_blitz() {
     check("tutorial_tensorir_blitz.py");
+}
+
+#[test]
+fn tvm_api_surface() {
+    check("tvm_api_surface.py");
 }

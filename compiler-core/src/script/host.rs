@@ -59,6 +59,10 @@ pub struct RtModule {
     pub entry: String,
     pub target: String,
     pub functions: Vec<String>,
+    /// Other names functions answer to (a built PrimFunc's global symbol).
+    pub aliases: Vec<(String, String)>,
+    /// Made by `tvm.compile` (class `tvm.runtime.executable.Executable`).
+    pub executable: bool,
 }
 
 /// Host-provided objects.
@@ -149,6 +153,7 @@ impl Obj {
             Obj::Tensor { .. } => "tvm.runtime._tensor.Tensor",
             Obj::Device(_) => "tvm_ffi.core.Device",
             Obj::Target { .. } => "tvm.target.target.Target",
+            Obj::RtModule(m) if m.executable => "tvm.runtime.executable.Executable",
             Obj::RtModule(_) => "tvm.runtime.module.Module",
             Obj::PackedFunc { .. } => "tvm_ffi.core.Function",
             Obj::TimeEvaluator { .. } => "tvm_ffi.core.Function",

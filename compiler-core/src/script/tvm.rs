@@ -147,13 +147,15 @@ pub fn func_name_arg(v: &Value) -> Res<String> {
     }
 }
 
-/// An IRModule (and its print dialect) from an IRModule or PrimFunc value.
+/// An IRModule (and its print dialect) from an IRModule or PrimFunc value;
+/// a lone PrimFunc goes in as `main` (what `tvm.s_tir.Schedule` and
+/// `tvm.build` do with one).
 fn module_arg(v: &Value, what: &str) -> Res<(IRModule, Dialect)> {
     if let Value::Host(o) = v {
         match &**o {
             Obj::IRModule { module, dialect } => return Ok((module.borrow().clone(), *dialect)),
             Obj::PrimFunc { func, dialect } => {
-                let name = name_of(func).unwrap_or_else(|| "main".into());
+                let name = "main".to_string();
                 let mut m = IRModule::new();
                 m.insert(name, BaseFunc::Prim(func.clone()));
                 return Ok((m, *dialect));
@@ -379,6 +381,29 @@ fn schedule_error(e: ScheduleError) -> Box<PyErr> {
     PyErr::new(ExcKind::ScheduleError, e.to_string())
 }
 
+/// A refused call as the Python exception TVM raises: argument mistakes
+/// are `TypeError`s (TVM's type checker), stale handles and an unchosen
+/// function `ValueError`s, everything else a `ScheduleError`.
+fn call_error(method: &str, e: ScheduleError) -> Box<PyErr> {
+    let m = e.message.as_str();
+    let arg_error = ["expected a ", "expected an ", "missing argument", "too many arguments", "unexpected keyword argument", "a split factor is"];
+    if arg_error.iter().any(|p| m.starts_with(p)) {
+        return PyErr::type_error(format!("{method}(): {m}"));
+    }
+    if m.starts_with("the module has several functions") {
+        return PyErr::value_error(format!(
+            "`{method}` does not know which function to be working on. Please specify the function name explicitly, or call `work_on` to specify the function before using `{method}`."
+        ));
+    }
+    if m.starts_with("the loop l") && (m.contains("no longer exists") || m.contains("no longer in the function")) {
+        return PyErr::value_error("The loop no longer exists in the IRModule");
+    }
+    if m.starts_with("the block b") && m.contains("no longer exists") || (m.starts_with("block `") && m.contains("no longer exists")) {
+        return PyErr::value_error("The block no longer exists in the IRModule");
+    }
+    schedule_error(e)
+}
+
 fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Value> {
     let m = a.req(0, "mod", "Schedule")?;
     let seed = a.take(1, "seed");
@@ -541,7 +566,7 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
         let r = s.sch.call(name, positional, keywords);
         (r, s.sch.dialect, s.id)
     };
-    let out = result.map_err(schedule_error)?;
+    let out = result.map_err(|e| call_error(name, e))?;
     from_sched(it, out, dialect, id)
 }
 
@@ -589,6 +614,14 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     let _ = a.take_kw("name");
     a.done("build", 3)?;
     let (module, _) = module_arg(&m, "tvm.build")?;
+    // A built PrimFunc also answers to its global symbol.
+    let alias = match &m {
+        Value::Host(o) => match &**o {
+            Obj::PrimFunc { func, .. } => name_of(func).filter(|n| n != "main"),
+            _ => None,
+        },
+        _ => None,
+    };
     let target = target_arg(it, target)?;
     if module.prim_funcs().next().is_none() {
         return Err(PyErr::value_error("the module has no PrimFunc to build"));
@@ -599,6 +632,7 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
         .build(&module, &target)
         .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
     let functions: Vec<String> = module.names().map(str::to_string).collect();
+    let aliases: Vec<(String, String)> = alias.into_iter().map(|a| (a, "main".to_string())).collect();
     let entry = if functions.iter().any(|f| f == "main") {
         "main".to_string()
     } else {
@@ -609,7 +643,13 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
         entry,
         target: target.kind,
         functions,
+        aliases,
+        executable: args_is_compile(&a),
     }))))
+}
+
+fn args_is_compile(a: &Args) -> bool {
+    matches!(&a.data, Some(Value::Str(s)) if &**s == "compile")
 }
 
 /// Calls a built function with tensors (written back in place).
@@ -698,12 +738,16 @@ pub fn time_evaluate(it: &mut Interp, m: &Rc<RtModule>, name: &str, number: u64,
 }
 
 fn rt_function(m: &Rc<RtModule>, name: &str) -> Res<Value> {
-    if !m.functions.iter().any(|f| f == name) {
+    let resolved = match m.aliases.iter().find(|(a, _)| a == name) {
+        Some((_, target)) => target.clone(),
+        None => name.to_string(),
+    };
+    if !m.functions.iter().any(|f| *f == resolved) {
         return Err(PyErr::attribute_error(format!("Module has no function '{name}'")));
     }
     Ok(host(Obj::PackedFunc {
         module: m.clone(),
-        name: name.to_string(),
+        name: resolved,
     }))
 }
 
@@ -956,10 +1000,10 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
             _ => missing(),
         },
         Obj::Device(d) => match name {
-            "device_type" | "dlpack_device_type" => Ok(Value::Int(d.type_code())),
-            "device_id" | "index" => Ok(Value::Int(d.index)),
+            "type" => Ok(Value::str(d.kind)),
+            "index" => Ok(Value::Int(d.index)),
             "exist" => Ok(Value::Bool(it.host.device_exists(d.kind))),
-            "sync" => bound(),
+            "sync" | "dlpack_device_type" => bound(),
             _ => missing(),
         },
         Obj::Target { kind, .. } => match name {
@@ -1020,8 +1064,9 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
                 Ok(host(Obj::GlobalVar(n)))
             }
             "get_global_vars" => {
+                // An FFI array, which prints like a tuple.
                 let names: Vec<Value> = module.borrow().names().map(|n| host(Obj::GlobalVar(n.to_string()))).collect();
-                it.new_list(names)
+                Ok(Value::tuple(names))
             }
             "update_func" => {
                 let gv = a.req(0, "gv", "update_func")?;
@@ -1118,14 +1163,19 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
             }
             _ => Err(PyErr::attribute_error(format!("'Trace' object has no attribute '{name}'"))),
         },
-        Obj::Device(_) => match name {
+        Obj::Device(d) => match name {
             "sync" => Ok(Value::None),
+            "dlpack_device_type" => Ok(Value::Int(d.type_code())),
             _ => Err(PyErr::attribute_error(format!("'Device' object has no attribute '{name}'"))),
         },
         Obj::RtModule(m) => match name {
             "time_evaluator" => {
                 let fname = a.req(0, "func_name", "time_evaluator")?;
                 let fname = fname.as_str().ok_or_else(|| PyErr::type_error("func_name must be a string"))?.to_string();
+                let fname = match m.aliases.iter().find(|(x, _)| *x == fname) {
+                    Some((_, t)) => t.clone(),
+                    None => fname,
+                };
                 let dev = a.take(1, "dev");
                 let _ = device_arg(it, dev)?;
                 let number = a.take(2, "number").and_then(|v| num_i64(&v)).unwrap_or(10).max(1) as u64;
@@ -1151,7 +1201,7 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
             }
             "implements_function" => {
                 let n = a.req(0, "name", "implements_function")?;
-                Ok(Value::Bool(m.functions.iter().any(|f| Some(f.as_str()) == n.as_str())))
+                Ok(Value::Bool(rt_function(m, n.as_str().unwrap_or("")).is_ok()))
             }
             "export_library" => Err(PyErr::new(
                 ExcKind::PermissionError,
@@ -1258,7 +1308,9 @@ fn irmodule_from_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
     let (m, dialect) = module_arg(&f, "IRModule.from_expr")?;
     let mut out = IRModule::new();
     if let Some((_, func)) = m.prim_funcs().next() {
-        out.insert("main", BaseFunc::Prim(func.clone()));
+        // Named by its global symbol, like TVM.
+        let name = name_of(func).unwrap_or_else(|| "main".into());
+        out.insert(name, BaseFunc::Prim(func.clone()));
     }
     let _ = it;
     Ok(host(Obj::IRModule {
@@ -1503,7 +1555,7 @@ pub fn install(it: &mut Interp) {
         "tvm",
         vec![
             ("build", builtin("tvm.build", tvm_build)),
-            ("compile", builtin("tvm.compile", tvm_build)),
+            ("compile", builtin_with("tvm.compile", tvm_build, Value::str("compile"))),
             ("IRModule", irmodule),
             ("cpu", dev("cpu")),
             ("cuda", dev("cuda")),
