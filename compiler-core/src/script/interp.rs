@@ -374,6 +374,7 @@ impl Interp {
         Ok(Value::Array(Rc::new(ArrayObj {
             data: RefCell::new(a),
             charge,
+            base: None,
         })))
     }
 
@@ -383,7 +384,31 @@ impl Interp {
         Ok(Rc::new(ArrayObj {
             data: RefCell::new(a),
             charge,
+            base: None,
         }))
+    }
+
+    /// A view of `base` (itself possibly a view) at the given flat offsets.
+    pub(crate) fn new_view(
+        &mut self,
+        base: &Rc<ArrayObj>,
+        offs: Vec<usize>,
+        data: crate::eval::NDArray,
+    ) -> Res<Value> {
+        let (root, offs): (Rc<ArrayObj>, Vec<usize>) = match base.view_of() {
+            Some((root, parent)) => (
+                root.clone(),
+                offs.iter().map(|&o| parent.get(o).copied().unwrap_or(0)).collect(),
+            ),
+            None => (base.clone(), offs),
+        };
+        let charge = Charge::new(&self.mem);
+        charge.set(array_bytes(&data))?;
+        Ok(Value::Array(Rc::new(ArrayObj {
+            data: RefCell::new(data),
+            charge,
+            base: Some((root, offs.into())),
+        })))
     }
 
     /// Checks that an allocation of `bytes` would fit in the memory budget.

@@ -713,7 +713,7 @@ pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Re
     it.charge_steps(used / IR_STEPS_PER_STEP)?;
     for (t, arr) in targets.into_iter().zip(arrays) {
         if let Some(t) = t {
-            *t.data.borrow_mut() = arr;
+            t.update(|d| *d = arr);
         }
     }
     Ok(Value::None)
@@ -874,7 +874,7 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
             }
             let srcv = it.new_array(src)?;
             let conv = super::numpy::module::array_from(it, &srcv, Some(dt))?;
-            *data.data.borrow_mut() = conv;
+            data.update(|d| *d = conv);
             Ok(Value::Host(o.clone()))
         }
         "copyto" => {
@@ -886,7 +886,8 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
                         tensor_value(it, arr, *d)
                     }
                     Obj::Tensor { data: dst, .. } => {
-                        *dst.data.borrow_mut() = data.borrow().clone();
+                        let src = data.borrow().clone();
+                        dst.update(|d| *d = src);
                         Ok(target.clone())
                     }
                     _ => Err(PyErr::type_error("copyto() takes a device or tensor")),

@@ -181,16 +181,69 @@ impl MemTracker {
 pub const SLOT_BYTES: u64 = std::mem::size_of::<Value>() as u64;
 
 /// A NumPy array (or a TVM tensor's storage): shared and mutable.
+///
+/// Basic indexing (`a[i]`, `a[1:3, 0]`) makes a *view*, as in NumPy: it
+/// keeps the array it looks into (`base`, never itself a view) and the flat
+/// offsets of its elements there. A view's own `data` is a copy refreshed
+/// before every read; writes go through [`ArrayObj::update`], which also
+/// stores into the base, so `a[i][j] = x` and `row = a[0]; row[:] = 0`
+/// change `a`.
 pub struct ArrayObj {
     pub data: RefCell<NDArray>,
     /// Held for its `Drop`, which refunds the memory budget.
     #[allow(dead_code)]
     pub(crate) charge: Charge,
+    pub(crate) base: Option<(Rc<ArrayObj>, Rc<[usize]>)>,
 }
 
 impl ArrayObj {
+    /// The elements (a view reads its base first).
     pub fn borrow(&self) -> Ref<'_, NDArray> {
+        self.refresh();
         self.data.borrow()
+    }
+
+    fn refresh(&self) {
+        let Some((base, offs)) = &self.base else {
+            return;
+        };
+        let (Ok(src), Ok(mut dst)) = (base.data.try_borrow(), self.data.try_borrow_mut()) else {
+            return;
+        };
+        for (i, &o) in offs.iter().enumerate() {
+            if let Some(v) = src.data.load(o) {
+                dst.data.store(i, v);
+            }
+        }
+    }
+
+    /// Changes the elements in place; a view stores the result into its base.
+    pub fn update<R>(&self, f: impl FnOnce(&mut NDArray) -> R) -> R {
+        self.refresh();
+        let r = match self.data.try_borrow_mut() {
+            Ok(mut d) => f(&mut d),
+            Err(_) => {
+                // Cannot happen (no borrow is held across calls); work on a
+                // copy rather than panic.
+                let mut copy = self.data.borrow().clone();
+                f(&mut copy)
+            }
+        };
+        if let Some((base, offs)) = &self.base {
+            if let (Ok(src), Ok(mut dst)) = (self.data.try_borrow(), base.data.try_borrow_mut()) {
+                for (i, &o) in offs.iter().enumerate() {
+                    if let Some(v) = src.data.load(i) {
+                        dst.data.store(o, v);
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    /// The array a view looks into, and where (`None` for a plain array).
+    pub fn view_of(&self) -> Option<(&Rc<ArrayObj>, &[usize])> {
+        self.base.as_ref().map(|(b, o)| (b, &o[..]))
     }
 }
 

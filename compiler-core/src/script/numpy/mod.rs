@@ -7,7 +7,8 @@
 //! Arithmetic on `float32` is computed in `f64` and rounded to `f32`, which
 //! is exact for `+ - * /` and `sqrt`; reductions accumulate in `f64` (NumPy
 //! uses pairwise `float32` sums, so sums of many `float32` values can differ
-//! in the last bit). Slicing returns copies, not views.
+//! in the last bit). Basic indexing and transposes return views (see
+//! [`ArrayObj`]); reshapes return copies.
 
 pub mod module;
 pub mod random;
@@ -150,6 +151,21 @@ pub fn elem(a: &NDArray, flat: usize) -> Num {
         Num::F(a.get_flat_f64(flat).unwrap_or(0.0))
     } else {
         Num::I(a.get_flat_i64(flat).unwrap_or(0))
+    }
+}
+
+/// Stores element `flat` of an array object (through to a view's base).
+fn write_elem(a: &ArrayObj, flat: usize, n: Num) -> Res<()> {
+    match a.view_of() {
+        Some((base, offs)) => {
+            let o = offs.get(flat).copied().ok_or_else(|| PyErr::index_error("index out of range"))?;
+            let mut b = base.data.try_borrow_mut().map_err(|_| PyErr::new(ExcKind::RuntimeError, "array is in use"))?;
+            set_elem(&mut b, o, n)
+        }
+        None => {
+            let mut d = a.data.try_borrow_mut().map_err(|_| PyErr::new(ExcKind::RuntimeError, "array is in use"))?;
+            set_elem(&mut d, flat, n)
+        }
     }
 }
 
@@ -1132,7 +1148,9 @@ struct Selection {
     out_shape: Vec<usize>,
 }
 
-fn select(it: &mut Interp, shape: &[usize], idx: &Value) -> Res<Selection> {
+/// The selection, and whether it is basic indexing (no integer lists),
+/// which makes a view.
+fn select(it: &mut Interp, shape: &[usize], idx: &Value) -> Res<(Selection, bool)> {
     let items: Vec<Ix> = match idx {
         Value::Tuple(t) => t.iter().map(|x| parse_ix(it, x)).collect::<Res<_>>()?,
         other => vec![parse_ix(it, other)?],
@@ -1207,10 +1225,14 @@ fn select(it: &mut Interp, shape: &[usize], idx: &Value) -> Res<Selection> {
         out_shape.push(shape[dim]);
         dim += 1;
     }
-    Ok(Selection {
-        positions,
-        out_shape,
-    })
+    let basic = !items.iter().any(|i| matches!(i, Ix::Fancy(_)));
+    Ok((
+        Selection {
+            positions,
+            out_shape,
+        },
+        basic,
+    ))
 }
 
 /// Flat input offsets of a selection, in output order.
@@ -1275,7 +1297,7 @@ pub fn get_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value) -> Res<Value> {
         }
     }
     let shape = a.borrow().shape().to_vec();
-    let sel = select(it, &shape, idx)?;
+    let (sel, basic) = select(it, &shape, idx)?;
     let offs = selection_offsets(&shape, &sel);
     let arr = a.borrow();
     if sel.out_shape.is_empty() {
@@ -1285,6 +1307,10 @@ pub fn get_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value) -> Res<Value> {
     alloc_check(it, arr.dtype(), offs.len())?;
     let out = gather(&arr, &offs, &sel.out_shape)?;
     drop(arr);
+    if basic {
+        // Basic indexing gives a view, as in NumPy.
+        return it.new_view(a, offs, out);
+    }
     it.new_array(out)
 }
 
@@ -1308,10 +1334,10 @@ pub fn index_row(it: &mut Interp, a: &Rc<ArrayObj>, i: usize) -> Res<Value> {
 /// general path.
 pub fn set_scalar_fast(it: &mut Interp, a: &Rc<ArrayObj>, idx: &[i64], v: Value) -> Res<()> {
     if let Some(n) = scalar_num(&v) {
-        let mut arr = a.data.borrow_mut();
-        if idx.len() == arr.ndim() {
+        let shape = a.data.borrow().shape().to_vec();
+        if idx.len() == shape.len() {
             let mut flat = 0usize;
-            for (d, (&i, &n)) in idx.iter().zip(arr.shape()).enumerate() {
+            for (d, (&i, &n)) in idx.iter().zip(&shape).enumerate() {
                 let j = if i < 0 { i + n as i64 } else { i };
                 if j < 0 || j >= n as i64 {
                     return Err(PyErr::index_error(format!(
@@ -1320,7 +1346,7 @@ pub fn set_scalar_fast(it: &mut Interp, a: &Rc<ArrayObj>, idx: &[i64], v: Value)
                 }
                 flat = flat * n + j as usize;
             }
-            return set_elem(&mut arr, flat, n);
+            return write_elem(a, flat, n);
         }
     }
     let t = Value::tuple(idx.iter().map(|&i| Value::Int(i)).collect());
@@ -1331,9 +1357,8 @@ pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Re
     // Fast path: one integer per dimension and a scalar value.
     if let (Value::Tuple(t), Some(n)) = (idx, scalar_num(v)) {
         if t.iter().all(|x| matches!(x, Value::Int(_))) {
-            let mut arr = a.data.borrow_mut();
-            if t.len() == arr.ndim() {
-                let shape = arr.shape().to_vec();
+            let shape = a.data.borrow().shape().to_vec();
+            if t.len() == shape.len() {
                 let mut flat = 0usize;
                 for (d, (x, &n)) in t.iter().zip(&shape).enumerate() {
                     let i = num_i64(x).unwrap_or(0);
@@ -1345,7 +1370,7 @@ pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Re
                     }
                     flat = flat * n + j as usize;
                 }
-                return set_elem(&mut arr, flat, n);
+                return write_elem(a, flat, n);
             }
         }
     }
@@ -1358,7 +1383,7 @@ pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Re
             (offs, vec![n])
         }
         _ => {
-            let sel = select(it, &shape, idx)?;
+            let (sel, _) = select(it, &shape, idx)?;
             (selection_offsets(&shape, &sel), sel.out_shape)
         }
     };
@@ -1372,12 +1397,11 @@ pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Re
         )));
     }
     let map = bmap(&src.shape, &out_shape);
-    let mut arr = a.data.borrow_mut();
     let float_src = matches!(src.vals, Vals::F(_));
     for (i, &o) in offs.iter().enumerate() {
         let j = at(&map, i);
         let n = if float_src { Num::F(src.f(j)) } else { Num::I(src.i(j)) };
-        set_elem(&mut arr, o, n)?;
+        write_elem(a, o, n)?;
     }
     Ok(())
 }
@@ -1411,7 +1435,7 @@ pub fn assign_all(it: &mut Interp, a: &Rc<ArrayObj>, result: &Value) -> Res<()> 
     let all = Value::tuple((0..n).map(|_| Value::Slice(Rc::new(SliceObj { start: Value::None, stop: Value::None, step: Value::None }))).collect());
     if n == 0 {
         let num = scalar_num(result).unwrap_or(Num::I(0));
-        return set_elem(&mut a.data.borrow_mut(), 0, num);
+        return write_elem(a, 0, num);
     }
     set_item(it, a, &all, result)
 }
@@ -1501,38 +1525,50 @@ pub fn reshape(it: &mut Interp, a: &NDArray, dims: &[i64]) -> Res<Value> {
     it.new_array(r)
 }
 
-pub fn transpose(it: &mut Interp, a: &NDArray, axes: Option<Vec<usize>>) -> Res<Value> {
-    let nd = a.ndim();
+/// Where the elements of a transposed array come from, and its shape.
+fn transpose_offsets(shape: &[usize], axes: Option<Vec<usize>>) -> Res<(Vec<usize>, Vec<usize>)> {
+    let nd = shape.len();
     let axes = axes.unwrap_or_else(|| (0..nd).rev().collect());
     let mut seen = vec![false; nd];
     if axes.len() != nd || axes.iter().any(|&x| x >= nd || std::mem::replace(&mut seen[x], true)) {
         return Err(PyErr::value_error("axes don't match array"));
     }
-    let shape = a.shape();
     let out_shape: Vec<usize> = axes.iter().map(|&x| shape[x]).collect();
     let mut strides = vec![1usize; nd];
     for i in (0..nd.saturating_sub(1)).rev() {
         strides[i] = strides[i + 1] * shape[i + 1];
     }
-    let sel = Selection {
-        positions: out_shape.iter().map(|&n| (0..n).collect()).collect(),
-        out_shape: out_shape.clone(),
-    };
-    // Offsets in the output order, with the permuted strides.
     let perm_strides: Vec<usize> = axes.iter().map(|&x| strides[x]).collect();
     let mut offs = vec![0usize];
-    for (d, pos) in sel.positions.iter().enumerate() {
-        let mut next = Vec::with_capacity(offs.len() * pos.len());
+    for (d, &n) in out_shape.iter().enumerate() {
+        let mut next = Vec::with_capacity(offs.len() * n);
         for &b in &offs {
-            for &p in pos {
+            for p in 0..n {
                 next.push(b + p * perm_strides[d]);
             }
         }
         offs = next;
     }
+    Ok((offs, out_shape))
+}
+
+pub fn transpose(it: &mut Interp, a: &NDArray, axes: Option<Vec<usize>>) -> Res<Value> {
+    let (offs, out_shape) = transpose_offsets(a.shape(), axes)?;
     alloc_check(it, a.dtype(), offs.len())?;
     let out = gather(a, &offs, &out_shape)?;
     finish(it, out)
+}
+
+/// `a.T` / `a.transpose()`: a view, as in NumPy.
+pub fn transpose_view(it: &mut Interp, a: &Rc<ArrayObj>, axes: Option<Vec<usize>>) -> Res<Value> {
+    let arr = a.borrow().clone();
+    if arr.ndim() == 0 {
+        return finish(it, arr);
+    }
+    let (offs, out_shape) = transpose_offsets(arr.shape(), axes)?;
+    alloc_check(it, arr.dtype(), offs.len())?;
+    let out = gather(&arr, &offs, &out_shape)?;
+    it.new_view(a, offs, out)
 }
 
 pub fn astype(it: &mut Interp, a: &NDArray, dt: DataType) -> Res<Value> {
@@ -1594,9 +1630,8 @@ pub fn get_attr(it: &mut Interp, v: &Value, name: &str) -> Res<Value> {
                 "itemsize" => Value::Int(arr.dtype().bytes() as i64),
                 "nbytes" => Value::Int((arr.len() * arr.dtype().bytes()) as i64),
                 "T" => {
-                    let c = arr.clone();
                     drop(arr);
-                    return transpose(it, &c, None);
+                    return transpose_view(it, a, None);
                 }
                 _ if ARRAY_METHODS.contains(&name) => {
                     drop(arr);
@@ -1692,7 +1727,7 @@ pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Re
                     } else {
                         Some(shape_args(it, &a.pos)?.into_iter().map(|x| x.max(0) as usize).collect())
                     };
-                    transpose(it, &copy, axes)
+                    transpose_view(it, arr, axes)
                 }
                 "copy" => it.new_array(copy),
                 "flatten" | "ravel" => {
@@ -1715,9 +1750,9 @@ pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Re
                 "fill" => {
                     let v = a.req(0, "value", "fill")?;
                     let n = scalar_num(&v).ok_or_else(|| PyErr::type_error("fill value must be a number"))?;
-                    let mut m = arr.data.borrow_mut();
-                    for i in 0..m.len() {
-                        set_elem(&mut m, i, n)?;
+                    let len = arr.data.borrow().len();
+                    for i in 0..len {
+                        write_elem(arr, i, n)?;
                     }
                     Ok(Value::None)
                 }

@@ -481,11 +481,14 @@ fn np_reshape(it: &mut Interp, mut a: Args) -> Res<Value> {
 
 fn np_transpose(it: &mut Interp, mut a: Args) -> Res<Value> {
     let v = a.req(0, "a", "transpose")?;
-    let arr = arg_array(it, &v)?;
     let axes = match a.take(1, "axes") {
         None | Some(Value::None) => None,
         Some(x) => Some(shape_args(it, std::slice::from_ref(&x))?.into_iter().map(|d| d.max(0) as usize).collect()),
     };
+    if let Value::Array(obj) = &v {
+        return transpose_view(it, obj, axes);
+    }
+    let arr = arg_array(it, &v)?;
     transpose(it, &arr, axes)
 }
 
