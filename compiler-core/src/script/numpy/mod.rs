@@ -1257,7 +1257,8 @@ fn selection_offsets(shape: &[usize], sel: &Selection) -> Vec<usize> {
 /// `a[i, j]` with one integer per dimension: the element, or `None` to take
 /// the general path.
 pub fn get_scalar_fast(a: &ArrayObj, idx: &[i64]) -> Option<Res<Value>> {
-    let arr = a.borrow();
+    // The shape of a view never changes: no need to refresh it.
+    let arr = a.data.borrow();
     let shape = arr.shape();
     if idx.len() != shape.len() {
         return None;
@@ -1271,6 +1272,11 @@ pub fn get_scalar_fast(a: &ArrayObj, idx: &[i64]) -> Option<Res<Value>> {
             ))));
         }
         flat = flat * n + j as usize;
+    }
+    if let Some((base, offs)) = a.view_of() {
+        let o = offs.get(flat).copied()?;
+        let b = base.data.try_borrow().ok()?;
+        return Some(Ok(make_scalar(b.dtype(), elem(&b, o))));
     }
     Some(Ok(make_scalar(arr.dtype(), elem(&arr, flat))))
 }
