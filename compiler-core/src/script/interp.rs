@@ -56,6 +56,9 @@ pub struct CodeInfo {
     pub locals: Vec<String>,
     pub globals: Vec<String>,
     pub nonlocals: Vec<String>,
+    /// The body contains `yield`: calling the function runs it to the end
+    /// and returns an iterator over what it yielded (generators are eager).
+    pub generator: bool,
 }
 
 impl CodeInfo {
@@ -80,6 +83,7 @@ impl CodeInfo {
                 push_unique(&mut info.locals, &n);
             }
         }
+        info.generator = body.iter().any(stmt_yields);
         info
     }
 
@@ -89,6 +93,54 @@ impl CodeInfo {
             push_unique(&mut info.locals, &p.name);
         }
         info
+    }
+}
+
+/// Does a statement (outside nested functions and classes) contain `yield`?
+fn stmt_yields(s: &Stmt) -> bool {
+    let any = |b: &[Stmt]| b.iter().any(stmt_yields);
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr_yields(e),
+        StmtKind::Assign { targets, value } => expr_yields(value) || targets.iter().any(expr_yields),
+        StmtKind::AugAssign { value, .. } => expr_yields(value),
+        StmtKind::AnnAssign { value: Some(v), .. } => expr_yields(v),
+        StmtKind::If { test, body, orelse } | StmtKind::While { test, body, orelse } => {
+            expr_yields(test) || any(body) || any(orelse)
+        }
+        StmtKind::For { iter, body, orelse, .. } => expr_yields(iter) || any(body) || any(orelse),
+        StmtKind::With { items, body } => items.iter().any(|i| expr_yields(&i.context)) || any(body),
+        StmtKind::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => any(body) || handlers.iter().any(|h| any(&h.body)) || any(orelse) || any(finalbody),
+        _ => false,
+    }
+}
+
+fn expr_yields(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Yield(_) | ExprKind::YieldFrom(_) => true,
+        ExprKind::Lambda { .. } => false,
+        ExprKind::BinOp { left, right, .. } => expr_yields(left) || expr_yields(right),
+        ExprKind::UnaryOp { operand, .. } => expr_yields(operand),
+        ExprKind::BoolOp { values, .. } => values.iter().any(expr_yields),
+        ExprKind::Compare { left, comparators, .. } => expr_yields(left) || comparators.iter().any(expr_yields),
+        ExprKind::Call { func, args } => {
+            expr_yields(func)
+                || args.iter().any(|a| match a {
+                    ast::Arg::Positional(x) | ast::Arg::Starred(x) | ast::Arg::DoubleStarred(x) => expr_yields(x),
+                    ast::Arg::Keyword(k) => expr_yields(&k.value),
+                })
+        }
+        ExprKind::Attribute { value, .. } => expr_yields(value),
+        ExprKind::Subscript { value, index } => expr_yields(value) || expr_yields(index),
+        ExprKind::Tuple(items) | ExprKind::List(items) | ExprKind::Set(items) => items.iter().any(expr_yields),
+        ExprKind::IfExp { test, body, orelse } => expr_yields(test) || expr_yields(body) || expr_yields(orelse),
+        ExprKind::NamedExpr { value, .. } => expr_yields(value),
+        ExprKind::Starred(x) => expr_yields(x),
+        _ => false,
     }
 }
 
@@ -260,6 +312,8 @@ pub struct Interp {
     pub(crate) np_rng: super::numpy::random::Mt19937,
     /// Counter for host object ids (schedules, tensors).
     pub(crate) next_id: u64,
+    /// Values yielded by the generator functions being run, innermost last.
+    pub(crate) yields: Vec<Vec<Value>>,
     /// The stack address when the cell started (see [`stack_addr`]).
     pub(crate) stack_base: usize,
     /// Deepest stack use seen in this cell, in bytes.
@@ -297,6 +351,20 @@ impl Interp {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.limits.steps {
             return Err(PyErr::step_budget(self.limits.steps));
+        }
+        Ok(())
+    }
+
+    /// Records yielded values (generators run eagerly to the end).
+    fn collect_yield(&mut self, items: Vec<Value>) -> Res<()> {
+        let n = items.len() as u64;
+        let Some(top) = self.yields.last_mut() else {
+            return Err(PyErr::new(ExcKind::SyntaxError, "'yield' outside function"));
+        };
+        top.extend(items);
+        let len = top.len() as u64;
+        if len.is_power_of_two() || n > 1 {
+            self.check_alloc(len * SLOT_BYTES)?;
         }
         Ok(())
     }
@@ -1405,10 +1473,20 @@ impl Interp {
                 self.assign(target, v.clone())?;
                 Ok(v)
             }
-            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => Err(PyErr::new(
-                ExcKind::SyntaxError,
-                "generators (`yield`) are not supported by Tessel's interpreter",
-            )),
+            ExprKind::Yield(v) => {
+                let v = match v {
+                    Some(x) => self.eval(x)?,
+                    None => Value::None,
+                };
+                self.collect_yield(vec![v])?;
+                Ok(Value::None)
+            }
+            ExprKind::YieldFrom(x) => {
+                let v = self.eval(x)?;
+                let items = self.to_vec(&v)?;
+                self.collect_yield(items)?;
+                Ok(Value::None)
+            }
         }
     }
 
@@ -1842,6 +1920,9 @@ impl Interp {
             },
         );
         self.depth += 1;
+        if func.code.generator {
+            self.yields.push(Vec::new());
+        }
         let r = match &func.body {
             FuncBody::Def(d) => match self.exec_block(&d.body) {
                 Ok(()) => Ok(Value::None),
@@ -1853,6 +1934,17 @@ impl Interp {
                 )),
             },
             FuncBody::Lambda(body) => self.eval(body),
+        };
+        let r = if func.code.generator {
+            let items = self.yields.pop().unwrap_or_default();
+            r.map(|_| {
+                Value::Iter(Rc::new(RefCell::new(IterState::Seq {
+                    items: items.into(),
+                    index: 0,
+                })))
+            })
+        } else {
+            r
         };
         self.depth -= 1;
         self.frame = saved;

@@ -35,7 +35,9 @@
 //! IR execution); [`Limits`] caps steps (per cell), memory held by lists,
 //! arrays and tensors, and the Python call depth (`RecursionError`), so a
 //! runaway script ends with an error instead of hanging or crashing the page.
-//! Integers are 64-bit; overflow is an `OverflowError`.
+//! Integers are 64-bit; overflow is an `OverflowError`. Generators run
+//! eagerly: calling a function with `yield` runs it to the end and returns an
+//! iterator over the yielded values (an endless generator hits a budget).
 
 pub mod builtins;
 pub mod dict;
@@ -271,6 +273,7 @@ impl Interpreter {
             next_id: 0,
             stack_base: 0,
             stack_peak: 0,
+            yields: Vec::new(),
         };
         builtins::install(&mut inner);
         inner.globals.insert("__name__".into(), value::Value::str("__main__"));

@@ -1037,7 +1037,7 @@ pub fn axis_arg(v: Option<&Value>, ndim: usize) -> Res<Option<usize>> {
             let i = num_i64(x).ok_or_else(|| PyErr::type_error("an integer is required for the axis"))?;
             let n = ndim as i64;
             let j = if i < 0 { i + n } else { i };
-            if j < 0 || j >= n.max(1) {
+            if j < 0 || j >= n {
                 return Err(PyErr::new(
                     ExcKind::ValueError,
                     format!("axis {i} is out of bounds for array of dimension {ndim}"),
