@@ -368,6 +368,11 @@ pub fn call_host(it: &mut Interp, o: &Rc<Obj>, args: Args) -> Res<Value> {
 pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Value> {
     match &**o {
         Obj::Display { text, .. } if name == "data" => Ok(Value::str(text.as_str())),
+        Obj::Property { getter, .. } => match name {
+            "setter" => Ok(Value::BoundMethod(Rc::new((v.clone(), name.into())))),
+            "fget" => Ok(getter.clone()),
+            _ => Err(PyErr::attribute_error(format!("'property' object has no attribute '{name}'"))),
+        },
         Obj::DictView(..) | Obj::StdStream(_) | Obj::Display { .. } | Obj::PlainObject => {
             if matches!(&**o, Obj::StdStream(_)) && matches!(name, "write" | "flush") {
                 return Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
