@@ -137,6 +137,19 @@ pub struct ScriptAliases {
     pub ir: Vec<String>,
     /// Names bound to `tvm.script.relax`.
     pub relax: Vec<String>,
+    /// Python values the TVMScript may read from the enclosing script (as
+    /// TVM's parser reads closure variables): `n = 128` then `T.Buffer((n,), …)`.
+    pub consts: Vec<(String, PyConst)>,
+}
+
+/// A Python value visible to TVMScript from the enclosing script.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PyConst {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    Tuple(Vec<PyConst>),
 }
 
 /// Builds one decorated statement of a Python script: an `@I.ir_module`
@@ -148,6 +161,7 @@ pub fn build_item(stmt: &ast::Stmt, aliases: &ScriptAliases) -> Result<ParsedScr
     ns.tir.extend(aliases.tir.iter().cloned());
     ns.ir.extend(aliases.ir.iter().cloned());
     ns.relax.extend(aliases.relax.iter().cloned());
+    ns.consts = aliases.consts.iter().cloned().collect();
     let mut out = ParsedScript::default();
     out.dialect.tirx = aliases.tirx;
     match &stmt.kind {
@@ -228,6 +242,8 @@ struct Namespaces {
     ir: Vec<String>,
     /// Names bound to `tvm.script.relax` (usually `R`).
     relax: Vec<String>,
+    /// Python values of the enclosing script (see [`ScriptAliases::consts`]).
+    consts: HashMap<String, PyConst>,
 }
 
 impl Default for Namespaces {
@@ -237,6 +253,7 @@ impl Default for Namespaces {
             tir: vec!["T".into()],
             ir: vec!["I".into()],
             relax: vec!["R".into()],
+            consts: HashMap::new(),
         }
     }
 }
@@ -293,6 +310,16 @@ impl Namespaces {
             _ => e,
         };
         matches!(dotted(target).as_deref(), Some([r, "function"]) if self.relax.iter().any(|n| n == r))
+    }
+}
+
+fn const_value(c: &PyConst, span: Span) -> Value {
+    match c {
+        PyConst::Int(i) => Value::PyInt(*i, span),
+        PyConst::Float(f) => Value::PyFloat(*f, span),
+        PyConst::Bool(b) => Value::PyBool(*b, span),
+        PyConst::Str(s) => Value::Str(s.clone(), span),
+        PyConst::Tuple(items) => Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span),
     }
 }
 
@@ -1717,7 +1744,10 @@ impl<'a> FuncBuilder<'a> {
                     Value::Expr(Expr::new(ExprKind::Var(v.clone()), v.dtype(), span))
                 }
                 Some(Binding::Buffer(b)) => Value::Buffer(b.clone(), span),
-                None => return Err(Diagnostic::error(format!("undefined name `{n}`"), span)),
+                None => match self.ns.consts.get(n) {
+                    Some(c) => const_value(c, span),
+                    None => return Err(Diagnostic::error(format!("undefined name `{n}`"), span)),
+                },
             },
             ast::ExprKind::Tuple(items) | ast::ExprKind::List(items) => Value::Tuple(
                 items.iter().map(|i| self.eval(i)).collect::<Result<_>>()?,
