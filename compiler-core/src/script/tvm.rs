@@ -21,7 +21,7 @@ use crate::ir::{AttrValue, BaseFunc, IRModule, PrimFunc};
 use crate::schedule::replay::SchedValue;
 use crate::schedule::{Rv, Schedule, ScheduleError, TraceDialect};
 use crate::syntax::ast;
-use crate::tvmscript::builder::{build_item, Item, ScriptAliases};
+use crate::tvmscript::builder::{build_item, Item, PyConst, ScriptAliases};
 use crate::tvmscript::printer::{print_module, print_prim_func, print_stmt, Dialect, PrintOptions};
 
 const PRIM_FUNC: &str = "tvm.script.tir.prim_func";
@@ -49,6 +49,9 @@ pub fn is_ir_module_decorator(v: &Value) -> bool {
 fn aliases(it: &Interp) -> ScriptAliases {
     let mut a = ScriptAliases::default();
     let mut look = |name: &str, v: &Value| {
+        if let Some(c) = py_const(v, 0) {
+            a.consts.push((name.to_string(), c));
+        }
         if let Value::Module(m) = v {
             match m.name.as_str() {
                 "tvm.script.tir" => a.tir.push(name.to_string()),
@@ -73,6 +76,24 @@ fn aliases(it: &Interp) -> ScriptAliases {
         }
     }
     a
+}
+
+/// A script value TVMScript can use as a constant.
+fn py_const(v: &Value, depth: u32) -> Option<PyConst> {
+    Some(match v {
+        Value::Bool(b) => PyConst::Bool(*b),
+        Value::Int(i) => PyConst::Int(*i),
+        Value::Float(f) => PyConst::Float(*f),
+        Value::Str(s) => PyConst::Str(s.to_string()),
+        Value::NpScalar(s) if !s.dtype.is_float() && !s.dtype.is_bool() => PyConst::Int(s.num.as_i64()),
+        Value::Tuple(items) if depth < 4 && items.len() <= 16 => {
+            PyConst::Tuple(items.iter().map(|x| py_const(x, depth + 1)).collect::<Option<_>>()?)
+        }
+        Value::List(l) if depth < 4 && l.borrow().len() <= 16 => {
+            PyConst::Tuple(l.borrow().iter().map(|x| py_const(x, depth + 1)).collect::<Option<_>>()?)
+        }
+        _ => return None,
+    })
 }
 
 fn diagnostic_error(it: &Interp, diags: &[crate::diag::Diagnostic]) -> Box<PyErr> {

@@ -114,3 +114,24 @@ timer = lib.time_evaluator(lib.entry_name, dev, number=3, repeat=2)
 res = timer(a, b)
 print(len(res.results), res.mean >= 0, type(res).__name__)
 print(b)
+
+# %%
+# TVMScript reads Python values of the enclosing script, like TVM's parser.
+n = 16
+dtype = "float32"
+alpha = 2.5
+shape = (4, 4)
+
+@T.prim_func
+def scale(A: T.Buffer((n,), dtype), B: T.Buffer(shape, dtype)):
+    for i, j in T.grid(shape[0], shape[1]):
+        with T.sblock("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi * 4 + vj] * alpha
+
+print(scale.script())
+lib = tvm.build(scale, target="llvm")
+x = tvm.runtime.tensor(np.arange(16, dtype="float32"))
+y = tvm.runtime.empty((4, 4), "float32")
+lib["scale"](x, y)
+print(y)
