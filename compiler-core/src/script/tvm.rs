@@ -102,10 +102,8 @@ fn diagnostic_error(it: &Interp, diags: &[crate::diag::Diagnostic]) -> Box<PyErr
         .iter()
         .map(|d| crate::diag::render(d, &src.text, &src.name))
         .collect();
-    PyErr::new(
-        ExcKind::DiagnosticError,
-        format!("TVMScript could not be parsed:\n{}", text.join("\n").trim_end()),
-    )
+    // Like TVM's, the message is the rendered diagnostics.
+    PyErr::new(ExcKind::DiagnosticError, text.join("\n").trim_end().to_string())
 }
 
 /// Builds the IRModule or PrimFunc a decorated class or def defines.

@@ -135,3 +135,14 @@ x = tvm.runtime.tensor(np.arange(16, dtype="float32"))
 y = tvm.runtime.empty((4, 4), "float32")
 lib["scale"](x, y)
 print(y)
+
+# %%
+try:
+    @T.prim_func
+    def broken(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.sblock("A"):
+                vi = T.axis.spatial(4, i)
+                A[vi] = D[vi]
+except Exception as e:
+    print(type(e).__name__, type(e).__mro__[1].__name__)
