@@ -206,3 +206,19 @@ fn garbage_input_never_panics() {
         let _ = r.output;
     }
 }
+
+#[test]
+fn growth_through_comprehensions_and_strings_hits_the_memory_budget() {
+    let small = Limits { memory: 8 << 20, ..limits() };
+    for src in [
+        "x = [i for i in range(10**8)]",
+        "x = {i: i for i in range(10**8)}",
+        "x = {i for i in range(10**8)}",
+        "s = 'ab'\nwhile True:\n    s = s + s",
+        "s = 'a' * 1000000\nt = s.replace('a', 'b' * 100)",
+        "def g():\n    while True:\n        yield 1\nlist(g())",
+    ] {
+        let r = run(src, small);
+        assert!(err_line(&r).starts_with("MemoryError"), "{src}: {}", err_line(&r));
+    }
+}

@@ -1566,6 +1566,9 @@ impl Interp {
                 let mut out = Vec::new();
                 self.comprehension(e.span, generators, &mut |it| {
                     out.push(it.eval(elt)?);
+                    if out.len() % 4096 == 0 {
+                        it.check_alloc(out.len() as u64 * SLOT_BYTES)?;
+                    }
                     Ok(())
                 })?;
                 self.new_list(out)
@@ -1586,6 +1589,9 @@ impl Interp {
                 let mut d = Dict::new();
                 self.comprehension(e.span, generators, &mut |it| {
                     let v = it.eval(elt)?;
+                    if d.len() % 4096 == 4095 {
+                        it.check_alloc((d.len() as u64 + 1) * 3 * SLOT_BYTES)?;
+                    }
                     d.insert(v, Value::None)
                 })?;
                 Ok(Value::Set(Rc::new(RefCell::new(d))))
@@ -1599,6 +1605,9 @@ impl Interp {
                 self.comprehension(e.span, generators, &mut |it| {
                     let k = it.eval(key)?;
                     let v = it.eval(value)?;
+                    if d.len() % 4096 == 4095 {
+                        it.check_alloc((d.len() as u64 + 1) * 4 * SLOT_BYTES)?;
+                    }
                     d.insert(k, v)
                 })?;
                 Ok(self.new_dict(d))

@@ -696,6 +696,10 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
             let old = str_arg(&a, 0, name)?.unwrap_or_default();
             let new = str_arg(&a, 1, name)?.unwrap_or_default();
             let count = int_arg(&a, 2, -1)?;
+            // Check the result's size before building it.
+            let hits = if old.is_empty() { s.chars().count() as u64 + 1 } else { s.matches(old.as_str()).count() as u64 };
+            let hits = if count < 0 { hits } else { hits.min(count as u64) };
+            it.check_alloc((s.len() as u64).saturating_add(hits.saturating_mul(new.len() as u64)))?;
             let out = if count < 0 {
                 s.replace(&old, &new)
             } else {
@@ -861,6 +865,7 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
         }
         "expandtabs" => {
             let tab = int_arg(&a, 0, 8)?.clamp(0, 1000) as usize;
+            it.check_alloc((s.len() as u64).saturating_add(s.matches('\t').count() as u64 * tab as u64))?;
             let mut out = String::new();
             let mut col = 0;
             for c in s.chars() {

@@ -222,6 +222,7 @@ impl Interp {
         }
         match (op, &l, &r) {
             (BinOp::Add, Value::Str(a), Value::Str(b)) => {
+                self.check_alloc((a.len() + b.len()) as u64)?;
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
                 s.push_str(b);
