@@ -1312,8 +1312,9 @@ impl Interp {
         for d in &def.decorators {
             decorators.push(self.eval(d)?);
         }
-        if decorators.iter().any(super::tvm::is_prim_func_decorator) {
-            let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(def.name_span))?;
+        if let Some(k) = decorators.iter().position(super::tvm::is_prim_func_decorator) {
+            let at = def.decorators.get(k).map_or(def.name_span, |d| d.span);
+            let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
             self.store_name(&def.name, v)?;
             return Ok(());
         }
@@ -1334,8 +1335,8 @@ impl Interp {
             owner: RefCell::new(None),
         }));
         let mut v = f;
-        for dec in decorators.iter().rev() {
-            v = self.call(dec, Args::new(vec![v]))?;
+        for (dec, expr) in decorators.iter().zip(&def.decorators).rev() {
+            v = self.call(dec, Args::new(vec![v])).map_err(|e| e.at(expr.span))?;
         }
         self.store_name(&def.name, v)?;
         Ok(())
@@ -1347,8 +1348,9 @@ impl Interp {
         for d in &class.decorators {
             decorators.push(self.eval(d)?);
         }
-        if decorators.iter().any(super::tvm::is_ir_module_decorator) {
-            let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(class.name_span))?;
+        if let Some(k) = decorators.iter().position(super::tvm::is_ir_module_decorator) {
+            let at = class.decorators.get(k).map_or(class.name_span, |d| d.span);
+            let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
             self.store_name(&class.name, v)?;
             return Ok(());
         }
@@ -1388,8 +1390,8 @@ impl Interp {
             }
         }
         let mut v = Value::Class(cls);
-        for dec in decorators.iter().rev() {
-            v = self.call(dec, Args::new(vec![v]))?;
+        for (dec, expr) in decorators.iter().zip(&class.decorators).rev() {
+            v = self.call(dec, Args::new(vec![v])).map_err(|e| e.at(expr.span))?;
         }
         self.store_name(&class.name, v)?;
         Ok(())
