@@ -599,7 +599,7 @@ fn strip_zeros(s: &str) -> String {
 
 pub fn format_float(x: f64, spec_text: &str) -> Res<String> {
     let spec = parse_spec(spec_text)?;
-    let neg = x.is_sign_negative() && !(x == 0.0 && false) && !x.is_nan();
+    let neg = x.is_sign_negative() && !x.is_nan();
     let a = x.abs();
     let upper = matches!(spec.ty, Some('E' | 'F' | 'G'));
     let body = if !x.is_finite() {

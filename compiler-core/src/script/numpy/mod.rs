@@ -770,9 +770,7 @@ pub fn ufunc1(it: &mut Interp, name: &str, v: &Value) -> Res<Value> {
     let a = opnd(it, v)?;
     let n = numel(&a.shape);
     let keeps_int = matches!(name, "absolute" | "abs" | "negative" | "square" | "sign" | "positive");
-    let out = if is_float(a.dtype) || (keeps_int && !a.dtype.is_bool()) {
-        a.dtype
-    } else if keeps_int {
+    let out = if is_float(a.dtype) || keeps_int {
         a.dtype
     } else {
         match a.dtype.bits {

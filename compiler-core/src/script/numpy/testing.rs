@@ -163,7 +163,7 @@ fn compare_arrays(
             d
         }
     };
-    let mut max_abs = Num::I(0);
+    let mut max_abs: Option<Num> = None;
     let mut max_rel: Option<f64> = None;
     let mut any_nonzero = false;
     for &i in &bad {
@@ -175,10 +175,8 @@ fn compare_arrays(
             let e = normalize(diff_dt, Num::I(p.as_i64().wrapping_sub(q.as_i64())));
             Num::I(e.as_i64().wrapping_abs())
         };
-        if err.as_f64() > max_abs.as_f64() || (i == bad[0]) {
-            if err.as_f64() >= max_abs.as_f64() {
-                max_abs = err;
-            }
+        if max_abs.is_none_or(|m| err.as_f64() > m.as_f64()) {
+            max_abs = Some(err);
         }
         if q.as_f64() != 0.0 {
             any_nonzero = true;
@@ -187,7 +185,7 @@ fn compare_arrays(
             max_rel = Some(max_rel.map_or(rel, |m: f64| m.max(rel)));
         }
     }
-    remarks.push(format!("Max absolute difference among violations: {}", fmt0(diff_dt, max_abs)));
+    remarks.push(format!("Max absolute difference among violations: {}", fmt0(diff_dt, max_abs.unwrap_or(Num::I(0)))));
     let rel_dt = if is_float(diff_dt) { diff_dt } else { DataType::f64() };
     let rel = if any_nonzero { max_rel.unwrap_or(f64::INFINITY) } else { f64::INFINITY };
     let rel_text = if any_nonzero { fmt0(rel_dt, Num::F(rel)) } else { "inf".to_string() };
