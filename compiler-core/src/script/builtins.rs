@@ -213,7 +213,7 @@ pub fn builtin_with(name: &str, f: BuiltinFn, data: Value) -> Value {
 
 /// The `builtins` namespace.
 pub fn install(it: &mut Interp) {
-    let mut b: HashMap<&'static str, Value> = HashMap::new();
+    let mut b: super::interp::NameMap<&'static str> = Default::default();
     let fns: &[(&'static str, BuiltinFn)] = &[
         ("print", bi_print),
         ("len", bi_len),

@@ -61,10 +61,39 @@ pub struct CodeInfo {
     pub generator: bool,
 }
 
+/// Name equality without a `memcmp` call (names are short; this is the
+/// interpreter's hottest comparison).
+#[inline]
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// FNV-1a: a fast hasher for the short string keys of namespaces.
+#[derive(Default, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h ^= *b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// A namespace map (globals, builtins).
+pub type NameMap<K> = HashMap<K, Value, std::hash::BuildHasherDefault<Fnv>>;
+
 impl CodeInfo {
     #[inline]
     pub fn slot(&self, name: &str) -> Option<usize> {
-        self.locals.iter().position(|n| n == name)
+        self.locals.iter().position(|n| same_name(n, name))
     }
 
     /// Scope analysis of a function: parameters, then every other name the
@@ -288,8 +317,8 @@ pub(crate) struct Frame {
 
 /// The interpreter state: globals, imported modules, budgets, output.
 pub struct Interp {
-    pub(crate) globals: HashMap<String, Value>,
-    pub(crate) builtins: HashMap<&'static str, Value>,
+    pub(crate) globals: NameMap<String>,
+    pub(crate) builtins: NameMap<&'static str>,
     pub(crate) types: super::builtins::Types,
     pub(crate) exc_classes: HashMap<ExcKind, Rc<Class>>,
     pub(crate) modules: HashMap<String, Value>,

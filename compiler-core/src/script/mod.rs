@@ -245,8 +245,8 @@ impl Interpreter {
         let types = builtins::Types::new();
         let exc_classes = builtins::exception_classes(&types.object);
         let mut inner = Interp {
-            globals: HashMap::new(),
-            builtins: HashMap::new(),
+            globals: Default::default(),
+            builtins: Default::default(),
             types,
             exc_classes,
             modules: HashMap::new(),
