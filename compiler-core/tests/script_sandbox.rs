@@ -222,3 +222,10 @@ fn growth_through_comprehensions_and_strings_hits_the_memory_budget() {
         assert!(err_line(&r).starts_with("MemoryError"), "{src}: {}", err_line(&r));
     }
 }
+
+#[test]
+fn endless_printing_is_stopped() {
+    let r = run("while True:\n    print('spam' * 1000)\n", Limits { memory: 8 << 20, ..limits() });
+    assert_eq!(err_line(&r), "MemoryError: script printed more than 1 MB in one cell");
+    assert!(r.output.len() < 2 << 20);
+}

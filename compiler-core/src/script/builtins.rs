@@ -655,6 +655,7 @@ fn bi_print(it: &mut Interp, mut a: Args) -> Res<Value> {
         out.push_str(&it.to_str(v)?);
     }
     out.push_str(&end);
+    it.check_output(out.len())?;
     it.write(stream, out);
     Ok(Value::None)
 }

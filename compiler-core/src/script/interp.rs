@@ -343,6 +343,8 @@ pub struct Interp {
     pub(crate) next_id: u64,
     /// Values yielded by the generator functions being run, innermost last.
     pub(crate) yields: Vec<Vec<Value>>,
+    /// Bytes of output written by the current cell.
+    pub(crate) out_bytes: u64,
     /// The stack address when the cell started (see [`stack_addr`]).
     pub(crate) stack_base: usize,
     /// Deepest stack use seen in this cell, in bytes.
@@ -380,6 +382,19 @@ impl Interp {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.limits.steps {
             return Err(PyErr::step_budget(self.limits.steps));
+        }
+        Ok(())
+    }
+
+    /// Fails when a cell's output would pass an eighth of the memory budget
+    /// (64 MiB by default): output is kept in memory for the host.
+    pub(crate) fn check_output(&self, more: usize) -> Res<()> {
+        let limit = self.limits.memory / 8;
+        if self.out_bytes.saturating_add(more as u64) > limit {
+            return Err(PyErr::new(
+                ExcKind::MemoryError,
+                format!("script printed more than {} in one cell", super::error::human_bytes(limit)),
+            ));
         }
         Ok(())
     }
@@ -429,6 +444,7 @@ impl Interp {
         if text.is_empty() {
             return;
         }
+        self.out_bytes = self.out_bytes.saturating_add(text.len() as u64);
         // Merge consecutive writes to the same stream.
         let chunk = OutputChunk { stream, text };
         if let Some(sink) = &mut self.sink {
@@ -2423,6 +2439,7 @@ impl Interp {
             },
             _ => self.repr(v)?,
         };
+        self.check_output(text.len() + 1)?;
         self.write(Stream::Display, format!("{text}\n"));
         Ok(())
     }

@@ -274,6 +274,7 @@ impl Interpreter {
             stack_base: 0,
             stack_peak: 0,
             yields: Vec::new(),
+            out_bytes: 0,
         };
         builtins::install(&mut inner);
         inner.globals.insert("__name__".into(), value::Value::str("__main__"));
@@ -300,6 +301,7 @@ impl Interpreter {
         it.next_cell += 1;
         let source = Rc::new(Source::new(name, src, it.next_cell));
         it.steps = 0;
+        it.out_bytes = 0;
         it.stack_base = interp::stack_addr();
         it.stack_peak = 0;
         match it.exec_module(&module, source, display_last) {
