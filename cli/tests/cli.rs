@@ -97,7 +97,7 @@ fn eval_is_deterministic_and_computes() {
     assert_ne!(a, c);
     // C = A + B, element by element, in the printed arrays.
     let arrays: Vec<Vec<f32>> = a
-        .split(|c| c == '[' || c == ']')
+        .split(['[', ']'])
         .filter(|s| s.contains('.'))
         .map(|s| {
             s.split_whitespace()

@@ -95,7 +95,7 @@ fn build(e: &E, vars: &[Var]) -> Expr {
         E::Cmp(op, a, b) => Expr::cmp(*op, build(a, vars), build(b, vars)),
         E::And(a, b) => Expr::and(build(a, vars), build(b, vars)),
         E::Or(a, b) => Expr::or(build(a, vars), build(b, vars)),
-        E::Not(a) => Expr::not(build(a, vars)),
+        E::Not(a) => Expr::logical_not(build(a, vars)),
         E::Select(c, a, b) => Expr::select(build(c, vars), build(a, vars), build(b, vars)),
     }
 }

@@ -570,6 +570,21 @@ fn ill_typed_ir_is_rejected_before_running() {
         .unwrap_err()
         .message
         .contains("indexed with 1"));
+    // A 4-lane load whose index has 2 lanes.
+    let b = buf("B", f32t(), &[8]);
+    let bad = Expr::new(
+        ExprKind::Load {
+            buffer: b.clone(),
+            indices: vec![ramp(c(0), 1, 2)],
+        },
+        f32t().with_lanes(4),
+        Default::default(),
+    );
+    let f = func(&[&b], &[], store(&b, vec![ramp(c(0), 1, 4)], bad));
+    assert!(CompiledFunc::new(&f)
+        .unwrap_err()
+        .message
+        .contains("index with 2 lanes"));
     // A buffer that is nowhere defined.
     let ghost = buf("Ghost", f32t(), &[2]);
     let f = func(&[&a], &[], store(&ghost, vec![c(0)], cf(1.0)));

@@ -33,14 +33,7 @@ fn name(p: &Path) -> String {
 fn describe(d: &Diagnostic, src: &str) -> String {
     let (l, c) = LineIndex::new(src).line_col(d.span.start);
     let text = d.span.slice(src).lines().next().unwrap_or("");
-    format!(
-        "{}:{}: {}: {} [{}]",
-        l,
-        c,
-        d.severity,
-        d.message,
-        text
-    )
+    format!("{}:{}: {}: {} [{}]", l, c, d.severity, d.message, text)
 }
 
 /// The backticked snippets of the file's `# expect:` line: the source the

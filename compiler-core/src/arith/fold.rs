@@ -279,7 +279,7 @@ pub fn try_fold_cast(dtype: DataType, v: &Expr) -> Option<Expr> {
                 Some(Expr::bool(*f != 0.0))
             } else if dtype.is_integer() && f.is_finite() {
                 let t = f.trunc();
-                if t >= -9.2e18 && t <= 9.2e18 {
+                if (-9.2e18..=9.2e18).contains(&t) {
                     Some(Expr::int(wrap_to_dtype(t as i64, dtype), dtype))
                 } else {
                     None

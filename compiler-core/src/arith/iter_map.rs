@@ -1,8 +1,8 @@
 //! Iter-map detection: are block bindings a bijective quasi-affine function
 //! of the surrounding loops, and how is each built from splits and fusions?
 //!
-//! The practical subset: each binding is a sum of terms `(x // lower) % extent
-//! * scale` plus a constant, where `x` is a loop variable or a *fused* sum of
+//! The practical subset: each binding is a sum of terms
+//! `(x // lower) % extent * scale` plus a constant, where `x` is a loop variable or a *fused* sum of
 //! loop splits (`(i * 16 + j) // 4`); every loop must be covered exactly once
 //! across all bindings (split pieces of one loop must tile it), and each
 //! binding's terms must form a mixed-radix number (`i_0 * 16 + i_1 * 4 + i_2`),
@@ -68,11 +68,8 @@ impl IterMap {
     fn collect_vars(&self, sum: &IterSum, out: &mut Vec<Var>) {
         for a in &sum.args {
             match self.marks.get(a.mark).map(|m| &m.source) {
-                Some(MarkSource::Var(v)) => {
-                    if !out.contains(v) {
-                        out.push(v.clone());
-                    }
-                }
+                Some(MarkSource::Var(v)) if !out.contains(v) => out.push(v.clone()),
+                Some(MarkSource::Var(_)) => {}
                 Some(MarkSource::Fused(s)) => self.collect_vars(s, out),
                 None => {}
             }
@@ -183,7 +180,7 @@ impl Detector {
                             });
                         }
                     }
-                    let t = self.to_single(s)?;
+                    let t = self.single_split(s)?;
                     let Some(t) = t else {
                         return Ok(IterSum {
                             args: vec![],
@@ -237,7 +234,7 @@ impl Detector {
 
     /// A sum with base 0 as one split of scale 1: the sum itself when it has
     /// one term of scale 1, else a new fused mark over its terms.
-    fn to_single(&mut self, s: IterSum) -> Result<Option<IterSplit>, String> {
+    fn single_split(&mut self, s: IterSum) -> Result<Option<IterSplit>, String> {
         if s.base != 0 {
             return err("a split of an iterator with an offset is not supported");
         }
@@ -281,7 +278,7 @@ fn normalize(mut s: IterSum) -> Result<IterSum, String> {
     if s.args.iter().any(|t| t.scale < 0) {
         return err("binding decreases with a loop (negative coefficient)");
     }
-    s.args.sort_by(|a, b| a.scale.cmp(&b.scale));
+    s.args.sort_by_key(|a| a.scale);
     // Merge (m // l) % e * s + (m // (l*e)) % e2 * (s*e) → (m // l) % (e*e2) * s.
     let mut i = 0;
     while i + 1 < s.args.len() {
@@ -395,7 +392,7 @@ pub fn detect_iter_map(
     }
     // Every loop covered exactly once: the splits of a mark tile it.
     let mut pieces: Vec<Vec<(i64, i64)>> = vec![Vec::new(); d.marks.len()];
-    fn collect(sum: &IterSum, marks: &[IterMark], pieces: &mut Vec<Vec<(i64, i64)>>) {
+    fn collect(sum: &IterSum, marks: &[IterMark], pieces: &mut [Vec<(i64, i64)>]) {
         for t in &sum.args {
             pieces[t.mark].push((t.lower_factor, t.extent));
         }

@@ -197,22 +197,18 @@ impl Simplifier<'_> {
         }
         if is_index_type(a.dtype()) && a.dtype() == b.dtype() {
             match op {
-                BinOp::Add => {
-                    // Constants move outwards: (x + c) + y → (x + y) + c ; x + (y + c) → (x + y) + c
-                    if c(&b).is_none() {
-                        if let Some((x, c1)) = as_bin(&a, BinOp::Add) {
-                            if c(c1).is_some() {
-                                let inner =
-                                    self.visit(&Expr::binary(BinOp::Add, x.clone(), b.clone()));
-                                return Expr::binary(BinOp::Add, inner, c1.clone());
-                            }
+                // Constants move outwards: (x + c) + y → (x + y) + c ; x + (y + c) → (x + y) + c
+                BinOp::Add if c(&b).is_none() => {
+                    if let Some((x, c1)) = as_bin(&a, BinOp::Add) {
+                        if c(c1).is_some() {
+                            let inner = self.visit(&Expr::binary(BinOp::Add, x.clone(), b.clone()));
+                            return Expr::binary(BinOp::Add, inner, c1.clone());
                         }
-                        if let Some((y, c1)) = as_bin(&b, BinOp::Add) {
-                            if c(c1).is_some() && c(&a).is_none() {
-                                let inner =
-                                    self.visit(&Expr::binary(BinOp::Add, a.clone(), y.clone()));
-                                return Expr::binary(BinOp::Add, inner, c1.clone());
-                            }
+                    }
+                    if let Some((y, c1)) = as_bin(&b, BinOp::Add) {
+                        if c(c1).is_some() && c(&a).is_none() {
+                            let inner = self.visit(&Expr::binary(BinOp::Add, a.clone(), y.clone()));
+                            return Expr::binary(BinOp::Add, inner, c1.clone());
                         }
                     }
                 }
@@ -818,7 +814,7 @@ impl Simplifier<'_> {
                 let ny = self.rw_not(y);
                 self.rw_and(nx, ny)
             }
-            _ => Expr::not(a),
+            _ => Expr::logical_not(a),
         }
     }
 

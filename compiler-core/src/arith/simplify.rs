@@ -373,8 +373,10 @@ impl<'a> Simplifier<'a> {
         }
         let diff = self.canonical_expr(&Expr::binary(BinOp::Sub, a.clone(), b.clone()));
         let r = self.try_compare_const(&diff, 0);
-        if r == CompareResult::Unknown || r == CompareResult::Le || r == CompareResult::Ge {
-            if self.not_divisible_zero(&diff) {
+        if (r == CompareResult::Unknown || r == CompareResult::Le || r == CompareResult::Ge)
+            && self.not_divisible_zero(&diff)
+        {
+            {
                 return match r {
                     CompareResult::Le => CompareResult::Lt,
                     CompareResult::Ge => CompareResult::Gt,

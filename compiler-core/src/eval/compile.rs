@@ -25,8 +25,11 @@ pub(crate) type Slot = u32;
 pub(crate) enum CExpr {
     Const(V),
     Var(Slot),
-    /// A vector variable: lane `l` lives in slot `base + l`.
-    VarLanes(Slot),
+    /// A vector variable of `lanes` lanes: lane `l` lives in slot `base + l`.
+    VarLanes {
+        base: Slot,
+        lanes: u32,
+    },
     Bin {
         op: BinOp,
         ty: NumTy,
@@ -592,6 +595,8 @@ impl Compiler {
 
     // ------------------------------------------------------------ statements
 
+    /// `is_root`: `s` is the function body, whose block (if it is one) is the
+    /// root block, exempt from region checks.
     fn stmt(&mut self, s: &Stmt, is_root: bool) -> Result<CStmt, EvalError> {
         let span = s.span();
         Ok(match s.kind() {
@@ -653,7 +658,7 @@ impl Compiler {
                         span,
                     ));
                 }
-                let access = self.access(buffer, indices, span)?;
+                let access = self.access(buffer, indices, lanes as u16, span)?;
                 CStmt::Store {
                     access,
                     value: value_c,
@@ -791,7 +796,7 @@ impl Compiler {
                 reduce_at_min.push((slot, self.int_scalar(&iv.dom.min, "iterator domain")?));
             }
         }
-        let checked = !is_root;
+        let checked = !(is_root || (b.iter_vars.is_empty() && b.name == "root"));
         if checked {
             self.depth += 1;
         }
@@ -972,7 +977,14 @@ impl Compiler {
         ))
     }
 
-    fn access(&mut self, b: &Buffer, indices: &[Expr], span: Span) -> Result<Access, EvalError> {
+    /// An access of `lanes` lanes (each index has that many lanes, or one).
+    fn access(
+        &mut self,
+        b: &Buffer,
+        indices: &[Expr],
+        lanes: u16,
+        span: Span,
+    ) -> Result<Access, EvalError> {
         let slot = self.lookup_buf(b, span)?;
         if indices.len() != b.ndim() {
             return Err(err(
@@ -987,6 +999,16 @@ impl Compiler {
         }
         let mut out = Vec::with_capacity(indices.len());
         for e in indices {
+            let il = e.dtype().lanes;
+            if il != 1 && il != lanes {
+                return Err(err(
+                    format!(
+                        "a {lanes}-lane access of buffer {} has an index with {il} lanes",
+                        b.name
+                    ),
+                    span,
+                ));
+            }
             if !e.dtype().is_integer() {
                 return Err(err(
                     format!(
@@ -1101,7 +1123,10 @@ impl Compiler {
                     err(format!("variable {} is not defined here", v.name()), span)
                 })?;
                 if s.lanes > 1 {
-                    CExpr::VarLanes(s.slot)
+                    CExpr::VarLanes {
+                        base: s.slot,
+                        lanes: s.lanes,
+                    }
                 } else {
                     CExpr::Var(s.slot)
                 }
@@ -1181,10 +1206,19 @@ impl Compiler {
                         span,
                     ));
                 }
-                CExpr::Load(Box::new(self.access(buffer, indices, span)?))
+                CExpr::Load(Box::new(self.access(buffer, indices, dt.lanes, span)?))
             }
             ExprKind::Let { var, value, body } => {
                 self.check_let_type(var, value, span)?;
+                if body.dtype() != dt {
+                    return Err(err(
+                        format!(
+                            "let expression of type {dt} has a body of type {}",
+                            body.dtype()
+                        ),
+                        span,
+                    ));
+                }
                 let value = self.expr(value)?;
                 let slot = self.define_var(var);
                 let body = self.expr(body);

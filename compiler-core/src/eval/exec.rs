@@ -642,6 +642,16 @@ impl<'p> Machine<'p> {
 
     // ----------------------------------------------------------- expressions
 
+    /// Evaluates an operand, short-cutting the common leaves.
+    #[inline(always)]
+    fn operand(&mut self, e: &CExpr, lane: u32) -> Result<V, Fault> {
+        match e {
+            CExpr::Var(s) => Ok(self.slots[*s as usize]),
+            CExpr::Const(v) => Ok(*v),
+            _ => self.eval(e, lane),
+        }
+    }
+
     /// Evaluates an integer operand, short-cutting the common leaves.
     #[inline(always)]
     fn eval_int(&mut self, e: &CExpr, lane: u32) -> Result<i64, Fault> {
@@ -653,7 +663,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Flat storage offset of an access in lane `lane`, bounds-checked.
-    #[inline]
+    #[inline(always)]
     fn flat_index(&mut self, acc: &Access, lane: u32, write: bool) -> Result<usize, Fault> {
         let flat = match &acc.indices[..] {
             [e0] => {
@@ -761,10 +771,18 @@ impl<'p> Machine<'p> {
         Ok(match e {
             CExpr::Const(v) => *v,
             CExpr::Var(s) => self.slots[*s as usize],
-            CExpr::VarLanes(s) => self.slots[(*s + lane) as usize],
+            CExpr::VarLanes { base, lanes } => {
+                if lane >= *lanes {
+                    return Err(fault(
+                        format!("internal error: lane {lane} of a {lanes}-lane variable"),
+                        Span::default(),
+                    ));
+                }
+                self.slots[(*base + lane) as usize]
+            }
             CExpr::Bin { op, ty, a, b, span } => {
-                let x = self.eval(a, lane)?;
-                let y = self.eval(b, lane)?;
+                let x = self.operand(a, lane)?;
+                let y = self.operand(b, lane)?;
                 match binary(*op, *ty, x, y) {
                     Ok(v) => v,
                     Err(m) => return Err(fault(m, *span)),

@@ -218,6 +218,9 @@ fn parse_sci(s: &str) -> (bool, String, i32) {
     while digits.len() > 1 && digits.ends_with('0') {
         digits.pop();
     }
+    if digits.is_empty() {
+        digits.push('0');
+    }
     (neg, digits, exp)
 }
 

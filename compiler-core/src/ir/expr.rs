@@ -362,7 +362,7 @@ impl Expr {
         let dtype = a.dtype();
         Expr::new(ExprKind::Or(a, b), dtype, Span::default())
     }
-    pub fn not(a: Expr) -> Expr {
+    pub fn logical_not(a: Expr) -> Expr {
         let dtype = a.dtype();
         Expr::new(ExprKind::Not(a), dtype, Span::default())
     }

@@ -16,6 +16,7 @@
 //!   iterator, let, allocation) and used only inside its definition's scope;
 //! - both operands of an arithmetic or comparison node have the same dtype;
 //! - a `Load`/`Store` has one index per buffer dimension.
+//!
 //! The verifier ([`crate::analysis::verify`]) checks these on parsed input.
 
 pub mod buffer;

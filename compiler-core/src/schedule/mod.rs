@@ -17,21 +17,40 @@
 //! changes the IR. Primitives live one group per file:
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
-//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`.
+//! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
+//! - [`reduction`]: `decompose_reduction`, `rfactor`;
+//! - [`blockize`]: `blockize` of a loop;
+//! - [`tensorize`]: tensor intrinsics and `tensorize`;
+//! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
+//! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
+//! - [`cache`]: `cache_read`, `cache_write`;
+//! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
+//! - [`annotate`]: `annotate`, `unannotate`.
 
+pub mod annotate;
+pub mod blockize;
+pub mod cache;
+pub mod compute_at;
 pub mod error;
+pub mod inline;
+pub mod json;
+pub mod layout;
 pub mod loop_kind;
 pub mod loops;
 pub mod query;
 pub mod reduction;
 pub mod replay;
 pub mod sampling;
+pub(crate) mod scope;
+pub mod tensorize;
 pub mod trace;
 pub mod tree;
+mod util;
 
 use std::rc::Rc;
 
 pub use error::{Result, ScheduleError};
+pub use tensorize::{TensorIntrin, TensorIntrinTable};
 pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
 
@@ -70,6 +89,17 @@ enum RvTarget {
     Loop(Option<VarId>),
     /// A sampled integer.
     Expr(i64),
+    /// `sample_compute_location`'s "stay at the root" location.
+    RootLoop,
+    /// `sample_compute_location`'s "inline it" location.
+    InlineLoop,
+}
+
+/// The two compute locations that are not loops (TVM's decisions -1 and -2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpecialLoop {
+    Root,
+    Inline,
 }
 
 /// A split factor: inferred (`None`), a constant, or a sampled value.
@@ -91,6 +121,8 @@ pub struct Schedule {
     pub dialect: TraceDialect,
     /// How IR in error messages prints.
     pub ir_dialect: Dialect,
+    /// The tensor intrinsics `tensorize` looks names up in.
+    intrins: TensorIntrinTable,
 }
 
 impl Schedule {
@@ -117,6 +149,7 @@ impl Schedule {
             rand_state: seed_state(seed),
             dialect: TraceDialect::default(),
             ir_dialect: Dialect::default(),
+            intrins: TensorIntrinTable::default(),
         })
     }
 
@@ -209,6 +242,20 @@ impl Schedule {
     }
     pub(crate) fn new_loop_rv(&mut self, var: &Var) -> LoopRV {
         LoopRV(self.push_rv(RvTarget::Loop(Some(var.id()))))
+    }
+    pub(crate) fn new_special_loop_rv(&mut self, which: SpecialLoop) -> LoopRV {
+        LoopRV(self.push_rv(match which {
+            SpecialLoop::Root => RvTarget::RootLoop,
+            SpecialLoop::Inline => RvTarget::InlineLoop,
+        }))
+    }
+    /// Whether a loop handle is one of the special compute locations.
+    pub(crate) fn special_loop(&self, rv: LoopRV) -> Option<SpecialLoop> {
+        match self.rvs.get(rv.0 as usize) {
+            Some(RvTarget::RootLoop) => Some(SpecialLoop::Root),
+            Some(RvTarget::InlineLoop) => Some(SpecialLoop::Inline),
+            _ => None,
+        }
     }
     pub(crate) fn new_expr_rv(&mut self, value: i64) -> ExprRV {
         ExprRV(self.push_rv(RvTarget::Expr(value)))

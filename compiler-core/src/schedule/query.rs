@@ -78,14 +78,10 @@ impl Schedule {
         };
         let names = child_block_names(&body, &root);
         let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
-        let key = if matches!(parent, Rv::Block(_)) {
-            "block_or_loop"
-        } else {
-            "block_or_loop"
-        };
+        // TVM prints this argument positionally: `sch.get_child_blocks(b0)`.
         self.record(
             Instruction::new("get_child_blocks")
-                .arg(key, TraceArg::Rv(parent))
+                .arg("", TraceArg::Rv(parent))
                 .outputs(rvs.iter().map(|r| (*r).into()).collect()),
         );
         Ok(rvs)
@@ -122,7 +118,7 @@ impl Schedule {
         let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
         self.record(
             Instruction::new("get_output_blocks")
-                .arg("scope_block", TraceArg::Rv(scope.into()))
+                .arg("block", TraceArg::Rv(scope.into()))
                 .outputs(rvs.iter().map(|r| (*r).into()).collect()),
         );
         Ok(rvs)

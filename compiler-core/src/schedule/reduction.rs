@@ -1,4 +1,4 @@
-//! Reductions: `decompose_reduction` (and later `rfactor`).
+//! Reductions: `decompose_reduction` and `rfactor`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -10,7 +10,8 @@ use crate::ir::mutate::{substitute_expr, substitute_stmt};
 impl Schedule {
     /// `sch.decompose_reduction(block, loop)`: splits a reduction block into
     /// an init block `<name>_init`, placed right before `loop`, and the update
-    /// block (renamed `<name>_update`; handles to the block follow it). The
+    /// block (renamed `<name>_update`; handles to the block follow it; its
+    /// written regions join the front of its reads, as in TVM). The
     /// init block gets copies (`<loop>_init`) of the loops under `loop` that
     /// feed only spatial iterators. `loop` must enclose every loop that feeds
     /// a reduce iterator.
@@ -168,7 +169,7 @@ impl Schedule {
             writes,
             alloc_buffers: vec![],
             match_buffers: vec![],
-            annotations: Annotations::new(),
+            annotations: block.annotations.clone(),
             init: None,
             body: substitute_stmt(init, &iter_subst),
             span: block.span,
@@ -194,6 +195,16 @@ impl Schedule {
         let mut update = realize.clone();
         update.block.init = None;
         update.block.name = update_name.clone();
+        // Without its init the update reads what it writes: TVM puts the
+        // written regions first among the reads (unless already read).
+        let mut reads: Vec<BufferRegion> = block
+            .writes
+            .iter()
+            .filter(|w| !block.reads.iter().any(|r| r.buffer == w.buffer))
+            .cloned()
+            .collect();
+        reads.extend(block.reads.iter().cloned());
+        update.block.reads = reads;
         let body = tree::replace(
             &body,
             &block_path,
@@ -228,5 +239,651 @@ pub(crate) fn conjuncts(e: &Expr) -> Vec<Expr> {
         }
         ExprKind::Int(1) if e.dtype().is_bool() => vec![],
         _ => vec![e.clone()],
+    }
+}
+
+// ----- rfactor -------------------------------------------------------------------
+
+/// The commutative reducers `rfactor` recognises: TVM's reducer registry for
+/// one buffer. A reduction matches when its init stores the identity and its
+/// update is `C[…] = combine(C[…], rhs)` with the buffer load on the left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reducer {
+    /// `x + y`, identity 0.
+    Sum,
+    /// `x * y`, identity 1.
+    Product,
+    /// `T.min(x, y)`, identity `T.max_value(dtype)`.
+    Min,
+    /// `T.max(x, y)`, identity `T.min_value(dtype)`.
+    Max,
+}
+
+impl Reducer {
+    /// In TVM's registry order (the first match wins).
+    pub const ALL: [Reducer; 4] = [Reducer::Sum, Reducer::Product, Reducer::Min, Reducer::Max];
+
+    fn op(self) -> BinOp {
+        match self {
+            Reducer::Sum => BinOp::Add,
+            Reducer::Product => BinOp::Mul,
+            Reducer::Min => BinOp::Min,
+            Reducer::Max => BinOp::Max,
+        }
+    }
+
+    /// The identity element for values of type `dt` (`None` when the type has none).
+    pub fn identity(self, dt: DataType) -> Option<Expr> {
+        let constant = |v: i64| {
+            if dt.is_float() {
+                Expr::float(v as f64, dt)
+            } else {
+                Expr::int(v, dt)
+            }
+        };
+        match self {
+            Reducer::Sum => Some(constant(0)),
+            Reducer::Product => Some(constant(1)),
+            Reducer::Min => crate::tvmscript::builder::extreme_value(dt, true),
+            Reducer::Max => crate::tvmscript::builder::extreme_value(dt, false),
+        }
+    }
+
+    /// `combine(x, y)`.
+    pub fn combine(self, x: Expr, y: Expr) -> Expr {
+        Expr::binary(self.op(), x, y)
+    }
+
+    /// How the combiner is written, for messages.
+    pub fn pattern(self) -> &'static str {
+        match self {
+            Reducer::Sum => "x + y (init 0)",
+            Reducer::Product => "x * y (init 1)",
+            Reducer::Min => "T.min(x, y) (init T.max_value)",
+            Reducer::Max => "T.max(x, y) (init T.min_value)",
+        }
+    }
+}
+
+/// The reducer of a reduction whose init stores `init` and whose update
+/// stores `value` into `buffer[indices]`, with the combiner's operands
+/// `(lhs, rhs)` (TVM's `FromIdentityCombiner`: `lhs` must be the load of the
+/// updated element, operands are not swapped).
+pub fn match_reducer(
+    init: &Expr,
+    buffer: &Buffer,
+    indices: &[Expr],
+    value: &Expr,
+) -> Option<(Reducer, Expr, Expr)> {
+    let load = Expr::load(buffer, indices.to_vec());
+    for r in Reducer::ALL {
+        let Some(id) = r.identity(init.dtype()) else {
+            continue;
+        };
+        if !crate::arith::expr_deep_equal(&id, init) {
+            continue;
+        }
+        if let ExprKind::Binary(op, a, b) = value.kind() {
+            if *op == r.op() && crate::arith::expr_deep_equal(a, &load) {
+                return Some((r, a.clone(), b.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// TVM's `CheckReductionBlock`, less the dataflow ("dominant writer") part:
+/// an init, only spatial and reduce iterators, quasi-affine bindings, and no
+/// reduce iterator indexing the stores.
+pub(crate) fn check_reduction_block(
+    primitive: &str,
+    realize: &BlockRealize,
+    path: &tree::StmtPath,
+) -> Result<()> {
+    let block = &realize.block;
+    let fail = |why: String| {
+        Err(ScheduleError::new(
+            primitive,
+            format!("block `{}` is not a reduction block: {why}", block.name),
+        )
+        .at(path.clone()))
+    };
+    if block.init.is_none() {
+        return fail("it has no `T.init()`".into());
+    }
+    if let Some(iv) = block
+        .iter_vars
+        .iter()
+        .find(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
+    {
+        return fail(format!(
+            "its iterator `{}` is {}, not spatial or reduce",
+            iv.var.name(),
+            iv.kind.axis_name()
+        ));
+    }
+    if let Some((iv, _)) = block
+        .iter_vars
+        .iter()
+        .zip(&realize.iter_values)
+        .find(|(_, v)| !super::loops::is_quasi_affine(v))
+    {
+        return fail(format!(
+            "the binding of `{}` is not a quasi-affine expression of the loops",
+            iv.var.name()
+        ));
+    }
+    let reduce: HashSet<VarId> = block
+        .iter_vars
+        .iter()
+        .filter(|iv| iv.kind == IterKind::Reduce)
+        .map(|iv| iv.var.id())
+        .collect();
+    let mut bad: Option<String> = None;
+    block.body.walk(&mut |s| {
+        if let StmtKind::Store {
+            buffer, indices, ..
+        } = s.kind()
+        {
+            if bad.is_none()
+                && indices
+                    .iter()
+                    .any(|i| super::util::var_ids(i).iter().any(|v| reduce.contains(v)))
+            {
+                bad = Some(format!(
+                    "a reduce iterator indexes the output buffer `{}`",
+                    buffer.name
+                ));
+            }
+        }
+    });
+    match bad {
+        Some(why) => fail(why),
+        None => Ok(()),
+    }
+}
+
+impl Schedule {
+    /// `sch.rfactor(loop, factor_axis)`: factorizes a reduction along one of
+    /// its reduce loops (TVM's semantics).
+    ///
+    /// The block `B` under `loop` must be a reduction with a recognised
+    /// [`Reducer`]. A new block `B_rf`, under copies of all of `B`'s loops,
+    /// computes partial results into a new buffer `B.rf` (printed `B_rf`)
+    /// whose shape is `B`'s with the extent of `loop` inserted at
+    /// `factor_axis` (negative counts from the end, `-1` appends); `loop`'s
+    /// iterator becomes a spatial iterator of `B_rf`, and reduce iterators
+    /// bound to `loop` are split into one reduce iterator per loop they use.
+    /// `B` itself becomes the write-back block: it keeps the loops not
+    /// touched by reduce iterators plus `loop`, and reduces `B.rf` over
+    /// `loop` into `B`. `B.rf` is allocated in the enclosing block. Returns
+    /// the `B_rf` block; handles to `B` follow the write-back block.
+    ///
+    /// When `loop` is `B`'s only reduction loop, `B_rf` has no reduce
+    /// iterator left and simply stores the reduced value (no init), as in
+    /// TVM 0.27.
+    pub fn rfactor(&mut self, loop_rv: LoopRV, factor_axis: i64) -> Result<BlockRV> {
+        const P: &str = "rfactor";
+        let (loop_path, rf_loop) = self.resolve_loop(P, loop_rv)?;
+        let body = self.body(P)?;
+        let children = super::util::child_block_paths(&body, &loop_path);
+        let block_path = match children.as_slice() {
+            [only] => only.clone(),
+            [] => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!("loop `{}` contains no block", rf_loop.loop_var.name()),
+                )
+                .at(loop_path))
+            }
+            _ => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loop `{}` contains {} blocks; rfactor needs a loop with exactly one block under it",
+                        rf_loop.loop_var.name(),
+                        children.len()
+                    ),
+                )
+                .at(loop_path))
+            }
+        };
+        let realize = tree::get(&body, &block_path)
+            .and_then(|s| s.as_block_realize().cloned())
+            .ok_or_else(|| ScheduleError::new(P, "internal: stale block path"))?;
+        let block = &realize.block;
+        let Some(scope_path) = super::query::enclosing_block_path(&body, &block_path) else {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "block `{}` has no enclosing block to allocate the rfactor buffer in",
+                    block.name
+                ),
+            ));
+        };
+        check_reduction_block(P, &realize, &block_path)?;
+        if rf_loop.kind != ForKind::Serial {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "loop `{}` is {}; rfactor needs a serial loop",
+                    rf_loop.loop_var.name(),
+                    super::loops::kind_phrase(&rf_loop)
+                ),
+            )
+            .at(loop_path));
+        }
+        // Loop variables touched by spatial / reduce iterators.
+        let mut data_par: HashSet<VarId> = HashSet::new();
+        let mut reduce: HashSet<VarId> = HashSet::new();
+        for (iv, value) in block.iter_vars.iter().zip(&realize.iter_values) {
+            let ids = super::util::var_ids(value);
+            if iv.kind == IterKind::Reduce {
+                reduce.extend(ids);
+            } else {
+                data_par.extend(ids);
+            }
+        }
+        let loops = enclosing_loops(&body, &block_path);
+        if loops.is_empty() {
+            return Err(ScheduleError::new(P, "internal: the block has no loops"));
+        }
+        let loop_ids: HashSet<VarId> = loops.iter().map(|(_, l)| l.loop_var.id()).collect();
+        // TVM's loop properties.
+        let first_child = super::util::child_block_paths(&body, &loops[0].0);
+        if first_child.first() != Some(&block_path) {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "block `{}` must be the first block under its outermost loop `{}`",
+                    block.name,
+                    loops[0].1.loop_var.name()
+                ),
+            )
+            .at(loops[0].0.clone()));
+        }
+        let mut met_reduction_loop = false;
+        for (path, l) in &loops {
+            let v = l.loop_var.id();
+            let (dp, rd) = (data_par.contains(&v), reduce.contains(&v));
+            if dp && rd {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loop `{}` feeds both spatial and reduce iterators of block `{}`",
+                        l.loop_var.name(),
+                        block.name
+                    ),
+                )
+                .at(path.clone()));
+            } else if dp {
+                if v == rf_loop.loop_var.id() {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "loop `{}` feeds a spatial iterator of block `{}`; rfactor needs a reduction loop",
+                            l.loop_var.name(),
+                            block.name
+                        ),
+                    )
+                    .at(path.clone()));
+                }
+            } else if rd {
+                if !met_reduction_loop {
+                    let n = super::util::child_block_paths(&body, path).len();
+                    if n != 1 {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!(
+                                "the outermost reduction loop `{}` must contain only block `{}` (it contains {n} blocks)",
+                                l.loop_var.name(),
+                                block.name
+                            ),
+                        )
+                        .at(path.clone()));
+                    }
+                    met_reduction_loop = true;
+                }
+            } else if met_reduction_loop && !l.extent.is_const_int(1) {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "loop `{}` feeds no iterator of block `{}` but lies under a reduction loop",
+                        l.loop_var.name(),
+                        block.name
+                    ),
+                )
+                .at(path.clone()));
+            }
+        }
+        // The init and the update.
+        let not_applicable = |why: &str| {
+            Err(ScheduleError::new(
+                P,
+                format!("rfactor cannot be applied to block `{}`: {why}", block.name),
+            )
+            .at(block_path.clone()))
+        };
+        let init_store = block.init.as_ref().map(|s| s.kind().clone());
+        let Some(StmtKind::Store {
+            buffer: init_buffer,
+            value: init_value,
+            indices: init_indices,
+        }) = init_store
+        else {
+            return not_applicable(
+                "its init must be a single store (reductions into several buffers are not supported)",
+            );
+        };
+        let StmtKind::Store {
+            buffer: upd_buffer,
+            value: upd_value,
+            indices: upd_indices,
+        } = block.body.kind().clone()
+        else {
+            return not_applicable("its body must be a single store `C[…] = combine(C[…], value)`");
+        };
+        if init_buffer != upd_buffer {
+            return not_applicable(&format!(
+                "its init stores into `{}` but its body into `{}`",
+                init_buffer.name, upd_buffer.name
+            ));
+        }
+        if upd_indices.len() != upd_buffer.ndim() || init_indices.len() != upd_indices.len() {
+            return not_applicable("the stores must index every dimension of the buffer");
+        }
+        let ana = crate::arith::Analyzer::new();
+        if !init_indices
+            .iter()
+            .zip(&upd_indices)
+            .all(|(a, b)| ana.can_prove_equal(a, b))
+        {
+            return not_applicable("the init and the update store to different indices");
+        }
+        let Some((reducer, combiner_lhs, combiner_rhs)) =
+            match_reducer(&init_value, &upd_buffer, &upd_indices, &upd_value)
+        else {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "no commutative reducer matches block `{}`: its init stores {} and its update {}; rfactor recognises {}",
+                    block.name,
+                    crate::tvmscript::printer::print_expr(&init_value),
+                    crate::tvmscript::printer::print_expr(&upd_value),
+                    Reducer::ALL.iter().map(|r| r.pattern()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .at(block_path));
+        };
+        if let Some(w) = block
+            .writes
+            .iter()
+            .find(|w| w.region.len() != upd_buffer.ndim())
+        {
+            return not_applicable(&format!(
+                "its write region of `{}` does not cover every dimension",
+                w.buffer.name
+            ));
+        }
+        if let Some(w) = block.writes.iter().find(|w| w.buffer != upd_buffer) {
+            return not_applicable(&format!(
+                "it writes `{}` besides the reduction buffer `{}`",
+                w.buffer.name, upd_buffer.name
+            ));
+        }
+        let ndim = upd_buffer.ndim() as i64;
+        if factor_axis < -(ndim + 1) || factor_axis > ndim {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "the write buffer `{}` has {ndim} dimension(s), so factor_axis must be in [{}, {ndim}]; got {factor_axis}",
+                    upd_buffer.name,
+                    -(ndim + 1)
+                ),
+            ));
+        }
+        let axis = if factor_axis < 0 {
+            factor_axis + ndim + 1
+        } else {
+            factor_axis
+        } as usize;
+
+        // ---- the rfactor buffer
+        let rf_buffer = upd_buffer.derive(|n| {
+            n.name = format!("{}.rf", n.name);
+            n.data = Var::new(n.name.clone(), DataType::handle());
+            n.shape.insert(axis, rf_loop.extent.clone());
+        });
+
+        // ---- the rfactor block
+        let loop_by_var: HashMap<VarId, &For> =
+            loops.iter().map(|(_, l)| (l.loop_var.id(), l)).collect();
+        let iter_from_loop = |l: &For, kind: IterKind| IterVar {
+            var: Var::new(format!("v{}", l.loop_var.name()), l.loop_var.dtype()),
+            dom: Range::new(l.min.clone(), l.extent.clone()),
+            kind,
+        };
+        let additional = iter_from_loop(&rf_loop, IterKind::Spatial);
+        let mut loop_to_iter: HashMap<VarId, Expr> = HashMap::new();
+        loop_to_iter.insert(rf_loop.loop_var.id(), additional.var.to_expr());
+        let mut rf_iters = vec![additional.clone()];
+        let mut rf_values = vec![rf_loop.loop_var.to_expr()];
+        let mut var_map: HashMap<VarId, Expr> = HashMap::new();
+        for (iv, value) in block.iter_vars.iter().zip(&realize.iter_values) {
+            if iv.kind == IterKind::Spatial || !value.uses_var(&rf_loop.loop_var) {
+                rf_iters.push(iv.clone());
+                rf_values.push(value.clone());
+                continue;
+            }
+            for v in super::util::vars_in_order(value) {
+                let Some(l) = loop_by_var.get(&v.id()) else {
+                    continue;
+                };
+                if loop_to_iter.contains_key(&v.id()) {
+                    continue;
+                }
+                let it = iter_from_loop(l, IterKind::Reduce);
+                loop_to_iter.insert(v.id(), it.var.to_expr());
+                rf_iters.push(it);
+                rf_values.push(v.to_expr());
+            }
+            var_map.insert(iv.var.id(), substitute_expr(value, &loop_to_iter));
+        }
+        let mut rf_indices = upd_indices.clone();
+        rf_indices.insert(axis, additional.var.to_expr());
+        let has_reduce_iter = rf_iters.iter().any(|iv| iv.kind == IterKind::Reduce);
+        let store = |buffer: &Buffer, value: Expr, indices: Vec<Expr>| {
+            Stmt::from_kind(StmtKind::Store {
+                buffer: buffer.clone(),
+                value,
+                indices,
+            })
+        };
+        let identity = reducer
+            .identity(init_value.dtype())
+            .unwrap_or_else(|| init_value.clone());
+        let (rf_body, rf_init) = if has_reduce_iter {
+            (
+                store(
+                    &rf_buffer,
+                    reducer.combine(Expr::load(&rf_buffer, rf_indices.clone()), combiner_rhs),
+                    rf_indices.clone(),
+                ),
+                Some(store(&rf_buffer, identity.clone(), rf_indices.clone())),
+            )
+        } else {
+            (store(&rf_buffer, combiner_rhs, rf_indices.clone()), None)
+        };
+        let rf_writes = block
+            .writes
+            .iter()
+            .map(|w| {
+                let mut region = w.region.clone();
+                region.insert(axis, Range::point(additional.var.to_expr()));
+                super::util::substitute_region(
+                    &BufferRegion {
+                        buffer: rf_buffer.clone(),
+                        region,
+                    },
+                    &var_map,
+                )
+            })
+            .collect();
+        let rf_block = Block {
+            name: format!("{}_rf", block.name),
+            iter_vars: rf_iters,
+            reads: block
+                .reads
+                .iter()
+                .map(|r| super::util::substitute_region(r, &var_map))
+                .collect(),
+            writes: rf_writes,
+            alloc_buffers: vec![],
+            match_buffers: vec![],
+            annotations: block.annotations.clone(),
+            init: rf_init.map(|s| substitute_stmt(&s, &var_map)),
+            body: substitute_stmt(&rf_body, &var_map),
+            span: block.span,
+        };
+
+        // ---- the write-back block
+        let wb_rf_iter = iter_from_loop(&rf_loop, IterKind::Reduce);
+        let mut wb_map: HashMap<VarId, Expr> = HashMap::new();
+        wb_map.insert(additional.var.id(), wb_rf_iter.var.to_expr());
+        let mut wb_iters = vec![wb_rf_iter];
+        let mut wb_values = vec![rf_loop.loop_var.to_expr()];
+        for (iv, value) in block.iter_vars.iter().zip(&realize.iter_values) {
+            if iv.kind == IterKind::Spatial {
+                let nv = iv.var.fresh_copy();
+                wb_map.insert(iv.var.id(), nv.to_expr());
+                wb_iters.push(IterVar {
+                    var: nv,
+                    dom: iv.dom.clone(),
+                    kind: IterKind::Spatial,
+                });
+                wb_values.push(value.clone());
+            }
+        }
+        let wb_lhs = substitute_expr(&combiner_lhs, &wb_map);
+        let wb_rhs = substitute_expr(&Expr::load(&rf_buffer, rf_indices.clone()), &wb_map);
+        let region_of = |e: &Expr| match e.kind() {
+            ExprKind::Load { buffer, indices } => super::util::point_region(buffer, indices),
+            _ => BufferRegion {
+                buffer: upd_buffer.clone(),
+                region: vec![],
+            },
+        };
+        let wb_block = Block {
+            name: block.name.clone(),
+            iter_vars: wb_iters,
+            reads: vec![region_of(&wb_rhs)],
+            writes: vec![region_of(&wb_lhs)],
+            alloc_buffers: vec![],
+            match_buffers: vec![],
+            annotations: block.annotations.clone(),
+            init: Some(substitute_stmt(
+                &store(&upd_buffer, identity, upd_indices.clone()),
+                &wb_map,
+            )),
+            body: substitute_stmt(
+                &store(
+                    &upd_buffer,
+                    reducer.combine(wb_lhs.clone(), wb_rhs.clone()),
+                    upd_indices.clone(),
+                ),
+                &wb_map,
+            ),
+            span: block.span,
+        };
+        let wb_stmt = super::util::realize(wb_values, Expr::bool(true), wb_block);
+
+        // ---- the rfactor block under copies of all the loops
+        let mut loop_copy: HashMap<VarId, Expr> = HashMap::new();
+        let new_vars: Vec<Var> = loops
+            .iter()
+            .map(|(_, l)| {
+                let nv = l.loop_var.fresh_copy();
+                loop_copy.insert(l.loop_var.id(), nv.to_expr());
+                nv
+            })
+            .collect();
+        let mut rf_stmt = super::util::realize(
+            rf_values
+                .iter()
+                .map(|v| substitute_expr(v, &loop_copy))
+                .collect(),
+            substitute_expr(&realize.predicate, &loop_copy),
+            rf_block,
+        );
+        for ((_, l), nv) in loops.iter().zip(new_vars).rev() {
+            rf_stmt = Stmt::from_kind(StmtKind::For(For {
+                loop_var: nv,
+                min: substitute_expr(&l.min, &loop_copy),
+                extent: substitute_expr(&l.extent, &loop_copy),
+                kind: l.kind,
+                thread_tag: l.thread_tag.clone(),
+                annotations: l.annotations.clone(),
+                body: rf_stmt,
+            }));
+        }
+
+        // ---- the write-back nest: drop the loops of reduce iterators except `loop`
+        let chain = tree::chain(&body, &block_path);
+        let outer_depth = loops[0].0 .0.len();
+        if chain.len() != block_path.0.len() + 1 || outer_depth >= block_path.0.len() {
+            return Err(ScheduleError::new(P, "internal: stale block path"));
+        }
+        let mut cur = wb_stmt;
+        for depth in (outer_depth..block_path.0.len()).rev() {
+            let s = &chain[depth];
+            let idx = block_path.0[depth];
+            if let StmtKind::For(l) = s.kind() {
+                if loop_ids.contains(&l.loop_var.id())
+                    && l.loop_var != rf_loop.loop_var
+                    && reduce.contains(&l.loop_var.id())
+                {
+                    // Removing a loop must not remove repetitions of anything but the block.
+                    if chain[depth + 1..block_path.0.len()]
+                        .iter()
+                        .any(|x| x.as_for().is_none())
+                    {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!(
+                                "reduction loop `{}` contains statements besides the loops of block `{}`; rfactor removes it from the write-back nest",
+                                l.loop_var.name(),
+                                block.name
+                            ),
+                        )
+                        .at(block_path));
+                    }
+                    continue;
+                }
+            }
+            cur = tree::with_child(s, idx, cur);
+        }
+        let new_nest = Stmt::seq(vec![rf_stmt, cur]);
+        let body = tree::replace(&body, &loops[0].0, new_nest);
+        // Allocate the rfactor buffer in the enclosing block.
+        let Some(mut scope) =
+            tree::get(&body, &scope_path).and_then(|s| s.as_block_realize().cloned())
+        else {
+            return Err(ScheduleError::new(P, "internal: stale scope path"));
+        };
+        scope.block.alloc_buffers.push(rf_buffer);
+        let body = tree::replace(
+            &body,
+            &scope_path,
+            Stmt::from_kind(StmtKind::BlockRealize(scope)),
+        );
+        self.set_body(P, body)?;
+        let rv = self.new_block_rv(&format!("{}_rf", block.name));
+        self.record(
+            Instruction::new("rfactor")
+                .arg("loop", TraceArg::Rv(loop_rv.into()))
+                .arg("factor_axis", TraceArg::Int(factor_axis))
+                .outputs(vec![rv.into()]),
+        );
+        Ok(rv)
     }
 }

@@ -199,7 +199,7 @@ impl Schedule {
             }
             "get_loops" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 rvs(&self.get_loops(b)?)
             }
@@ -213,7 +213,7 @@ impl Schedule {
             }
             "get_producers" | "get_consumers" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 let r = if method == "get_producers" {
                     self.get_producers(b)?
@@ -223,8 +223,8 @@ impl Schedule {
                 rvs(&r)
             }
             "get_output_blocks" => {
-                let b = a.required("scope_block")?;
-                let b = a.block(b)?;
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 rvs(&self.get_output_blocks(b)?)
             }
@@ -315,6 +315,100 @@ impl Schedule {
                 self.bind(l, &t)?;
                 SchedValue::None
             }
+            "compute_inline" | "reverse_compute_inline" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                a.finish()?;
+                if method == "compute_inline" {
+                    self.compute_inline(b)?;
+                } else {
+                    self.reverse_compute_inline(b)?;
+                }
+                SchedValue::None
+            }
+            "decompose_reduction" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                a.finish()?;
+                SchedValue::Rv(self.decompose_reduction(b, l)?.into())
+            }
+            "blockize" => {
+                let t = a.required("target")?;
+                let preserve = match a.get("preserve_unit_iters") {
+                    Some(v) => a.bool(v)?,
+                    None => true,
+                };
+                a.finish()?;
+                match t {
+                    SchedValue::Rv(Rv::Loop(l)) => {
+                        SchedValue::Rv(self.blockize(LoopRV(l), preserve)?.into())
+                    }
+                    SchedValue::List(_) => {
+                        return Err(a.err(
+                            "blockize of a list of blocks is not supported yet; blockize the loop above them",
+                        ))
+                    }
+                    other => {
+                        return Err(a.err(format!(
+                            "expected a loop (or a list of blocks), got {}",
+                            describe(&other)
+                        )))
+                    }
+                }
+            }
+            "tensorize" => {
+                let t = a.required("block_or_loop")?;
+                let t = match t {
+                    SchedValue::Rv(r @ (Rv::Block(_) | Rv::Loop(_))) => r,
+                    SchedValue::Str(_) => self.block_or_name(&a, t)?.into(),
+                    other => {
+                        return Err(a.err(format!(
+                            "expected a block or a loop, got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                let name = a.required("tensor_intrin")?;
+                let name = a.string(name)?;
+                let preserve = match a.get("preserve_unit_iters") {
+                    Some(v) => a.bool(v)?,
+                    None => true,
+                };
+                a.finish()?;
+                self.tensorize(t, &name, preserve)?;
+                SchedValue::None
+            }
+            "rfactor" => {
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let f = a.required("factor_axis")?;
+                let f = a.int(f)?;
+                a.finish()?;
+                SchedValue::Rv(self.rfactor(l, f)?.into())
+            }
+            "compute_at" | "reverse_compute_at" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let l = a.required("loop")?;
+                let l = a.loop_(l)?;
+                let preserve = match a.get("preserve_unit_loops") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                let index = match a.get("index") {
+                    Some(v) => a.int(v)?,
+                    None => -1,
+                };
+                a.finish()?;
+                if method == "compute_at" {
+                    self.compute_at(b, l, preserve, index)?;
+                } else {
+                    self.reverse_compute_at(b, l, preserve, index)?;
+                }
+                SchedValue::None
+            }
             "sample_perfect_tile" => {
                 let l = a.required("loop")?;
                 let l = a.loop_(l)?;
@@ -338,6 +432,16 @@ impl Schedule {
                     return Err(a.err("n must be positive"));
                 }
                 rvs(&self.sample_perfect_tile(l, n as usize, m, decision.as_deref())?)
+            }
+            "sample_compute_location" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let decision = match a.get("decision") {
+                    None | Some(SchedValue::None) => None,
+                    Some(v) => Some(a.int(v)?),
+                };
+                a.finish()?;
+                SchedValue::Rv(self.sample_compute_location(b, decision)?.into())
             }
             "sample_categorical" => {
                 let c = a.required("candidates")?;
@@ -366,13 +470,121 @@ impl Schedule {
                 a.finish()?;
                 SchedValue::Rv(self.sample_categorical(&c, &p, decision)?.into())
             }
-            "decompose_reduction" => {
+            "cache_read" | "cache_write" => {
                 let b = a.required("block")?;
-                let b = a.block(b)?;
-                let l = a.required("loop")?;
-                let l = a.loop_(l)?;
+                let b = self.block_or_name(&a, b)?;
+                let index_name = if method == "cache_read" {
+                    "read_buffer_index"
+                } else {
+                    "write_buffer_index"
+                };
+                let i = a.required(index_name)?;
+                let i = a.int(i)?;
+                let scope = a.required("storage_scope")?;
+                let scope = a.string(scope)?;
+                let consumers = match a.get("consumer_blocks") {
+                    None | Some(SchedValue::None) => Vec::new(),
+                    Some(v) => a
+                        .list(v)?
+                        .into_iter()
+                        .map(|x| a.block(x))
+                        .collect::<Result<Vec<_>>>()?,
+                };
                 a.finish()?;
-                SchedValue::Rv(self.decompose_reduction(b, l)?.into())
+                let rv = if method == "cache_read" {
+                    self.cache_read(b, i, &scope, &consumers)?
+                } else {
+                    self.cache_write(b, i, &scope, &consumers)?
+                };
+                SchedValue::Rv(rv.into())
+            }
+            "set_scope" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let i = a.required("buffer_index")?;
+                let i = a.int(i)?;
+                let scope = a.required("storage_scope")?;
+                let scope = a.string(scope)?;
+                a.finish()?;
+                self.set_scope(b, i, &scope)?;
+                SchedValue::None
+            }
+            "storage_align" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let mut ints = [0i64; 4];
+                for (slot, name) in
+                    ints.iter_mut()
+                        .zip(["buffer_index", "axis", "factor", "offset"])
+                {
+                    let v = a.required(name)?;
+                    *slot = a.int(v)?;
+                }
+                a.finish()?;
+                self.storage_align(b, ints[0], ints[1], ints[2], ints[3])?;
+                SchedValue::None
+            }
+            "transform_layout" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let buffer = a.required("buffer")?;
+                let index_map = a.required("index_map")?;
+                let pad_value = a.get("pad_value");
+                let legacy_type = a.get_keyword("buffer_index_type");
+                let injective = match a.get_keyword("assume_injective_transform") {
+                    Some(v) => a.bool(v)?,
+                    None => false,
+                };
+                a.finish()?;
+                let sel =
+                    layout::BufferSel::from_value(buffer, legacy_type).map_err(|m| a.err(m))?;
+                let map_src = match index_map {
+                    SchedValue::Source(s) | SchedValue::Str(s) => s,
+                    other => {
+                        return Err(a.err(format!(
+                            "index_map must be a lambda, such as `lambda i, j: (j, i)`; got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                let pad = match pad_value {
+                    None | Some(SchedValue::None) => None,
+                    Some(SchedValue::Int(v)) => Some(v.to_string()),
+                    Some(SchedValue::Float(v)) => Some(format!("{v:?}")),
+                    Some(SchedValue::Source(s)) => Some(s),
+                    Some(other) => {
+                        return Err(a.err(format!(
+                            "pad_value must be a number or a lambda, not {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                self.transform_layout(b, sel, &map_src, pad.as_deref(), injective)?;
+                SchedValue::None
+            }
+            "annotate" => {
+                let t = a.required("block_or_loop")?;
+                let SchedValue::Rv(t) = t else {
+                    return Err(a.err("expected a block or a loop"));
+                };
+                let k = a.required("ann_key")?;
+                let k = a.string(k)?;
+                let v = a.required("ann_val")?;
+                a.finish()?;
+                let v = annotate::attr_from_value(&v).map_err(|m| a.err(m))?;
+                self.annotate(t, &k, v)?;
+                SchedValue::None
+            }
+            "unannotate" => {
+                let t = a.required("block_or_loop")?;
+                let SchedValue::Rv(t) = t else {
+                    return Err(a.err("expected a block or a loop"));
+                };
+                let k = a.required("ann_key")?;
+                let k = a.string(k)?;
+                a.finish()?;
+                self.unannotate(t, &k)?;
+                SchedValue::None
             }
             other => {
                 return Err(ScheduleError::new(
@@ -382,6 +594,15 @@ impl Schedule {
             }
         };
         Ok(out)
+    }
+
+    /// A block argument, which TVM also accepts as a block name: the name is
+    /// looked up with `get_block` (recorded in the trace, as TVM does).
+    fn block_or_name(&mut self, a: &CallArgs, v: SchedValue) -> Result<BlockRV> {
+        match v {
+            SchedValue::Str(name) => self.get_block(&name, None),
+            other => a.block(other),
+        }
     }
 
     /// Replays `trace` on this schedule (usually a fresh one over the original
@@ -400,7 +621,9 @@ impl Schedule {
                 }
             }
             if let (Some(d), false) = (&inst.decision, resample) {
-                let v = if inst.name == "sample_categorical" {
+                let v = if inst.name == "sample_categorical"
+                    || inst.name == "sample_compute_location"
+                {
                     SchedValue::Int(d.first().copied().unwrap_or(0))
                 } else {
                     SchedValue::List(d.iter().map(|x| SchedValue::Int(*x)).collect())
@@ -457,7 +680,7 @@ pub fn run_python(
         }
     }
     for stmt in body {
-        run_stmt(sch, &mut env, stmt)?;
+        run_stmt(sch, &mut env, src, stmt)?;
     }
     Ok(env)
 }
@@ -465,6 +688,7 @@ pub fn run_python(
 fn run_stmt(
     sch: &mut Schedule,
     env: &mut HashMap<String, SchedValue>,
+    src: &str,
     stmt: &ast::Stmt,
 ) -> std::result::Result<(), Diagnostic> {
     match &stmt.kind {
@@ -473,10 +697,10 @@ fn run_stmt(
             if matches!(e.kind, ast::ExprKind::Str(_)) {
                 return Ok(());
             }
-            eval(sch, env, e).map(|_| ())
+            eval(sch, env, src, e).map(|_| ())
         }
         ast::StmtKind::Assign { targets, value } => {
-            let v = eval(sch, env, value)?;
+            let v = eval(sch, env, src, value)?;
             for t in targets {
                 bind(env, t, v.clone())?;
             }
@@ -528,6 +752,7 @@ fn bind(
 fn eval(
     sch: &mut Schedule,
     env: &HashMap<String, SchedValue>,
+    src: &str,
     e: &ast::Expr,
 ) -> std::result::Result<SchedValue, Diagnostic> {
     Ok(match &e.kind {
@@ -539,7 +764,7 @@ fn eval(
         ast::ExprKind::UnaryOp {
             op: ast::UnaryOp::Neg,
             operand,
-        } => match eval(sch, env, operand)? {
+        } => match eval(sch, env, src, operand)? {
             SchedValue::Int(v) => SchedValue::Int(-v),
             SchedValue::Float(v) => SchedValue::Float(-v),
             _ => return Err(Diagnostic::error("cannot negate this", e.span)),
@@ -551,10 +776,70 @@ fn eval(
         ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => SchedValue::List(
             items
                 .iter()
-                .map(|i| eval(sch, env, i))
+                .map(|i| eval(sch, env, src, i))
                 .collect::<std::result::Result<_, _>>()?,
         ),
-        ast::ExprKind::Lambda { .. } => SchedValue::Source(String::new()),
+        // Index maps (`lambda i, j: (j, i)`) and dictionaries (annotation
+        // values) travel as their source text; the primitive parses them.
+        ast::ExprKind::Subscript { value, index } => {
+            let SchedValue::List(items) = eval(sch, env, src, value)? else {
+                return Err(Diagnostic::error("only lists can be indexed", value.span));
+            };
+            let n = items.len() as i64;
+            let mut int_of = |e: &ast::Expr| -> std::result::Result<i64, Diagnostic> {
+                match eval(sch, env, src, e)? {
+                    SchedValue::Int(i) => Ok(i),
+                    _ => Err(Diagnostic::error("an index is an integer", e.span)),
+                }
+            };
+            // Python's rules: negative indices count from the end; slices clamp.
+            let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) };
+            match &index.kind {
+                ast::ExprKind::Slice {
+                    lower,
+                    upper,
+                    step: None,
+                } => {
+                    let lo = match lower {
+                        Some(l) => norm(int_of(l)?),
+                        None => 0,
+                    };
+                    let hi = match upper {
+                        Some(u) => norm(int_of(u)?),
+                        None => n,
+                    };
+                    SchedValue::List(
+                        items
+                            .get(lo as usize..hi.max(lo) as usize)
+                            .unwrap_or_default()
+                            .to_vec(),
+                    )
+                }
+                ast::ExprKind::Slice { .. } => {
+                    return Err(Diagnostic::error(
+                        "slices with a step are not supported here",
+                        index.span,
+                    ))
+                }
+                _ => {
+                    let i = int_of(index)?;
+                    let k = if i < 0 { i + n } else { i };
+                    if k < 0 || k >= n {
+                        return Err(Diagnostic::error(
+                            format!("IndexError: list index {i} out of range (length {n})"),
+                            index.span,
+                        ));
+                    }
+                    items[k as usize].clone()
+                }
+            }
+        }
+        ast::ExprKind::Lambda { .. } | ast::ExprKind::Dict(_) => {
+            let text = src
+                .get(e.span.start as usize..e.span.end as usize)
+                .unwrap_or_default();
+            SchedValue::Source(text.to_string())
+        }
         ast::ExprKind::Call { func, args } => {
             let ast::ExprKind::Attribute {
                 value,
@@ -574,11 +859,11 @@ fn eval(
             let mut keywords = Vec::new();
             for a in args {
                 match a {
-                    ast::Arg::Positional(x) => positional.push(eval(sch, env, x)?),
+                    ast::Arg::Positional(x) => positional.push(eval(sch, env, src, x)?),
                     ast::Arg::Keyword(k) => {
-                        keywords.push((k.name.clone(), eval(sch, env, &k.value)?))
+                        keywords.push((k.name.clone(), eval(sch, env, src, &k.value)?))
                     }
-                    ast::Arg::Starred(x) => match eval(sch, env, x)? {
+                    ast::Arg::Starred(x) => match eval(sch, env, src, x)? {
                         SchedValue::List(items) => positional.extend(items),
                         _ => return Err(Diagnostic::error("`*` needs a list", x.span)),
                     },

@@ -419,6 +419,9 @@ enum Built {
     Stmt(Stmt),
     /// A `name = value` binding whose body is the rest of the statement list.
     Let(Var, Expr, Span),
+    /// An allocation (TVM 0.27's statement-level `T.alloc_buffer`) whose
+    /// scope is the rest of the statement list.
+    Alloc(Buffer, Span),
     Nothing,
 }
 
@@ -456,6 +459,11 @@ impl<'a> FuncBuilder<'a> {
 
     fn build(mut self, def: &ast::FunctionDef) -> Result<PrimFunc> {
         self.private = def.decorators.iter().any(is_private_decorator);
+        // `@T.prim_func(s_tir=True)` only exists in TVM 0.27's dialect.
+        if def.decorators.iter().any(|d| decorator_flag(d, "s_tir")) {
+            self.dialect.tirx = true;
+            self.dialect.sblock = true;
+        }
         let mut params = Vec::new();
         let mut buffer_map = Vec::new();
         if def.params.vararg.is_some() || def.params.kwarg.is_some() {
@@ -535,7 +543,7 @@ impl<'a> FuncBuilder<'a> {
     fn wrap_root(&mut self, body: Stmt, root: BlockFrame) -> Stmt {
         if root.alloc_buffers.is_empty() {
             if let StmtKind::BlockRealize(r) = body.kind() {
-                if r.block.iter_vars.is_empty() && r.block.name == "root" {
+                if r.block.iter_vars.is_empty() {
                     return body;
                 }
             }
@@ -879,6 +887,14 @@ impl<'a> FuncBuilder<'a> {
             match self.build_stmt(stmts[i])? {
                 Built::Stmt(s) => out.push(s),
                 Built::Nothing => {}
+                Built::Alloc(buffer, span) => {
+                    let body = self.with_scope(|b| {
+                        b.define(&buffer.name, Binding::Buffer(buffer.clone()));
+                        b.build_stmt_list(&stmts[i + 1..])
+                    })?;
+                    out.push(Stmt::new(StmtKind::Allocate { buffer, body }, span));
+                    break;
+                }
                 Built::Let(var, value, span) => {
                     // The rest of the list is the let's body.
                     let body = self.with_scope(|b| {
@@ -949,7 +965,7 @@ impl<'a> FuncBuilder<'a> {
                     Diagnostic::error("expected a scalar type like `T.int32`", annotation.span)
                 })?;
                 let v = self.eval(value)?;
-                let value = self.to_expr_as(v, dtype)?;
+                let value = self.expr_as(v, dtype)?;
                 Ok(Built::Let(Var::new(name, dtype), value, stmt.span))
             }
             ast::StmtKind::AugAssign { target, op, value } => {
@@ -971,7 +987,7 @@ impl<'a> FuncBuilder<'a> {
                 );
                 let rhs = self.eval(value)?;
                 let new = self.binary(*op, Value::Expr(old), rhs, stmt.span)?;
-                let new = self.to_expr_as(new, buffer.dtype)?;
+                let new = self.expr_as(new, buffer.dtype)?;
                 Ok(Built::Stmt(Stmt::new(
                     StmtKind::Store {
                         buffer,
@@ -983,7 +999,7 @@ impl<'a> FuncBuilder<'a> {
             }
             ast::StmtKind::If { test, body, orelse } => {
                 let cond = self.eval(test)?;
-                let cond = self.to_bool_expr(cond)?;
+                let cond = self.bool_expr(cond)?;
                 let then = self.build_body(body)?;
                 let otherwise = if orelse.is_empty() {
                     None
@@ -1046,12 +1062,12 @@ impl<'a> FuncBuilder<'a> {
                     return Err(Diagnostic::error("`T.where` takes one condition", span));
                 };
                 let cond = self.eval(positional(arg)?)?;
-                let cond = self.to_bool_expr(cond)?;
+                let cond = self.bool_expr(cond)?;
                 let frame = self.block_frame(span, "where")?;
                 frame.predicate = Some(cond);
                 Ok(Built::Nothing)
             }
-            "block_attr" => {
+            "block_attr" | "sblock_attr" => {
                 let [arg] = args else {
                     return Err(Diagnostic::error("`T.block_attr` takes one dict", span));
                 };
@@ -1071,13 +1087,13 @@ impl<'a> FuncBuilder<'a> {
                     return Err(Diagnostic::error("`T.evaluate` takes one expression", span));
                 };
                 let v = self.eval(positional(arg)?)?;
-                let v = self.to_expr(v)?;
+                let v = self.expr_of(v)?;
                 Ok(Built::Stmt(Stmt::new(StmtKind::Evaluate(v), span)))
             }
             _ => {
                 // Any other expression (e.g. an intrinsic call) as a statement.
                 let v = self.eval(e)?;
-                let v = self.to_expr(v)?;
+                let v = self.expr_of(v)?;
                 Ok(Built::Stmt(Stmt::new(StmtKind::Evaluate(v), span)))
             }
         }
@@ -1099,7 +1115,7 @@ impl<'a> FuncBuilder<'a> {
             let buffer = self.buffer_ref(buf)?;
             let indices = self.indices(&buffer, index)?;
             let v = self.eval(value)?;
-            let v = self.to_expr_as(v, buffer.dtype)?;
+            let v = self.expr_as(v, buffer.dtype)?;
             return Ok(Built::Stmt(Stmt::new(
                 StmtKind::Store {
                     buffer,
@@ -1133,6 +1149,12 @@ impl<'a> FuncBuilder<'a> {
                     };
                     let spec = self.buffer_spec(args, value.span)?;
                     let buffer = self.make_buffer(name, spec, value.span)?;
+                    // TVM 0.27 spells block allocations `T.sblock_alloc_buffer`;
+                    // its plain `T.alloc_buffer` is a statement. The older
+                    // dialects attach both to the enclosing block.
+                    if self.dialect.tirx && path == "alloc_buffer" {
+                        return Ok(Built::Alloc(buffer, span));
+                    }
                     match self.frames.last_mut() {
                         Some(frame) => frame.alloc_buffers.push(buffer.clone()),
                         None => {
@@ -1166,6 +1188,15 @@ impl<'a> FuncBuilder<'a> {
                 _ => {}
             }
         }
+        // `k = T.int32()` inside a body declares a size variable there.
+        if self.is_size_var_decl(value) {
+            let Some(name) = target.as_name() else {
+                return Err(Diagnostic::error("expected a name", target.span));
+            };
+            let dtype = self.size_var_dtype(value)?;
+            self.define(name, Binding::Var(Var::new(name, dtype)));
+            return Ok(Built::Nothing);
+        }
         // `x = expr`: a let binding over the rest of the body.
         let Some(name) = target.as_name() else {
             return Err(Diagnostic::error(
@@ -1174,7 +1205,7 @@ impl<'a> FuncBuilder<'a> {
             ));
         };
         let v = self.eval(value)?;
-        let e = self.to_expr(v)?;
+        let e = self.expr_of(v)?;
         Ok(Built::Let(Var::new(name, e.dtype()), e, span))
     }
 
@@ -1224,12 +1255,12 @@ impl<'a> FuncBuilder<'a> {
             Value::Tuple(items, span) => {
                 let [lo, hi] = <[Value; 2]>::try_from(items)
                     .map_err(|_| Diagnostic::error("a domain tuple is `(begin, end)`", span))?;
-                let lo = self.to_expr_as(lo, dtype)?;
-                let hi = self.to_expr_as(hi, dtype)?;
+                let lo = self.expr_as(lo, dtype)?;
+                let hi = self.expr_as(hi, dtype)?;
                 let extent = Analyzer::new().simplify(&Expr::binary(BinOp::Sub, hi, lo.clone()));
                 Range::new(lo, extent)
             }
-            v => Range::from_extent(self.to_expr_as(v, dtype)?),
+            v => Range::from_extent(self.expr_as(v, dtype)?),
         })
     }
 
@@ -1698,11 +1729,15 @@ impl<'a> FuncBuilder<'a> {
         };
         let mut out = Vec::with_capacity(items.len());
         for item in items {
-            if matches!(item.kind, ast::ExprKind::Slice { .. }) {
-                return Err(Diagnostic::error(
-                    "a slice is not an element index",
+            if let ast::ExprKind::Slice { lower, upper, step } = &item.kind {
+                // `A[i:i + 4]` as an index: a vector access (a `T.Ramp`).
+                out.push(self.slice_ramp(
+                    lower.as_deref(),
+                    upper.as_deref(),
+                    step.as_deref(),
                     item.span,
-                ));
+                )?);
+                continue;
             }
             let v = self.eval(item)?;
             out.push(self.index_expr(v)?);
@@ -1710,6 +1745,49 @@ impl<'a> FuncBuilder<'a> {
         // Rank is checked by the verifier, which reports it with both spans.
         let _ = buffer;
         Ok(out)
+    }
+
+    /// A constant-length slice used as an element index, as a ramp.
+    fn slice_ramp(
+        &mut self,
+        lower: Option<&ast::Expr>,
+        upper: Option<&ast::Expr>,
+        step: Option<&ast::Expr>,
+        span: Span,
+    ) -> Result<Expr> {
+        let (Some(lower), Some(upper)) = (lower, upper) else {
+            return Err(Diagnostic::error(
+                "a vector index needs both bounds, like `A[i:i + 4]`",
+                span,
+            ));
+        };
+        let lo = self.eval(lower)?;
+        let hi = self.eval(upper)?;
+        let (lo, hi) = self.unify_pair(lo, hi)?;
+        let stride = match step {
+            Some(st) => {
+                let v = self.eval(st)?;
+                self.expr_as(v, lo.dtype())?
+            }
+            None => Expr::int(1, lo.dtype()),
+        };
+        let len = Analyzer::new().simplify(&Expr::binary(BinOp::Sub, hi, lo.clone()));
+        let (Some(len), Some(st)) = (len.as_int(), stride.as_int()) else {
+            return Err(Diagnostic::error(
+                "a vector index needs a constant length and step",
+                span,
+            ));
+        };
+        if st <= 0 || len <= 0 {
+            return Err(Diagnostic::error(
+                "a vector index needs a positive length and step",
+                span,
+            ));
+        }
+        let lanes = (len + st - 1) / st;
+        let lanes = u16::try_from(lanes).map_err(|_| Diagnostic::error("too many lanes", span))?;
+        let dt = lo.dtype().with_lanes(lanes);
+        Ok(Expr::new(ExprKind::Ramp { base: lo, stride }, dt, span))
     }
 
     // ----- expressions --------------------------------------------------------
@@ -1765,14 +1843,14 @@ impl<'a> FuncBuilder<'a> {
                     (ast::UnaryOp::Neg, Value::PyFloat(x, _)) => Value::PyFloat(-x, span),
                     (ast::UnaryOp::Pos, v) => v,
                     (ast::UnaryOp::Neg, v) => {
-                        let x = self.to_expr(v)?;
+                        let x = self.expr_of(v)?;
                         let zero = zero_of(x.dtype());
                         Value::Expr(spanned(Expr::binary(BinOp::Sub, zero, x), span))
                     }
                     (ast::UnaryOp::Not, Value::PyBool(b, _)) => Value::PyBool(!b, span),
                     (ast::UnaryOp::Not, v) => {
-                        let x = self.to_bool_expr(v)?;
-                        Value::Expr(spanned(Expr::not(x), span))
+                        let x = self.bool_expr(v)?;
+                        Value::Expr(spanned(Expr::logical_not(x), span))
                     }
                     (ast::UnaryOp::Invert, _) => {
                         return Err(Diagnostic::error("`~` is not supported", span))
@@ -1783,7 +1861,7 @@ impl<'a> FuncBuilder<'a> {
                 let mut acc: Option<Expr> = None;
                 for v in values {
                     let x = self.eval(v)?;
-                    let x = self.to_bool_expr(x)?;
+                    let x = self.bool_expr(x)?;
                     acc = Some(match acc {
                         None => x,
                         Some(a) => spanned(
@@ -1832,12 +1910,14 @@ impl<'a> FuncBuilder<'a> {
                 match base {
                     Value::Buffer(buffer, _) => {
                         let indices = self.indices(&buffer, index)?;
+                        // A vector index (`T.Ramp`, a slice) makes a vector load.
+                        let lanes = indices.iter().map(|i| i.dtype().lanes).max().unwrap_or(1);
                         Value::Expr(Expr::new(
                             ExprKind::Load {
                                 buffer: buffer.clone(),
                                 indices,
                             },
-                            buffer.dtype,
+                            buffer.dtype.with_lanes(lanes),
                             span,
                         ))
                     }
@@ -1972,10 +2052,82 @@ impl<'a> FuncBuilder<'a> {
             }
             want(1)?;
             let v = vals.pop().expect("one argument");
-            return Ok(Value::Expr(spanned(self.to_expr_as_cast(v, dt)?, span)));
+            return Ok(Value::Expr(spanned(self.cast_value(v, dt)?, span)));
         }
         Ok(Value::Expr(spanned(
             match path.as_str() {
+                "Add" | "Sub" | "Mul" | "Min" | "Max" => {
+                    // Explicit operator forms, printed where a literal
+                    // expression would otherwise fold on re-parse.
+                    want(2)?;
+                    let b = vals.pop().expect("two");
+                    let a = vals.pop().expect("two");
+                    let (a, b) = self.unify_pair(a, b)?;
+                    let op = match path.as_str() {
+                        "Add" => BinOp::Add,
+                        "Sub" => BinOp::Sub,
+                        "Mul" => BinOp::Mul,
+                        "Min" => BinOp::Min,
+                        _ => BinOp::Max,
+                    };
+                    Expr::binary(op, a, b)
+                }
+                "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" => {
+                    want(2)?;
+                    let b = vals.pop().expect("two");
+                    let a = vals.pop().expect("two");
+                    let (a, b) = self.unify_pair(a, b)?;
+                    let op = match path.as_str() {
+                        "EQ" => CmpOp::Eq,
+                        "NE" => CmpOp::Ne,
+                        "LT" => CmpOp::Lt,
+                        "LE" => CmpOp::Le,
+                        "GT" => CmpOp::Gt,
+                        _ => CmpOp::Ge,
+                    };
+                    Expr::cmp(op, a, b)
+                }
+                "Ramp" => {
+                    want(3)?;
+                    let lanes = vals.pop().expect("three");
+                    let stride = vals.pop().expect("three");
+                    let base = vals.pop().expect("three");
+                    let Value::PyInt(lanes, lspan) = lanes else {
+                        return Err(Diagnostic::error(
+                            "`T.Ramp` lanes must be an integer",
+                            lanes.span(),
+                        ));
+                    };
+                    let lanes = u16::try_from(lanes)
+                        .ok()
+                        .filter(|l| *l >= 1)
+                        .ok_or_else(|| {
+                            Diagnostic::error("lanes must be between 1 and 65535", lspan)
+                        })?;
+                    let (base, stride) = self.unify_pair(base, stride)?;
+                    let dt = base.dtype().with_lanes(lanes);
+                    Expr::new(ExprKind::Ramp { base, stride }, dt, span)
+                }
+                "Broadcast" => {
+                    want(2)?;
+                    let lanes = vals.pop().expect("two");
+                    let value = vals.pop().expect("two");
+                    let Value::PyInt(lanes, lspan) = lanes else {
+                        return Err(Diagnostic::error(
+                            "`T.Broadcast` lanes must be an integer",
+                            lanes.span(),
+                        ));
+                    };
+                    let lanes = u16::try_from(lanes)
+                        .ok()
+                        .filter(|l| *l >= 1)
+                        .ok_or_else(|| {
+                            Diagnostic::error("lanes must be between 1 and 65535", lspan)
+                        })?;
+                    let value = self.expr_of(value)?;
+                    let dt = value.dtype().with_lanes(lanes);
+                    Expr::new(ExprKind::Broadcast(value), dt, span)
+                }
                 "max" | "min" => {
                     want(2)?;
                     let b = vals.pop().expect("two");
@@ -2010,7 +2162,7 @@ impl<'a> FuncBuilder<'a> {
                     let f = vals.pop().expect("three");
                     let t = vals.pop().expect("three");
                     let c = vals.pop().expect("three");
-                    let c = self.to_bool_expr(c)?;
+                    let c = self.bool_expr(c)?;
                     let (t, f) = self.unify_pair(t, f)?;
                     if path == "Select" {
                         Expr::select(c, t, f)
@@ -2035,14 +2187,14 @@ impl<'a> FuncBuilder<'a> {
                         Value::DType(d, _) => d,
                         v => return Err(Diagnostic::error("expected a dtype", v.span())),
                     };
-                    let x = self.to_expr(x)?;
+                    let x = self.expr_of(x)?;
                     Expr::new(ExprKind::Cast(x), dt, span)
                 }
                 "And" | "Or" => {
                     want(2)?;
                     let b = vals.pop().expect("two");
                     let a = vals.pop().expect("two");
-                    let (a, b) = (self.to_bool_expr(a)?, self.to_bool_expr(b)?);
+                    let (a, b) = (self.bool_expr(a)?, self.bool_expr(b)?);
                     if path == "And" {
                         Expr::and(a, b)
                     } else {
@@ -2052,12 +2204,12 @@ impl<'a> FuncBuilder<'a> {
                 "Not" => {
                     want(1)?;
                     let a = vals.pop().expect("one");
-                    Expr::not(self.to_bool_expr(a)?)
+                    Expr::logical_not(self.bool_expr(a)?)
                 }
                 "abs" => {
                     want(1)?;
                     let a = vals.pop().expect("one");
-                    let a = self.to_float_or_expr(a)?;
+                    let a = self.float_or_expr(a)?;
                     if a.dtype().is_float() {
                         let dt = a.dtype();
                         Expr::call(Intrinsic::Fabs, vec![a], dt)
@@ -2104,7 +2256,7 @@ impl<'a> FuncBuilder<'a> {
                     };
                     let mut args = Vec::new();
                     for v in rest {
-                        args.push(self.to_expr(v)?);
+                        args.push(self.expr_of(v)?);
                     }
                     Expr::call(Intrinsic::Other(path.clone()), args, dtype)
                 }
@@ -2142,7 +2294,7 @@ impl<'a> FuncBuilder<'a> {
                     }
                     let mut exprs = Vec::new();
                     for v in vals {
-                        exprs.push(self.to_float_or_expr(v)?);
+                        exprs.push(self.float_or_expr(v)?);
                     }
                     // Two-argument intrinsics take a common dtype.
                     if exprs.len() == 2 {
@@ -2263,7 +2415,7 @@ impl<'a> FuncBuilder<'a> {
     fn index_or_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
@@ -2334,13 +2486,13 @@ impl<'a> FuncBuilder<'a> {
         let typed = |v: &Value| matches!(v, Value::Expr(_));
         match (typed(&a), typed(&b)) {
             (true, false) => {
-                let a = self.to_expr(a)?;
-                let b = self.to_expr_as(b, a.dtype())?;
+                let a = self.expr_of(a)?;
+                let b = self.expr_as(b, a.dtype())?;
                 Ok((a, b))
             }
             (false, true) => {
-                let b = self.to_expr(b)?;
-                let a = self.to_expr_as(a, b.dtype())?;
+                let b = self.expr_of(b)?;
+                let a = self.expr_as(a, b.dtype())?;
                 Ok((a, b))
             }
             (false, false) => {
@@ -2349,10 +2501,10 @@ impl<'a> FuncBuilder<'a> {
                 } else {
                     default_int
                 };
-                Ok((self.to_expr_as(a, dt)?, self.to_expr_as(b, dt)?))
+                Ok((self.expr_as(a, dt)?, self.expr_as(b, dt)?))
             }
             (true, true) => {
-                let (a, b) = (self.to_expr(a)?, self.to_expr(b)?);
+                let (a, b) = (self.expr_of(a)?, self.expr_of(b)?);
                 let (da, db) = (a.dtype(), b.dtype());
                 if da == db {
                     return Ok((a, b));
@@ -2368,7 +2520,7 @@ impl<'a> FuncBuilder<'a> {
         }
     }
 
-    fn to_expr(&mut self, v: Value) -> Result<Expr> {
+    fn expr_of(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::Expr(e) => Ok(e),
             Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
@@ -2382,15 +2534,15 @@ impl<'a> FuncBuilder<'a> {
         }
     }
 
-    fn to_float_or_expr(&mut self, v: Value) -> Result<Expr> {
+    fn float_or_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) => Ok(Expr::float(x as f64, DataType::f32()).with_span(s)),
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
     /// A value in a context that expects `dtype` (literal typing).
-    fn to_expr_as(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
+    fn expr_as(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) if dtype.is_float() => Ok(Expr::float(x as f64, dtype).with_span(s)),
             Value::PyInt(x, s) if dtype.is_integer() || dtype.is_bool() => {
@@ -2406,12 +2558,12 @@ impl<'a> FuncBuilder<'a> {
             {
                 Ok(Expr::int(e.as_int().unwrap_or(0), dtype).with_span(e.span()))
             }
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
     /// `T.float32(x)`: a typed constant for literals, a cast otherwise.
-    fn to_expr_as_cast(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
+    fn cast_value(&mut self, v: Value, dtype: DataType) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) if dtype.is_float() => Ok(Expr::float(x as f64, dtype).with_span(s)),
             Value::PyInt(x, s) if dtype.is_integer() => Ok(Expr::int(x, dtype).with_span(s)),
@@ -2432,16 +2584,16 @@ impl<'a> FuncBuilder<'a> {
                 Ok(Expr::float(x, dtype).with_span(s))
             }
             v => {
-                let e = self.to_expr(v)?;
+                let e = self.expr_of(v)?;
                 Ok(Expr::cast(dtype, e))
             }
         }
     }
 
-    fn to_bool_expr(&mut self, v: Value) -> Result<Expr> {
+    fn bool_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyBool(b, s) => Ok(Expr::bool(b).with_span(s)),
-            v => self.to_expr(v),
+            v => self.expr_of(v),
         }
     }
 
@@ -2449,7 +2601,7 @@ impl<'a> FuncBuilder<'a> {
     fn index_expr(&mut self, v: Value) -> Result<Expr> {
         match v {
             Value::PyInt(x, s) => Ok(Expr::int(x, DataType::i32()).with_span(s)),
-            v @ Value::Expr(_) => self.to_expr(v),
+            v @ Value::Expr(_) => self.expr_of(v),
             other => Err(Diagnostic::error(
                 format!("expected an integer expression, found {}", other.describe()),
                 other.span(),
@@ -2539,7 +2691,7 @@ fn zero_of(dtype: DataType) -> Expr {
     }
 }
 
-fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
+pub(crate) fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
     Some(match (dt.kind, dt.bits, max) {
         (ScalarKind::Float, 16, true) => Expr::float(65504.0, dt),
         (ScalarKind::Float, 16, false) => Expr::float(-65504.0, dt),
@@ -2561,8 +2713,13 @@ fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
 
 /// `@T.prim_func(private=True)`.
 fn is_private_decorator(d: &ast::Expr) -> bool {
+    decorator_flag(d, "private")
+}
+
+/// Whether a decorator call passes `flag=True`.
+fn decorator_flag(d: &ast::Expr, flag: &str) -> bool {
     let ast::ExprKind::Call { args, .. } = &d.kind else {
         return false;
     };
-    args.iter().any(|a| matches!(a, ast::Arg::Keyword(k) if k.name == "private" && matches!(k.value.kind, ast::ExprKind::Bool(true))))
+    args.iter().any(|a| matches!(a, ast::Arg::Keyword(k) if k.name == flag && matches!(k.value.kind, ast::ExprKind::Bool(true))))
 }

@@ -3,9 +3,16 @@
 //! The printer writes the canonical form of TVM's `mod.script()`, in one of
 //! three [`Dialect`]s: the course book's (`tir`, `T.block`), the newer
 //! notebooks' (`tir`, `T.sblock`) and TVM 0.27's own (`tirx`, `T.sblock`,
-//! `@T.prim_func(s_tir=True)`). Every rule below was checked against TVM 0.27
-//! (`tvm.script.tirx`) as a black-box oracle; the tests in
-//! `tests/printer_*.rs` hold the TVM programs used and TVM's output.
+//! `@T.prim_func(s_tir=True)`). The rules below were checked against TVM 0.27
+//! (`tvm.script.tirx`) as a black-box oracle: `tests/printer_tvm.rs` and
+//! `tests/printer_rules.rs` compare hand-built IR with TVM's printing of the
+//! equivalent programs in `tests/data/printer/` byte for byte, and
+//! `tests/printer_seeds.rs` does the same for every seed program
+//! (`tests/data/seeds_tvm/`). The course dialects are TVM 0.27's printing
+//! with the older spellings (`T.block`, `T.block_attr`, `T.alloc_buffer` for
+//! block allocations, `tir.noalias`, no `s_tir=True`); the newer notebooks'
+//! dialect keeps `T.sblock`/`T.sblock_attr` but otherwise reads like the
+//! course's (no TVM of that generation was available to check it against).
 //!
 //! # Layout
 //!
@@ -21,29 +28,32 @@
 //!
 //! # Functions
 //!
-//! - `@T.prim_func`; in the 0.27 dialect `@T.prim_func(s_tir=True)` when the
-//!   function contains blocks (or carries the `s_tir` attribute, which is
-//!   never printed in `T.func_attr`).
+//! - `@T.prim_func`; in the 0.27 dialect `@T.prim_func(s_tir=True)`, as
+//!   TVM prints the course's functions once converted to 0.27 (the conversion
+//!   marks every function `s_tir`), unless the function carries the attribute
+//!   `s_tir: False` (the attribute itself never appears in `T.func_attr`).
 //! - `T.func_attr({...})` with keys sorted, leaving out `global_symbol` when
 //!   it equals the function's name (and the line itself when nothing is left).
-//!   The IR has no notion of private functions, so `private=True` is never
-//!   printed.
-//! - Buffer parameters print inline as `A: T.Buffer((128, 128), "float32")`
-//!   (1-D: `(128,)`) when that is parseable and TVM would do it:
-//!   - course dialects (TVM ≤ 0.20's rule): only "simple" buffers: constant
-//!     shape, no strides, zero offset, `global` scope, default alignment and
-//!     offset factor;
-//!   - 0.27 dialect: any buffer whose shape, strides and offset use only
-//!     parameters printed before it; non-default options follow as keywords
-//!     (`strides=`, `elem_offset=`, `scope=`, `align=`, `offset_factor=`).
-//!
-//!   Other buffers (typically symbolic shapes) print as a `a: T.handle`
-//!   parameter plus `A = T.match_buffer(a, (1, m))` after `T.func_attr`, with
-//!   the size variables that buffer introduces declared just before it
-//!   (`m = T.int64()`, or `m, n = T.int64(), T.int64()`). TVM 0.27 itself
-//!   prints such shapes as module-level `m = TypeVar("m")` and strings
-//!   (`T.Buffer(("n", m))`), which neither it nor Tessel can parse back; this
-//!   printer keeps the older, parseable form in every dialect.
+//!   `tir.noalias` is spelled `tirx.noalias` in the 0.27 dialect (and back in
+//!   the others). A function without `global_symbol` is private, as TVM's
+//!   parser gives every other function one: `@T.prim_func(private=True)`
+//!   (0.27: `@T.prim_func(private=True, s_tir=True)`).
+//! - Buffer parameters print inline, as TVM 0.27 prints them:
+//!   `A: T.Buffer((128, 128), "float32")` (1-D: `(128,)`), non-default options
+//!   as keywords (`strides=`, `elem_offset=`, `scope=`, `align=`,
+//!   `offset_factor=`), in every dialect. A stride that is a new variable
+//!   prints as its name in a string (`strides=("sa", -1)`) and later uses as
+//!   `A.strides[0]`; an offset that is a new variable is left implicit (later
+//!   uses print `A.elem_offset`) and forces `offset_factor=` to show. The one
+//!   exception is a buffer whose shape uses a variable not defined by an
+//!   earlier parameter (a symbolic size): TVM 0.27 prints those as
+//!   module-level `m = TypeVar("m")` or strings (`T.Buffer(("n", 4))`), which
+//!   neither it nor Tessel can parse back, so this printer keeps the older TVM
+//!   form: an `a: T.handle` parameter and, after `T.func_attr`,
+//!   `A = T.match_buffer(a, (1, m))`, with the size variables that buffer
+//!   introduces declared just before it (`m = T.int64()`, or
+//!   `m, n = T.int64(), T.int64()`). TVM 0.27 parses that back into the same
+//!   function.
 //! - The implicit root block (TVM's rule: a root realize with no bindings,
 //!   true predicate, no annotations, match buffers, regions or init, and
 //!   either allocations or blocks inside) prints as the comment
@@ -132,8 +142,10 @@ mod expr;
 mod func;
 mod literal;
 mod names;
+mod scope;
 mod stmt;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -141,6 +153,17 @@ use crate::ir::{BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, V
 use crate::tvmscript::builder::SourceDialect;
 
 use names::Names;
+use scope::{ScopeKey, ScopePaths};
+
+/// An open printed scope (function, loop, block, branch, init).
+struct OpenScope {
+    /// Where the statement of this scope now being printed starts in the
+    /// output: free-variable declarations for this scope go there.
+    insert_at: usize,
+    /// Indentation of the scope's body.
+    indent: usize,
+    keys: Vec<ScopeKey>,
+}
 
 /// Which generation of TVMScript to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -380,9 +403,15 @@ pub(crate) struct Printer<'o> {
     names: Names,
     out: String,
     indent: usize,
-    /// Definition lines for free variables and buffers met while rendering
-    /// the current statement; written just before its first line.
+    /// Declarations (size variables of a buffer declaration) to write just
+    /// before the next line.
     pending: Vec<String>,
+    /// Open scopes, parallel to the name scopes (index 0 is the base).
+    open: Vec<OpenScope>,
+    /// The open scope of each scope key.
+    scope_of: HashMap<ScopeKey, usize>,
+    /// Use paths of the function being printed (for free variables).
+    paths: ScopePaths,
     /// Whether free variables get definition lines (whole functions) or are
     /// just named (fragments).
     define_free: bool,
@@ -398,6 +427,13 @@ impl<'o> Printer<'o> {
             out: String::new(),
             indent: 0,
             pending: Vec::new(),
+            open: vec![OpenScope {
+                insert_at: 0,
+                indent: 0,
+                keys: Vec::new(),
+            }],
+            scope_of: HashMap::new(),
+            paths: ScopePaths::default(),
             define_free,
             loops: Vec::new(),
         }
@@ -443,6 +479,81 @@ impl<'o> Printer<'o> {
     fn line(&mut self, text: &str) {
         self.flush_pending();
         self.raw_line(text);
+    }
+
+    /// Opens a scope whose body is indented to `indent`.
+    fn push_scope(&mut self, keys: Vec<ScopeKey>, indent: usize) {
+        self.names.push_frame();
+        let depth = self.open.len();
+        for k in &keys {
+            self.scope_of.insert(*k, depth);
+        }
+        self.open.push(OpenScope {
+            insert_at: self.out.len(),
+            indent,
+            keys,
+        });
+    }
+
+    fn pop_scope(&mut self) {
+        self.flush_pending();
+        if self.open.len() > 1 {
+            if let Some(scope) = self.open.pop() {
+                let depth = self.open.len();
+                for k in scope.keys {
+                    if self.scope_of.get(&k) == Some(&depth) {
+                        self.scope_of.remove(&k);
+                    }
+                }
+            }
+        }
+        self.names.pop_frame();
+    }
+
+    /// Marks the start of a statement (or block header line) of the
+    /// innermost scope: free variables it declares go before it.
+    fn begin_stmt(&mut self) {
+        let at = self.out.len();
+        if let Some(scope) = self.open.last_mut() {
+            scope.insert_at = at;
+        }
+    }
+
+    /// The scope in which to declare a free variable or buffer whose uses
+    /// share the scope path `path`: the innermost open scope on it.
+    fn free_scope(&self, path: Option<&Vec<ScopeKey>>) -> usize {
+        let innermost = self.open.len().saturating_sub(1);
+        match path {
+            Some(path) => path
+                .iter()
+                .rev()
+                .find_map(|k| self.scope_of.get(k).copied())
+                .unwrap_or(innermost),
+            None => innermost,
+        }
+    }
+
+    /// Writes a declaration line into the scope at `depth`, before the
+    /// statement of that scope now being printed.
+    fn insert_decl(&mut self, depth: usize, text: &str) {
+        let Some(scope) = self.open.get(depth) else {
+            self.pending.push(text.to_string());
+            return;
+        };
+        let mut line = "    ".repeat(scope.indent);
+        line.push_str(text);
+        line.push('\n');
+        let at = scope.insert_at.min(self.out.len());
+        if !self.out.is_char_boundary(at) {
+            self.pending.push(text.to_string());
+            return;
+        }
+        self.out.insert_str(at, &line);
+        for s in self.open.iter_mut().skip(depth) {
+            if s.insert_at >= at {
+                s.insert_at += line.len();
+            }
+        }
     }
 
     /// The first mark that selects `s`, if any.

@@ -172,7 +172,7 @@ impl Parser<'_> {
     fn not_expr(&mut self) -> Expr {
         if self.eat_kw("not") {
             let e = self.not_expr();
-            return Expr::not(e);
+            return Expr::logical_not(e);
         }
         self.comparison()
     }
@@ -307,7 +307,7 @@ impl Parser<'_> {
                             "floormod" => bin(BinOp::FloorMod),
                             "Or" => Expr::or(a[0].clone(), a[1].clone()),
                             "And" => Expr::and(a[0].clone(), a[1].clone()),
-                            "Not" => Expr::not(a[0].clone()),
+                            "Not" => Expr::logical_not(a[0].clone()),
                             "Select" => Expr::select(a[0].clone(), a[1].clone(), a[2].clone()),
                             other => panic!("unknown function T.{other}"),
                         }

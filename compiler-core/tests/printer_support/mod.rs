@@ -351,10 +351,20 @@ pub fn func(params: Vec<Param>, body: Stmt, attrs: BTreeMap<String, AttrValue>) 
     }
 }
 
+/// The function with `global_symbol` set to `name`, as TVM's parser (and
+/// Tessel's builder) gives every function that is not private.
+pub fn public(mut f: PrimFunc, name: &str) -> PrimFunc {
+    f.attrs
+        .entry("global_symbol".into())
+        .or_insert_with(|| AttrValue::Str(name.into()));
+    f
+}
+
+/// A module of public functions.
 pub fn module(funcs: Vec<(&str, PrimFunc)>) -> IRModule {
     let mut m = IRModule::new();
     for (n, f) in funcs {
-        m.insert(n, BaseFunc::Prim(Rc::new(f)));
+        m.insert(n, BaseFunc::Prim(Rc::new(public(f, n))));
     }
     m
 }
@@ -383,6 +393,7 @@ pub fn tirx_to_sblock_dialect(s: &str) -> String {
         "# from tvm.script import tir as T",
     )
     .replace("# from tvm.tirx.layout import Axis\n", "")
+    .replace("\"tirx.noalias\"", "\"tir.noalias\"")
     .replace("@T.prim_func(s_tir=True)", "@T.prim_func")
     .replace("T.sblock_alloc_buffer(", "T.alloc_buffer(")
 }

@@ -124,17 +124,19 @@ impl<'o> Printer<'o> {
     }
 
     /// The printed name of a variable; an undefined one is a free variable,
-    /// named now and (when printing a function) declared before the current
-    /// statement as `n = T.int32()`.
+    /// named now and (when printing a function) declared as `n = T.int32()`
+    /// in the innermost scope enclosing all its uses.
     pub(crate) fn var_ref(&mut self, v: &Var) -> String {
         if let Some(name) = self.names.var(v.id()) {
             return name.to_string();
         }
-        let name = self.names.define_var(v.id(), v.name());
-        if self.define_free {
-            let creation = self.var_creation(v.dtype());
-            self.pending.push(format!("{name} = {creation}"));
+        if !self.define_free {
+            return self.names.define_var_at(0, v.id(), v.name());
         }
+        let depth = self.free_scope(self.paths.vars.get(&v.id()));
+        let name = self.names.define_var_at(depth, v.id(), v.name());
+        let creation = self.var_creation(v.dtype());
+        self.insert_decl(depth, &format!("{name} = {creation}"));
         name
     }
 
@@ -143,18 +145,25 @@ impl<'o> Printer<'o> {
         format!("{}()", self.tir(&dtype_name(dt)))
     }
 
-    /// The printed name of a buffer; an undefined one is declared before the
-    /// current statement as `A = T.Buffer((8,))`.
+    /// The printed name of a buffer; an undefined one is declared like a
+    /// free variable, as `A = T.Buffer((8,))`.
     pub(crate) fn buffer_ref(&mut self, b: &Buffer) -> String {
         if let Some(name) = self.names.buffer(b.id()) {
             return name.to_string();
         }
         if !self.define_free {
-            return self.names.define_buffer(b.id(), &b.name);
+            return self.names.define_buffer_at(0, b.id(), &b.name);
         }
-        let name = self.define_buffer(b);
-        let decl = self.buffer_decl(b, "Buffer", None, false);
-        self.pending.push(format!("{name} = {decl}"));
+        let depth = self.free_scope(self.paths.bufs.get(&b.id()));
+        let name = self.define_buffer_at(depth, b);
+        // Variables in the declaration go before it, in the same scope.
+        let saved = std::mem::take(&mut self.pending);
+        let decl = self.buffer_decl(b, "Buffer", None, false, depth);
+        let size_vars = std::mem::replace(&mut self.pending, saved);
+        for line in size_vars {
+            self.insert_decl(depth, &line);
+        }
+        self.insert_decl(depth, &format!("{name} = {decl}"));
         name
     }
 

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
+use super::scope::{ScopePaths, FUNC_SCOPE};
 use super::{Dialect, Printer};
 use crate::ir::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
@@ -17,12 +18,6 @@ fn expr_vars(e: &Expr, out: &mut HashSet<VarId>) {
             out.insert(v.id());
         }
     });
-}
-
-fn has_vars(e: &Expr) -> bool {
-    let mut found = false;
-    e.walk(&mut |x| found |= matches!(x.kind(), ExprKind::Var(_)));
-    found
 }
 
 /// Every variable id used anywhere in a statement tree (expressions,
@@ -88,58 +83,61 @@ fn implicit_root(body: &Stmt) -> Option<&Block> {
     worth_hiding.then_some(b)
 }
 
-fn attr_is_true(v: Option<&AttrValue>) -> bool {
-    match v {
-        Some(AttrValue::Bool(b)) => *b,
-        Some(AttrValue::Int(i)) => *i != 0,
-        _ => false,
-    }
+fn attr_is_false(v: Option<&AttrValue>) -> bool {
+    matches!(v, Some(AttrValue::Bool(false)) | Some(AttrValue::Int(0)))
 }
 
 impl<'o> Printer<'o> {
     /// Defines a buffer's name in the current scope; its data pointer prints
     /// as `A.data` unless already defined.
     pub(crate) fn define_buffer(&mut self, b: &Buffer) -> String {
-        let name = self.names.define_buffer(b.id(), &b.name);
+        let depth = self.names.depth();
+        self.define_buffer_at(depth, b)
+    }
+
+    pub(crate) fn define_buffer_at(&mut self, depth: usize, b: &Buffer) -> String {
+        let name = self.names.define_buffer_at(depth, b.id(), &b.name);
         if !self.names.is_var_defined(b.data.id()) {
-            self.names.alias_var(b.data.id(), format!("{name}.data"));
+            self.names
+                .alias_var_at(depth, b.data.id(), format!("{name}.data"));
         }
         name
     }
 
     /// `T.<method>(first, shape, dtype, key=value…)` for a buffer whose name
-    /// is already defined. `param` is the `T.Buffer` annotation of an inline
-    /// parameter (dtype always shown; no new variables to declare). Shape and
-    /// stride variables that are not defined yet are declared before the
-    /// declaration (`m, n = T.int64(), T.int64()`).
+    /// is already defined, in the scope at `depth`.
+    ///
+    /// Variables the declaration introduces (a bare shape or stride variable
+    /// or offset not defined yet) are defined with it: in a parameter's
+    /// `T.Buffer` annotation (`param`), as TVM 0.27 prints them, a stride
+    /// variable as a string (`strides=("sa", -1)`, later uses printing as
+    /// `A.strides[0]`) and the offset implicitly (`A.elem_offset`, with
+    /// `offset_factor` shown); elsewhere, shape and stride variables are
+    /// declared just before the declaration (`m, n = T.int64(), T.int64()`).
     pub(crate) fn buffer_decl(
         &mut self,
         b: &Buffer,
         method: &str,
         first: Option<String>,
         param: bool,
+        depth: usize,
     ) -> String {
         let own_name = self.names.buffer(b.id()).unwrap_or(&b.name).to_string();
         let mut new_vars: Vec<(String, String)> = Vec::new();
         let mut args: Vec<String> = first.into_iter().collect();
 
-        // Shape (and strides): a bare variable seen for the first time is
-        // declared out of line.
-        let dims = |p: &mut Self, exprs: &[Expr], new_vars: &mut Vec<(String, String)>| {
-            let parts: Vec<String> = exprs
-                .iter()
-                .map(|e| match e.kind() {
-                    ExprKind::Var(v) if !param && !p.names.is_var_defined(v.id()) => {
-                        let name = p.names.define_var(v.id(), v.name());
-                        new_vars.push((name.clone(), p.var_creation(v.dtype())));
-                        name
-                    }
-                    _ => p.expr(e),
-                })
-                .collect();
-            tuple(&parts)
-        };
-        args.push(dims(self, &b.shape, &mut new_vars));
+        let mut shape = Vec::new();
+        for e in &b.shape {
+            match e.kind() {
+                ExprKind::Var(v) if !param && !self.names.is_var_defined(v.id()) => {
+                    let name = self.names.define_var_at(depth, v.id(), v.name());
+                    new_vars.push((name.clone(), self.var_creation(v.dtype())));
+                    shape.push(name);
+                }
+                _ => shape.push(self.expr(e)),
+            }
+        }
+        args.push(tuple(&shape));
         if param || b.dtype != crate::ir::DataType::f32() {
             args.push(str_literal(&dtype_name(b.dtype)));
         }
@@ -149,16 +147,34 @@ impl<'o> Printer<'o> {
             }
         }
         if !b.strides.is_empty() {
-            let s = dims(self, &b.strides, &mut new_vars);
-            args.push(format!("strides={s}"));
+            let mut strides = Vec::new();
+            for (i, e) in b.strides.iter().enumerate() {
+                match e.kind() {
+                    ExprKind::Var(v) if !self.names.is_var_defined(v.id()) => {
+                        // TVM names new stride variables as strings in
+                        // parameters and match buffers alike.
+                        if param || method == "match_buffer" {
+                            let alias = format!("{own_name}.strides[{i}]");
+                            self.names.alias_var_at(depth, v.id(), alias);
+                            strides.push(str_literal(v.name()));
+                        } else {
+                            let name = self.names.define_var_at(depth, v.id(), v.name());
+                            new_vars.push((name.clone(), self.var_creation(v.dtype())));
+                            strides.push(name);
+                        }
+                    }
+                    _ => strides.push(self.expr(e)),
+                }
+            }
+            args.push(format!("strides={}", tuple(&strides)));
         }
         let mut force_offset_factor = false;
         match b.elem_offset.kind() {
             ExprKind::Int(0) => {}
-            ExprKind::Var(v) if !param && !self.names.is_var_defined(v.id()) => {
+            ExprKind::Var(v) if !self.names.is_var_defined(v.id()) => {
                 // Defined implicitly by the declaration, as `A.elem_offset`.
-                self.names
-                    .alias_var(v.id(), format!("{own_name}.elem_offset"));
+                let alias = format!("{own_name}.elem_offset");
+                self.names.alias_var_at(depth, v.id(), alias);
                 force_offset_factor = true;
             }
             _ => {
@@ -204,44 +220,60 @@ impl<'o> Printer<'o> {
         if shares_data {
             return false;
         }
-        let exprs = || {
-            b.shape
-                .iter()
-                .chain(&b.strides)
-                .chain(std::iter::once(&b.elem_offset))
+        // TVM 0.27 inlines every parameter buffer; we do so whenever the
+        // result parses: its shape only uses parameters printed before it,
+        // and so do its strides and offset unless they are new variables
+        // (which the annotation defines).
+        let defined = |e: &Expr| {
+            let mut ok = true;
+            e.walk(&mut |x| {
+                if let ExprKind::Var(v) = x.kind() {
+                    ok &= self.names.is_var_defined(v.id());
+                }
+            });
+            ok
         };
-        match self.dialect() {
-            Dialect::Tirx => exprs().all(|e| {
-                let mut ok = true;
-                e.walk(&mut |x| {
-                    if let ExprKind::Var(v) = x.kind() {
-                        ok &= self.names.is_var_defined(v.id());
-                    }
-                });
-                ok
-            }),
-            Dialect::Block | Dialect::SBlock => {
-                b.strides.is_empty()
-                    && !exprs().any(has_vars)
-                    && !matches!(b.elem_offset.kind(), ExprKind::Int(v) if *v != 0)
-                    && b.scope == "global"
-                    && b.align == DEFAULT_ALIGN
-                    && b.offset_factor == 1
-            }
+        let is_var = |e: &Expr| matches!(e.kind(), ExprKind::Var(_));
+        b.shape.iter().all(defined)
+            && b.strides.iter().all(|e| is_var(e) || defined(e))
+            && (is_var(&b.elem_offset) || defined(&b.elem_offset))
+    }
+
+    /// A function attribute's key in this dialect: TVM 0.27 spells the
+    /// course's `tir.noalias` as `tirx.noalias`.
+    fn attr_key(&self, key: &str) -> String {
+        match (self.dialect(), key) {
+            (Dialect::Tirx, "tir.noalias") => "tirx.noalias".to_string(),
+            (Dialect::Block | Dialect::SBlock, "tirx.noalias") => "tir.noalias".to_string(),
+            _ => key.to_string(),
         }
     }
 
     pub(crate) fn prim_func(&mut self, f: &PrimFunc, name: &str) {
-        let tirx = self.dialect() == Dialect::Tirx;
-        let s_tir = tirx && (contains_block(&f.body) || attr_is_true(f.attrs.get("s_tir")));
-        let decorator = if s_tir {
-            "@T.prim_func(s_tir=True)"
+        // The course's functions are all `s_tir` functions in TVM 0.27 terms
+        // (TVM's conversion adds `s_tir=True` to every one); only a function
+        // marked `s_tir: False` prints without it.
+        let s_tir = self.dialect() == Dialect::Tirx
+            && (contains_block(&f.body) || !attr_is_false(f.attrs.get("s_tir")));
+        // A function without `global_symbol` is private (TVM's parser gives
+        // every other function one).
+        let private = !f.attrs.contains_key("global_symbol");
+        let mut options = Vec::new();
+        if private {
+            options.push("private=True");
+        }
+        if s_tir {
+            options.push("s_tir=True");
+        }
+        let decorator = if options.is_empty() {
+            "@T.prim_func".to_string()
         } else {
-            "@T.prim_func"
+            format!("@T.prim_func({})", options.join(", "))
         };
-        self.raw_line(decorator);
+        self.raw_line(&decorator);
 
-        self.names.push_frame();
+        self.push_scope(vec![FUNC_SCOPE], self.indent + 1);
+        self.paths = ScopePaths::of_function_body(&f.body);
         let used = stmt_vars(&f.body);
         let mut params = Vec::new();
         let mut matched: Vec<(String, &Buffer)> = Vec::new();
@@ -249,7 +281,7 @@ impl<'o> Printer<'o> {
             if let Some(b) = f.param_buffer(p) {
                 if self.can_inline(f, p, b, &used) {
                     let bname = self.define_buffer(b);
-                    let ann = self.buffer_decl(b, "Buffer", None, true);
+                    let ann = self.buffer_decl(b, "Buffer", None, true, self.names.depth());
                     params.push(format!("{bname}: {ann}"));
                     continue;
                 }
@@ -276,37 +308,41 @@ impl<'o> Printer<'o> {
                 "s_tir" => false,
                 _ => true,
             })
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .map(|(k, v)| (self.attr_key(k), v.clone()))
             .collect();
         if !attrs.is_empty() {
+            self.begin_stmt();
             let a = self.attr_map(&attrs);
             self.line(&format!("{}({a})", self.tir("func_attr")));
         }
 
         for (handle, b) in matched {
+            self.begin_stmt();
             let bname = self.define_buffer(b);
-            let decl = self.buffer_decl(b, "match_buffer", Some(handle), false);
+            let decl = self.buffer_decl(b, "match_buffer", Some(handle), false, self.names.depth());
             self.line(&format!("{bname} = {decl}"));
         }
 
         match implicit_root(&f.body) {
             Some(root) => {
+                self.begin_stmt();
                 let mark = self.mark_of(&f.body);
                 let comment = format!("# with T.{}(\"root\"):", self.dialect().block_fn());
                 self.header_line(&comment, mark, None);
                 let alloc = self.dialect().block_alloc_fn();
                 for b in &root.alloc_buffers {
+                    self.begin_stmt();
                     let bname = self.define_buffer(b);
-                    let decl = self.buffer_decl(b, alloc, None, false);
+                    let decl = self.buffer_decl(b, alloc, None, false, self.names.depth());
                     self.line(&format!("{bname} = {decl}"));
                 }
                 self.stmt(&root.body);
             }
             None => self.stmt(&f.body),
         }
-        self.flush_pending();
+        self.pop_scope();
         self.indent -= 1;
-        self.names.pop_frame();
+        self.paths = ScopePaths::default();
     }
 }
 

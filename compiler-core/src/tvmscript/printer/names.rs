@@ -93,6 +93,11 @@ impl Names {
     }
 
     fn record(&mut self, key: Key, name: String, takes_name: bool) {
+        let depth = self.frames.len().saturating_sub(1);
+        self.record_at(depth, key, name, takes_name);
+    }
+
+    fn record_at(&mut self, depth: usize, key: Key, name: String, takes_name: bool) {
         match key {
             Key::Var(id) => self.vars.entry(id).or_default().push(name.clone()),
             Key::Buf(id) => self.bufs.entry(id).or_default().push(name.clone()),
@@ -103,9 +108,29 @@ impl Names {
         } else {
             None
         };
-        if let Some(frame) = self.frames.last_mut() {
+        let last = self.frames.len().saturating_sub(1);
+        if let Some(frame) = self.frames.get_mut(depth.min(last)) {
             frame.push((key, taken));
         }
+    }
+
+    /// The number of open scopes below the base one.
+    pub(crate) fn depth(&self) -> usize {
+        self.frames.len().saturating_sub(1)
+    }
+
+    /// Defines a variable in the scope at `depth` (0 is the base scope).
+    pub(crate) fn define_var_at(&mut self, depth: usize, id: VarId, hint: &str) -> String {
+        let name = self.fresh(hint);
+        self.record_at(depth, Key::Var(id), name.clone(), true);
+        name
+    }
+
+    /// Defines a buffer in the scope at `depth`.
+    pub(crate) fn define_buffer_at(&mut self, depth: usize, id: BufferId, hint: &str) -> String {
+        let name = self.fresh(hint);
+        self.record_at(depth, Key::Buf(id), name.clone(), true);
+        name
     }
 
     /// Defines a variable in the innermost scope and returns its printed name.
@@ -115,16 +140,10 @@ impl Names {
         name
     }
 
-    /// Defines a buffer in the innermost scope and returns its printed name.
-    pub(crate) fn define_buffer(&mut self, id: BufferId, hint: &str) -> String {
-        let name = self.fresh(hint);
-        self.record(Key::Buf(id), name.clone(), true);
-        name
-    }
-
-    /// Makes a variable print as `text` (e.g. `A.data`) without taking a name.
-    pub(crate) fn alias_var(&mut self, id: VarId, text: String) {
-        self.record(Key::Var(id), text, false);
+    /// Makes a variable print as `text` (e.g. `A.data`) without taking a
+    /// name, in the scope at `depth`.
+    pub(crate) fn alias_var_at(&mut self, depth: usize, id: VarId, text: String) {
+        self.record_at(depth, Key::Var(id), text, false);
     }
 
     pub(crate) fn var(&self, id: VarId) -> Option<&str> {
@@ -162,7 +181,7 @@ mod tests {
         assert_eq!(n.define_var(VarId(4), "i"), "i");
         assert_eq!(n.define_var(VarId(5), "T"), "T_1");
         assert_eq!(n.define_var(VarId(6), "for"), "for_1");
-        assert_eq!(n.define_buffer(BufferId(7), "i"), "i_1");
+        assert_eq!(n.define_buffer_at(n.depth(), BufferId(7), "i"), "i_1");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::expr::{add_folded, dtype_name, index_list};
 use super::literal::str_literal;
+use super::scope::{body_key, else_key, init_key, then_key, ScopeKey};
 use super::{Mark, Printer};
 use crate::ir::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
 
@@ -94,6 +95,9 @@ impl<'o> Printer<'o> {
 
     /// Prints `s`, drawing `mark` on its first line.
     fn stmt_marked(&mut self, s: &Stmt, mark: Option<&'o Mark>) {
+        if !matches!(s.kind(), StmtKind::Seq(_)) {
+            self.begin_stmt();
+        }
         match s.kind() {
             StmtKind::Seq(items) => {
                 if items.is_empty() {
@@ -105,7 +109,7 @@ impl<'o> Printer<'o> {
                 }
             }
             StmtKind::For(f) => self.for_loop(s, f, mark),
-            StmtKind::BlockRealize(r) => self.block_realize(r, mark),
+            StmtKind::BlockRealize(r) => self.block_realize(s, r, mark),
             StmtKind::Store {
                 buffer,
                 value,
@@ -131,10 +135,10 @@ impl<'o> Printer<'o> {
             } => {
                 let cond = self.expr(cond);
                 self.header_line(&format!("if {cond}:"), mark, None);
-                self.nested(then);
+                self.nested(then, then_key(s));
                 if let Some(o) = otherwise {
                     self.line("else:");
-                    self.nested(o);
+                    self.nested(o, else_key(s));
                 }
             }
             StmtKind::Evaluate(e) => {
@@ -146,7 +150,8 @@ impl<'o> Printer<'o> {
             }
             StmtKind::Allocate { buffer, body } => {
                 let name = self.define_buffer(buffer);
-                let decl = self.buffer_decl(buffer, "alloc_buffer", None, false);
+                let decl =
+                    self.buffer_decl(buffer, "alloc_buffer", None, false, self.names.depth());
                 self.header_line(&format!("{name} = {decl}"), mark, None);
                 self.stmt(body);
             }
@@ -154,12 +159,11 @@ impl<'o> Printer<'o> {
     }
 
     /// A body one level deeper, in its own scope.
-    fn nested(&mut self, body: &Stmt) {
+    fn nested(&mut self, body: &Stmt, key: ScopeKey) {
+        self.push_scope(vec![key], self.indent + 1);
         self.indent += 1;
-        self.names.push_frame();
         self.stmt(body);
-        self.flush_pending();
-        self.names.pop_frame();
+        self.pop_scope();
         self.indent -= 1;
     }
 
@@ -177,7 +181,12 @@ impl<'o> Printer<'o> {
             cur = &l.body;
         }
 
-        self.names.push_frame();
+        let keys: Vec<ScopeKey> = if grid.len() > 1 {
+            grid.iter().map(|(st, _)| body_key(st)).collect()
+        } else {
+            vec![body_key(s)]
+        };
+        self.push_scope(keys, self.indent + 1);
         let (header, focus, body, loops) = if grid.len() > 1 {
             let mut names = Vec::new();
             let mut extents = Vec::new();
@@ -242,10 +251,9 @@ impl<'o> Printer<'o> {
         self.loops.extend(loops);
         self.indent += 1;
         self.stmt(body);
-        self.flush_pending();
+        self.pop_scope();
         self.indent -= 1;
         self.loops.truncate(depth);
-        self.names.pop_frame();
     }
 
     /// Whether block iterator `i` prints inside a `T.axis.remap`.
@@ -273,6 +281,7 @@ impl<'o> Printer<'o> {
         let Some(iv) = r.block.iter_vars.get(i) else {
             return;
         };
+        self.begin_stmt();
         let dom = if is_zero_int(&iv.dom.min) {
             self.expr(&iv.dom.extent)
         } else {
@@ -300,6 +309,7 @@ impl<'o> Printer<'o> {
             0 => {}
             1 => self.single_iter(r, run[0]),
             _ => {
+                self.begin_stmt();
                 let mut lhs = Vec::new();
                 let mut values = Vec::new();
                 let mut kinds = String::new();
@@ -328,7 +338,7 @@ impl<'o> Printer<'o> {
         run.clear();
     }
 
-    fn block_realize(&mut self, r: &BlockRealize, mark: Option<&'o Mark>) {
+    fn block_realize(&mut self, s: &Stmt, r: &BlockRealize, mark: Option<&'o Mark>) {
         let b = &r.block;
         let header = format!(
             "with {}({}):",
@@ -336,8 +346,8 @@ impl<'o> Printer<'o> {
             str_literal(&b.name)
         );
         self.header_line(&header, mark, None);
+        self.push_scope(vec![body_key(s)], self.indent + 1);
         self.indent += 1;
-        self.names.push_frame();
 
         let mut run = Vec::new();
         for i in 0..b.iter_vars.len() {
@@ -351,15 +361,18 @@ impl<'o> Printer<'o> {
         self.flush_remap(r, &mut run);
 
         if !matches!(r.predicate.kind(), ExprKind::Int(1)) {
+            self.begin_stmt();
             let p = self.expr(&r.predicate);
             self.line(&format!("{}({p})", self.tir("where")));
         }
+        self.begin_stmt();
         let reads: Vec<String> = b
             .reads
             .iter()
             .map(|x| self.buffer_region(&x.buffer, &x.region))
             .collect();
         self.line(&format!("{}({})", self.tir("reads"), reads.join(", ")));
+        self.begin_stmt();
         let writes: Vec<String> = b
             .writes
             .iter()
@@ -367,6 +380,7 @@ impl<'o> Printer<'o> {
             .collect();
         self.line(&format!("{}({})", self.tir("writes"), writes.join(", ")));
         if !b.annotations.is_empty() {
+            self.begin_stmt();
             let a = self.attr_map(&b.annotations);
             self.line(&format!(
                 "{}({a})",
@@ -375,23 +389,31 @@ impl<'o> Printer<'o> {
         }
         let alloc = self.dialect().block_alloc_fn();
         for buf in &b.alloc_buffers {
+            self.begin_stmt();
             let name = self.define_buffer(buf);
-            let decl = self.buffer_decl(buf, alloc, None, false);
+            let decl = self.buffer_decl(buf, alloc, None, false, self.names.depth());
             self.line(&format!("{name} = {decl}"));
         }
         for mb in &b.match_buffers {
+            self.begin_stmt();
             let name = self.define_buffer(&mb.buffer);
             let source = self.buffer_region(&mb.source.buffer, &mb.source.region);
-            let decl = self.buffer_decl(&mb.buffer, "match_buffer", Some(source), false);
+            let decl = self.buffer_decl(
+                &mb.buffer,
+                "match_buffer",
+                Some(source),
+                false,
+                self.names.depth(),
+            );
             self.line(&format!("{name} = {decl}"));
         }
         if let Some(init) = &b.init {
+            self.begin_stmt();
             self.line(&format!("with {}():", self.tir("init")));
-            self.nested(init);
+            self.nested(init, init_key(s));
         }
         self.stmt(&b.body);
-        self.flush_pending();
-        self.names.pop_frame();
+        self.pop_scope();
         self.indent -= 1;
     }
 }

@@ -5,7 +5,7 @@ from tvm.script import tirx as T
 PRINT = "exprs"
 
 
-@T.prim_func
+@T.prim_func(s_tir=True)
 def exprs(
     A: T.Buffer((16,), "float32"),
     I: T.Buffer((16,), "int32"),

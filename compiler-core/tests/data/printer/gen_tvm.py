@@ -16,6 +16,8 @@ import sys
 
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
 import tvm
 
 here = pathlib.Path(__file__).resolve().parent
@@ -30,7 +32,7 @@ def load(path, name):
 
 
 for path in sorted(here.glob("*.py")):
-    if path.name == "gen_tvm.py":
+    if path.name == "gen_tvm.py" or path.name.startswith("_"):
         continue
     mod = load(path, "printer_case_" + path.stem)
     obj = getattr(mod, getattr(mod, "PRINT", "Module"))

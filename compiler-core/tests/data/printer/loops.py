@@ -4,7 +4,7 @@ from tvm.script import tirx as T
 PRINT = "loops"
 
 
-@T.prim_func
+@T.prim_func(s_tir=True)
 def loops(A: T.Buffer((128, 128), "float32"), n: T.int32):
     for i in T.serial(2, 10):
         for j in range(4):

@@ -11,7 +11,7 @@ class Module:
         B: T.Buffer((128, 128), "float32"),
         C: T.Buffer((128, 128), "float32"),
     ):
-        T.func_attr({"global_symbol": "mm_relu", "tir.noalias": True})
+        T.func_attr({"global_symbol": "mm_relu", "tirx.noalias": True})
         Y = T.sblock_alloc_buffer((128, 128), dtype="float32")
         for i, j, k in T.grid(128, 128, 128):
             with T.sblock("Y"):

@@ -4,7 +4,7 @@ from tvm.script import tirx as T
 PRINT = "stmts"
 
 
-@T.prim_func
+@T.prim_func(s_tir=True)
 def stmts(A: T.Buffer((32,), "float32"), n: T.int32, x: T.float32):
     if n > 0:
         A[0] = x

@@ -1,10 +1,7 @@
 # from tvm.script import tir as T
 
 @T.prim_func
-def tmm16_desc(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (16, 16), scope="global.A_reg", offset_factor=16)
-    B = T.match_buffer(b, (16, 16), scope="global.B_reg", offset_factor=16)
-    C = T.match_buffer(c, (16, 16), scope="global.accumulator", offset_factor=16)
+def tmm16_desc(A: T.Buffer((16, 16), "float32", scope="global.A_reg", offset_factor=16), B: T.Buffer((16, 16), "float32", scope="global.B_reg", offset_factor=16), C: T.Buffer((16, 16), "float32", scope="global.accumulator", offset_factor=16)):
     with T.block("root"):
         T.reads(C[0:16, 0:16], A[0:16, 0:16], B[0:16, 0:16])
         T.writes(C[0:16, 0:16])

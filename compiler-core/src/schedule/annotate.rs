@@ -1,0 +1,236 @@
+//! Annotations: `annotate` and `unannotate` on blocks and loops.
+//!
+//! As in TVM 0.27: values are integers, floats, strings, booleans, lists of
+//! them and string-keyed dictionaries; a block's annotations print as
+//! `T.block_attr({...})`, a loop's as `annotations={...}` (a loop with
+//! annotations no longer folds into `T.grid`). Annotating a key that is
+//! already present keeps the old value (TVM 0.27 does not overwrite it,
+//! though the trace records the call). `unannotate` of a missing key is an
+//! error. The trace writes booleans as `0`/`1` and floats like C's `%.17g`
+//! (`2.0` as `2`), as TVM's does.
+
+use std::collections::BTreeMap;
+
+use super::replay::SchedValue;
+use super::*;
+use crate::syntax::{self, ast};
+
+/// An annotation value from a dispatcher argument (`{...}` dictionaries
+/// arrive as source text).
+pub fn attr_from_value(v: &SchedValue) -> std::result::Result<AttrValue, String> {
+    Ok(match v {
+        SchedValue::Int(i) => AttrValue::Int(*i),
+        SchedValue::Float(f) => AttrValue::Float(*f),
+        SchedValue::Bool(b) => AttrValue::Bool(*b),
+        SchedValue::Str(s) => AttrValue::Str(s.clone()),
+        SchedValue::List(items) => {
+            if items.is_empty() {
+                return Err("an annotation value cannot be an empty list (TVM: \"Cannot take a Union of no types\")".into());
+            }
+            AttrValue::Array(
+                items
+                    .iter()
+                    .map(attr_from_value)
+                    .collect::<std::result::Result<_, _>>()?,
+            )
+        }
+        SchedValue::Source(text) => {
+            let e = syntax::parse_expr(text).map_err(|d| d.message)?;
+            attr_from_ast(&e, 0)?
+        }
+        SchedValue::None => {
+            return Err("an annotation value cannot be None".into());
+        }
+        SchedValue::Rv(r) => {
+            return Err(format!(
+                "an annotation value cannot be the schedule variable {}",
+                r.name()
+            ));
+        }
+    })
+}
+
+fn attr_from_ast(e: &ast::Expr, depth: u32) -> std::result::Result<AttrValue, String> {
+    if depth > 64 {
+        return Err("the annotation value is nested too deeply".into());
+    }
+    Ok(match &e.kind {
+        ast::ExprKind::Int(i) => AttrValue::Int(*i),
+        ast::ExprKind::Float(f) => AttrValue::Float(*f),
+        ast::ExprKind::Bool(b) => AttrValue::Bool(*b),
+        ast::ExprKind::Str(s) => AttrValue::Str(s.clone()),
+        ast::ExprKind::UnaryOp {
+            op: ast::UnaryOp::Neg,
+            operand,
+        } => match attr_from_ast(operand, depth + 1)? {
+            AttrValue::Int(i) => AttrValue::Int(i.wrapping_neg()),
+            AttrValue::Float(f) => AttrValue::Float(-f),
+            _ => return Err("cannot negate this annotation value".into()),
+        },
+        ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => {
+            if items.is_empty() {
+                return Err("an annotation value cannot be an empty list".into());
+            }
+            AttrValue::Array(
+                items
+                    .iter()
+                    .map(|x| attr_from_ast(x, depth + 1))
+                    .collect::<std::result::Result<_, _>>()?,
+            )
+        }
+        ast::ExprKind::Dict(entries) => {
+            let mut map = BTreeMap::new();
+            for (k, v) in entries {
+                let Some(ast::Expr {
+                    kind: ast::ExprKind::Str(key),
+                    ..
+                }) = k
+                else {
+                    return Err("annotation dictionaries need string keys".into());
+                };
+                map.insert(key.clone(), attr_from_ast(v, depth + 1)?);
+            }
+            AttrValue::Map(map)
+        }
+        _ => return Err("an annotation value is an int, float, str, bool, list or dict".into()),
+    })
+}
+
+/// The value as TVM's trace prints it.
+fn trace_value(v: &AttrValue) -> TraceArg {
+    match v {
+        AttrValue::Bool(b) => TraceArg::Int(*b as i64),
+        AttrValue::Int(i) => TraceArg::Int(*i),
+        AttrValue::Float(f) => TraceArg::Source(float_g17(*f)),
+        AttrValue::Str(s) => TraceArg::Str(s.clone()),
+        AttrValue::Array(items) => TraceArg::List(items.iter().map(trace_value).collect()),
+        AttrValue::Map(m) => {
+            let mut out = String::from("{");
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                let entry = Instruction::new("x")
+                    .arg("", TraceArg::Str(k.clone()))
+                    .arg("", trace_value(v));
+                // `sch.x("k", v)` → `"k": v`
+                let text = entry.python();
+                let inner = text
+                    .strip_prefix("sch.x(")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .unwrap_or_default();
+                out.push_str(&inner.replacen(", ", ": ", 1));
+            }
+            out.push('}');
+            TraceArg::Source(out)
+        }
+        AttrValue::Expr(e) => TraceArg::Source(crate::tvmscript::printer::print_expr(e)),
+    }
+}
+
+/// C's `%.17g`.
+fn float_g17(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    let sci = format!("{:.16e}", v);
+    let (mantissa, exp) = match sci.split_once('e') {
+        Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
+        None => (sci.clone(), 0),
+    };
+    let trim = |s: &str| -> String {
+        if !s.contains('.') {
+            return s.to_string();
+        }
+        let t = s.trim_end_matches('0');
+        t.strip_suffix('.').unwrap_or(t).to_string()
+    };
+    if !(-4..17).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(&mantissa), exp.unsigned_abs())
+    } else {
+        let decimals = (16 - exp).max(0) as usize;
+        trim(&format!("{v:.decimals$}"))
+    }
+}
+
+impl Schedule {
+    fn annotations_of(&self, primitive: &str, target: Rv) -> Result<(tree::StmtPath, Annotations)> {
+        match target {
+            Rv::Block(b) => {
+                let (p, r) = self.resolve_block(primitive, BlockRV(b))?;
+                Ok((p, r.block.annotations))
+            }
+            Rv::Loop(l) => {
+                let (p, f) = self.resolve_loop(primitive, LoopRV(l))?;
+                Ok((p, f.annotations))
+            }
+            Rv::Expr(_) => Err(ScheduleError::new(primitive, "expected a block or a loop")),
+        }
+    }
+
+    fn set_annotations(
+        &mut self,
+        primitive: &str,
+        path: &tree::StmtPath,
+        ann: Annotations,
+    ) -> Result<()> {
+        let body = self.body(primitive)?;
+        let Some(s) = tree::get(&body, path) else {
+            return Err(ScheduleError::new(primitive, "internal: stale path"));
+        };
+        let new = match s.kind() {
+            StmtKind::For(f) => StmtKind::For(For {
+                annotations: ann,
+                ..f.clone()
+            }),
+            StmtKind::BlockRealize(r) => {
+                let mut r = r.clone();
+                r.block.annotations = ann;
+                StmtKind::BlockRealize(r)
+            }
+            _ => {
+                return Err(ScheduleError::new(
+                    primitive,
+                    "internal: not a block or loop",
+                ))
+            }
+        };
+        self.replace_at(primitive, path, Stmt::new(new, s.span()))
+    }
+
+    /// `sch.annotate(block_or_loop, ann_key, ann_val)`.
+    pub fn annotate(&mut self, target: Rv, ann_key: &str, ann_val: AttrValue) -> Result<()> {
+        const P: &str = "annotate";
+        let (path, mut ann) = self.annotations_of(P, target)?;
+        if !ann.contains_key(ann_key) {
+            ann.insert(ann_key.to_string(), ann_val.clone());
+            self.set_annotations(P, &path, ann)?;
+        }
+        self.record(
+            Instruction::new("annotate")
+                .arg("block_or_loop", TraceArg::Rv(target))
+                .arg("ann_key", TraceArg::Str(ann_key.to_string()))
+                .arg("ann_val", trace_value(&ann_val)),
+        );
+        Ok(())
+    }
+
+    /// `sch.unannotate(block_or_loop, ann_key)`.
+    pub fn unannotate(&mut self, target: Rv, ann_key: &str) -> Result<()> {
+        const P: &str = "unannotate";
+        let (path, mut ann) = self.annotations_of(P, target)?;
+        if ann.remove(ann_key).is_none() {
+            return Err(
+                ScheduleError::new(P, format!("Cannot find annotation key: {ann_key}")).at(path),
+            );
+        }
+        self.set_annotations(P, &path, ann)?;
+        self.record(
+            Instruction::new("unannotate")
+                .arg("block_or_loop", TraceArg::Rv(target))
+                .arg("ann_key", TraceArg::Str(ann_key.to_string())),
+        );
+        Ok(())
+    }
+}

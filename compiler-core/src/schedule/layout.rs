@@ -1,0 +1,809 @@
+//! Buffer storage: `transform_layout`, `set_scope`, `storage_align`.
+//!
+//! Behaviour checked against TVM 0.27:
+//!
+//! - `transform_layout(block, buffer, index_map)`: `buffer` is `("read", i)`,
+//!   `("write", i)` or a buffer name (looked up in the block's reads, then
+//!   writes; a buffer both read and written counts as written); the older
+//!   `buffer_index_type=` keyword is accepted too. The buffer takes the
+//!   shape of the index map's image (each result must range over `[0, n)`)
+//!   and keeps its name; every load and store of it is rewritten to
+//!   `buffer[map(indices)]`, simplified knowing the loop and block iterator
+//!   ranges (`B[vi * 4 + vj]` under `lambda i: (i // 4, i % 4)` becomes
+//!   `B[vi, vj]`); the blocks that access it get their region of it
+//!   re-inferred from their bodies. A function parameter changes the
+//!   function's signature. The map must be a bijection onto the new shape;
+//!   one that would add padding is refused, as TVM does without
+//!   `pad_value` (Tessel does not implement `pad_value` yet). The trace
+//!   shows the map as TVM prints it, `lambda i, j: (j, i,)`, after TVM's
+//!   operator folding (`j + 0` is `j`, `-j` is `j * -1`).
+//! - `set_scope(block, buffer_index, storage_scope)`: the block's
+//!   `buffer_index`-th *written* buffer, which a block must allocate (not a
+//!   parameter or match buffer), moves to the scope and is renamed
+//!   `<name>_<scope>` — unless it is already in that scope (then nothing
+//!   changes).
+//! - `storage_align(block, buffer_index, axis, factor, offset)`: records
+//!   `[buffer_index, axis, factor, offset]` (axis normalised to be
+//!   non-negative) in the block annotation `buffer_dim_align`, replacing the
+//!   entry for the same buffer and axis; the buffer must be allocated by a
+//!   block, `axis` in `[-ndim, ndim)` and `factor` positive.
+
+use std::collections::HashMap;
+
+use super::cache::{check_storage_scope, nth_access_buffer, BufferIndexType};
+use super::tree;
+use super::*;
+use crate::analysis::regions::infer_access_regions;
+use crate::arith::int_set::eval_interval;
+use crate::arith::{detect_iter_map, fold, Analyzer};
+use crate::ir::mutate::{substitute_expr, walk_block, walk_expr, walk_stmt, Mutator};
+use crate::syntax::{self, ast};
+
+/// Which buffer of a block `transform_layout` works on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BufferSel {
+    Index(BufferIndexType, i64),
+    Name(String),
+}
+
+impl BufferSel {
+    /// From a dispatcher argument: `("write", 0)`, `"B"`, or an integer with
+    /// the older `buffer_index_type=`.
+    pub fn from_value(
+        v: replay::SchedValue,
+        legacy_type: Option<replay::SchedValue>,
+    ) -> std::result::Result<BufferSel, String> {
+        use replay::SchedValue as V;
+        let kind = |s: &str| {
+            BufferIndexType::parse(s).ok_or_else(|| {
+                format!("Invalid buffer_index_type.  Expected 'read' or 'write', but received {s}")
+            })
+        };
+        match (v, legacy_type) {
+            (V::List(items), None) => match items.as_slice() {
+                [V::Str(t), V::Int(i)] => Ok(BufferSel::Index(kind(t)?, *i)),
+                _ => Err(
+                    "buffer must be (\"read\" or \"write\", index), a buffer name, or an index"
+                        .into(),
+                ),
+            },
+            (V::Source(text), None) => {
+                // A tuple kept as text by a recorded trace.
+                let e = syntax::parse_expr(&text).map_err(|d| d.message)?;
+                match &e.kind {
+                    ast::ExprKind::Tuple(items) => match items.as_slice() {
+                        [ast::Expr {
+                            kind: ast::ExprKind::Str(t),
+                            ..
+                        }, ast::Expr {
+                            kind: ast::ExprKind::Int(i),
+                            ..
+                        }] => Ok(BufferSel::Index(kind(t)?, *i)),
+                        _ => Err(format!("cannot read the buffer argument {text}")),
+                    },
+                    _ => Err(format!("cannot read the buffer argument {text}")),
+                }
+            }
+            (V::Str(name), None) => Ok(BufferSel::Name(name)),
+            (V::Int(i), Some(V::Str(t))) => Ok(BufferSel::Index(kind(&t)?, i)),
+            (V::Int(_), None) => {
+                Err("an integer buffer index needs buffer_index_type=\"read\" or \"write\"".into())
+            }
+            _ => Err(
+                "buffer must be (\"read\" or \"write\", index), a buffer name, or an index".into(),
+            ),
+        }
+    }
+}
+
+/// An index map: parameters and the expressions of them that give the new
+/// indices (`lambda i, j: (i // 16, j // 16, i % 16, j % 16)`).
+#[derive(Clone, Debug)]
+pub struct IndexMap {
+    pub params: Vec<Var>,
+    pub results: Vec<Expr>,
+}
+
+impl IndexMap {
+    /// Parses a Python lambda whose body is a tuple (or list, or single
+    /// expression) of integer arithmetic over its parameters: names,
+    /// integers, `+ - * // %`, unary minus. Operations fold the way TVM's
+    /// Python operators do.
+    pub fn parse(src: &str, dtype: DataType) -> std::result::Result<IndexMap, String> {
+        let e = syntax::parse_expr(src)
+            .map_err(|d| format!("cannot parse the index map: {}", d.message))?;
+        let ast::ExprKind::Lambda { params, body } = &e.kind else {
+            return Err("the index map must be a lambda, such as `lambda i, j: (j, i)`".into());
+        };
+        if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonly.is_empty() {
+            return Err("index map parameters must be plain names".into());
+        }
+        let mut vars = Vec::new();
+        let mut env: HashMap<String, Var> = HashMap::new();
+        for p in params.posonly.iter().chain(&params.args) {
+            if p.default.is_some() {
+                return Err("index map parameters cannot have defaults".into());
+            }
+            let v = Var::new(p.name.clone(), dtype);
+            env.insert(p.name.clone(), v.clone());
+            vars.push(v);
+        }
+        let items: Vec<&ast::Expr> = match &body.kind {
+            ast::ExprKind::Tuple(items) | ast::ExprKind::List(items) => items.iter().collect(),
+            _ => vec![body.as_ref()],
+        };
+        let mut results = Vec::new();
+        for item in items {
+            if let ast::ExprKind::Int(v) = item.kind {
+                return Err(format!(
+                    "Expected mapping function to return tvm.ir.Expr or a list of tvm.ir.Expr.  Instead received {v} of type <class 'int'>."
+                ));
+            }
+            results.push(lambda_expr(item, &env, dtype, 0)?);
+        }
+        Ok(IndexMap {
+            params: vars,
+            results,
+        })
+    }
+
+    /// `indices` mapped: the results with the parameters replaced.
+    pub fn apply(&self, indices: &[Expr]) -> Vec<Expr> {
+        let map: HashMap<VarId, Expr> = self
+            .params
+            .iter()
+            .zip(indices)
+            .map(|(p, e)| (p.id(), Expr::cast(p.dtype(), e.clone())))
+            .collect();
+        self.results
+            .iter()
+            .map(|r| substitute_expr(r, &map))
+            .collect()
+    }
+
+    /// The map as TVM's trace prints it: `lambda i, j: (j, i,)`.
+    pub fn python(&self) -> String {
+        let params: Vec<&str> = self.params.iter().map(|v| v.name()).collect();
+        let mut out = format!("lambda {}: (", params.join(", "));
+        for r in &self.results {
+            out.push_str(&crate::tvmscript::printer::print_expr(r));
+            out.push_str(", ");
+        }
+        if out.ends_with(", ") {
+            out.truncate(out.len() - 1);
+        }
+        out.push(')');
+        out
+    }
+}
+
+fn lambda_expr(
+    e: &ast::Expr,
+    env: &HashMap<String, Var>,
+    dtype: DataType,
+    depth: u32,
+) -> std::result::Result<Expr, String> {
+    if depth > 200 {
+        return Err("the index map is nested too deeply".into());
+    }
+    let binary = |op: BinOp, a: Expr, b: Expr| {
+        fold::try_fold_binary(op, &a, &b).unwrap_or_else(|| Expr::binary(op, a, b))
+    };
+    match &e.kind {
+        ast::ExprKind::Name(n) => env
+            .get(n)
+            .map(|v| v.to_expr())
+            .ok_or_else(|| format!("`{n}` is not a parameter of the index map")),
+        ast::ExprKind::Int(v) => Ok(Expr::int(*v, dtype)),
+        ast::ExprKind::UnaryOp { op: ast::UnaryOp::Neg, operand } => {
+            let x = lambda_expr(operand, env, dtype, depth + 1)?;
+            match x.as_int() {
+                Some(v) => Ok(Expr::int(v.wrapping_neg(), dtype)),
+                None => Ok(binary(BinOp::Mul, x, Expr::int(-1, dtype))),
+            }
+        }
+        ast::ExprKind::UnaryOp { op: ast::UnaryOp::Pos, operand } => lambda_expr(operand, env, dtype, depth + 1),
+        ast::ExprKind::BinOp { left, op, right } => {
+            let op = match op {
+                ast::BinOp::Add => BinOp::Add,
+                ast::BinOp::Sub => BinOp::Sub,
+                ast::BinOp::Mul => BinOp::Mul,
+                ast::BinOp::FloorDiv => BinOp::FloorDiv,
+                ast::BinOp::Mod => BinOp::FloorMod,
+                other => {
+                    return Err(format!(
+                        "the operator `{}` is not supported in an index map (use + - * // %)",
+                        other.as_str()
+                    ))
+                }
+            };
+            let a = lambda_expr(left, env, dtype, depth + 1)?;
+            let b = lambda_expr(right, env, dtype, depth + 1)?;
+            if matches!(op, BinOp::FloorDiv | BinOp::FloorMod) && b.is_const_int(0) {
+                return Err("division by zero in the index map".into());
+            }
+            Ok(binary(op, a, b))
+        }
+        _ => Err("an index map result must be integer arithmetic (+ - * // %) of the parameters and integers".into()),
+    }
+}
+
+/// The layout rewriter: accesses of `old` become accesses of `new` at
+/// `map(indices)`, simplified with the loop and iterator ranges in scope.
+struct LayoutRewriter<'a> {
+    old: Buffer,
+    new: Buffer,
+    map: &'a IndexMap,
+    ana: Analyzer,
+}
+
+impl LayoutRewriter<'_> {
+    fn indices(&self, indices: &[Expr]) -> Vec<Expr> {
+        self.map
+            .apply(indices)
+            .iter()
+            .map(|e| self.ana.simplify(e))
+            .collect()
+    }
+}
+
+impl Mutator for LayoutRewriter<'_> {
+    fn buffer(&mut self, b: &Buffer) -> Buffer {
+        if *b == self.old {
+            self.new.clone()
+        } else {
+            b.clone()
+        }
+    }
+    fn expr(&mut self, e: &Expr) -> Expr {
+        if let ExprKind::Load { buffer, indices } = e.kind() {
+            if *buffer == self.old {
+                let inner: Vec<Expr> = indices.iter().map(|x| self.expr(x)).collect();
+                return Expr::new(
+                    ExprKind::Load {
+                        buffer: self.new.clone(),
+                        indices: self.indices(&inner),
+                    },
+                    e.dtype(),
+                    e.span(),
+                );
+            }
+        }
+        walk_expr(self, e)
+    }
+    fn stmt(&mut self, s: &Stmt) -> Stmt {
+        match s.kind() {
+            StmtKind::For(l) => {
+                self.ana
+                    .bind(&l.loop_var, &Range::new(l.min.clone(), l.extent.clone()));
+                walk_stmt(self, s)
+            }
+            StmtKind::Store {
+                buffer,
+                value,
+                indices,
+            } if *buffer == self.old => {
+                let value = self.expr(value);
+                let inner: Vec<Expr> = indices.iter().map(|x| self.expr(x)).collect();
+                Stmt::new(
+                    StmtKind::Store {
+                        buffer: self.new.clone(),
+                        value,
+                        indices: self.indices(&inner),
+                    },
+                    s.span(),
+                )
+            }
+            StmtKind::BlockRealize(r) => {
+                for iv in &r.block.iter_vars {
+                    self.ana.bind(&iv.var, &iv.dom);
+                }
+                let iter_values: Vec<Expr> = r.iter_values.iter().map(|e| self.expr(e)).collect();
+                let predicate = self.expr(&r.predicate);
+                let mut block = walk_block(self, &r.block);
+                let touches = block
+                    .reads
+                    .iter()
+                    .chain(&block.writes)
+                    .any(|x| x.buffer == self.new);
+                if touches {
+                    let (reads, writes) = infer_access_regions(&block);
+                    let fix = |regions: &[BufferRegion],
+                               inferred: &[BufferRegion],
+                               me: &Self|
+                     -> Vec<BufferRegion> {
+                        regions
+                            .iter()
+                            .map(|x| {
+                                if x.buffer != me.new {
+                                    return x.clone();
+                                }
+                                if let Some(found) = inferred.iter().find(|y| y.buffer == me.new) {
+                                    return found.clone();
+                                }
+                                // Not inferable (e.g. a reduction's own output listed as
+                                // a read): map the region's corner.
+                                let mins: Vec<Expr> =
+                                    x.region.iter().map(|r| r.min.clone()).collect();
+                                BufferRegion {
+                                    buffer: me.new.clone(),
+                                    region: me
+                                        .indices(&mins)
+                                        .into_iter()
+                                        .map(Range::point)
+                                        .collect(),
+                                }
+                            })
+                            .collect()
+                    };
+                    block.reads = fix(&block.reads, &reads, self);
+                    block.writes = fix(&block.writes, &writes, self);
+                }
+                Stmt::new(
+                    StmtKind::BlockRealize(BlockRealize {
+                        iter_values,
+                        predicate,
+                        block,
+                    }),
+                    s.span(),
+                )
+            }
+            _ => walk_stmt(self, s),
+        }
+    }
+}
+
+/// Where a buffer is defined.
+enum Origin {
+    Param,
+    /// Allocated by a block (its path).
+    Alloc,
+    Other,
+}
+
+fn buffer_origin(func: &PrimFunc, buffer: &Buffer) -> Origin {
+    if func.param_buffers().any(|b| b == buffer) {
+        return Origin::Param;
+    }
+    let found = tree::find_all(
+        &func.body,
+        &mut |s| matches!(s.kind(), StmtKind::BlockRealize(r) if r.block.alloc_buffers.contains(buffer)),
+    );
+    match found.into_iter().next() {
+        Some(_) => Origin::Alloc,
+        None => Origin::Other,
+    }
+}
+
+fn not_allocated(primitive: &str, buffer: &Buffer) -> ScheduleError {
+    ScheduleError::new(
+        primitive,
+        format!(
+            "The input buffer {} is not allocated by a block. This means the buffer is either a \
+             function parameter or defined in `match_buffer` of a block.",
+            buffer.name
+        ),
+    )
+}
+
+/// Replaces one buffer by another everywhere.
+struct SwapBuffer {
+    old: Buffer,
+    new: Buffer,
+}
+
+impl Mutator for SwapBuffer {
+    fn buffer(&mut self, b: &Buffer) -> Buffer {
+        if *b == self.old {
+            self.new.clone()
+        } else {
+            b.clone()
+        }
+    }
+}
+
+impl Schedule {
+    /// Installs a new version of the function being scheduled.
+    fn set_func(&mut self, func: PrimFunc) {
+        self.module.insert(
+            self.func_name.clone(),
+            BaseFunc::Prim(std::rc::Rc::new(func)),
+        );
+    }
+
+    /// `sch.transform_layout(block, buffer, index_map, pad_value=None,
+    /// assume_injective_transform=False)`; see the module documentation.
+    /// `index_map` is the Python lambda's source text.
+    pub fn transform_layout(
+        &mut self,
+        block_rv: BlockRV,
+        buffer: BufferSel,
+        index_map: &str,
+        pad_value: Option<&str>,
+        assume_injective_transform: bool,
+    ) -> Result<()> {
+        const P: &str = "transform_layout";
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let block = &realize.block;
+        let (kind, index) = match &buffer {
+            BufferSel::Index(kind, i) => {
+                let regions = match kind {
+                    BufferIndexType::Read => &block.reads,
+                    BufferIndexType::Write => &block.writes,
+                };
+                if *i < 0 || *i as usize >= regions.len() {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "Invalid buffer_index {i}.  Block {} has only {} {} buffers.",
+                            block.name,
+                            regions.len(),
+                            kind.name()
+                        ),
+                    )
+                    .at(path));
+                }
+                (*kind, *i)
+            }
+            BufferSel::Name(name) => {
+                let mut found: Vec<(Buffer, BufferIndexType, i64)> = Vec::new();
+                for (kind, regions) in [
+                    (BufferIndexType::Read, &block.reads),
+                    (BufferIndexType::Write, &block.writes),
+                ] {
+                    for (i, r) in regions.iter().enumerate() {
+                        if r.buffer.name == *name {
+                            match found.iter_mut().find(|(b, _, _)| *b == r.buffer) {
+                                Some(slot) => {
+                                    slot.1 = kind;
+                                    slot.2 = i as i64;
+                                }
+                                None => found.push((r.buffer.clone(), kind, i as i64)),
+                            }
+                        }
+                    }
+                }
+                match found.as_slice() {
+                    [(_, kind, i)] => (*kind, *i),
+                    [] => {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!("Could not find buffer '{name}' in block '{}'", block.name),
+                        )
+                        .at(path))
+                    }
+                    _ => {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!("Multiple buffers named '{name}' in block '{}'", block.name),
+                        )
+                        .at(path))
+                    }
+                }
+            }
+        };
+        let old = nth_access_buffer(P, block, index, kind, &path)?;
+        if pad_value.is_some() {
+            return Err(ScheduleError::new(
+                P,
+                "pad_value is not supported by Tessel yet: use an index map that is a bijection onto its image",
+            ));
+        }
+        if !old.strides.is_empty() {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "buffer {} has explicit strides; Tessel transforms compact buffers only",
+                    old.name
+                ),
+            ));
+        }
+        // One index type for the whole map: int64 when any dimension is.
+        let dtype = if old.shape.iter().any(|e| e.dtype() == DataType::i64()) {
+            DataType::i64()
+        } else {
+            DataType::i32()
+        };
+        let map = IndexMap::parse(index_map, dtype).map_err(|m| ScheduleError::new(P, m))?;
+        if map.params.len() != old.ndim() {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "the index map takes {} indices but buffer {} has {} dimension(s)",
+                    map.params.len(),
+                    old.name,
+                    old.ndim()
+                ),
+            ));
+        }
+        let func = self.func(P)?;
+        let mut used_by_match = false;
+        func.body.walk(&mut |s| {
+            if let StmtKind::BlockRealize(r) = s.kind() {
+                used_by_match |= r.block.match_buffers.iter().any(|m| m.source.buffer == old);
+            }
+        });
+        if used_by_match {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "buffer {} is the source of a match_buffer; Tessel cannot transform it",
+                    old.name
+                ),
+            ));
+        }
+        // A permutation of the indices is a bijection whatever the shape.
+        let permutation: Option<Vec<usize>> = map
+            .results
+            .iter()
+            .map(|r| {
+                r.as_var()
+                    .and_then(|v| map.params.iter().position(|p| p == v))
+            })
+            .collect();
+        let permutation = permutation
+            .filter(|p| p.len() == map.params.len() && (0..p.len()).all(|i| p.contains(&i)));
+        // The new shape: the image of the old domain.
+        let dom: HashMap<VarId, Range> = map
+            .params
+            .iter()
+            .zip(&old.shape)
+            .map(|(v, s)| (v.id(), Range::from_extent(Expr::cast(dtype, s.clone()))))
+            .collect();
+        let ana = Analyzer::new();
+        let mut shape = Vec::new();
+        for (k, r) in map.results.iter().enumerate() {
+            let Some((lo, hi)) = eval_interval(&ana, r, &dom) else {
+                return Err(ScheduleError::new(
+                    P,
+                    format!("cannot bound result {k} of the index map over the buffer's shape"),
+                ));
+            };
+            if !lo.is_const_int(0) {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "result {k} of the index map starts at {} over the buffer's shape; every new index must start at 0",
+                        crate::tvmscript::printer::print_expr(&lo)
+                    ),
+                ));
+            }
+            shape.push(ana.simplify(&Expr::binary(
+                BinOp::Add,
+                hi.clone(),
+                Expr::int(1, hi.dtype()),
+            )));
+        }
+        let shape_text = |s: &[Expr]| {
+            let items: Vec<String> = s
+                .iter()
+                .map(crate::tvmscript::printer::print_expr)
+                .collect();
+            if items.len() == 1 {
+                format!("({},)", items[0])
+            } else {
+                format!("({})", items.join(", "))
+            }
+        };
+        if let Some(p) = &permutation {
+            shape = p.iter().map(|&i| old.shape[i].clone()).collect();
+        } else if !assume_injective_transform {
+            let ranges: Vec<(Var, Range)> = map
+                .params
+                .iter()
+                .zip(&old.shape)
+                .map(|(v, s)| (v.clone(), Range::from_extent(Expr::cast(dtype, s.clone()))))
+                .collect();
+            let bijective = detect_iter_map(&map.results, &ranges, &Expr::bool(true));
+            let product = |s: &[Expr]| -> Option<i64> {
+                s.iter()
+                    .try_fold(1i64, |acc, e| acc.checked_mul(e.as_int()?))
+            };
+            match (product(&old.shape), product(&shape)) {
+                (Some(a), Some(b))
+                    if b > a
+                        && matches!(&bijective, Err(why) if why.contains("only partly covered") || why.contains("not divisible")) =>
+                {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "The transformation T.index_map({}) applied on buffer {} of shape {} would result in shape {}.  \
+                             However, this would introduce padding ({} elements hold {a}); TVM needs a pad_value here, \
+                             which Tessel does not support yet.",
+                            map.python().replace(",)", ")"),
+                            old.name,
+                            shape_text(&old.shape),
+                            shape_text(&shape),
+                            b
+                        ),
+                    ));
+                }
+                (Some(a), Some(b)) if a == b && bijective.is_ok() => {}
+                (Some(_), Some(_)) => {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "the index map {} is not a bijection from buffer {} of shape {} onto shape {}{}",
+                            map.python(),
+                            old.name,
+                            shape_text(&old.shape),
+                            shape_text(&shape),
+                            match &bijective {
+                                Err(why) => format!(" ({why})"),
+                                Ok(_) => String::new(),
+                            }
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "cannot prove the index map {} is a bijection on buffer {} of symbolic shape {}; \
+                             pass assume_injective_transform=True",
+                            map.python(),
+                            old.name,
+                            shape_text(&old.shape)
+                        ),
+                    ));
+                }
+            }
+        }
+        let new = old.derive(|n| n.shape = shape.clone());
+        let mut rw = LayoutRewriter {
+            old: old.clone(),
+            new: new.clone(),
+            map: &map,
+            ana: Analyzer::new(),
+        };
+        let body = rw.stmt(&func.body);
+        let mut f = func.with_body(body);
+        for (_, b) in f.buffer_map.iter_mut() {
+            if *b == old {
+                *b = new.clone();
+            }
+        }
+        self.set_func(f);
+        let buffer_arg = format!("(\"{}\", {index})", kind.name());
+        self.record(
+            Instruction::new("transform_layout")
+                .arg("block", TraceArg::Rv(block_rv.into()))
+                .arg("buffer", TraceArg::Source(buffer_arg))
+                .arg("index_map", TraceArg::Source(map.python()))
+                .arg("pad_value", TraceArg::None)
+                .arg(
+                    "assume_injective_transform",
+                    TraceArg::Bool(assume_injective_transform),
+                ),
+        );
+        Ok(())
+    }
+
+    /// `sch.set_scope(block, buffer_index, storage_scope)`.
+    pub fn set_scope(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        storage_scope: &str,
+    ) -> Result<()> {
+        const P: &str = "set_scope";
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let buffer = nth_access_buffer(
+            P,
+            &realize.block,
+            buffer_index,
+            BufferIndexType::Write,
+            &path,
+        )?;
+        check_storage_scope(P, storage_scope)?;
+        let func = self.func(P)?;
+        if !matches!(buffer_origin(&func, &buffer), Origin::Alloc) {
+            return Err(not_allocated(P, &buffer).at(path));
+        }
+        if buffer.scope != storage_scope {
+            let new = buffer.derive(|n| {
+                n.name = format!("{}_{}", n.name, storage_scope);
+                n.scope = if storage_scope.is_empty() {
+                    "global".into()
+                } else {
+                    storage_scope.to_string()
+                };
+            });
+            let body = SwapBuffer { old: buffer, new }.stmt(&func.body);
+            self.set_body(P, body)?;
+        }
+        self.record(
+            Instruction::new("set_scope")
+                .arg("block", TraceArg::Rv(block_rv.into()))
+                .arg("buffer_index", TraceArg::Int(buffer_index))
+                .arg("storage_scope", TraceArg::Str(storage_scope.to_string())),
+        );
+        Ok(())
+    }
+
+    /// `sch.storage_align(block, buffer_index, axis, factor, offset)`. Checks
+    /// in TVM's order: index, factor, axis, allocation.
+    pub fn storage_align(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        axis: i64,
+        factor: i64,
+        offset: i64,
+    ) -> Result<()> {
+        const P: &str = "storage_align";
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let buffer = nth_access_buffer(
+            P,
+            &realize.block,
+            buffer_index,
+            BufferIndexType::Write,
+            &path,
+        )?;
+        if factor <= 0 {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "The input `factor` of storage_align is expected to be a positive number. However, the input `factor` \
+                     is {factor}, which is out of the expected range."
+                ),
+            )
+            .at(path));
+        }
+        let ndim = buffer.ndim() as i64;
+        if axis < -ndim || axis >= ndim {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "The buffer to set storage alignment of, {}, has {ndim} dimension(s), so `axis` is required to be in \
+                     [{}, {ndim}) for storage_align. However, the input `axis` is {axis}, which is out of the expected range.",
+                    buffer.name, -ndim
+                ),
+            )
+            .at(path));
+        }
+        let func = self.func(P)?;
+        if !matches!(buffer_origin(&func, &buffer), Origin::Alloc) {
+            return Err(not_allocated(P, &buffer).at(path));
+        }
+        let axis_n = if axis < 0 { axis + ndim } else { axis };
+        let entry = AttrValue::Array(vec![
+            AttrValue::Int(buffer_index),
+            AttrValue::Int(axis_n),
+            AttrValue::Int(factor),
+            AttrValue::Int(offset),
+        ]);
+        let mut r = realize.clone();
+        let mut list = match r.block.annotations.get("buffer_dim_align") {
+            Some(AttrValue::Array(items)) => items.clone(),
+            _ => Vec::new(),
+        };
+        let same = |v: &AttrValue| match v {
+            AttrValue::Array(x) => matches!(
+                (x.first(), x.get(1)),
+                (Some(AttrValue::Int(b)), Some(AttrValue::Int(a))) if *b == buffer_index && *a == axis_n
+            ),
+            _ => false,
+        };
+        match list.iter_mut().find(|v| same(v)) {
+            Some(slot) => *slot = entry,
+            None => list.push(entry),
+        }
+        r.block
+            .annotations
+            .insert("buffer_dim_align".to_string(), AttrValue::Array(list));
+        let stmt = tree::get(&func.body, &path)
+            .map(|s| s.span())
+            .unwrap_or_default();
+        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))?;
+        self.record(
+            Instruction::new("storage_align")
+                .arg("block", TraceArg::Rv(block_rv.into()))
+                .arg("buffer_index", TraceArg::Int(buffer_index))
+                .arg("axis", TraceArg::Int(axis))
+                .arg("factor", TraceArg::Int(factor))
+                .arg("offset", TraceArg::Int(offset)),
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,25 @@
+# D, a consumer of B, is not under the loop
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), D: T.Buffer((64, 64), "float32")):
+    B = T.alloc_buffer((64, 64))
+    C = T.alloc_buffer((64, 64))
+    for i, j in T.grid(64, 64):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] + T.float32(1)
+    for i, j in T.grid(64, 64):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] * T.float32(2)
+    for i, j in T.grid(64, 64):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = C[vi, vj] + B[vi, vj]
+# --- schedule
+b = sch.get_block("B")
+c = sch.get_block("C")
+i, j = sch.get_loops(c)
+sch.compute_at(b, i)
+# --- error: The primitive requires all the consumer(s) of the given block to be present under the target loop. However, there are 1 consumer(s) not satisfying the constraint.
+# TVM 0.27: The primitive requires all the consumer(s) of the given block to be present under the target loop. However, there are 1 consumer(s) not satisfying the constraint. List of the consumer(s):s_tir.SBlock#0s_tir.SBlock#1

@@ -1,0 +1,18 @@
+# compute_inline of the output block
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    B = T.alloc_buffer((128, 128))
+    for i, j in T.grid(128, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(128, 128):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+# --- schedule
+c = sch.get_block("C")
+sch.compute_inline(c)
+# --- error: is an output block
+# TVM 0.27: The block s_tir.SBlock#0 is an output block

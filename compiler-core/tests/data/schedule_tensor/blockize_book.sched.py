@@ -1,0 +1,6 @@
+i, j, k = sch.get_loops("matmul")
+i, ii = sch.split(i, factors=[None, 16])
+j, ji = sch.split(j, factors=[None, 16])
+k, ki = sch.split(k, factors=[None, 16])
+sch.reorder(i, j, k, ii, ji, ki)
+block_mm = sch.blockize(ii)

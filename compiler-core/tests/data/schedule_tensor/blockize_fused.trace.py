@@ -1,0 +1,6 @@
+# from tvm import tir
+def apply_trace(sch: tir.Schedule) -> None:
+  b0 = sch.get_block(name="B", func_name="main")
+  l1, l2 = sch.get_loops(block=b0)
+  l3 = sch.fuse(l1, l2, preserve_unit_iters=True)
+  b4 = sch.blockize(target=l3, preserve_unit_iters=True)

@@ -1,0 +1,3 @@
+i, j = sch.get_loops(sch.get_block("B"))
+j_0, j_1 = sch.split(j, [None, 10])
+b = sch.blockize(j_0)

@@ -1,0 +1,2 @@
+i, j = sch.get_loops(sch.get_block("B"))
+b = sch.blockize(j)

@@ -1,0 +1,5 @@
+b = sch.get_block("C")
+i, j, k = sch.get_loops(b)
+k_0, k_1 = sch.split(k, [None, 8])
+sch.reorder(k_1, i, j, k_0)
+rf = sch.rfactor(k_1, 2)

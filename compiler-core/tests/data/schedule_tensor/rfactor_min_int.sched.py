@@ -1,0 +1,3 @@
+b = sch.get_block("B")
+i, k = sch.get_loops(b)
+rf = sch.rfactor(k, 0)

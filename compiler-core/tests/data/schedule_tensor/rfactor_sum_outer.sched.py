@@ -1,0 +1,4 @@
+b = sch.get_block("B")
+i, k = sch.get_loops(b)
+k_0, k_1 = sch.split(k, [None, 4])
+rf = sch.rfactor(k_0, 1)

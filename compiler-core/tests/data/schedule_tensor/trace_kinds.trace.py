@@ -1,0 +1,16 @@
+# from tvm import tir
+def apply_trace(sch: tir.Schedule) -> None:
+  b0 = sch.get_block(name="C", func_name="main")
+  l1, l2, l3 = sch.get_loops(block=b0)
+  v4, v5 = sch.sample_perfect_tile(loop=l2, n=2, max_innermost_factor=16, decision=[2, 16])
+  l6, l7 = sch.split(loop=l2, factors=[v4, v5], preserve_unit_iters=True, disable_predication=False)
+  l8, l9 = sch.split(loop=l1, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
+  l10, l11 = sch.split(loop=l3, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
+  sch.reorder(l8, l6, l10, l9, l7, l11)
+  v12 = sch.sample_categorical(candidates=[1, 2, 4], probs=[0.5, 0.25, 0.25], decision=2)
+  b13 = sch.blockize(target=l9, preserve_unit_iters=True)
+  b14, = sch.get_child_blocks(b13)
+  l15 = sch.fuse(l8, l6, preserve_unit_iters=False)
+  l16 = sch.add_unit_loop(block_or_loop=b13)
+  b17 = sch.decompose_reduction(block=b13, loop=l10)
+  sch.unroll(loop=l11)
