@@ -95,7 +95,12 @@ impl compiler_core::script::Host for WallClock {
     }
 }
 
-fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Option<u64>) -> ExitCode {
+fn run_script(
+    file: &Path,
+    notebook: bool,
+    steps: Option<u64>,
+    memory_mib: Option<u64>,
+) -> ExitCode {
     use compiler_core::script::{Interpreter, Limits, ReferenceBackend, Stream};
     use std::io::Write as _;
     let src = match std::fs::read_to_string(file) {
@@ -105,9 +110,11 @@ fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Optio
             return ExitCode::from(2);
         }
     };
-    let mut limits = Limits::default();
-    // Scripts run on a thread with a big stack (see `main`).
-    limits.stack_bytes = SCRIPT_STACK as u64 * 3 / 4;
+    let mut limits = Limits {
+        // Scripts run on a thread with a big stack (see `main`).
+        stack_bytes: SCRIPT_STACK as u64 * 3 / 4,
+        ..Limits::default()
+    };
     if let Some(s) = steps {
         limits.steps = s;
     }

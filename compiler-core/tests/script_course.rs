@@ -17,7 +17,10 @@ fn check(name: &str) {
     let m = masks(&src);
     let (e, g) = (apply_masks(&expected, &m), apply_masks(&run.output, &m));
     if let Err(why) = compare_output(&e, &g) {
-        panic!("{name}: Tessel's output differs from TVM's: {why}\n\n=== Tessel printed:\n{}", run.output);
+        panic!(
+            "{name}: Tessel's output differs from TVM's: {why}\n\n=== Tessel printed:\n{}",
+            run.output
+        );
     }
 }
 
@@ -32,7 +35,10 @@ fn every_course_script_has_a_test() {
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();
-        assert!(listed.contains(&n.as_str()), "{n} has no test in script_course.rs");
+        assert!(
+            listed.contains(&n.as_str()),
+            "{n} has no test in script_course.rs"
+        );
     }
 }
 

@@ -254,6 +254,9 @@ pub struct RangeObj {
 }
 
 impl RangeObj {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     pub fn len(&self) -> i64 {
         let (start, stop, step) = (self.start as i128, self.stop as i128, self.step as i128);
         let n = if step > 0 && start < stop {
@@ -477,17 +480,42 @@ pub struct ModuleObj {
 
 /// A live iterator.
 pub enum IterState {
-    Range { next: i64, stop: i64, step: i64 },
+    Range {
+        next: i64,
+        stop: i64,
+        step: i64,
+    },
     /// Iterates a list by index (sees appends, like Python).
-    List { list: Rc<List>, index: usize },
-    Seq { items: Rc<[Value]>, index: usize },
-    Chars { s: Rc<str>, pos: usize },
-    Enumerate { inner: Box<IterState>, count: i64 },
+    List {
+        list: Rc<List>,
+        index: usize,
+    },
+    Seq {
+        items: Rc<[Value]>,
+        index: usize,
+    },
+    Chars {
+        s: Rc<str>,
+        pos: usize,
+    },
+    Enumerate {
+        inner: Box<IterState>,
+        count: i64,
+    },
     Zip(Vec<IterState>),
-    Map { func: Value, inner: Vec<IterState> },
-    Filter { func: Value, inner: Box<IterState> },
+    Map {
+        func: Value,
+        inner: Vec<IterState>,
+    },
+    Filter {
+        func: Value,
+        inner: Box<IterState>,
+    },
     /// Rows of an array (`for row in a`).
-    Rows { array: Rc<ArrayObj>, index: usize },
+    Rows {
+        array: Rc<ArrayObj>,
+        index: usize,
+    },
     /// A Python iterator object (`iter(x)`), shared.
     Shared(Rc<RefCell<IterState>>),
     Done,

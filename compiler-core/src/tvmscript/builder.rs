@@ -319,7 +319,9 @@ fn const_value(c: &PyConst, span: Span) -> Value {
         PyConst::Float(f) => Value::PyFloat(*f, span),
         PyConst::Bool(b) => Value::PyBool(*b, span),
         PyConst::Str(s) => Value::Str(s.clone(), span),
-        PyConst::Tuple(items) => Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span),
+        PyConst::Tuple(items) => {
+            Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span)
+        }
     }
 }
 
