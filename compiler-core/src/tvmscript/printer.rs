@@ -386,6 +386,16 @@ pub fn print_graph_func(func: &crate::graph::Function, name: &str, opts: &PrintO
     p.finish()
 }
 
+/// Prints one top-level item of a parsed script.
+pub fn print_item(item: &crate::tvmscript::builder::Item, opts: &PrintOptions) -> String {
+    use crate::tvmscript::builder::Item;
+    match item {
+        Item::Module { module, .. } => print_module(module, opts),
+        Item::PrimFunc { name, func } => print_prim_func(func, name, opts),
+        Item::GraphFunc { name, func } => print_graph_func(func, name, opts),
+    }
+}
+
 /// Prints an expression (for diagnostics). Variables print under their own
 /// names, made distinct when two different ones share a name.
 pub fn print_expr(e: &Expr) -> String {
