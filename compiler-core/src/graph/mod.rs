@@ -11,6 +11,10 @@
 //! - [`infer`]: struct info of expressions and calls of graph functions.
 //! - [`equal`]: structural equality with TVM's semantics (variables mapped
 //!   by definition, names ignored).
+//! - [`vm`]: the virtual machine that runs a graph function: `call_tir`
+//!   through a pluggable [`vm::Kernels`] backend (the reference interpreter by
+//!   default), `call_dps_packed` through a [`vm::PackedRegistry`], built-in
+//!   operators by reference implementations ([`reference`]).
 //!
 //! TVMScript parsing is in [`crate::tvmscript::relax_builder`], printing in
 //! `crate::tvmscript::printer` (its `relax` part).
@@ -19,6 +23,8 @@ pub mod equal;
 pub mod infer;
 pub mod ir;
 pub mod op;
+pub mod reference;
+pub mod vm;
 
 pub use ir::{
     Binding, BindingBlock, Call, Callee, Expr, ExprKind, FuncInfo, Function, GlobalVar, PrimExpr,
