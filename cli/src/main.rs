@@ -16,7 +16,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use compiler_core::diag::{render, Diagnostic};
 use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
-use compiler_core::tvmscript::printer::{print_module, print_prim_func, Dialect, PrintOptions};
+use compiler_core::tvmscript::printer::{
+    print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
+};
 
 #[derive(Parser)]
 #[command(
@@ -303,6 +305,7 @@ fn format_script(parsed: &ParsedScript, dialect: Dialect) -> String {
         match item {
             Item::Module { module, .. } => out.push_str(&print_module(module, &opts)),
             Item::PrimFunc { name, func } => out.push_str(&print_prim_func(func, name, &opts)),
+            Item::GraphFunc { name, func } => out.push_str(&print_graph_func(func, name, &opts)),
         }
     }
     out

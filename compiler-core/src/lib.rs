@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod arith;
 pub mod diag;
 pub mod eval;
+pub mod graph;
 pub mod ir;
 pub mod schedule;
 pub mod script;

@@ -1444,6 +1444,10 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
                     func: f.clone(),
                     dialect: *dialect,
                 })),
+                // Graph functions reach scripts with the graph-layer API.
+                Some(BaseFunc::Graph(_)) => Err(PyErr::value_error(format!(
+                    "\"{n}\" is a graph-level (Relax) function; scripts cannot use those yet"
+                ))),
                 None => Err(PyErr::value_error(format!(
                     "Cannot find global var \"{n}\" in the Module"
                 ))),
