@@ -14,4 +14,5 @@ pub mod eval;
 pub mod ir;
 pub mod schedule;
 pub mod syntax;
+pub mod te;
 pub mod tvmscript;

@@ -1,0 +1,1 @@
+//! topi (placeholder)
