@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import os
+import re
 import sys
 import textwrap
 
@@ -781,9 +782,14 @@ def render(name):
         func = te.create_prim_func(args, override)
         out += ["### tvm", func.script().rstrip()]
     except Exception as e:  # noqa: BLE001
-        msg = str(e).strip().splitlines()
-        msg = [l for l in msg if l.strip()]
-        out += ["### error", msg[-1] if msg else type(e).__name__]
+        lines = [l.strip() for l in str(e).strip().splitlines() if l.strip()]
+        lines = [l for l in lines if not l.startswith("#")]
+        checks = [l for l in lines if "Check failed" in l]
+        msg = (checks or lines or [type(e).__name__])[-1]
+        msg = re.sub(r"\[\d\d:\d\d:\d\d\].*$", "", msg).strip()
+        if "is false: " in msg:
+            msg = msg.split("is false: ", 1)[1]
+        out += ["### error", msg[:300]]
     return "\n".join(out) + "\n"
 
 

@@ -88,6 +88,7 @@ pub fn create_prim_func_with(
     let mut info = Info {
         args: arg_tensors,
         buffers: HashMap::new(),
+        real: HashSet::new(),
         root_alloc: Vec::new(),
         names: NameSupply::default(),
         ana: Analyzer::new(),
@@ -108,6 +109,7 @@ pub fn create_prim_func_with(
                         )));
                     }
                     let b = decl_buffer(&t);
+                    info.real.insert(b.id());
                     info.buffers.insert(t.proxy().id(), b);
                 }
             }
@@ -257,6 +259,8 @@ struct Info {
     args: Vec<Tensor>,
     /// Proxy buffer → the function's buffer.
     buffers: HashMap<BufferId, Buffer>,
+    /// The function's buffers.
+    real: HashSet<BufferId>,
     root_alloc: Vec<Buffer>,
     names: NameSupply,
     ana: Analyzer,
@@ -276,6 +280,7 @@ impl Info {
     fn transform(&self, e: &Expr) -> TeResult<Expr> {
         let mut m = ProxyToBuffer {
             buffers: &self.buffers,
+            real: &self.real,
             missing: None,
         };
         let r = m.expr(e);
@@ -359,6 +364,7 @@ impl Info {
         let mut buffers = Vec::new();
         for t in tensors {
             let b = decl_buffer(t);
+            self.real.insert(b.id());
             self.buffers.insert(t.proxy().id(), b.clone());
             if !self.is_arg(t) {
                 self.root_alloc.push(b.clone());
@@ -510,13 +516,14 @@ fn promote_imm(e: &Expr, dtype: DataType) -> Expr {
 
 struct ProxyToBuffer<'a> {
     buffers: &'a HashMap<BufferId, Buffer>,
+    real: &'a HashSet<BufferId>,
     missing: Option<String>,
 }
 
 impl Mutator for ProxyToBuffer<'_> {
     fn expr(&mut self, e: &Expr) -> Expr {
         if let ExprKind::Load { buffer, .. } = e.kind() {
-            if !self.buffers.contains_key(&buffer.id()) {
+            if !self.buffers.contains_key(&buffer.id()) && !self.real.contains(&buffer.id()) {
                 self.missing.get_or_insert_with(|| buffer.name.clone());
             }
         }

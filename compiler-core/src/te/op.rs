@@ -184,14 +184,11 @@ pub fn match_types(a: &Expr, b: &Expr) -> TeResult<(Expr, Expr)> {
             Ok((a.clone(), cast(ta, b)?))
         }
     } else if (ta.is_int() && tb.is_uint()) || (ta.is_uint() && tb.is_int()) {
-        if ta.bits < tb.bits {
+        // The wider wins; at equal width the unsigned one does.
+        if ta.bits < tb.bits || (ta.bits == tb.bits && tb.is_uint()) {
             Ok((cast(tb, a)?, b.clone()))
-        } else if ta.bits > tb.bits {
-            Ok((a.clone(), cast(ta, b)?))
-        } else if ta.is_uint() {
-            Ok((a.clone(), cast(ta, b)?))
         } else {
-            Ok((cast(tb, a)?, b.clone()))
+            Ok((a.clone(), cast(ta, b)?))
         }
     } else if int_like(ta) && int_like(tb) {
         // bool meets an integer: TVM has no rule for it either.
