@@ -236,3 +236,33 @@ fn dump_case() {
         }
     }
 }
+
+/// The functions `create_prim_func` builds are schedulable: the goldens with
+/// a `### schedule` (the seeds' own schedules) must give TVM's result.
+#[test]
+fn created_functions_schedule_like_tvm() {
+    use compiler_core::ir::IRModule;
+    use compiler_core::schedule::replay::run_python;
+    use compiler_core::schedule::Schedule;
+    let mut checked = 0;
+    for (name, build) in te_cases::all() {
+        let text = golden(name);
+        let (Some(sched), Some(want)) = (section(&text, "schedule"), section(&text, "scheduled"))
+        else {
+            continue;
+        };
+        let (args, ov) = build().unwrap();
+        let f = create_prim_func_with(&args, ov).unwrap();
+        let mut sch = Schedule::new(IRModule::from_prim_func("main", f)).unwrap();
+        run_python(&mut sch, &sched).unwrap_or_else(|d| panic!("{name}: {}", d.message));
+        let got = sch.module().get_prim("main").unwrap();
+        let got = print_prim_func(got, "main", &tirx());
+        assert_eq!(
+            got.trim_end(),
+            want.trim_end(),
+            "{name}: scheduled result differs"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} scheduled cases");
+}

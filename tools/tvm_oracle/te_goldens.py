@@ -47,9 +47,17 @@ OUT = os.path.join(HERE, "..", "..", "compiler-core", "tests", "data", "te")
 CASES = {}
 
 
-def case(doc, override=None):
+SCHEDULES = {}
+
+
+def case(doc, override=None, schedule=None):
+    """A case; `schedule` (Tessel spelling: `sch.get_block`) is applied to the function as module
+    `main` and TVM's result recorded under `### scheduled`."""
+
     def deco(f):
         CASES[f.__name__] = (doc, f, override)
+        if schedule:
+            SCHEDULES[f.__name__] = textwrap.dedent(schedule).strip()
         return f
 
     return deco
@@ -62,7 +70,16 @@ def i64(v):
 # ----------------------------------------------------------------------------- seeds
 
 
-@case("seed 000: vector add (MLC ch. 2)")
+@case(
+    "seed 000: vector add (MLC ch. 2), then split/parallel/vectorize",
+    schedule="""
+    block = sch.get_block("C")
+    (i,) = sch.get_loops(block)
+    i0, i1 = sch.split(i, factors=[None, 4])
+    sch.parallel(i0)
+    sch.vectorize(i1)
+    """,
+)
 def seed000_vector_add():
     A = te.placeholder((128,), name="A")
     B = te.placeholder((128,), name="B")
@@ -70,7 +87,16 @@ def seed000_vector_add():
     return [A, B, C]
 
 
-@case("seed 000: 1024 matmul with lambda m, n")
+@case(
+    "seed 000: 1024 matmul with lambda m, n, then the seed's blocking",
+    schedule="""
+    block_c = sch.get_block("C")
+    (y, x, k) = sch.get_loops(block_c)
+    yo, yi = sch.split(y, [None, 32])
+    xo, xi = sch.split(x, [None, 32])
+    sch.reorder(yo, xo, k, yi, xi)
+    """,
+)
 def seed000_matmul():
     M = K = N = 1024
     k = te.reduce_axis((0, K), "k")
@@ -80,7 +106,18 @@ def seed000_matmul():
     return [A, B, C]
 
 
-@case("seed 001 ch. 2: mm_relu with te.max(Y[i, j], 0)")
+@case(
+    "seed 001 ch. 2: mm_relu with te.max(Y[i, j], 0), then the chapter's schedule",
+    schedule="""
+    block_Y = sch.get_block("Y", func_name="main")
+    i, j, k = sch.get_loops(block_Y)
+    j0, j1 = sch.split(j, factors=[None, 4])
+    sch.reorder(j0, k, j1)
+    block_C = sch.get_block("C", "main")
+    sch.reverse_compute_at(block_C, j0)
+    sch.decompose_reduction(block_Y, k)
+    """,
+)
 def seed001_mm_relu():
     A = te.placeholder((128, 128), "float32", name="A")
     B = te.placeholder((128, 128), "float32", name="B")
@@ -781,6 +818,11 @@ def render(name):
         args = f()
         func = te.create_prim_func(args, override)
         out += ["### tvm", func.script().rstrip()]
+        if name in SCHEDULES:
+            sched = SCHEDULES[name]
+            sch = tvm.s_tir.Schedule(tvm.IRModule({"main": func}))
+            exec(sched.replace("get_block(", "get_sblock("), {"sch": sch})
+            out += ["### schedule", sched, "### scheduled", sch.mod["main"].script().rstrip()]
     except Exception as e:  # noqa: BLE001
         lines = [l.strip() for l in str(e).strip().splitlines() if l.strip()]
         lines = [l for l in lines if not l.startswith("#")]
