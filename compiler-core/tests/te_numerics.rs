@@ -262,7 +262,7 @@ fn references() -> Vec<(&'static str, Reference)> {
                 let (mut bi, mut bv) = (-1.0, f32::MIN as f64);
                 for k in 0..4 {
                     let v = m.get(&[i, k]);
-                    if !(bv >= v) {
+                    if bv < v {
                         bi = idx.get(&[i, k]);
                         bv = v;
                     }
