@@ -815,6 +815,13 @@ fn build_compute(
     }
     // TVM's ComputeVerifier: reductions only at the top level, and the
     // outputs of one reduction together.
+    let reduces = body
+        .iter()
+        .filter(|b| matches!(b, BodyItem::Reduce(_)))
+        .count();
+    if reduces != 0 && reduces != body.len() {
+        return Err(TeError::new(NESTED_REDUCTION_ERROR));
+    }
     let reduce_axis = match &body[0] {
         BodyItem::Reduce(r0) => {
             for (i, item) in body.iter().enumerate() {
