@@ -52,6 +52,12 @@ pub fn const_float(value: f64, dtype: DataType) -> TeResult<Expr> {
 }
 
 fn check_scalar(dtype: DataType, what: &str) -> TeResult<()> {
+    if dtype.bits == 0 || dtype.bits > 64 {
+        return Err(TeError::new(format!(
+            "{what}: unsupported bit width {}",
+            dtype.bits
+        )));
+    }
     if dtype.lanes != 1 {
         return Err(TeError::new(format!(
             "{what}: vector type {dtype} is not supported in tensor expressions"

@@ -319,6 +319,19 @@ pub fn conv2d_nchw(
     };
     let strides = two(stride, "stride")?;
     let dils = two(dilation, "dilation")?;
+    const LIMIT: i64 = 1 << 24;
+    if strides
+        .iter()
+        .chain(&dils)
+        .any(|v| !(1..=LIMIT).contains(v))
+    {
+        return Err(TeError::new(
+            "conv2d: strides and dilations must be positive",
+        ));
+    }
+    if padding.iter().any(|v| !(0..=LIMIT).contains(v)) {
+        return Err(TeError::new("conv2d: padding must be non-negative"));
+    }
     let out_dtype = out_dtype.unwrap_or_else(|| input.dtype());
     let ish: Vec<i64> = input
         .shape()
@@ -332,6 +345,9 @@ pub fn conv2d_nchw(
         .collect::<TeResult<_>>()?;
     let (batch, in_channel, dims) = (ish[0], ish[1], [ish[2], ish[3]]);
     let (num_filter, kdims) = (fsh[0], [fsh[2], fsh[3]]);
+    if ish.iter().chain(&fsh).any(|d| *d > (1 << 31)) {
+        return Err(TeError::new("conv2d: shape too large"));
+    }
     let dilated = [(kdims[0] - 1) * dils[0] + 1, (kdims[1] - 1) * dils[1] + 1];
     let _ = dilated;
     let (pad_begin, pad_end) = match padding {
@@ -351,9 +367,6 @@ pub fn conv2d_nchw(
     let mut out_dims = [0i64; 2];
     for i in 0..2 {
         let num = dims[i] - (kdims[i] - 1) * dils[i] - 1 + pad_begin[i] + pad_end[i];
-        if strides[i] <= 0 {
-            return Err(TeError::new("conv2d: strides must be positive"));
-        }
         out_dims[i] = num.div_euclid(strides[i]) + 1;
         if out_dims[i] <= 0 {
             return Err(TeError::new(format!(
