@@ -804,6 +804,13 @@ def topi_override_mix():
     return [x, topi.sum(topi.reshape(s, (3, 2)), axis=0)]
 
 
+@case("topi.add and topi.nn.relu on an int64 symbolic batch, int64 override (LegalizeOps)", "int64")
+def topi_symbolic_int64():
+    n = tir.Var("n", "int64")
+    x, y = tp("x", (n, i64(3))), tp("y", (i64(3),))
+    return [x, y, topi.nn.relu(topi.add(x, y))]
+
+
 # ----------------------------------------------------------------------------- driver
 
 

@@ -127,7 +127,10 @@ pub fn create_prim_func_with(
                     info.buffers.get(&t.proxy().id()).cloned().ok_or_else(|| {
                         TeError::new(format!("tensor {} has no buffer", t.name()))
                     })?;
-                let p = Var::new(t.name(), DataType::handle());
+                // TVM names the handle after the tensor; `var_` keeps the
+                // buffer its own name where a symbolic shape makes the
+                // printer declare it with `T.match_buffer(var_A, ...)`.
+                let p = Var::new(format!("var_{}", t.name()), DataType::handle());
                 buffer_index.insert(b.id(), i);
                 params.push(p.clone());
                 buffer_map.push((p, b));

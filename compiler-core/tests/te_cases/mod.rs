@@ -833,6 +833,15 @@ pub fn topi_override_mix() -> Built {
     int64(&[&a, &t])
 }
 
+pub fn topi_symbolic_int64() -> Built {
+    let n = te::var("n", DataType::i64());
+    let a = ph_e("x", vec![n.to_expr(), i64c(3)], "float32");
+    let b = ph_e("y", shape64(&[3]), "float32");
+    let s = t2(topi::add(&a, &b));
+    let r = topi::nn::relu(&s).unwrap();
+    int64(&[&a, &b, &r])
+}
+
 /// Every case by name: `Ok` builds the program, `Err` is the error Tessel
 /// reports while building it (for cases TVM rejects).
 pub fn all() -> Vec<(&'static str, Builder)> {
@@ -929,6 +938,7 @@ pub fn all() -> Vec<(&'static str, Builder)> {
         topi_chain_override,
         topi_override_mix,
     ];
+    v.push(("topi_symbolic_int64", || Ok(topi_symbolic_int64())));
     v.push(("seed003_linear_relu_nested", seed003_linear_relu_nested));
     v
 }
