@@ -15,6 +15,8 @@
 //! - Computes that are not arguments are allocated in the root block, in
 //!   the order they are built; every block's `T.reads`/`T.writes` are
 //!   inferred as TVMScript's parser infers them.
+//! - Parameters are in argument order: a handle `var_<tensor>` bound to a
+//!   buffer named after the tensor, or the scalar variable itself.
 //! - The function has `global_symbol = "main"` and `tir.noalias = True`;
 //!   `layout_free_placeholders` compute attributes become the function's
 //!   `layout_free_buffers` (parameter indices).

@@ -774,6 +774,28 @@ pub fn compute_with(
     build_compute(axis, opts, fcompute)
 }
 
+/// `te.compute(shape, lambda <names>: ..., name=name)`: one output, index
+/// variables named `names` (see [`compute_arg_names`] for Python's rules).
+pub fn compute_with_names<S: AsRef<str>>(
+    shape: &[Expr],
+    names: &[S],
+    name: &str,
+    fcompute: impl FnOnce(&[Expr]) -> TeResult<ComputeBody>,
+) -> TeResult<Tensor> {
+    let mut outs = compute_with(
+        shape,
+        ComputeOptions::named(name).with_names(names),
+        fcompute,
+    )?;
+    if outs.len() != 1 {
+        return Err(TeError::new(format!(
+            "compute {name} has {} outputs; use compute_with",
+            outs.len()
+        )));
+    }
+    Ok(outs.remove(0))
+}
+
 /// TVM's C++ `te::compute` (what topi's C++ operators use): index variables
 /// `ax0, ax1, …` whose range minimum has the shape entry's dtype.
 pub fn compute_cpp(
