@@ -8,6 +8,7 @@
 //! a string, `T.Buffer(("n", "m"))`, which Tessel does not imitate), and the
 //! function must be structurally equal to Tessel's parse of TVM's text.
 
+mod printer_support;
 mod te_cases;
 mod te_support;
 
@@ -141,6 +142,15 @@ fn check_case(
         out.failures.push(format!(
             "{name}: printing differs\n--- TVM\n{tvm}--- Tessel\n{ours}"
         ));
+    }
+    // The course's dialect (the playground's default) says the same with
+    // the course's spelling.
+    let course = print_prim_func(&func, "main", &PrintOptions::new(Dialect::Block));
+    if !is_symbolic(&tvm)
+        && course.trim_end() != printer_support::tirx_to_block_dialect(&tvm).trim_end()
+    {
+        out.failures
+            .push(format!("{name}: course-dialect printing differs\n{course}"));
     }
     // With symbolic shapes the signatures are spelled differently (TVM:
     // `T.Buffer(("n",))` or `TypeVar`; Tessel: `T.match_buffer`); the body
