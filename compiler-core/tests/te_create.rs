@@ -86,7 +86,12 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
 const TEXT_ONLY: &[(&str, &str)] = &[(
     "own_int64_shapes",
     "TVM prints T.axis.spatial(T.int64(4), i) for an int32 range minimum; parsing it gives an int64 minimum",
-)];
+),
+    (
+        "topi_int64_no_override",
+        "the same: Python computes and reduce axes keep an int32 range minimum on int64 shapes",
+    ),
+];
 
 fn tirx() -> PrintOptions {
     PrintOptions::new(Dialect::Tirx)

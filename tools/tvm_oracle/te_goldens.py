@@ -811,6 +811,14 @@ def topi_symbolic_int64():
     return [x, y, topi.nn.relu(topi.add(x, y))]
 
 
+@case("int64 shapes without override: C++ and Python computes, reduce axes with an int32 minimum")
+def topi_int64_no_override():
+    x = tp("x", (i64(2), i64(3)))
+    w = tp("w", (i64(4), i64(3)))
+    s = topi.sum(topi.nn.dense(x, w), axis=1)
+    return [x, w, topi.add(topi.nn.softmax(x), 1.0), s]
+
+
 # ----------------------------------------------------------------------------- driver
 
 

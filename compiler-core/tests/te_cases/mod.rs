@@ -842,6 +842,16 @@ pub fn topi_symbolic_int64() -> Built {
     int64(&[&a, &b, &r])
 }
 
+pub fn topi_int64_no_override() -> Built {
+    let a = ph_e("x", shape64(&[2, 3]), "float32");
+    let w = ph_e("w", shape64(&[4, 3]), "float32");
+    let d = topi::nn::dense(&a, &w, None, None).unwrap();
+    let s = topi::sum(&d, Some(&[1]), false).unwrap();
+    let sm = topi::nn::softmax(&a, -1).unwrap();
+    let p = t2(topi::add(&sm, op::py_float(1.0)));
+    plain(&[&a, &w, &p, &s])
+}
+
 /// Every case by name: `Ok` builds the program, `Err` is the error Tessel
 /// reports while building it (for cases TVM rejects).
 pub fn all() -> Vec<(&'static str, Builder)> {
@@ -939,6 +949,7 @@ pub fn all() -> Vec<(&'static str, Builder)> {
         topi_override_mix,
     ];
     v.push(("topi_symbolic_int64", || Ok(topi_symbolic_int64())));
+    v.push(("topi_int64_no_override", || Ok(topi_int64_no_override())));
     v.push(("seed003_linear_relu_nested", seed003_linear_relu_nested));
     v
 }
