@@ -16,4 +16,5 @@ pub mod ir;
 pub mod schedule;
 pub mod script;
 pub mod syntax;
+pub mod te;
 pub mod tvmscript;
