@@ -32,6 +32,7 @@ fn every_course_script_has_a_test() {
         "book_ch4_stochastic_schedule.py",
         "tutorial_tensorir_blitz.py",
         "tvm_api_surface.py",
+        "book_ch6_gpu_schedules.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();
@@ -65,4 +66,9 @@ fn tutorial_tensorir_blitz() {
 #[test]
 fn tvm_api_surface() {
     check("tvm_api_surface.py");
+}
+
+#[test]
+fn book_ch6_gpu_schedules() {
+    check("book_ch6_gpu_schedules.py");
 }
