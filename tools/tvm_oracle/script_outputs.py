@@ -24,6 +24,7 @@ Course scripts (`scripts/`) need TVM 0.27 spellings, applied on the TVM side onl
   `tvm.tir.schedule.schedule.Schedule`, whose `get_block` is `get_sblock`, whose handles print as
   `tir.BlockRV` / `tir.LoopRV` and whose trace prints in the `tir` spelling (`# from tvm import
   tir`, `sch.get_block(`) — what Tessel prints for a `tvm.tir.Schedule`;
+* `tvm.tir.TensorIntrin` is `tvm.s_tir.TensorIntrin`;
 * `tvm.nd.array` / `tvm.nd.empty` are `tvm.runtime.tensor` / `tvm.runtime.empty`;
 * `tvm.device("llvm", 0)` is `tvm.device("cpu", 0)`;
 * Python warnings (TVM's "install Pygments" notice on `show()`) are silenced.
@@ -213,6 +214,7 @@ def install_tvm_shims() -> None:
     tir_schedule = types.ModuleType("tvm.tir.schedule")
     tir.Schedule = tir_schedule.Schedule = Schedule
     tir.ScheduleError = tir_schedule.ScheduleError = s_tir.ScheduleError
+    tir.TensorIntrin = s_tir.TensorIntrin
     tir.schedule = tir_schedule
     sys.modules["tvm.tir"] = tir
     sys.modules["tvm.tir.schedule"] = tir_schedule

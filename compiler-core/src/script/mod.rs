@@ -279,6 +279,7 @@ impl Interpreter {
             stack_peak: 0,
             yields: Vec::new(),
             out_bytes: 0,
+            intrins: Default::default(),
         };
         builtins::install(&mut inner);
         inner
