@@ -970,7 +970,7 @@ fn runtime_empty(it: &mut Interp, mut a: Args) -> Res<Value> {
     let dims = super::numpy::shape_args(it, std::slice::from_ref(&shape))?;
     let shape: Vec<usize> = dims.into_iter().map(|d| d.max(0) as usize).collect();
     let dt = super::numpy::dtype_arg(it, &dtype)?;
-    let n: usize = shape.iter().product();
+    let n: usize = shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d));
     it.check_alloc((n as u64).saturating_mul(dt.bytes() as u64))?;
     let arr = NDArray::zeros(dt, &shape).map_err(|e| PyErr::new(ExcKind::MemoryError, e))?;
     tensor_value(it, arr, device)
