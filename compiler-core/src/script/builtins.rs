@@ -1087,7 +1087,7 @@ fn bi_reversed(it: &mut Interp, a: Args) -> Res<Value> {
             return Ok(Value::Range(Rc::new(RangeObj {
                 start: r.get(n - 1),
                 stop: r.start.wrapping_sub(r.step),
-                step: -r.step,
+                step: r.step.saturating_neg(),
             })))
             .map(|v| {
                 if n == 0 {

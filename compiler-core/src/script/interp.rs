@@ -2360,7 +2360,7 @@ impl Interp {
             IterState::Enumerate { inner, count } => match self.iter_next(inner)? {
                 Some(v) => {
                     let i = *count;
-                    *count += 1;
+                    *count = count.wrapping_add(1);
                     Some(Value::tuple(vec![Value::Int(i), v]))
                 }
                 None => None,
