@@ -84,11 +84,13 @@ fn book_ch6_tensorization() {
 #[test]
 fn book_ch6_tensorize_runs() {
     let path = data_dir("scripts").join("book_ch6_tensorization.py");
-    let src = std::fs::read_to_string(&path).unwrap() + "\n# %%\nsch.tensorize(block_mm, \"tmm16\")\nsch.mod.show()\n";
+    let src = std::fs::read_to_string(&path).unwrap()
+        + "\n# %%\nsch.tensorize(block_mm, \"tmm16\")\nsch.mod.show()\n";
     let run = run_source(&src, "book_ch6_tensorization.py", limits());
     assert!(run.error.is_none(), "{}", run.output);
     assert!(
-        run.output.contains("T.call_extern(\"int32\", \"tmm16\", T.tvm_access_ptr("),
+        run.output
+            .contains("T.call_extern(\"int32\", \"tmm16\", T.tvm_access_ptr("),
         "{}",
         run.output
     );

@@ -948,7 +948,9 @@ fn bi_round(it: &mut Interp, mut a: Args) -> Res<Value> {
             if n >= 0 {
                 Value::Int(*i)
             } else {
-                let p = 10i64.checked_pow(n.unsigned_abs().min(19) as u32).unwrap_or(i64::MAX);
+                let p = 10i64
+                    .checked_pow(n.unsigned_abs().min(19) as u32)
+                    .unwrap_or(i64::MAX);
                 let (q, r) = super::ops::int_divmod(*i, p)?;
                 let twice = r * 2;
                 let q = if twice > p || (twice == p && q % 2 != 0) {

@@ -1557,10 +1557,9 @@ pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Val
             "tvm.ir.module.IRModule.from_expr",
             irmodule_from_expr,
         )),
-        ("tvm.s_tir.schedule.TensorIntrin", "register") => Some(builtin(
-            "tvm.s_tir.TensorIntrin.register",
-            intrin_register,
-        )),
+        ("tvm.s_tir.schedule.TensorIntrin", "register") => {
+            Some(builtin("tvm.s_tir.TensorIntrin.register", intrin_register))
+        }
         ("tvm.s_tir.schedule.TensorIntrin", "get") => {
             Some(builtin("tvm.s_tir.TensorIntrin.get", intrin_get))
         }
@@ -1581,7 +1580,10 @@ fn prim_func_arg(v: &Value, what: &str) -> Res<Rc<PrimFunc>> {
 /// `TensorIntrin.register(name, desc, impl, override=False)`.
 fn intrin_register(it: &mut Interp, mut a: Args) -> Res<Value> {
     let name = a.req(0, "name", "register")?;
-    let name = name.as_str().ok_or_else(|| PyErr::type_error("the intrinsic's name must be a string"))?.to_string();
+    let name = name
+        .as_str()
+        .ok_or_else(|| PyErr::type_error("the intrinsic's name must be a string"))?
+        .to_string();
     let desc = a.req(1, "desc", "register")?;
     let desc = prim_func_arg(&desc, "desc")?;
     let imp = a.req(2, "impl", "register")?;
@@ -1606,11 +1608,19 @@ fn intrin_get(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     match it.intrins.get(&name) {
         Some(i) => Ok(Value::tuple(vec![
-            host(Obj::PrimFunc { func: i.desc.clone(), dialect: Dialect::default() }),
-            host(Obj::PrimFunc { func: i.implementation.clone(), dialect: Dialect::default() }),
+            host(Obj::PrimFunc {
+                func: i.desc.clone(),
+                dialect: Dialect::default(),
+            }),
+            host(Obj::PrimFunc {
+                func: i.implementation.clone(),
+                dialect: Dialect::default(),
+            }),
         ])),
         None if allow_missing => Ok(Value::None),
-        None => Err(PyErr::value_error(format!("TensorIntrin `{name}` is not registered"))),
+        None => Err(PyErr::value_error(format!(
+            "TensorIntrin `{name}` is not registered"
+        ))),
     }
 }
 

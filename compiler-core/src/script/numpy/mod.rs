@@ -1587,7 +1587,9 @@ fn reshape_target(total: usize, dims: &[i64]) -> Res<Vec<usize>> {
         .iter()
         .filter(|&&d| d != -1)
         .try_fold(1i64, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| PyErr::value_error("maximum supported dimension for an ndarray is exceeded"))?;
+        .ok_or_else(|| {
+            PyErr::value_error("maximum supported dimension for an ndarray is exceeded")
+        })?;
     let mut out = Vec::with_capacity(dims.len());
     for &d in dims {
         if d == -1 {
