@@ -334,3 +334,20 @@ fn endless_printing_is_stopped() {
     );
     assert!(r.output.len() < 2 << 20);
 }
+
+#[test]
+fn huge_shapes_and_extreme_integers_are_errors() {
+    for src in [
+        "import numpy as np\nnp.random.rand(2**40, 2**40)",
+        "import numpy as np\nnp.eye(2**40)",
+        "import numpy as np\nnp.zeros(4).reshape(2**40, 2**40)",
+        "import tvm\ntvm.runtime.empty((2**40, 2**40), 'float32')",
+        "round(10, -9223372036854775807 - 1)",
+        "round(1.5, -9223372036854775807 - 1)",
+        "[1][-9223372036854775807 - 1]",
+        "'ab'[-9223372036854775807 - 1:9223372036854775807:-9223372036854775807]",
+    ] {
+        let r = run(src, limits());
+        let _ = err_line(&r);
+    }
+}

@@ -920,7 +920,7 @@ pub fn round_float(x: f64, n: i64) -> f64 {
         let n = n.min(330) as usize;
         format!("{x:.n$}").parse().unwrap_or(x)
     } else {
-        let p = 10f64.powi((-n).min(330) as i32);
+        let p = 10f64.powi(n.unsigned_abs().min(330) as i32);
         let y = x / p;
         let r = y.round();
         let r = if (y - y.trunc()).abs() == 0.5 {
@@ -948,7 +948,9 @@ fn bi_round(it: &mut Interp, mut a: Args) -> Res<Value> {
             if n >= 0 {
                 Value::Int(*i)
             } else {
-                let p = 10i64.checked_pow((-n) as u32).unwrap_or(i64::MAX);
+                let p = 10i64
+                    .checked_pow(n.unsigned_abs().min(19) as u32)
+                    .unwrap_or(i64::MAX);
                 let (q, r) = super::ops::int_divmod(*i, p)?;
                 let twice = r * 2;
                 let q = if twice > p || (twice == p && q % 2 != 0) {
@@ -1087,7 +1089,7 @@ fn bi_reversed(it: &mut Interp, a: Args) -> Res<Value> {
             return Ok(Value::Range(Rc::new(RangeObj {
                 start: r.get(n - 1),
                 stop: r.start.wrapping_sub(r.step),
-                step: -r.step,
+                step: r.step.saturating_neg(),
             })))
             .map(|v| {
                 if n == 0 {

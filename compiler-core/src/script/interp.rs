@@ -366,6 +366,8 @@ pub struct Interp {
     pub(crate) yields: Vec<Vec<Value>>,
     /// Bytes of output written by the current cell.
     pub(crate) out_bytes: u64,
+    /// Tensor intrinsics registered by the session (`TensorIntrin.register`).
+    pub(crate) intrins: crate::schedule::TensorIntrinTable,
     /// The stack address when the cell started (see [`stack_addr`]).
     pub(crate) stack_base: usize,
     /// Deepest stack use seen in this cell, in bytes.
@@ -2358,7 +2360,7 @@ impl Interp {
             IterState::Enumerate { inner, count } => match self.iter_next(inner)? {
                 Some(v) => {
                     let i = *count;
-                    *count += 1;
+                    *count = count.wrapping_add(1);
                     Some(Value::tuple(vec![Value::Int(i), v]))
                 }
                 None => None,

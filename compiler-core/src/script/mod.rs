@@ -26,6 +26,27 @@
 //! as a [`ScriptError`] holding the Python-style traceback text and the
 //! frames with their byte spans, for editor markers.
 //!
+//! # For hosts (the web UI, the CLI)
+//!
+//! - Create one [`Interpreter`] per notebook with
+//!   [`Interpreter::with_host`]: a [`Host`] clock (`performance.now()` in the
+//!   browser) and a [`Backend`] for `tvm.build`.
+//! - Run each cell with [`Interpreter::run_notebook_cell`]`(text, name)`;
+//!   `name` is what tracebacks print (`"Cell In[3]"`) and identifies the cell
+//!   in [`ScriptError::frames`]. Then [`Interpreter::take_output`]: chunks
+//!   tagged [`Stream::Stdout`], [`Stream::Stderr`] or [`Stream::Display`].
+//! - On `Err(e)`: show `e.traceback`; mark `e.location_in(name)` (the
+//!   innermost frame in that cell) — its `span` is a byte range of the cell's
+//!   text (`diag::LineIndex::line_col_utf16` gives editor columns). Frames in
+//!   other cells (a function defined earlier) carry those cells' names.
+//!   Syntax errors come back the same way, with one frame.
+//! - [`notebook_cells`] splits a whole `.py` file at `# %%` markers, keeping
+//!   line numbers (what `tessel run --notebook` does).
+//! - wasm32's default stack is 1 MiB; [`Limits::default`] keeps the
+//!   interpreter's native stack use under 768 KiB (a `RecursionError`
+//!   otherwise). Hosts that link a bigger stack can raise
+//!   [`Limits::stack_bytes`].
+//!
 //! # Sandbox
 //!
 //! No file system, network, processes or dynamic code (`open`, `eval`,
@@ -279,6 +300,7 @@ impl Interpreter {
             stack_peak: 0,
             yields: Vec::new(),
             out_bytes: 0,
+            intrins: Default::default(),
         };
         builtins::install(&mut inner);
         inner

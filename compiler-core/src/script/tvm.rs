@@ -656,6 +656,9 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
     it.charge_steps(100)?;
     let (result, dialect, id) = {
         let mut s = cell.borrow_mut();
+        if name == "tensorize" {
+            s.sch.set_tensor_intrins(it.intrins.clone());
+        }
         let r = s.sch.call(name, positional, keywords);
         (r, s.sch.dialect, s.id)
     };
@@ -967,7 +970,7 @@ fn runtime_empty(it: &mut Interp, mut a: Args) -> Res<Value> {
     let dims = super::numpy::shape_args(it, std::slice::from_ref(&shape))?;
     let shape: Vec<usize> = dims.into_iter().map(|d| d.max(0) as usize).collect();
     let dt = super::numpy::dtype_arg(it, &dtype)?;
-    let n: usize = shape.iter().product();
+    let n: usize = shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d));
     it.check_alloc((n as u64).saturating_mul(dt.bytes() as u64))?;
     let arr = NDArray::zeros(dt, &shape).map_err(|e| PyErr::new(ExcKind::MemoryError, e))?;
     tensor_value(it, arr, device)
@@ -1558,8 +1561,71 @@ pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Val
             "tvm.ir.module.IRModule.from_expr",
             irmodule_from_expr,
         )),
+        ("tvm.s_tir.schedule.TensorIntrin", "register") => {
+            Some(builtin("tvm.s_tir.TensorIntrin.register", intrin_register))
+        }
+        ("tvm.s_tir.schedule.TensorIntrin", "get") => {
+            Some(builtin("tvm.s_tir.TensorIntrin.get", intrin_get))
+        }
         _ => None,
     })
+}
+
+fn prim_func_arg(v: &Value, what: &str) -> Res<Rc<PrimFunc>> {
+    match v {
+        Value::Host(o) => match &**o {
+            Obj::PrimFunc { func, .. } => Ok(func.clone()),
+            _ => Err(PyErr::type_error(format!("{what} must be a PrimFunc"))),
+        },
+        _ => Err(PyErr::type_error(format!("{what} must be a PrimFunc"))),
+    }
+}
+
+/// `TensorIntrin.register(name, desc, impl, override=False)`.
+fn intrin_register(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let name = a.req(0, "name", "register")?;
+    let name = name
+        .as_str()
+        .ok_or_else(|| PyErr::type_error("the intrinsic's name must be a string"))?
+        .to_string();
+    let desc = a.req(1, "desc", "register")?;
+    let desc = prim_func_arg(&desc, "desc")?;
+    let imp = a.req(2, "impl", "register")?;
+    let imp = prim_func_arg(&imp, "impl")?;
+    let over = match a.take(3, "override") {
+        Some(v) => it.truthy(&v)?,
+        None => false,
+    };
+    it.intrins
+        .register(&name, desc, imp, over)
+        .map_err(|e| PyErr::value_error(e.to_string()))?;
+    Ok(Value::None)
+}
+
+/// `TensorIntrin.get(name, allow_missing=False)`: the description and implementation.
+fn intrin_get(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let name = a.req(0, "name", "get")?;
+    let name = name.as_str().unwrap_or("").to_string();
+    let allow_missing = match a.take(1, "allow_missing") {
+        Some(v) => it.truthy(&v)?,
+        None => false,
+    };
+    match it.intrins.get(&name) {
+        Some(i) => Ok(Value::tuple(vec![
+            host(Obj::PrimFunc {
+                func: i.desc.clone(),
+                dialect: Dialect::default(),
+            }),
+            host(Obj::PrimFunc {
+                func: i.implementation.clone(),
+                dialect: Dialect::default(),
+            }),
+        ])),
+        None if allow_missing => Ok(Value::None),
+        None => Err(PyErr::value_error(format!(
+            "TensorIntrin `{name}` is not registered"
+        ))),
+    }
 }
 
 pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
@@ -1688,6 +1754,7 @@ pub fn install(it: &mut Interp) {
     let rtmod_cls = Value::Class(it.types.host_class("tvm.runtime.module.Module"));
     let primfunc_tirx = Value::Class(it.types.host_class("tvm.tirx.function.PrimFunc"));
     let sched_err = exc(it, ExcKind::ScheduleError);
+    let intrin_cls = Value::Class(it.types.host_class("tvm.s_tir.schedule.TensorIntrin"));
     let tvm_err = exc(it, ExcKind::TVMError);
     let diag_err = exc(it, ExcKind::DiagnosticError);
 
@@ -1717,6 +1784,7 @@ pub fn install(it: &mut Interp) {
         vec![
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
+            ("TensorIntrin", intrin_cls.clone()),
         ],
         None,
     );
@@ -1725,6 +1793,7 @@ pub fn install(it: &mut Interp) {
         vec![
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
+            ("TensorIntrin", intrin_cls.clone()),
             ("schedule", s_tir_schedule.clone()),
         ],
         None,
@@ -1742,6 +1811,7 @@ pub fn install(it: &mut Interp) {
         vec![
             ("Schedule", tir_sched),
             ("ScheduleError", sched_err.clone()),
+            ("TensorIntrin", intrin_cls.clone()),
             ("schedule", tir_schedule.clone()),
             ("PrimFunc", primfunc_tirx.clone()),
         ],

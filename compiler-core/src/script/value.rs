@@ -3,8 +3,8 @@
 //! A [`Value`] is cheap to clone: scalars are inline, everything else is an
 //! `Rc`. Mutable containers (lists, dicts, sets, arrays, instances) use
 //! `RefCell`; the interpreter never holds a borrow across a call back into
-//! Python code, so borrows cannot conflict (a conflict would be a bug, and
-//! is reported as an error rather than a panic: see [`try_borrow`]).
+//! Python code, so borrows cannot conflict (array views, which touch two
+//! arrays, use `try_borrow` and degrade instead of panicking).
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::collections::HashMap;

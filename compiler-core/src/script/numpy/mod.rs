@@ -194,8 +194,10 @@ fn set_elem(a: &mut NDArray, flat: usize, n: Num) -> Res<()> {
     r.map_err(PyErr::index_error)
 }
 
+/// Number of elements (saturating: a shape that overflows is caught by the
+/// memory budget, never by a panic).
 fn numel(shape: &[usize]) -> usize {
-    shape.iter().product()
+    shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d))
 }
 
 fn shape_str(shape: &[usize]) -> String {
@@ -1581,7 +1583,13 @@ fn reshape_target(total: usize, dims: &[i64]) -> Res<Vec<usize>> {
     if neg > 1 {
         return Err(PyErr::value_error("can only specify one unknown dimension"));
     }
-    let known: i64 = dims.iter().filter(|&&d| d != -1).product();
+    let known: i64 = dims
+        .iter()
+        .filter(|&&d| d != -1)
+        .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| {
+            PyErr::value_error("maximum supported dimension for an ndarray is exceeded")
+        })?;
     let mut out = Vec::with_capacity(dims.len());
     for &d in dims {
         if d == -1 {

@@ -535,7 +535,7 @@ fn np_eye(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     let dt = a.take_kw("dtype");
     let dt = opt_dtype(it, dt)?.unwrap_or(DataType::f64());
-    alloc_check(it, dt, n * m)?;
+    alloc_check(it, dt, n.saturating_mul(m))?;
     let mut arr = NDArray::zeros(dt, &[n, m]).map_err(PyErr::value_error)?;
     for i in 0..n.min(m) {
         set_elem(&mut arr, i * m + i, Num::I(1))?;
