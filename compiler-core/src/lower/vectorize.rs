@@ -119,7 +119,7 @@ impl Vectorizer<'_> {
                 "{elem} elements are not vectorized (32- and 64-bit types are)"
             ));
         }
-        if bytes > self.vector_bytes || self.vector_bytes % bytes != 0 {
+        if bytes > self.vector_bytes || !self.vector_bytes.is_multiple_of(bytes) {
             return Err(format!("{elem} does not fit the target's vectors"));
         }
         let lanes = (self.vector_bytes / bytes) as i64;
@@ -442,7 +442,7 @@ impl Cx {
             }
             ExprKind::Cmp(op, a, b) => {
                 let (a, b) = (self.expr(a)?, self.expr(b)?);
-                self.check_width(a.dtype())?;
+                self.check_width(a.dtype().element())?;
                 ExprKind::Cmp(*op, self.broadcast(a), self.broadcast(b))
             }
             ExprKind::And(a, b) => {
