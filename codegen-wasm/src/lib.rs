@@ -43,18 +43,16 @@
 //! `pmax` for vectors), integer `//` and `%` by powers of two are shifts and
 //! masks, float→int casts saturate like Rust's `as`.
 
+mod func;
 pub mod math;
 pub mod runtime;
-mod func;
 mod types;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 use compiler_core::diag::{Diagnostic, Span};
-use compiler_core::ir::{
-    AttrValue, BinOp, DataType, ExprKind, ForKind, IRModule, Stmt, StmtKind,
-};
+use compiler_core::ir::{AttrValue, BinOp, DataType, ExprKind, ForKind, IRModule, Stmt, StmtKind};
 use compiler_core::lower::{
     self, LowerError, LowerOptions, LoweredFunc, LoweredModule, SizeSource, PARALLEL_TASK_ATTR,
 };
@@ -84,10 +82,7 @@ impl CodegenError {
         }
     }
     pub fn unsupported(what: impl Into<String>) -> CodegenError {
-        CodegenError::new(format!(
-            "the wasm backend does not support {}",
-            what.into()
-        ))
+        CodegenError::new(format!("the wasm backend does not support {}", what.into()))
     }
     /// Attaches `span` if the error has none yet.
     pub(crate) fn at(mut self, span: Span) -> CodegenError {
@@ -275,7 +270,11 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     };
     let mut nfuncs = 0u32;
     for m in &math_imports {
-        let t = intern(&mut types, vec![ValType::F64; m.arity()], vec![ValType::F64]);
+        let t = intern(
+            &mut types,
+            vec![ValType::F64; m.arity()],
+            vec![ValType::F64],
+        );
         imports.import(math::MATH_MODULE, m.name(), EntityType::Function(t));
         ctx.math.insert(*m, nfuncs);
         fn_names.append(nfuncs, &format!("{}.{}", math::MATH_MODULE, m.name()));
@@ -305,8 +304,14 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     }
 
     let mut kernels = Vec::new();
-    let mut task_bodies: Vec<(String, u32, wasm_encoder::Function, Vec<(u32, String)>, u32)> =
-        Vec::new();
+    struct TaskBody {
+        export: String,
+        index: u32,
+        body: wasm_encoder::Function,
+        names: Vec<(u32, String)>,
+        ty: u32,
+    }
+    let mut task_bodies: Vec<TaskBody> = Vec::new();
     for (k, f) in lowered.funcs.iter().enumerate() {
         let mut g = FuncGen::new(&ctx, k, f);
         let params = g.kernel_params().map_err(|e| in_func(e, f))?;
@@ -337,15 +342,21 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
             let (body, names) = g.finish();
             let ty = intern(&mut types, params, vec![]);
             let idx = ctx.tasks[&(k, t.id)];
-            task_bodies.push((task_export_name(&f.name, t.id), idx, body, names, ty));
+            task_bodies.push(TaskBody {
+                export: task_export_name(&f.name, t.id),
+                index: idx,
+                body,
+                names,
+                ty,
+            });
         }
     }
-    for (name, idx, body, names, ty) in &task_bodies {
-        functions.function(*ty);
-        code.function(body);
-        exports.export(name, ExportKind::Func, *idx);
-        fn_names.append(*idx, name);
-        local_names.append(*idx, &name_map(names));
+    for t in &task_bodies {
+        functions.function(t.ty);
+        code.function(&t.body);
+        exports.export(&t.export, ExportKind::Func, t.index);
+        fn_names.append(t.index, &t.export);
+        local_names.append(t.index, &name_map(&t.names));
     }
 
     let mut module = Module::new();
@@ -358,6 +369,10 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     let mut names = NameSection::new();
     names.functions(&fn_names);
     names.locals(&local_names);
+    let mut global_names = NameMap::new();
+    global_names.append(0, STACK_POINTER);
+    global_names.append(1, STACK_LIMIT);
+    names.globals(&global_names);
     module.section(&names);
     let bytes = module.finish();
 
@@ -391,9 +406,17 @@ fn name_map(names: &[(u32, String)]) -> NameMap {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut m = NameMap::new();
     for (idx, n) in names {
-        let n = if n.is_empty() { "v".to_string() } else { n.clone() };
+        let n = if n.is_empty() {
+            "v".to_string()
+        } else {
+            n.clone()
+        };
         let c = seen.entry(n.clone()).or_insert(0);
-        let unique = if *c == 0 { n.clone() } else { format!("{n}_{c}") };
+        let unique = if *c == 0 {
+            n.clone()
+        } else {
+            format!("{n}_{c}")
+        };
         *c += 1;
         m.append(*idx, &unique);
     }
