@@ -7,7 +7,7 @@
   (export "__stack_limit" (global $__stack_limit))
   (export "mm_relu" (func $mm_relu))
   (func $mm_relu (;0;) (type 0) (param $A i32) (param $B i32) (param $C i32)
-    (local $Y i32) (local $i i32) (local $Y_off i32) (local $j i32) (local $Y_local_0 f32) (local $k i32) (local $i_1 i32) (local $Y_off_1 i32) (local $j_1 i32) (local $tmp f32) (local $tmp_1 f32)
+    (local $Y i32) (local $i i32) (local $Y_off i32) (local $j i32) (local $Y_local_0 f32) (local $k i32) (local $i_1 i32)
     global.get $__stack_pointer
     local.tee $Y
     i32.const 256
@@ -106,44 +106,44 @@
     i32.const 0
     local.set $i_1
     loop ;; label = @1
+      local.get $C
       local.get $i_1
       i32.const 8
       i32.mul
-      local.set $Y_off_1
-      i32.const 0
-      local.set $j_1
-      loop ;; label = @2
-        local.get $C
-        local.get $Y_off_1
-        local.get $j_1
-        i32.add
-        i32.const 2
-        i32.shl
-        i32.add
-        local.get $Y
-        local.get $Y_off_1
-        local.get $j_1
-        i32.add
-        i32.const 2
-        i32.shl
-        i32.add
-        f32.load
-        local.tee $tmp
-        f32.const 0x0p+0 (;=0;)
-        local.tee $tmp_1
-        local.get $tmp
-        local.get $tmp_1
-        f32.gt
-        select
-        f32.store
-        local.get $j_1
-        i32.const 1
-        i32.add
-        local.tee $j_1
-        i32.const 8
-        i32.lt_s
-        br_if 0 (;@2;)
-      end
+      i32.const 2
+      i32.shl
+      i32.add
+      f32.const 0x0p+0 (;=0;)
+      f32x4.splat
+      local.get $Y
+      local.get $i_1
+      i32.const 8
+      i32.mul
+      i32.const 2
+      i32.shl
+      i32.add
+      v128.load align=4
+      f32x4.pmax
+      v128.store align=4
+      local.get $C
+      local.get $i_1
+      i32.const 8
+      i32.mul
+      i32.const 2
+      i32.shl
+      i32.add
+      f32.const 0x0p+0 (;=0;)
+      f32x4.splat
+      local.get $Y
+      local.get $i_1
+      i32.const 8
+      i32.mul
+      i32.const 2
+      i32.shl
+      i32.add
+      v128.load offset=16 align=4
+      f32x4.pmax
+      v128.store offset=16 align=4
       local.get $i_1
       i32.const 1
       i32.add
