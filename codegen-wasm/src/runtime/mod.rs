@@ -312,8 +312,9 @@ impl MemoryPlan {
     }
 }
 
-/// An array's bytes for a tensor (little-endian, as wasm memory is).
-pub(crate) fn tensor_bytes(t: &Tensor, data: &NDArray) -> Result<Vec<u8>> {
+/// An array's bytes for a tensor (little-endian, as wasm memory is),
+/// after checking that dtype and shape agree.
+pub fn tensor_bytes(t: &Tensor, data: &NDArray) -> Result<Vec<u8>> {
     if data.dtype() != t.dtype || data.shape() != t.shape.as_slice() {
         return Err(err(format!(
             "copy_in: a {} array of shape {:?} into a {} tensor of shape {:?}",
@@ -326,6 +327,7 @@ pub(crate) fn tensor_bytes(t: &Tensor, data: &NDArray) -> Result<Vec<u8>> {
     Ok(data.to_le_bytes())
 }
 
-pub(crate) fn array_from(t: &Tensor, bytes: &[u8]) -> Result<NDArray> {
+/// A tensor's array from the bytes read back.
+pub fn array_from(t: &Tensor, bytes: &[u8]) -> Result<NDArray> {
     NDArray::from_le_bytes(t.dtype, &t.shape, bytes).map_err(err)
 }
