@@ -9,7 +9,8 @@
 //!    wasmtime's compilation) for the course programs.
 //! 3. wasmtime vs wasmi: compile + one run of a 256³ matmul.
 //!
-//! Environment: `BENCH_ONLY=a,b,c` picks variants; `BENCH_REPEAT=n` timed
+//! Environment: `BENCH_ONLY=a,b,c` picks variants; `BENCH_LLVM_WASM=path`
+//! uses a prebuilt reference module; `BENCH_REPEAT=n` timed
 //! runs per variant (default 3; (a) runs once); `BENCH_SKIP_ENGINES=1`,
 //! `BENCH_SKIP_COMPILE=1` skip parts 3 and 2.
 
@@ -234,8 +235,12 @@ fn max_rel_diff(x: &NDArray, y: &NDArray) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Builds `benches/llvm-ref` for wasm32 (+simd128, imported memory).
+/// Builds `benches/llvm-ref` for wasm32 (+simd128, imported memory), or
+/// reads a prebuilt one from `BENCH_LLVM_WASM`.
 fn build_llvm_ref() -> Vec<u8> {
+    if let Ok(path) = std::env::var("BENCH_LLVM_WASM") {
+        return std::fs::read(path).expect("BENCH_LLVM_WASM");
+    }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/llvm-ref/Cargo.toml");
     // target/<profile>/deps/matmul-… → target/
     let exe = std::env::current_exe().unwrap();
@@ -262,7 +267,11 @@ fn build_llvm_ref() -> Vec<u8> {
 /// Parse → schedule → lower → emit (+ validate), and wasmtime's compile,
 /// for the course programs; mean over several runs.
 fn compile_times() {
-    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler-core/tests/data/seeds");
+    let mut seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler-core/tests/data/seeds");
+    if !seeds.exists() {
+        // A binary moved to another checkout: run it from the repository root.
+        seeds = PathBuf::from("compiler-core/tests/data/seeds");
+    }
     let read = |f: &str| std::fs::read_to_string(seeds.join(f)).unwrap();
     let mm_relu_sched = r#"
 block_Y = sch.get_block("Y", func_name="mm_relu")
