@@ -108,7 +108,12 @@ fn main() {
     };
     let variants: Vec<(&str, &str, Option<String>, &str)> = vec![
         ("a", "(a) no schedule", None, "mm_naive"),
-        ("b", "(b) seeds' blocking", Some(BLOCKING.to_string()), "mm_blocked"),
+        (
+            "b",
+            "(b) seeds' blocking",
+            Some(BLOCKING.to_string()),
+            "mm_blocked",
+        ),
         ("c", "(c) hand schedule", Some(best_sched), "mm_best"),
     ];
 
@@ -160,7 +165,13 @@ fn main() {
         let (llvm, c_llvm) = time_kernel(&mut rt, llvm_fn, &a, &b, reps);
         let diff = max_rel_diff(&c_ours, &c_llvm);
         assert!(diff < 1e-3, "{label}: results differ from LLVM's by {diff}");
-        rows.push((label.to_string(), flops / ours / 1e9, flops / llvm / 1e9, ours, llvm));
+        rows.push((
+            label.to_string(),
+            flops / ours / 1e9,
+            flops / llvm / 1e9,
+            ours,
+            llvm,
+        ));
     }
     if !rows.is_empty() {
         println!("f32 matmul {N}x{N}x{N} (2.1 GFLOP per run), best of the timed runs");
@@ -180,7 +191,11 @@ fn main() {
         }
         if let Some(first) = rows.first() {
             for (label, ours, _, _, _) in rows.iter().skip(1) {
-                println!("speed-up of {label} over {}: {:.1}x", first.0, ours / first.1);
+                println!(
+                    "speed-up of {label} over {}: {:.1}x",
+                    first.0,
+                    ours / first.1
+                );
             }
         }
         println!();
@@ -208,7 +223,13 @@ fn abc_kernel(name: &str) -> KernelInfo {
 }
 
 /// Seconds per call (best of `reps`) and the output.
-fn time_kernel(rt: &mut dyn Runtime, name: &str, a: &NDArray, b: &NDArray, reps: u32) -> (f64, NDArray) {
+fn time_kernel(
+    rt: &mut dyn Runtime,
+    name: &str,
+    a: &NDArray,
+    b: &NDArray,
+    reps: u32,
+) -> (f64, NDArray) {
     let ta = rt.alloc(a.dtype(), a.shape()).unwrap();
     let tb = rt.alloc(b.dtype(), b.shape()).unwrap();
     let tc: Tensor = rt.alloc(a.dtype(), a.shape()).unwrap();
@@ -250,7 +271,13 @@ fn build_llvm_ref() -> Vec<u8> {
         .map(|p| p.join("llvm-ref"))
         .unwrap_or_else(|| PathBuf::from("target/llvm-ref"));
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "--target", "wasm32-unknown-unknown", "--manifest-path"])
+        .args([
+            "build",
+            "--release",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--manifest-path",
+        ])
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", &target)
         .env(
@@ -285,13 +312,23 @@ sch.decompose_reduction(block_Y, k)
     let programs: Vec<(&str, String, Option<&str>)> = vec![
         ("vector add", read("seed000_01_vecadd.py"), None),
         ("mm_relu", read("seed001_02_mm_relu.py"), None),
-        ("mm_relu + book schedule", read("seed001_02_mm_relu.py"), Some(mm_relu_sched)),
-        ("bmm_relu (target)", read("seed001_10_bmm_relu_target.py"), None),
+        (
+            "mm_relu + book schedule",
+            read("seed001_02_mm_relu.py"),
+            Some(mm_relu_sched),
+        ),
+        (
+            "bmm_relu (target)",
+            read("seed001_10_bmm_relu_target.py"),
+            None,
+        ),
         ("matmul 1024 (a)", matmul_src(N), None),
         ("matmul 1024 (b) blocking", matmul_src(N), Some(BLOCKING)),
         ("matmul 1024 (c) hand", matmul_src(N), Some(BEST)),
     ];
-    println!("Compile time per program (ms, mean of 20; wasmtime = Cranelift compile of the module)");
+    println!(
+        "Compile time per program (ms, mean of 20; wasmtime = Cranelift compile of the module)"
+    );
     println!(
         "{:<26} {:>8} {:>9} {:>8} {:>8} {:>8} {:>10} {:>9}",
         "program", "parse", "schedule", "lower", "emit", "total", "wasmtime", "bytes"
@@ -345,7 +382,10 @@ fn engines(rng: &mut Rng) {
     let a = NDArray::random(DataType::f32(), &[n, n], rng).unwrap();
     let b = NDArray::random(DataType::f32(), &[n, n], rng).unwrap();
     println!("Engines: f32 matmul {n}^3, no schedule, compile + one run");
-    println!("{:<10} {:>12} {:>10} {:>10}", "engine", "compile ms", "run ms", "GFLOPS");
+    println!(
+        "{:<10} {:>12} {:>10} {:>10}",
+        "engine", "compile ms", "run ms", "GFLOPS"
+    );
     let mut outs = Vec::new();
     let mut rts: Vec<(&str, Box<dyn Runtime>)> = vec![
         ("wasmtime", Box::new(WasmtimeRuntime::new())),
@@ -359,8 +399,11 @@ fn engines(rng: &mut Rng) {
         rt.copy_in(&ta, &a).unwrap();
         rt.copy_in(&tb, &b).unwrap();
         let t0 = Instant::now();
-        rt.call("main", &[Arg::Tensor(ta), Arg::Tensor(tb), Arg::Tensor(tc.clone())])
-            .unwrap();
+        rt.call(
+            "main",
+            &[Arg::Tensor(ta), Arg::Tensor(tb), Arg::Tensor(tc.clone())],
+        )
+        .unwrap();
         let run = t0.elapsed().as_secs_f64();
         outs.push(rt.copy_out(&tc).unwrap());
         println!(

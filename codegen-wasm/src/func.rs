@@ -388,7 +388,7 @@ impl<'a> FuncGen<'a> {
         self.i(I::LocalTee(base));
         match (size, dyn_size) {
             (Some(n), _) => {
-                let n = n.div_ceil(STACK_ALIGN) * STACK_ALIGN;
+                let n = n.div_ceil(STACK_ALIGN).saturating_mul(STACK_ALIGN);
                 let n = i32::try_from(n).map_err(|_| {
                     CodegenError::unsupported(format!("allocation {name} of {n} bytes"))
                 })?;
@@ -479,7 +479,9 @@ impl<'a> FuncGen<'a> {
             if *lanes_seen.get_or_insert(lanes) != lanes {
                 return false;
             }
-            c >= 0 && c + lanes as i64 <= n && c % lanes as i64 == 0
+            c >= 0
+                && c.checked_add(lanes as i64).is_some_and(|end| end <= n)
+                && c % lanes as i64 == 0
         };
         fn in_task(s: &Stmt, data: &Var) -> bool {
             let mut found = false;

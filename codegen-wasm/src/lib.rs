@@ -471,7 +471,7 @@ fn find_task_loop(body: &Stmt, id: usize) -> Option<compiler_core::ir::For> {
 
 /// The most stack a statement needs at once, when static.
 fn stack_need(s: &Stmt) -> Option<u64> {
-    let round = |n: u64| n.div_ceil(STACK_ALIGN) * STACK_ALIGN;
+    let round = |n: u64| n.div_ceil(STACK_ALIGN).saturating_mul(STACK_ALIGN);
     match s.kind() {
         StmtKind::Allocate { buffer, body } => {
             let inner = stack_need(body)?;
@@ -486,7 +486,9 @@ fn stack_need(s: &Stmt) -> Option<u64> {
             if l.annotations.contains_key(PARALLEL_TASK_ATTR) {
                 // closure record (captures are at most the free variables).
                 let n = lower::free_vars(&l.body).len() as u64 + 1;
-                return Some(inner.saturating_add(round((n * CLOSURE_SLOT).max(STACK_ALIGN))));
+                return Some(
+                    inner.saturating_add(round(n.saturating_mul(CLOSURE_SLOT).max(STACK_ALIGN))),
+                );
             }
             Some(inner)
         }
