@@ -318,8 +318,14 @@ sch.parallel(yo)
 "#;
     let l = check_module(&schedule(&parse(src), sched), &LowerOptions::default());
     let notes = l[0].report.notes.join("\n");
-    assert!(notes.contains("loop i_1: unswitched on `k == 0`"), "{notes}");
-    assert!(notes.contains("auto-vectorized as 8 unrolled steps of 4 × float32"), "{notes}");
+    assert!(
+        notes.contains("loop i_1: unswitched on `k == 0`"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("auto-vectorized as 8 unrolled steps of 4 × float32"),
+        "{notes}"
+    );
     // Without the CPU extras the init stays guarded and the loops scalar.
     let plain = LowerOptions {
         unswitch: false,
