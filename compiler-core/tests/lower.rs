@@ -335,3 +335,28 @@ sch.parallel(yo)
     let l = check_module(&schedule(&parse(src), sched), &plain);
     assert!(!l[0].report.notes.join("\n").contains("vectorized"));
 }
+
+#[test]
+fn split_and_fuse_indices_cost_no_division() {
+    let src = r#"
+@T.prim_func
+def main(A: T.Buffer((64, 128), "float32"), B: T.Buffer((64, 128), "float32")):
+    for i, j in T.grid(64, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] + T.float32(1)
+"#;
+    let sched = r#"
+b = sch.get_block("B")
+i, j = sch.get_loops(b)
+f = sch.fuse(i, j)
+f0, f1 = sch.split(f, [None, 48])
+"#;
+    let opts = LowerOptions {
+        auto_vectorize: false,
+        ..LowerOptions::default()
+    };
+    let l = check_module(&schedule(&parse(src), sched), &opts);
+    let text = print_prim_func(&l[0].func, "main", &PrintOptions::new(Dialect::Block));
+    assert!(!text.contains("//") && !text.contains('%'), "{text}");
+}
