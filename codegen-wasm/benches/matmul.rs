@@ -160,7 +160,7 @@ fn main() {
             heap_start: 2 << 20,
             heap_top: 2 << 20,
         };
-        rt.load_bytes(&llvm_wasm, vec![abc_kernel(llvm_fn)], plan)
+        rt.load_bytes(&llvm_wasm, vec![abc_kernel(llvm_fn)], vec![], plan)
             .unwrap();
         let (llvm, c_llvm) = time_kernel(&mut rt, llvm_fn, &a, &b, reps);
         let diff = max_rel_diff(&c_ours, &c_llvm);
@@ -348,7 +348,7 @@ sch.decompose_reduction(block_Y, k)
             let t2 = Instant::now();
             let lowered = lower_module(&m, &LowerOptions::default()).unwrap();
             let t3 = Instant::now();
-            let module = codegen_wasm::build_lowered(lowered).unwrap();
+            let module = codegen_wasm::build_lowered(lowered, &Default::default()).unwrap();
             let t4 = Instant::now();
             let mut rt = WasmtimeRuntime::new();
             tw += rt.load(&module).unwrap();

@@ -22,6 +22,10 @@ pub(crate) struct ModuleCtx {
     pub math: HashMap<MathFn, u32>,
     /// Function index of each task body, by (kernel index, task id).
     pub tasks: HashMap<(usize, usize), u32>,
+    /// Module-wide number of each task (what `parallel_for` receives).
+    pub task_numbers: HashMap<(usize, usize), u32>,
+    /// The imported `tessel.parallel_for`, in host-launch mode.
+    pub launch: Option<u32>,
     pub sp_global: u32,
     pub limit_global: u32,
 }
@@ -573,13 +577,33 @@ impl<'a> FuncGen<'a> {
         }
         let dt = l.loop_var.dtype();
         self.loop_type(&l.loop_var)?;
-        self.expr_as(&l.min, dt)?;
         let end = self
             .ana
             .simplify(&Expr::binary(BinOp::Add, l.min.clone(), l.extent.clone()));
-        self.expr_as(&end, dt)?;
-        self.i(I::LocalGet(clo));
-        self.i(I::Call(fidx));
+        match self.ctx.launch {
+            // Host launch: parallel_for(task, begin: i64, end: i64, closure).
+            Some(launch) => {
+                let no = *self
+                    .ctx
+                    .task_numbers
+                    .get(&(self.kernel, id))
+                    .ok_or_else(|| {
+                        CodegenError::new(format!("internal: task {id} has no number"))
+                    })?;
+                self.i(I::I32Const(no as i32));
+                let wide = DataType::i64();
+                self.expr_as(&l.min, wide)?;
+                self.expr_as(&end, wide)?;
+                self.i(I::LocalGet(clo));
+                self.i(I::Call(launch));
+            }
+            None => {
+                self.expr_as(&l.min, dt)?;
+                self.expr_as(&end, dt)?;
+                self.i(I::LocalGet(clo));
+                self.i(I::Call(fidx));
+            }
+        }
         self.stack_free(clo);
         Ok(())
     }

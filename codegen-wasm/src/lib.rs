@@ -28,11 +28,16 @@
 //!   buffers accessed only at constant indices (register-promoted
 //!   accumulators) become wasm locals instead.
 //! - **Parallel loops** are outlined: each task body is a function
-//!   `__task_<kernel>_<id>(begin, end, closure)` (also exported), reading its
-//!   captured variables from a closure record the caller writes on its stack.
-//!   Today the caller calls it once over the whole range; a Web Worker
-//!   runtime will instead import a launch function that splits `[begin, end)`
-//!   among workers calling the exported task over the shared memory.
+//!   `__task_<kernel>_<id>(begin, end, closure)` (also exported, listed in
+//!   [`WasmModule::tasks`]), reading its captured variables from a closure
+//!   record the caller writes on its stack. With [`ParallelLaunch::Inline`]
+//!   (the default) the kernel calls it once over the whole range; with
+//!   [`ParallelLaunch::Host`] it calls the imported
+//!   `tessel.parallel_for(task, begin, end, closure)` and the host splits the
+//!   range among workers that call the exported task over the same (then
+//!   `shared`, [`BuildOptions::shared_memory`]) memory. The native runtimes
+//!   implement that import by running sub-ranges on the calling thread, so
+//!   the protocol is tested today.
 //! - **Math** without a wasm instruction (exp, log, tanh, pow, fmod, …) is
 //!   imported from `tessel_math` (see [`math`]); `sqrt`, `abs`, `floor`,
 //!   `ceil`, `trunc`, `round`, `min`, `max` are instructions.
@@ -145,10 +150,39 @@ pub struct KernelInfo {
     pub workspace_bytes: Option<u64>,
 }
 
+/// How a kernel runs its parallel tasks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ParallelLaunch {
+    /// The kernel calls the task body itself, once, over the whole range
+    /// (one thread; needs nothing from the host).
+    #[default]
+    Inline,
+    /// The kernel calls the imported `tessel.parallel_for(task, begin, end,
+    /// closure)` (`i32, i64, i64, i32`); the host runs the exported task
+    /// [`WasmModule::tasks`]`[task]` over sub-ranges of `[begin, end)` —
+    /// on Web Workers sharing the memory, or (the native runtimes) in
+    /// chunks on the calling thread — and returns when all are done.
+    Host,
+}
+
 /// Build options.
 #[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
     pub lower: LowerOptions,
+    pub parallel: ParallelLaunch,
+    /// Import the memory as `shared` (maximum 65536 pages), as Web Workers
+    /// need; the host must then create a shared `WebAssembly.Memory`.
+    pub shared_memory: bool,
+}
+
+/// An exported parallel task body (see [`ParallelLaunch`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskInfo {
+    /// The export name, `__task_<kernel>_<id>`.
+    pub export: String,
+    pub kernel: String,
+    /// The type of `begin`/`end` in the task's signature (int32 or int64).
+    pub index_dtype: DataType,
 }
 
 /// A built module.
@@ -158,6 +192,8 @@ pub struct WasmModule {
     pub kernels: Vec<KernelInfo>,
     /// The math imports the module needs, in import order.
     pub math_imports: Vec<MathFn>,
+    /// Every parallel task body, numbered as `tessel.parallel_for` gets them.
+    pub tasks: Vec<TaskInfo>,
     /// What lowering produced (the UI's "lowered" view and report).
     pub lowered: LoweredModule,
 }
@@ -189,6 +225,8 @@ pub const MEMORY_MODULE: &str = "env";
 pub const MEMORY_NAME: &str = "memory";
 pub const STACK_POINTER: &str = "__stack_pointer";
 pub const STACK_LIMIT: &str = "__stack_limit";
+pub const LAUNCH_MODULE: &str = "tessel";
+pub const LAUNCH_NAME: &str = "parallel_for";
 
 /// The export name of a parallel task body.
 pub fn task_export_name(kernel: &str, id: usize) -> String {
@@ -203,11 +241,14 @@ pub fn build(module: &IRModule) -> Result<WasmModule, CodegenError> {
 /// [`build`] with options.
 pub fn build_with(module: &IRModule, opts: &BuildOptions) -> Result<WasmModule, CodegenError> {
     let lowered = lower::lower_module(module, &opts.lower)?;
-    build_lowered(lowered)
+    build_lowered(lowered, opts)
 }
 
-/// Compiles already-lowered functions.
-pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError> {
+/// Compiles already-lowered functions (`opts.lower` is not used).
+pub fn build_lowered(
+    lowered: LoweredModule,
+    opts: &BuildOptions,
+) -> Result<WasmModule, CodegenError> {
     // Math imports used anywhere.
     let mut used: BTreeSet<MathFn> = BTreeSet::new();
     for f in &lowered.funcs {
@@ -243,9 +284,9 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
         MEMORY_NAME,
         EntityType::Memory(MemoryType {
             minimum: 1,
-            maximum: None,
+            maximum: opts.shared_memory.then_some(65536),
             memory64: false,
-            shared: false,
+            shared: opts.shared_memory,
             page_size_log2: None,
         }),
     );
@@ -265,10 +306,24 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     let mut ctx = ModuleCtx {
         math: HashMap::new(),
         tasks: HashMap::new(),
+        task_numbers: HashMap::new(),
+        launch: None,
         sp_global: 0,
         limit_global: 1,
     };
     let mut nfuncs = 0u32;
+    let any_task = lowered.funcs.iter().any(|f| !f.tasks.is_empty());
+    if opts.parallel == ParallelLaunch::Host && any_task {
+        let t = intern(
+            &mut types,
+            vec![ValType::I32, ValType::I64, ValType::I64, ValType::I32],
+            vec![],
+        );
+        imports.import(LAUNCH_MODULE, LAUNCH_NAME, EntityType::Function(t));
+        ctx.launch = Some(nfuncs);
+        fn_names.append(nfuncs, &format!("{LAUNCH_MODULE}.{LAUNCH_NAME}"));
+        nfuncs += 1;
+    }
     for m in &math_imports {
         let t = intern(
             &mut types,
@@ -296,9 +351,16 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     // Function indices: kernels first, then task bodies.
     let first_kernel = nfuncs;
     let mut next = first_kernel + lowered.funcs.len() as u32;
+    let mut tasks = Vec::new();
     for (k, f) in lowered.funcs.iter().enumerate() {
         for t in &f.tasks {
             ctx.tasks.insert((k, t.id), next);
+            ctx.task_numbers.insert((k, t.id), tasks.len() as u32);
+            tasks.push(TaskInfo {
+                export: task_export_name(&f.name, t.id),
+                kernel: f.name.clone(),
+                index_dtype: t.loop_var.dtype(),
+            });
             next += 1;
         }
     }
@@ -381,6 +443,7 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
         bytes,
         kernels,
         math_imports,
+        tasks,
         lowered,
     })
 }

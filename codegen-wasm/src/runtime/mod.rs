@@ -312,6 +312,25 @@ impl MemoryPlan {
     }
 }
 
+/// `[begin, end)` cut into at most `n` contiguous, non-empty sub-ranges
+/// (what a host gives its workers for one parallel task).
+pub fn split_range(begin: i64, end: i64, n: i64) -> Vec<(i64, i64)> {
+    let len = end.saturating_sub(begin);
+    if len <= 0 {
+        return Vec::new();
+    }
+    let n = n.clamp(1, len);
+    let (q, r) = (len / n, len % n);
+    let mut out = Vec::with_capacity(n as usize);
+    let mut at = begin;
+    for k in 0..n {
+        let size = q + i64::from(k < r);
+        out.push((at, at + size));
+        at += size;
+    }
+    out
+}
+
 /// An array's bytes for a tensor (little-endian, as wasm memory is),
 /// after checking that dtype and shape agree.
 pub fn tensor_bytes(t: &Tensor, data: &NDArray) -> Result<Vec<u8>> {

@@ -12,7 +12,8 @@ use super::{
     Value,
 };
 use crate::{
-    KernelInfo, MathFn, WasmModule, MEMORY_MODULE, MEMORY_NAME, STACK_LIMIT, STACK_POINTER,
+    KernelInfo, MathFn, TaskInfo, WasmModule, LAUNCH_MODULE, LAUNCH_NAME, MEMORY_MODULE,
+    MEMORY_NAME, STACK_LIMIT, STACK_POINTER,
 };
 
 struct Loaded {
@@ -28,6 +29,9 @@ struct Loaded {
 pub struct WasmtimeRuntime {
     engine: Engine,
     loaded: Option<Loaded>,
+    /// Sub-ranges `tessel.parallel_for` splits a task into (run in reverse
+    /// order on this thread, as workers would in any order).
+    chunks: u32,
 }
 
 impl Default for WasmtimeRuntime {
@@ -41,7 +45,14 @@ impl WasmtimeRuntime {
         WasmtimeRuntime {
             engine: Engine::default(),
             loaded: None,
+            chunks: 1,
         }
+    }
+
+    /// Splits every host-launched parallel task into `n` sub-ranges.
+    pub fn with_parallel_chunks(mut self, n: u32) -> Self {
+        self.chunks = n.max(1);
+        self
     }
 
     /// Instantiates raw module bytes with the Tessel ABI (memory import,
@@ -51,6 +62,7 @@ impl WasmtimeRuntime {
         &mut self,
         bytes: &[u8],
         kernels: Vec<KernelInfo>,
+        tasks: Vec<TaskInfo>,
         plan: MemoryPlan,
     ) -> Result<f64> {
         let t0 = Instant::now();
@@ -79,6 +91,37 @@ impl WasmtimeRuntime {
             };
             r.map_err(|e| err(format!("{e:#}")))?;
         }
+        let chunks = self.chunks as i64;
+        linker
+            .func_wrap(
+                LAUNCH_MODULE,
+                LAUNCH_NAME,
+                move |mut caller: wasmtime::Caller<'_, ()>,
+                      task: i32,
+                      begin: i64,
+                      end: i64,
+                      closure: i32|
+                      -> wasmtime::Result<()> {
+                    let t = tasks
+                        .get(task as usize)
+                        .ok_or_else(|| wasmtime::format_err!("no parallel task {task}"))?;
+                    let f = caller
+                        .get_export(&t.export)
+                        .and_then(|e| e.into_func())
+                        .ok_or_else(|| wasmtime::format_err!("no export {}", t.export))?;
+                    let wide = t.index_dtype.bits > 32;
+                    for (b, e) in super::split_range(begin, end, chunks).into_iter().rev() {
+                        let args = if wide {
+                            [Val::I64(b), Val::I64(e), Val::I32(closure)]
+                        } else {
+                            [Val::I32(b as i32), Val::I32(e as i32), Val::I32(closure)]
+                        };
+                        f.call(&mut caller, &args, &mut [])?;
+                    }
+                    Ok(())
+                },
+            )
+            .map_err(|e| err(format!("{e:#}")))?;
         let instance = linker
             .instantiate(&mut store, &module)
             .map_err(|e| err(format!("instantiate: {e:#}")))?;
@@ -152,6 +195,7 @@ impl Runtime for WasmtimeRuntime {
         self.load_bytes(
             module.bytes(),
             module.kernels.clone(),
+            module.tasks.clone(),
             MemoryPlan::for_module(module),
         )
     }

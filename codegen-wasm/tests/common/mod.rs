@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use codegen_wasm::runtime::{run_ndarrays, Runtime, WasmiRuntime, WasmtimeRuntime};
-use codegen_wasm::{build, WasmModule};
+use codegen_wasm::{build, build_with, BuildOptions, ParallelLaunch, WasmModule};
 use compiler_core::eval::{random_inputs, run_prim_func, EvalOptions, NDArray};
 use compiler_core::ir::IRModule;
 use compiler_core::schedule::{replay::run_python, Schedule};
@@ -87,11 +87,32 @@ sch.decompose_reduction(block_c, k0)
 /// identical results. Returns the module.
 pub fn check(m: &IRModule, interp_too: bool) -> WasmModule {
     let wasm = build(m).unwrap_or_else(|e| panic!("build: {e}"));
-    codegen_wasm::validate(wasm.bytes()).unwrap();
     let mut rts: Vec<Box<dyn Runtime>> = vec![Box::new(WasmtimeRuntime::new())];
     if interp_too {
         rts.push(Box::new(WasmiRuntime::new()));
     }
+    check_with(m, &wasm, rts);
+    wasm
+}
+
+/// [`check`] for a module built with host-launched parallel tasks, each
+/// task split into several sub-ranges by the runtimes (run in reverse).
+pub fn check_host_launch(m: &IRModule) -> WasmModule {
+    let opts = BuildOptions {
+        parallel: ParallelLaunch::Host,
+        ..BuildOptions::default()
+    };
+    let wasm = build_with(m, &opts).unwrap_or_else(|e| panic!("build: {e}"));
+    let rts: Vec<Box<dyn Runtime>> = vec![
+        Box::new(WasmtimeRuntime::new().with_parallel_chunks(3)),
+        Box::new(WasmiRuntime::new().with_parallel_chunks(2)),
+    ];
+    check_with(m, &wasm, rts);
+    wasm
+}
+
+fn check_with(m: &IRModule, wasm: &WasmModule, mut rts: Vec<Box<dyn Runtime>>) {
+    codegen_wasm::validate(wasm.bytes()).unwrap();
     let mut cases = Vec::new();
     for (name, f) in m.prim_funcs() {
         let inputs = random_inputs(f, 11, &HashMap::new()).unwrap();
@@ -105,11 +126,11 @@ pub fn check(m: &IRModule, interp_too: bool) -> WasmModule {
     }
     for rt in &mut rts {
         let t0 = std::time::Instant::now();
-        rt.load(&wasm).unwrap_or_else(|e| panic!("load: {e}"));
+        rt.load(wasm).unwrap_or_else(|e| panic!("load: {e}"));
         for (name, inputs, want) in &cases {
             let name: &str = name;
             let mut got = inputs.clone();
-            run_ndarrays(rt.as_mut(), &wasm, name, &mut got)
+            run_ndarrays(rt.as_mut(), wasm, name, &mut got)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{}", wasm.wat().unwrap_or_default()));
             for (i, (w, g)) in want.iter().zip(&got).enumerate() {
                 assert_same(name, i, w, g);
@@ -119,7 +140,6 @@ pub fn check(m: &IRModule, interp_too: bool) -> WasmModule {
             eprintln!("  runtime: {:.2}s", t0.elapsed().as_secs_f64());
         }
     }
-    wasm
 }
 
 pub fn assert_same(name: &str, i: usize, w: &NDArray, g: &NDArray) {
