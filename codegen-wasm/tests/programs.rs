@@ -131,6 +131,7 @@ fn other_seed_programs() {
         "seed001_13_mixture_linear0_static_tir_part.py",
         "seed001_15_gpu_window_sum.py",
         "seed002_03_te_printed.py",
+        "seed002_06_gpu_bind_printed.py",
         "seed004_01_mm_relu.py",
     ] {
         eprintln!("{name}");

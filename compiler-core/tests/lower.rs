@@ -360,3 +360,28 @@ f0, f1 = sch.split(f, [None, 48])
     let text = print_prim_func(&l[0].func, "main", &PrintOptions::new(Dialect::Block));
     assert!(!text.contains("//") && !text.contains('%'), "{text}");
 }
+
+#[test]
+fn thread_bindings_serialize_for_the_cpu_and_stay_for_a_gpu() {
+    let m = seed("seed002_06_gpu_bind_printed.py");
+    let l = check_module(&m, &LowerOptions::default());
+    assert!(l[0]
+        .report
+        .notes
+        .join("\n")
+        .contains("runs as a serial loop on the CPU"));
+    let gpu = LowerOptions {
+        serialize_thread_bindings: false,
+        parallel_tasks: false,
+        auto_vectorize: false,
+        ..LowerOptions::default()
+    };
+    let l = lower_module(&m, &gpu).unwrap();
+    let mut bound = 0;
+    l.funcs[0].func.body.walk(&mut |s| {
+        if let StmtKind::For(f) = s.kind() {
+            bound += (f.kind == ForKind::ThreadBinding) as usize;
+        }
+    });
+    assert!(bound >= 1);
+}

@@ -88,6 +88,9 @@ pub struct LowerOptions {
     /// Outline `T.parallel` loops into tasks ([`parallel`]). When false they
     /// stay plain loops (what a GPU backend wants before binding threads).
     pub parallel_tasks: bool,
+    /// Run loops bound to thread axes (`blockIdx.x`, `threadIdx.y`, …) as
+    /// serial loops, as a CPU must; a GPU backend keeps them.
+    pub serialize_thread_bindings: bool,
 }
 
 impl Default for LowerOptions {
@@ -100,6 +103,7 @@ impl Default for LowerOptions {
             promote: true,
             hoist: true,
             parallel_tasks: true,
+            serialize_thread_bindings: true,
         }
     }
 }
@@ -201,7 +205,7 @@ pub fn lower_module(module: &IRModule, opts: &LowerOptions) -> Result<LoweredMod
 /// Lowers one function (see the module docs for the passes).
 pub fn lower_func(name: &str, func: &PrimFunc, opts: &LowerOptions) -> Result<LoweredFunc> {
     let mut report = LoweringReport::default();
-    let body = blocks::lower_blocks(func, &mut report)?;
+    let body = blocks::lower_blocks(func, opts.serialize_thread_bindings, &mut report)?;
     let body = flatten::flatten(func, &body)?;
     let body = simplify::simplify(func, &body);
     let body = if opts.unswitch {

@@ -111,7 +111,10 @@ impl Mutator for Unswitcher<'_> {
         let StmtKind::For(l) = s.kind() else {
             return mutate::walk_stmt(self, s);
         };
-        if self.depth < MAX_DEPTH && l.kind != ForKind::Parallel && count(&l.body) <= MAX_BODY {
+        if self.depth < MAX_DEPTH
+            && !matches!(l.kind, ForKind::Parallel | ForKind::ThreadBinding)
+            && count(&l.body) <= MAX_BODY
+        {
             let mut inner = defined_in(&l.body);
             inner.insert(l.loop_var.id());
             if let Some(c) = invariant_cond(&l.body, &inner) {
