@@ -23,7 +23,9 @@
 //!   `__stack_pointer` and `__stack_limit` delimit a region of the memory the
 //!   host reserves ([`WasmModule::workspace_bytes`] is an upper bound when it
 //!   is static). An `Allocate` bumps the pointer (16-byte aligned) and restores
-//!   it at the end of its scope; going past the limit traps. Globals are per
+//!   it at the end of its scope; going past the limit traps. The storage is
+//!   not zeroed (TVM's semantics; the interpreter zeroes allocations, so a
+//!   program that reads an intermediate before writing it can differ). Globals are per
 //!   instance, so each worker's instance gets its own stack. Small `local`
 //!   buffers accessed only at constant indices (register-promoted
 //!   accumulators) become wasm locals instead.
