@@ -5,6 +5,9 @@
 //! - `tessel eval FILE` runs a function on seeded random inputs.
 //! - `tessel run SCRIPT.py` runs a Python script (a notebook's cells) with
 //!   Tessel's interpreter; `--notebook` also shows each cell's last value.
+//! - `tessel build FILE` compiles every function to one WebAssembly module
+//!   (`--wat` prints its text, `--lowered` the lowered TIR and lowering
+//!   notes, `-o` writes the binary; `--schedule` applies schedule text first).
 //!
 //! Exit codes: 0 success, 1 the input has errors (diagnostics printed) or
 //! the script raised an uncaught exception (traceback on stderr), 2 usage or
@@ -82,6 +85,23 @@ enum Command {
         /// Memory budget in MiB.
         #[arg(long)]
         memory_mib: Option<u64>,
+    },
+    /// Compile every function to one WebAssembly module (CPU backend) and
+    /// print a summary of its kernels.
+    Build {
+        file: PathBuf,
+        /// Schedule text to apply first (`sch.split(...)` lines, or a trace).
+        #[arg(long)]
+        schedule: Option<PathBuf>,
+        /// Print the module in the text format.
+        #[arg(long)]
+        wat: bool,
+        /// Print the lowered TIR and the lowering notes.
+        #[arg(long)]
+        lowered: bool,
+        /// Write the binary module here.
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
     },
 }
 
@@ -233,7 +253,117 @@ fn main() -> ExitCode {
                 }
             }
         }),
+        Command::Build {
+            file,
+            schedule,
+            wat,
+            lowered,
+            output,
+        } => with_script(&file, |parsed, src| {
+            build(
+                parsed,
+                src,
+                &file,
+                schedule.as_deref(),
+                wat,
+                lowered,
+                output.as_deref(),
+            )
+        }),
     }
+}
+
+/// `tessel build`: schedule (optional), lower, emit; print what was asked.
+fn build(
+    parsed: &ParsedScript,
+    src: &str,
+    file: &Path,
+    schedule: Option<&Path>,
+    wat: bool,
+    lowered: bool,
+    output: Option<&Path>,
+) -> ExitCode {
+    let mut module = parsed.to_module();
+    if let Some(path) = schedule {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("tessel: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        let mut sch = match compiler_core::schedule::Schedule::new(module.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("tessel: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(d) = compiler_core::schedule::replay::run_python(&mut sch, &text) {
+            report(&[d], &text, path);
+            return ExitCode::from(1);
+        }
+        module = sch.module().clone();
+    }
+    let built = match codegen_wasm::build(&module) {
+        Ok(b) => b,
+        Err(e) => {
+            report(&[e.to_diagnostic()], src, file);
+            return ExitCode::from(1);
+        }
+    };
+    if lowered {
+        let opts = PrintOptions::new(Dialect::from_source(parsed.dialect));
+        println!("{}", print_module(&built.lowered.to_ir_module(), &opts));
+        for n in built.lowered.report().notes {
+            println!("# {n}");
+        }
+    }
+    if wat {
+        match built.wat() {
+            Ok(t) => println!("{t}"),
+            Err(e) => {
+                eprintln!("tessel: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    if let Some(out) = output {
+        if let Err(e) = std::fs::write(out, built.bytes()) {
+            eprintln!("tessel: cannot write {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    }
+    if !wat && !lowered {
+        println!("{} bytes, validated", built.bytes().len());
+        for k in &built.kernels {
+            let params: Vec<String> = k
+                .params
+                .iter()
+                .map(|p| match p {
+                    codegen_wasm::ParamInfo::Buffer { name, dtype, shape } => {
+                        let dims: Vec<String> = shape
+                            .iter()
+                            .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+                            .collect();
+                        format!("{name}: {dtype}[{}]", dims.join(", "))
+                    }
+                    codegen_wasm::ParamInfo::Scalar { name, dtype } => format!("{name}: {dtype}"),
+                    codegen_wasm::ParamInfo::Size { name, dtype, .. } => {
+                        format!("{name}: {dtype} (size)")
+                    }
+                })
+                .collect();
+            let stack = k
+                .workspace_bytes
+                .map_or("dynamic".to_string(), |b| format!("{b} bytes"));
+            println!("kernel {}({}), stack {stack}", k.name, params.join(", "));
+        }
+        for n in built.lowered.report().notes {
+            println!("note: {n}");
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs one function of the script on random inputs; the printed arguments.

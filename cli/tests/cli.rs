@@ -188,3 +188,50 @@ fn run_enforces_the_step_budget() {
     assert_eq!(code, 1);
     assert!(stderr.ends_with("RuntimeError: script exceeded its step budget of 10000 steps; is there an infinite loop?\n"), "{stderr}");
 }
+
+#[test]
+fn build_prints_kernels_wat_and_lowered_ir() {
+    let input = data("seeds/seed001_02_mm_relu.py");
+    let (code, stdout, _) = tessel(&["build", input.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("validated"), "{stdout}");
+    assert!(
+        stdout.contains("kernel mm_relu(A: float32[128, 128]"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = tessel(&["build", "--wat", input.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("(module"), "{stdout}");
+    assert!(stdout.contains("(export \"mm_relu\""), "{stdout}");
+    let (code, stdout, _) = tessel(&["build", "--lowered", input.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("data=A.data"), "{stdout}");
+    assert!(!stdout.contains("T.block("), "{stdout}");
+}
+
+#[test]
+fn build_applies_a_schedule_file_and_writes_the_binary() {
+    let input = data("seeds/seed000_01_vecadd.py");
+    let dir = std::env::temp_dir().join(format!("tessel-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sched = dir.join("sched.py");
+    std::fs::write(
+        &sched,
+        "b = sch.get_block(\"C\")\n(i,) = sch.get_loops(b)\ni0, i1 = sch.split(i, [None, 8])\nsch.parallel(i0)\nsch.vectorize(i1)\n",
+    )
+    .unwrap();
+    let out = dir.join("m.wasm");
+    let (code, stdout, stderr) = tessel(&[
+        "build",
+        input.to_str().unwrap(),
+        "--schedule",
+        sched.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("parallel task 0"), "{stdout}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..4], b"\0asm");
+    std::fs::remove_dir_all(&dir).ok();
+}

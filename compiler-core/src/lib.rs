@@ -13,6 +13,7 @@ pub mod diag;
 pub mod eval;
 pub mod graph;
 pub mod ir;
+pub mod lower;
 pub mod schedule;
 pub mod script;
 pub mod syntax;
