@@ -3,9 +3,15 @@
 //! - `tessel fmt FILE` prints the canonical TVMScript form of FILE.
 //! - `tessel check FILE` verifies FILE and prints spanned diagnostics.
 //! - `tessel eval FILE` runs a function on seeded random inputs.
+//! - `tessel run SCRIPT.py` runs a Python script (a notebook's cells) with
+//!   Tessel's interpreter; `--notebook` also shows each cell's last value.
+//! - `tessel build FILE` compiles every function to one WebAssembly module
+//!   (`--wat` prints its text, `--lowered` the lowered TIR and lowering
+//!   notes, `-o` writes the binary; `--schedule` applies schedule text first).
 //!
-//! Exit codes: 0 success, 1 the input has errors (diagnostics printed),
-//! 2 usage or I/O errors.
+//! Exit codes: 0 success, 1 the input has errors (diagnostics printed) or
+//! the script raised an uncaught exception (traceback on stderr), 2 usage or
+//! I/O errors.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,7 +19,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use compiler_core::diag::{render, Diagnostic};
 use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
-use compiler_core::tvmscript::printer::{print_module, print_prim_func, Dialect, PrintOptions};
+use compiler_core::tvmscript::printer::{
+    print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
+};
 
 #[derive(Parser)]
 #[command(
@@ -64,19 +72,122 @@ enum Command {
         #[arg(long = "size", value_parser = parse_size)]
         sizes: Vec<(String, i64)>,
     },
-    /// Compile a (thread-bound) TVMScript file and print the result.
+    /// Run a Python script with Tessel's sandboxed interpreter.
+    Run {
+        file: PathBuf,
+        /// Split the script into cells at `# %%` / `# In[...]` lines and show
+        /// each cell's last expression, like a notebook.
+        #[arg(long)]
+        notebook: bool,
+        /// Step budget per cell.
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Memory budget in MiB.
+        #[arg(long)]
+        memory_mib: Option<u64>,
+    },
+    /// Compile every function to one WebAssembly module (CPU backend) and
+    /// print a summary of its kernels.
     Build {
         file: PathBuf,
+        /// Schedule text to apply first (`sch.split(...)` lines, or a trace).
+        #[arg(long)]
+        schedule: Option<PathBuf>,
+        /// Print the module in the text format.
+        #[arg(long)]
+        wat: bool,
+        /// Print the lowered TIR and the lowering notes.
+        #[arg(long)]
+        lowered: bool,
+        /// Write the binary module here.
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
         /// What to compile for.
-        #[arg(long, value_enum)]
+        #[arg(long, value_enum, default_value = "wasm")]
         target: BuildTarget,
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BuildTarget {
+    /// One WebAssembly module (SIMD128) for the CPU.
+    Wasm,
     /// WGSL compute shaders (one per kernel), validated by naga.
     Webgpu,
+}
+
+/// Stack of the thread scripts run on.
+const SCRIPT_STACK: usize = 256 << 20;
+
+/// The wall clock for `time.time()` and `time_evaluator`.
+struct WallClock(std::time::Instant);
+
+impl compiler_core::script::Host for WallClock {
+    fn now_seconds(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+}
+
+fn run_script(
+    file: &Path,
+    notebook: bool,
+    steps: Option<u64>,
+    memory_mib: Option<u64>,
+) -> ExitCode {
+    use compiler_core::script::{Interpreter, Limits, ReferenceBackend, Stream};
+    use std::io::Write as _;
+    let src = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tessel: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut limits = Limits {
+        // Scripts run on a thread with a big stack (see `main`).
+        stack_bytes: SCRIPT_STACK as u64 * 3 / 4,
+        ..Limits::default()
+    };
+    if let Some(s) = steps {
+        limits.steps = s;
+    }
+    if let Some(m) = memory_mib {
+        limits.memory = m << 20;
+    }
+    let mut interp = Interpreter::with_host(
+        limits,
+        std::rc::Rc::new(WallClock(std::time::Instant::now())),
+        std::rc::Rc::new(ReferenceBackend::default()),
+    );
+    // Stream output as it is produced.
+    interp.set_output_callback(Box::new(|chunk| {
+        if chunk.stream == Stream::Stderr {
+            eprint!("{}", chunk.text);
+        } else {
+            print!("{}", chunk.text);
+            let _ = std::io::stdout().flush();
+        }
+    }));
+    let name = file.display().to_string();
+    let cells = if notebook {
+        compiler_core::script::notebook_cells(&src)
+    } else {
+        vec![src.clone()]
+    };
+    for cell in cells {
+        let r = if notebook {
+            interp.run_notebook_cell(&cell, &name)
+        } else {
+            interp.run_cell(&cell, &name)
+        };
+        interp.take_output();
+        if let Err(e) = r {
+            let _ = std::io::stdout().flush();
+            eprint!("{}", e.traceback);
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn parse_size(s: &str) -> Result<(String, i64), String> {
@@ -91,6 +202,24 @@ fn parse_size(s: &str) -> Result<(String, i64), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Run {
+            file,
+            notebook,
+            steps,
+            memory_mib,
+        } => {
+            // Deep Python recursion is deep Rust recursion: give it room.
+            let worker = std::thread::Builder::new()
+                .stack_size(SCRIPT_STACK)
+                .spawn(move || run_script(&file, notebook, steps, memory_mib));
+            match worker.map(|h| h.join()) {
+                Ok(Ok(code)) => code,
+                _ => {
+                    eprintln!("tessel: the script runner failed");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Fmt { file, dialect } => with_script(&file, |parsed, _src| {
             let dialect = match dialect {
                 Some(DialectArg::Block) => Dialect::Block,
@@ -135,27 +264,158 @@ fn main() -> ExitCode {
                 }
             }
         }),
-        Command::Build { file, target } => with_script(&file, |parsed, src| match target {
-            BuildTarget::Webgpu => {
-                let module = parsed.to_module();
-                match codegen_wgsl::build(&module, &codegen_wgsl::GpuLimits::default()) {
-                    Ok(funcs) => {
-                        for f in funcs {
-                            for n in &f.report.notes {
-                                println!("// note: {n}");
-                            }
-                            print!("{}", f.wgsl());
+        Command::Build {
+            file,
+            schedule,
+            target: BuildTarget::Webgpu,
+            ..
+        } => with_script(&file, |parsed, src| {
+            let mut module = parsed.to_module();
+            if let Some(path) = schedule.as_deref() {
+                match apply_schedule_file(module, path) {
+                    Ok(m) => module = m,
+                    Err(code) => return code,
+                }
+            }
+            match codegen_wgsl::build(&module, &codegen_wgsl::GpuLimits::default()) {
+                Ok(funcs) => {
+                    for f in funcs {
+                        for n in &f.report.notes {
+                            println!("// note: {n}");
                         }
-                        ExitCode::SUCCESS
+                        print!("{}", f.wgsl());
                     }
-                    Err(e) => {
-                        report(&[e.to_diagnostic()], src, &file);
-                        ExitCode::from(1)
-                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    report(&[e.to_diagnostic()], src, &file);
+                    ExitCode::from(1)
                 }
             }
         }),
+        Command::Build {
+            file,
+            schedule,
+            wat,
+            lowered,
+            output,
+            target: BuildTarget::Wasm,
+        } => with_script(&file, |parsed, src| {
+            build(
+                parsed,
+                src,
+                &file,
+                schedule.as_deref(),
+                wat,
+                lowered,
+                output.as_deref(),
+            )
+        }),
     }
+}
+
+/// Applies schedule text (`sch.split(...)` lines or a trace) from `path`.
+fn apply_schedule_file(
+    module: compiler_core::ir::IRModule,
+    path: &Path,
+) -> Result<compiler_core::ir::IRModule, ExitCode> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("tessel: cannot read {}: {e}", path.display());
+            return Err(ExitCode::from(2));
+        }
+    };
+    let mut sch = match compiler_core::schedule::Schedule::new(module) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tessel: {e}");
+            return Err(ExitCode::from(1));
+        }
+    };
+    if let Err(d) = compiler_core::schedule::replay::run_python(&mut sch, &text) {
+        report(&[d], &text, path);
+        return Err(ExitCode::from(1));
+    }
+    Ok(sch.module().clone())
+}
+
+/// `tessel build`: schedule (optional), lower, emit; print what was asked.
+fn build(
+    parsed: &ParsedScript,
+    src: &str,
+    file: &Path,
+    schedule: Option<&Path>,
+    wat: bool,
+    lowered: bool,
+    output: Option<&Path>,
+) -> ExitCode {
+    let mut module = parsed.to_module();
+    if let Some(path) = schedule {
+        match apply_schedule_file(module, path) {
+            Ok(m) => module = m,
+            Err(code) => return code,
+        }
+    }
+    let built = match codegen_wasm::build(&module) {
+        Ok(b) => b,
+        Err(e) => {
+            report(&[e.to_diagnostic()], src, file);
+            return ExitCode::from(1);
+        }
+    };
+    if lowered {
+        let opts = PrintOptions::new(Dialect::from_source(parsed.dialect));
+        println!("{}", print_module(&built.lowered.to_ir_module(), &opts));
+        for n in built.lowered.report().notes {
+            println!("# {n}");
+        }
+    }
+    if wat {
+        match built.wat() {
+            Ok(t) => println!("{t}"),
+            Err(e) => {
+                eprintln!("tessel: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    if let Some(out) = output {
+        if let Err(e) = std::fs::write(out, built.bytes()) {
+            eprintln!("tessel: cannot write {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    }
+    if !wat && !lowered {
+        println!("{} bytes, validated", built.bytes().len());
+        for k in &built.kernels {
+            let params: Vec<String> = k
+                .params
+                .iter()
+                .map(|p| match p {
+                    codegen_wasm::ParamInfo::Buffer { name, dtype, shape } => {
+                        let dims: Vec<String> = shape
+                            .iter()
+                            .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+                            .collect();
+                        format!("{name}: {dtype}[{}]", dims.join(", "))
+                    }
+                    codegen_wasm::ParamInfo::Scalar { name, dtype } => format!("{name}: {dtype}"),
+                    codegen_wasm::ParamInfo::Size { name, dtype, .. } => {
+                        format!("{name}: {dtype} (size)")
+                    }
+                })
+                .collect();
+            let stack = k
+                .workspace_bytes
+                .map_or("dynamic".to_string(), |b| format!("{b} bytes"));
+            println!("kernel {}({}), stack {stack}", k.name, params.join(", "));
+        }
+        for n in built.lowered.report().notes {
+            println!("note: {n}");
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs one function of the script on random inputs; the printed arguments.
@@ -227,6 +487,7 @@ fn format_script(parsed: &ParsedScript, dialect: Dialect) -> String {
         match item {
             Item::Module { module, .. } => out.push_str(&print_module(module, &opts)),
             Item::PrimFunc { name, func } => out.push_str(&print_prim_func(func, name, &opts)),
+            Item::GraphFunc { name, func } => out.push_str(&print_graph_func(func, name, &opts)),
         }
     }
     out

@@ -23,16 +23,23 @@
 //!   `__stack_pointer` and `__stack_limit` delimit a region of the memory the
 //!   host reserves ([`WasmModule::workspace_bytes`] is an upper bound when it
 //!   is static). An `Allocate` bumps the pointer (16-byte aligned) and restores
-//!   it at the end of its scope; going past the limit traps. Globals are per
+//!   it at the end of its scope; going past the limit traps. The storage is
+//!   not zeroed (TVM's semantics; the interpreter zeroes allocations, so a
+//!   program that reads an intermediate before writing it can differ). Globals are per
 //!   instance, so each worker's instance gets its own stack. Small `local`
 //!   buffers accessed only at constant indices (register-promoted
 //!   accumulators) become wasm locals instead.
 //! - **Parallel loops** are outlined: each task body is a function
-//!   `__task_<kernel>_<id>(begin, end, closure)` (also exported), reading its
-//!   captured variables from a closure record the caller writes on its stack.
-//!   Today the caller calls it once over the whole range; a Web Worker
-//!   runtime will instead import a launch function that splits `[begin, end)`
-//!   among workers calling the exported task over the shared memory.
+//!   `__task_<kernel>_<id>(begin, end, closure)` (also exported, listed in
+//!   [`WasmModule::tasks`]), reading its captured variables from a closure
+//!   record the caller writes on its stack. With [`ParallelLaunch::Inline`]
+//!   (the default) the kernel calls it once over the whole range; with
+//!   [`ParallelLaunch::Host`] it calls the imported
+//!   `tessel.parallel_for(task, begin, end, closure)` and the host splits the
+//!   range among workers that call the exported task over the same (then
+//!   `shared`, [`BuildOptions::shared_memory`]) memory. The native runtimes
+//!   implement that import by running sub-ranges on the calling thread, so
+//!   the protocol is tested today.
 //! - **Math** without a wasm instruction (exp, log, tanh, pow, fmod, …) is
 //!   imported from `tessel_math` (see [`math`]); `sqrt`, `abs`, `floor`,
 //!   `ceil`, `trunc`, `round`, `min`, `max` are instructions.
@@ -43,18 +50,16 @@
 //! `pmax` for vectors), integer `//` and `%` by powers of two are shifts and
 //! masks, float→int casts saturate like Rust's `as`.
 
+mod func;
 pub mod math;
 pub mod runtime;
-mod func;
 mod types;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 use compiler_core::diag::{Diagnostic, Span};
-use compiler_core::ir::{
-    AttrValue, BinOp, DataType, ExprKind, ForKind, IRModule, Stmt, StmtKind,
-};
+use compiler_core::ir::{AttrValue, BinOp, DataType, ExprKind, ForKind, IRModule, Stmt, StmtKind};
 use compiler_core::lower::{
     self, LowerError, LowerOptions, LoweredFunc, LoweredModule, SizeSource, PARALLEL_TASK_ATTR,
 };
@@ -84,10 +89,7 @@ impl CodegenError {
         }
     }
     pub fn unsupported(what: impl Into<String>) -> CodegenError {
-        CodegenError::new(format!(
-            "the wasm backend does not support {}",
-            what.into()
-        ))
+        CodegenError::new(format!("the wasm backend does not support {}", what.into()))
     }
     /// Attaches `span` if the error has none yet.
     pub(crate) fn at(mut self, span: Span) -> CodegenError {
@@ -150,10 +152,39 @@ pub struct KernelInfo {
     pub workspace_bytes: Option<u64>,
 }
 
+/// How a kernel runs its parallel tasks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ParallelLaunch {
+    /// The kernel calls the task body itself, once, over the whole range
+    /// (one thread; needs nothing from the host).
+    #[default]
+    Inline,
+    /// The kernel calls the imported `tessel.parallel_for(task, begin, end,
+    /// closure)` (`i32, i64, i64, i32`); the host runs the exported task
+    /// [`WasmModule::tasks`]`[task]` over sub-ranges of `[begin, end)` —
+    /// on Web Workers sharing the memory, or (the native runtimes) in
+    /// chunks on the calling thread — and returns when all are done.
+    Host,
+}
+
 /// Build options.
 #[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
     pub lower: LowerOptions,
+    pub parallel: ParallelLaunch,
+    /// Import the memory as `shared` (maximum 65536 pages), as Web Workers
+    /// need; the host must then create a shared `WebAssembly.Memory`.
+    pub shared_memory: bool,
+}
+
+/// An exported parallel task body (see [`ParallelLaunch`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskInfo {
+    /// The export name, `__task_<kernel>_<id>`.
+    pub export: String,
+    pub kernel: String,
+    /// The type of `begin`/`end` in the task's signature (int32 or int64).
+    pub index_dtype: DataType,
 }
 
 /// A built module.
@@ -163,6 +194,8 @@ pub struct WasmModule {
     pub kernels: Vec<KernelInfo>,
     /// The math imports the module needs, in import order.
     pub math_imports: Vec<MathFn>,
+    /// Every parallel task body, numbered as `tessel.parallel_for` gets them.
+    pub tasks: Vec<TaskInfo>,
     /// What lowering produced (the UI's "lowered" view and report).
     pub lowered: LoweredModule,
 }
@@ -194,6 +227,8 @@ pub const MEMORY_MODULE: &str = "env";
 pub const MEMORY_NAME: &str = "memory";
 pub const STACK_POINTER: &str = "__stack_pointer";
 pub const STACK_LIMIT: &str = "__stack_limit";
+pub const LAUNCH_MODULE: &str = "tessel";
+pub const LAUNCH_NAME: &str = "parallel_for";
 
 /// The export name of a parallel task body.
 pub fn task_export_name(kernel: &str, id: usize) -> String {
@@ -208,11 +243,14 @@ pub fn build(module: &IRModule) -> Result<WasmModule, CodegenError> {
 /// [`build`] with options.
 pub fn build_with(module: &IRModule, opts: &BuildOptions) -> Result<WasmModule, CodegenError> {
     let lowered = lower::lower_module(module, &opts.lower)?;
-    build_lowered(lowered)
+    build_lowered(lowered, opts)
 }
 
-/// Compiles already-lowered functions.
-pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError> {
+/// Compiles already-lowered functions (`opts.lower` is not used).
+pub fn build_lowered(
+    lowered: LoweredModule,
+    opts: &BuildOptions,
+) -> Result<WasmModule, CodegenError> {
     // Math imports used anywhere.
     let mut used: BTreeSet<MathFn> = BTreeSet::new();
     for f in &lowered.funcs {
@@ -248,9 +286,9 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
         MEMORY_NAME,
         EntityType::Memory(MemoryType {
             minimum: 1,
-            maximum: None,
+            maximum: opts.shared_memory.then_some(65536),
             memory64: false,
-            shared: false,
+            shared: opts.shared_memory,
             page_size_log2: None,
         }),
     );
@@ -270,12 +308,30 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     let mut ctx = ModuleCtx {
         math: HashMap::new(),
         tasks: HashMap::new(),
+        task_numbers: HashMap::new(),
+        launch: None,
         sp_global: 0,
         limit_global: 1,
     };
     let mut nfuncs = 0u32;
+    let any_task = lowered.funcs.iter().any(|f| !f.tasks.is_empty());
+    if opts.parallel == ParallelLaunch::Host && any_task {
+        let t = intern(
+            &mut types,
+            vec![ValType::I32, ValType::I64, ValType::I64, ValType::I32],
+            vec![],
+        );
+        imports.import(LAUNCH_MODULE, LAUNCH_NAME, EntityType::Function(t));
+        ctx.launch = Some(nfuncs);
+        fn_names.append(nfuncs, &format!("{LAUNCH_MODULE}.{LAUNCH_NAME}"));
+        nfuncs += 1;
+    }
     for m in &math_imports {
-        let t = intern(&mut types, vec![ValType::F64; m.arity()], vec![ValType::F64]);
+        let t = intern(
+            &mut types,
+            vec![ValType::F64; m.arity()],
+            vec![ValType::F64],
+        );
         imports.import(math::MATH_MODULE, m.name(), EntityType::Function(t));
         ctx.math.insert(*m, nfuncs);
         fn_names.append(nfuncs, &format!("{}.{}", math::MATH_MODULE, m.name()));
@@ -297,16 +353,29 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     // Function indices: kernels first, then task bodies.
     let first_kernel = nfuncs;
     let mut next = first_kernel + lowered.funcs.len() as u32;
+    let mut tasks = Vec::new();
     for (k, f) in lowered.funcs.iter().enumerate() {
         for t in &f.tasks {
             ctx.tasks.insert((k, t.id), next);
+            ctx.task_numbers.insert((k, t.id), tasks.len() as u32);
+            tasks.push(TaskInfo {
+                export: task_export_name(&f.name, t.id),
+                kernel: f.name.clone(),
+                index_dtype: t.loop_var.dtype(),
+            });
             next += 1;
         }
     }
 
     let mut kernels = Vec::new();
-    let mut task_bodies: Vec<(String, u32, wasm_encoder::Function, Vec<(u32, String)>, u32)> =
-        Vec::new();
+    struct TaskBody {
+        export: String,
+        index: u32,
+        body: wasm_encoder::Function,
+        names: Vec<(u32, String)>,
+        ty: u32,
+    }
+    let mut task_bodies: Vec<TaskBody> = Vec::new();
     for (k, f) in lowered.funcs.iter().enumerate() {
         let mut g = FuncGen::new(&ctx, k, f);
         let params = g.kernel_params().map_err(|e| in_func(e, f))?;
@@ -337,15 +406,21 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
             let (body, names) = g.finish();
             let ty = intern(&mut types, params, vec![]);
             let idx = ctx.tasks[&(k, t.id)];
-            task_bodies.push((task_export_name(&f.name, t.id), idx, body, names, ty));
+            task_bodies.push(TaskBody {
+                export: task_export_name(&f.name, t.id),
+                index: idx,
+                body,
+                names,
+                ty,
+            });
         }
     }
-    for (name, idx, body, names, ty) in &task_bodies {
-        functions.function(*ty);
-        code.function(body);
-        exports.export(name, ExportKind::Func, *idx);
-        fn_names.append(*idx, name);
-        local_names.append(*idx, &name_map(names));
+    for t in &task_bodies {
+        functions.function(t.ty);
+        code.function(&t.body);
+        exports.export(&t.export, ExportKind::Func, t.index);
+        fn_names.append(t.index, &t.export);
+        local_names.append(t.index, &name_map(&t.names));
     }
 
     let mut module = Module::new();
@@ -358,6 +433,10 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
     let mut names = NameSection::new();
     names.functions(&fn_names);
     names.locals(&local_names);
+    let mut global_names = NameMap::new();
+    global_names.append(0, STACK_POINTER);
+    global_names.append(1, STACK_LIMIT);
+    names.globals(&global_names);
     module.section(&names);
     let bytes = module.finish();
 
@@ -366,6 +445,7 @@ pub fn build_lowered(lowered: LoweredModule) -> Result<WasmModule, CodegenError>
         bytes,
         kernels,
         math_imports,
+        tasks,
         lowered,
     })
 }
@@ -391,9 +471,17 @@ fn name_map(names: &[(u32, String)]) -> NameMap {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut m = NameMap::new();
     for (idx, n) in names {
-        let n = if n.is_empty() { "v".to_string() } else { n.clone() };
+        let n = if n.is_empty() {
+            "v".to_string()
+        } else {
+            n.clone()
+        };
         let c = seen.entry(n.clone()).or_insert(0);
-        let unique = if *c == 0 { n.clone() } else { format!("{n}_{c}") };
+        let unique = if *c == 0 {
+            n.clone()
+        } else {
+            format!("{n}_{c}")
+        };
         *c += 1;
         m.append(*idx, &unique);
     }
@@ -448,7 +536,7 @@ fn find_task_loop(body: &Stmt, id: usize) -> Option<compiler_core::ir::For> {
 
 /// The most stack a statement needs at once, when static.
 fn stack_need(s: &Stmt) -> Option<u64> {
-    let round = |n: u64| n.div_ceil(STACK_ALIGN) * STACK_ALIGN;
+    let round = |n: u64| n.div_ceil(STACK_ALIGN).saturating_mul(STACK_ALIGN);
     match s.kind() {
         StmtKind::Allocate { buffer, body } => {
             let inner = stack_need(body)?;
@@ -463,7 +551,9 @@ fn stack_need(s: &Stmt) -> Option<u64> {
             if l.annotations.contains_key(PARALLEL_TASK_ATTR) {
                 // closure record (captures are at most the free variables).
                 let n = lower::free_vars(&l.body).len() as u64 + 1;
-                return Some(inner.saturating_add(round((n * CLOSURE_SLOT).max(STACK_ALIGN))));
+                return Some(
+                    inner.saturating_add(round(n.saturating_mul(CLOSURE_SLOT).max(STACK_ALIGN))),
+                );
             }
             Some(inner)
         }

@@ -177,6 +177,11 @@ pub fn lower_options() -> LowerOptions {
         promote: false,
         hoist: false,
         parallel_tasks: false,
+        // Kernels are already parallel across invocations; explicit
+        // `T.vectorized` loops still become vec4 accesses.
+        auto_vectorize: false,
+        unswitch: false,
+        serialize_thread_bindings: false,
     }
 }
 

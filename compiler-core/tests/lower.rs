@@ -294,3 +294,94 @@ sch.decompose_reduction(block_Y, k)
 "#;
     check_module(&schedule(&m, sched), &LowerOptions::default());
 }
+
+#[test]
+fn blocking_schedule_unswitches_the_init_and_auto_vectorizes() {
+    let src = r#"
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    for i, j, k in T.grid(64, 64, 64):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#;
+    let sched = r#"
+block_c = sch.get_block("C")
+(y, x, k) = sch.get_loops(block_c)
+yo, yi = sch.split(y, [None, 32])
+xo, xi = sch.split(x, [None, 32])
+sch.reorder(yo, xo, k, yi, xi)
+sch.parallel(yo)
+"#;
+    let l = check_module(&schedule(&parse(src), sched), &LowerOptions::default());
+    let notes = l[0].report.notes.join("\n");
+    assert!(
+        notes.contains("loop i_1: unswitched on `k == 0`"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("auto-vectorized as 8 unrolled steps of 4 × float32"),
+        "{notes}"
+    );
+    // Without the CPU extras the init stays guarded and the loops scalar.
+    let plain = LowerOptions {
+        unswitch: false,
+        auto_vectorize: false,
+        ..LowerOptions::default()
+    };
+    let l = check_module(&schedule(&parse(src), sched), &plain);
+    assert!(!l[0].report.notes.join("\n").contains("vectorized"));
+}
+
+#[test]
+fn split_and_fuse_indices_cost_no_division() {
+    let src = r#"
+@T.prim_func
+def main(A: T.Buffer((64, 128), "float32"), B: T.Buffer((64, 128), "float32")):
+    for i, j in T.grid(64, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] + T.float32(1)
+"#;
+    let sched = r#"
+b = sch.get_block("B")
+i, j = sch.get_loops(b)
+f = sch.fuse(i, j)
+f0, f1 = sch.split(f, [None, 48])
+"#;
+    let opts = LowerOptions {
+        auto_vectorize: false,
+        ..LowerOptions::default()
+    };
+    let l = check_module(&schedule(&parse(src), sched), &opts);
+    let text = print_prim_func(&l[0].func, "main", &PrintOptions::new(Dialect::Block));
+    assert!(!text.contains("//") && !text.contains('%'), "{text}");
+}
+
+#[test]
+fn thread_bindings_serialize_for_the_cpu_and_stay_for_a_gpu() {
+    let m = seed("seed002_06_gpu_bind_printed.py");
+    let l = check_module(&m, &LowerOptions::default());
+    assert!(l[0]
+        .report
+        .notes
+        .join("\n")
+        .contains("runs as a serial loop on the CPU"));
+    let gpu = LowerOptions {
+        serialize_thread_bindings: false,
+        parallel_tasks: false,
+        auto_vectorize: false,
+        ..LowerOptions::default()
+    };
+    let l = lower_module(&m, &gpu).unwrap();
+    let mut bound = 0;
+    l.funcs[0].func.body.walk(&mut |s| {
+        if let StmtKind::For(f) = s.kind() {
+            bound += (f.kind == ForKind::ThreadBinding) as usize;
+        }
+    });
+    assert!(bound >= 1);
+}

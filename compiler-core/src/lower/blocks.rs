@@ -21,14 +21,20 @@ struct View {
 }
 
 struct Lowerer<'r> {
+    serialize_threads: bool,
     report: &'r mut LoweringReport,
     views: HashMap<BufferId, View>,
     /// The first error found inside an expression (reported at the end).
     error: Option<LowerError>,
 }
 
-pub(super) fn lower_blocks(func: &PrimFunc, report: &mut LoweringReport) -> Result<Stmt> {
+pub(super) fn lower_blocks(
+    func: &PrimFunc,
+    serialize_threads: bool,
+    report: &mut LoweringReport,
+) -> Result<Stmt> {
     let mut l = Lowerer {
+        serialize_threads,
         report,
         views: HashMap::new(),
         error: None,
@@ -47,7 +53,7 @@ impl Lowerer<'_> {
             StmtKind::BlockRealize(r) => self.block(r, span)?,
             StmtKind::For(l) => {
                 let mut l = l.clone();
-                if l.kind == ForKind::ThreadBinding {
+                if l.kind == ForKind::ThreadBinding && self.serialize_threads {
                     let tag = l.thread_tag.clone().unwrap_or_default();
                     self.report.note(format!(
                         "loop {} bound to {tag} runs as a serial loop on the CPU",

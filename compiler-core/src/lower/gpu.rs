@@ -168,7 +168,7 @@ pub fn lower_func_gpu(name: &str, func: &PrimFunc, opts: &LowerOptions) -> Resul
         }
     });
     let mut report = LoweringReport::default();
-    let body = blocks::lower_blocks(func, &mut report)?;
+    let body = blocks::lower_blocks(func, opts.serialize_thread_bindings, &mut report)?;
     report
         .notes
         .retain(|n| !(n.contains("runs as a serial loop on the CPU") && is_launch_note(n)));
@@ -444,7 +444,7 @@ fn finish_kernel(
     let s = k.to_stmt();
     let s = flatten::flatten(func, &s)?;
     let s = simplify::simplify(func, &s);
-    let s = vectorize::vectorize(&s, opts.vector_bytes, report)?;
+    let s = vectorize::vectorize(&s, opts.vector_bytes, opts.auto_vectorize, report)?;
     let s = unroll::unroll(&s, opts.max_unroll, report)?;
     let s = simplify::simplify(func, &s);
     // Peel the launch loops again (simplify drops unit ones).

@@ -19,21 +19,26 @@
 //!    [`Analyzer`](crate::arith::Analyzer) knowing each enclosing loop's range,
 //!    so the `i_0 * 32 + i_1` of a split and the `//`/`%` of a fuse cost no
 //!    divisions where they cancel; provably true conditions and unit loops go.
-//! 4. [`vectorize`] — a `T.vectorized` loop whose accesses are contiguous
+//! 4. [`unswitch`] — an `if` whose condition does not change in a loop is
+//!    decided before it (the loop runs in two versions): the `T.init()` guard
+//!    of a reduction whose reduction loop is outside leaves the inner loops.
+//! 5. [`vectorize`] — a `T.vectorized` loop whose accesses are contiguous
 //!    (stride 1 in the loop variable, or invariant) becomes `Ramp`/`Broadcast`
 //!    vector code of the target's native width (`LowerOptions::vector_bytes`,
 //!    16 for SIMD128 and WGSL `vec4`): a loop of 8 `float32` lanes becomes an
 //!    unrolled pair of 4-lane statements. Anything else stays a scalar loop,
-//!    and the [`LoweringReport`] says why.
-//! 5. [`unroll`] — `T.unroll` loops of constant extent are unrolled (inner
+//!    and the [`LoweringReport`] says why. Innermost serial loops that meet
+//!    the same conditions are vectorized too (`auto_vectorize`, LLVM's loop
+//!    vectorizer in TVM's flow), with a note.
+//! 6. [`unroll`] — `T.unroll` loops of constant extent are unrolled (inner
 //!    definitions get fresh variables per copy).
-//! 6. [`promote`] — register promotion: an element updated in a loop at a
+//! 7. [`promote`] — register promotion: an element updated in a loop at a
 //!    loop-invariant address (the `C[i, j] += ...` of a matmul whose reduction
 //!    loop is inside) is kept in a one-element `local` buffer for the loop's
 //!    duration and written back once, which backends map to a register.
-//! 7. [`hoist`] — loop-invariant parts of addresses are computed once per
+//! 8. [`hoist`] — loop-invariant parts of addresses are computed once per
 //!    iteration of the loop they depend on (`let` before the inner loops).
-//! 8. [`parallel`] — each outermost `T.parallel` loop is marked as a task
+//! 9. [`parallel`] — each outermost `T.parallel` loop is marked as a task
 //!    (`tessel.parallel_task` annotation, [`ParallelTask`] with its captured
 //!    variables): backends outline its body into a function of the iteration
 //!    range, so running it on several workers later only changes the launch.
@@ -52,6 +57,7 @@ mod parallel;
 mod promote;
 mod simplify;
 mod unroll;
+mod unswitch;
 mod util;
 mod vectorize;
 
@@ -71,6 +77,11 @@ pub struct LowerOptions {
     /// Largest number of statement copies one `T.unroll` loop may produce
     /// (larger loops stay loops, with a note).
     pub max_unroll: u64,
+    /// Vectorize innermost serial loops too when they qualify (what LLVM's
+    /// loop vectorizer does for TVM's CPU code).
+    pub auto_vectorize: bool,
+    /// Run [`unswitch`] (loop-invariant conditions decided before loops).
+    pub unswitch: bool,
     /// Run [`promote`] (register promotion).
     pub promote: bool,
     /// Run [`hoist`] (loop-invariant address computation).
@@ -78,6 +89,9 @@ pub struct LowerOptions {
     /// Outline `T.parallel` loops into tasks ([`parallel`]). When false they
     /// stay plain loops (what a GPU backend wants before binding threads).
     pub parallel_tasks: bool,
+    /// Run loops bound to thread axes (`blockIdx.x`, `threadIdx.y`, …) as
+    /// serial loops, as a CPU must; a GPU backend keeps them.
+    pub serialize_thread_bindings: bool,
 }
 
 impl Default for LowerOptions {
@@ -85,9 +99,12 @@ impl Default for LowerOptions {
         LowerOptions {
             vector_bytes: 16,
             max_unroll: 1024,
+            auto_vectorize: true,
+            unswitch: true,
             promote: true,
             hoist: true,
             parallel_tasks: true,
+            serialize_thread_bindings: true,
         }
     }
 }
@@ -189,10 +206,15 @@ pub fn lower_module(module: &IRModule, opts: &LowerOptions) -> Result<LoweredMod
 /// Lowers one function (see the module docs for the passes).
 pub fn lower_func(name: &str, func: &PrimFunc, opts: &LowerOptions) -> Result<LoweredFunc> {
     let mut report = LoweringReport::default();
-    let body = blocks::lower_blocks(func, &mut report)?;
+    let body = blocks::lower_blocks(func, opts.serialize_thread_bindings, &mut report)?;
     let body = flatten::flatten(func, &body)?;
     let body = simplify::simplify(func, &body);
-    let body = vectorize::vectorize(&body, opts.vector_bytes, &mut report)?;
+    let body = if opts.unswitch {
+        unswitch::unswitch(&body, &mut report)
+    } else {
+        body
+    };
+    let body = vectorize::vectorize(&body, opts.vector_bytes, opts.auto_vectorize, &mut report)?;
     let body = unroll::unroll(&body, opts.max_unroll, &mut report)?;
     let body = simplify::simplify(func, &body);
     let body = if opts.promote {

@@ -9,7 +9,7 @@
 //! `c = C[i, j]; for k: c = c + A[i, k] * B[k, j]; C[i, j] = c`.
 //!
 //! Conditions: the loop runs at least once (constant extent ≥ 1) and is not
-//! parallel, the body contains no parallel loop, every access of the buffer
+//! parallel or thread-bound, the body contains no such loop, every access of the buffer
 //! in the body is at an invariant index, accesses at different indices are
 //! provably disjoint (constant distance of at least their lane count), and
 //! the buffer's pointer is not used otherwise. Buffers are distinct unless
@@ -64,7 +64,8 @@ impl Mutator for Promoter<'_> {
         let StmtKind::For(l) = s.kind() else {
             return mutate::walk_stmt(self, s);
         };
-        if l.kind != ForKind::Parallel && l.extent.as_int().is_some_and(|n| n >= 1) {
+        let concurrent = matches!(l.kind, ForKind::Parallel | ForKind::ThreadBinding);
+        if !concurrent && l.extent.as_int().is_some_and(|n| n >= 1) {
             if let Some(p) = self.try_promote(&l.loop_var, s) {
                 // `p` is allocations around loads, the loop, stores: recurse
                 // into the loop (the only loop in it).
@@ -108,7 +109,7 @@ impl Promoter<'_> {
         l.body.walk(&mut |x| match x.kind() {
             StmtKind::For(f) => {
                 inner.push(f.loop_var.id());
-                has_parallel |= f.kind == ForKind::Parallel;
+                has_parallel |= matches!(f.kind, ForKind::Parallel | ForKind::ThreadBinding);
             }
             StmtKind::Let { var, .. } => inner.push(var.id()),
             StmtKind::Allocate { buffer, .. } => inner.push(buffer.data.id()),

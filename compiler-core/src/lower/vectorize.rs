@@ -24,18 +24,25 @@ use crate::ir::{
 pub(super) fn vectorize(
     body: &Stmt,
     vector_bytes: u32,
+    auto: bool,
     report: &mut LoweringReport,
 ) -> Result<Stmt> {
     let mut v = Vectorizer {
         vector_bytes,
+        auto,
         report,
         ana: Analyzer::new(),
     };
     Ok(v.stmt(body))
 }
 
+/// Vector steps of a split loop up to this many are unrolled.
+const MAX_UNROLLED_STEPS: i64 = 16;
+
 struct Vectorizer<'r> {
     vector_bytes: u32,
+    /// Also try innermost serial loops.
+    auto: bool,
     report: &'r mut LoweringReport,
     /// Ranges of the enclosing loops (for stride proofs).
     ana: Analyzer,
@@ -68,6 +75,17 @@ impl Mutator for Vectorizer<'_> {
                     Stmt::new(StmtKind::For(nl), s.span())
                 }
             }
+        } else if self.auto && l.kind == ForKind::Serial && is_innermost(&nl.body) {
+            match self.try_vectorize(&nl) {
+                Ok((stmt, what)) => {
+                    self.report.note(format!(
+                        "loop {}: auto-vectorized as {what} (innermost, contiguous)",
+                        l.loop_var.name()
+                    ));
+                    stmt
+                }
+                Err(_) => Stmt::new(StmtKind::For(nl), s.span()),
+            }
         } else {
             Stmt::new(StmtKind::For(nl), s.span())
         };
@@ -77,6 +95,12 @@ impl Mutator for Vectorizer<'_> {
 }
 
 type Why = String;
+
+fn is_innermost(body: &Stmt) -> bool {
+    let mut inner = false;
+    body.walk(&mut |x| inner |= matches!(x.kind(), StmtKind::For(_)));
+    !inner
+}
 
 impl Vectorizer<'_> {
     fn try_vectorize(&mut self, l: &For) -> std::result::Result<(Stmt, String), Why> {
@@ -119,7 +143,7 @@ impl Vectorizer<'_> {
                 "{elem} elements are not vectorized (32- and 64-bit types are)"
             ));
         }
-        if bytes > self.vector_bytes || self.vector_bytes % bytes != 0 {
+        if bytes > self.vector_bytes || !self.vector_bytes.is_multiple_of(bytes) {
             return Err(format!("{elem} does not fit the target's vectors"));
         }
         let lanes = (self.vector_bytes / bytes) as i64;
@@ -183,10 +207,13 @@ impl Vectorizer<'_> {
             ana,
         };
         let body = cx.stmt(&l.body)?;
+        let unrolled = outer <= MAX_UNROLLED_STEPS;
         let what = if outer == 1 {
             format!("{lanes} × {elem}")
-        } else {
+        } else if unrolled {
             format!("{outer} unrolled steps of {lanes} × {elem}")
+        } else {
+            format!("a loop of {outer} steps of {lanes} × {elem}")
         };
         let stmt = if outer == 1 {
             body
@@ -195,7 +222,11 @@ impl Vectorizer<'_> {
                 loop_var: vo,
                 min: Expr::int(0, l.loop_var.dtype()),
                 extent: Expr::int(outer, l.loop_var.dtype()),
-                kind: ForKind::Unrolled,
+                kind: if unrolled {
+                    ForKind::Unrolled
+                } else {
+                    ForKind::Serial
+                },
                 thread_tag: None,
                 annotations: Default::default(),
                 body,
@@ -442,7 +473,7 @@ impl Cx {
             }
             ExprKind::Cmp(op, a, b) => {
                 let (a, b) = (self.expr(a)?, self.expr(b)?);
-                self.check_width(a.dtype())?;
+                self.check_width(a.dtype().element())?;
                 ExprKind::Cmp(*op, self.broadcast(a), self.broadcast(b))
             }
             ExprKind::And(a, b) => {

@@ -27,6 +27,7 @@ use crate::arith::Analyzer;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::syntax::ast;
+use crate::tvmscript::relax_builder;
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
@@ -46,6 +47,11 @@ pub enum Item {
     Module { name: String, module: IRModule },
     /// A bare `@T.prim_func def name(...)`.
     PrimFunc { name: String, func: Rc<PrimFunc> },
+    /// A bare `@R.function def name(...)` (graph level).
+    GraphFunc {
+        name: String,
+        func: Rc<crate::graph::Function>,
+    },
 }
 
 /// The result of parsing a TVMScript file.
@@ -68,6 +74,9 @@ impl ParsedScript {
                 }
                 Item::PrimFunc { name, func } => {
                     out.insert(name.clone(), BaseFunc::Prim(func.clone()))
+                }
+                Item::GraphFunc { name, func } => {
+                    out.insert(name.clone(), BaseFunc::Graph(func.clone()))
                 }
             }
         }
@@ -102,12 +111,17 @@ pub fn build_script(module: &ast::Module) -> Result<ParsedScript> {
                 out.items.push(Item::Module { name: class.name.clone(), module });
             }
             ast::StmtKind::FunctionDef(def) => {
+                if def.decorators.iter().any(|d| ns.is_relax_function_decorator(d)) {
+                    let func = relax_builder::build_bare_function(&ns.graph_aliases(), def)?;
+                    out.items.push(Item::GraphFunc { name: def.name.clone(), func: Rc::new(func) });
+                    continue;
+                }
                 if !def.decorators.iter().any(|d| ns.is_prim_func_decorator(d)) {
                     return Err(Diagnostic::error(
                         format!("function `{}` is not a TVMScript function", def.name),
                         def.name_span,
                     )
-                    .with_note("decorate it with `@T.prim_func`"));
+                    .with_note("decorate it with `@T.prim_func` or `@R.function`"));
                 }
                 let func = FuncBuilder::new(&ns, &mut out.dialect).build(def)?;
                 out.items.push(Item::PrimFunc { name: def.name.clone(), func: Rc::new(func) });
@@ -125,43 +139,103 @@ pub fn build_script(module: &ast::Module) -> Result<ParsedScript> {
     Ok(out)
 }
 
+/// The local names a Python script bound to TVM's script namespaces, for
+/// [`build_item`]: `from tvm.script import tir as T` puts `T` in `tir`.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptAliases {
+    /// Names bound to `tvm.script.tir` or `tvm.script.tirx`.
+    pub tir: Vec<String>,
+    /// Whether one of them is `tirx` (TVM 0.27 spelling).
+    pub tirx: bool,
+    /// Names bound to `tvm.script.ir`.
+    pub ir: Vec<String>,
+    /// Names bound to `tvm.script.relax`.
+    pub relax: Vec<String>,
+    /// Python values the TVMScript may read from the enclosing script (as
+    /// TVM's parser reads closure variables): `n = 128` then `T.Buffer((n,), …)`.
+    pub consts: Vec<(String, PyConst)>,
+}
+
+/// A Python value visible to TVMScript from the enclosing script.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PyConst {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    Tuple(Vec<PyConst>),
+}
+
+/// Builds one decorated statement of a Python script: an `@I.ir_module`
+/// class or a `@T.prim_func` function (the script interpreter has already
+/// decided, from the decorators' values, that it is TVMScript). The usual
+/// aliases `T`, `I` and `R` are always known; `aliases` adds the script's own.
+pub fn build_item(stmt: &ast::Stmt, aliases: &ScriptAliases) -> Result<ParsedScript> {
+    let mut ns = Namespaces::default();
+    ns.tir.extend(aliases.tir.iter().cloned());
+    ns.ir.extend(aliases.ir.iter().cloned());
+    ns.relax.extend(aliases.relax.iter().cloned());
+    ns.consts = aliases.consts.iter().cloned().collect();
+    let mut out = ParsedScript::default();
+    out.dialect.tirx = aliases.tirx;
+    match &stmt.kind {
+        ast::StmtKind::ClassDef(class) => {
+            let module = build_ir_module(&ns, class, &mut out.dialect)?;
+            out.items.push(Item::Module { name: class.name.clone(), module });
+        }
+        ast::StmtKind::FunctionDef(def) => {
+            let func = FuncBuilder::new(&ns, &mut out.dialect).build(def)?;
+            out.items.push(Item::PrimFunc { name: def.name.clone(), func: Rc::new(func) });
+        }
+        _ => {
+            return Err(Diagnostic::error(
+                "expected a TVMScript module (`@I.ir_module class …`) or function (`@T.prim_func def …`)",
+                stmt.span,
+            ))
+        }
+    }
+    Ok(out)
+}
+
 fn build_ir_module(
     ns: &Namespaces,
     class: &ast::ClassDef,
     dialect: &mut SourceDialect,
 ) -> Result<IRModule> {
     let mut module = IRModule::new();
+    // Graph functions are built after the PrimFuncs (they refer to them by
+    // name); `order` restores the source order.
+    let mut graph_defs: Vec<&ast::FunctionDef> = Vec::new();
+    let mut order: Vec<&str> = Vec::new();
     for stmt in &class.body {
         match &stmt.kind {
             ast::StmtKind::FunctionDef(def) => {
-                if def.decorators.iter().any(|d| ns.is_prim_func_decorator(d)) {
-                    if module.get(&def.name).is_some() {
-                        return Err(Diagnostic::error(
-                            format!("function `{}` is defined twice", def.name),
-                            def.name_span,
-                        ));
-                    }
-                    let func = FuncBuilder::new(ns, dialect).build(def)?;
-                    module.insert(def.name.clone(), BaseFunc::Prim(Rc::new(func)));
-                } else if def
+                let is_prim = def.decorators.iter().any(|d| ns.is_prim_func_decorator(d));
+                let is_graph = def
                     .decorators
                     .iter()
-                    .any(|d| ns.is_relax_function_decorator(d))
-                {
+                    .any(|d| ns.is_relax_function_decorator(d));
+                if (is_prim || is_graph) && order.contains(&def.name.as_str()) {
                     return Err(Diagnostic::error(
-                        "graph-level `@R.function`s are not supported yet",
+                        format!("function `{}` is defined twice", def.name),
                         def.name_span,
-                    )
-                    .with_note("Tessel parses TensorIR (`@T.prim_func`) functions; the graph layer comes later"));
+                    ));
+                }
+                if is_prim {
+                    let func = FuncBuilder::new(ns, dialect).build(def)?;
+                    module.insert(def.name.clone(), BaseFunc::Prim(Rc::new(func)));
+                } else if is_graph {
+                    graph_defs.push(def);
                 } else {
                     return Err(Diagnostic::error(
                         format!(
-                            "method `{}` of a TVMScript module must be a `@T.prim_func`",
+                            "method `{}` of a TVMScript module must be a `@T.prim_func` or an `@R.function`",
                             def.name
                         ),
                         def.name_span,
                     ));
                 }
+                order.push(def.name.as_str());
             }
             ast::StmtKind::Pass => {}
             ast::StmtKind::Expr(e) if matches!(e.kind, ast::ExprKind::Str(_)) => {}
@@ -172,6 +246,17 @@ fn build_ir_module(
                 ));
             }
         }
+    }
+    if !graph_defs.is_empty() {
+        relax_builder::build_graph_functions(
+            &ns.graph_aliases(),
+            &class.name,
+            &graph_defs,
+            &mut module,
+        )?;
+        module
+            .functions
+            .sort_by_key(|(n, _)| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
     }
     Ok(module)
 }
@@ -184,6 +269,10 @@ struct Namespaces {
     ir: Vec<String>,
     /// Names bound to `tvm.script.relax` (usually `R`).
     relax: Vec<String>,
+    /// Python values of the enclosing script (see [`ScriptAliases::consts`]).
+    consts: HashMap<String, PyConst>,
+    /// Names bound to the `tvm.relax` package (`from tvm import relax`).
+    relax_py: Vec<String>,
 }
 
 impl Default for Namespaces {
@@ -193,6 +282,8 @@ impl Default for Namespaces {
             tir: vec!["T".into()],
             ir: vec!["I".into()],
             relax: vec!["R".into()],
+            consts: HashMap::new(),
+            relax_py: vec!["relax".into()],
         }
     }
 }
@@ -205,6 +296,14 @@ impl Namespaces {
             ..
         } = &stmt.kind
         {
+            if m.name == "tvm" {
+                for alias in names {
+                    if alias.name.name == "relax" {
+                        let local = alias.asname.as_ref().unwrap_or(&alias.name).name.clone();
+                        self.relax_py.push(local);
+                    }
+                }
+            }
             if m.name == "tvm.script" {
                 for alias in names {
                     let local = alias.asname.as_ref().unwrap_or(&alias.name).name.clone();
@@ -225,6 +324,15 @@ impl Namespaces {
 
     fn is_tir(&self, name: &str) -> bool {
         self.tir.iter().any(|n| n == name)
+    }
+
+    /// The aliases the graph-function builder needs.
+    fn graph_aliases(&self) -> relax_builder::Aliases {
+        relax_builder::Aliases {
+            tir: self.tir.clone(),
+            relax: self.relax.clone(),
+            relax_py: self.relax_py.clone(),
+        }
     }
 
     fn is_ir_module_decorator(&self, e: &ast::Expr) -> bool {
@@ -249,6 +357,18 @@ impl Namespaces {
             _ => e,
         };
         matches!(dotted(target).as_deref(), Some([r, "function"]) if self.relax.iter().any(|n| n == r))
+    }
+}
+
+fn const_value(c: &PyConst, span: Span) -> Value {
+    match c {
+        PyConst::Int(i) => Value::PyInt(*i, span),
+        PyConst::Float(f) => Value::PyFloat(*f, span),
+        PyConst::Bool(b) => Value::PyBool(*b, span),
+        PyConst::Str(s) => Value::Str(s.clone(), span),
+        PyConst::Tuple(items) => {
+            Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span)
+        }
     }
 }
 
@@ -1751,7 +1871,10 @@ impl<'a> FuncBuilder<'a> {
                     Value::Expr(Expr::new(ExprKind::Var(v.clone()), v.dtype(), span))
                 }
                 Some(Binding::Buffer(b)) => Value::Buffer(b.clone(), span),
-                None => return Err(Diagnostic::error(format!("undefined name `{n}`"), span)),
+                None => match self.ns.consts.get(n) {
+                    Some(c) => const_value(c, span),
+                    None => return Err(Diagnostic::error(format!("undefined name `{n}`"), span)),
+                },
             },
             ast::ExprKind::Tuple(items) | ast::ExprKind::List(items) => Value::Tuple(
                 items.iter().map(|i| self.eval(i)).collect::<Result<_>>()?,

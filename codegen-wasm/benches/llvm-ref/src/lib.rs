@@ -1,0 +1,81 @@
+//! The benchmark's matmul loop nests (N = 1024, float32, row-major), in the
+//! Tessel calling convention: `fn(A, B, C)` with byte addresses in an
+//! imported memory. Each kernel forwards to a function taking slices, so
+//! LLVM knows the buffers do not alias — what TVM's `tir.noalias` says.
+#![no_std]
+
+const N: usize = 1024;
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+unsafe fn slices<'a>(a: *const f32, b: *const f32, c: *mut f32) -> (&'a [f32], &'a [f32], &'a mut [f32]) {
+    (
+        core::slice::from_raw_parts(a, N * N),
+        core::slice::from_raw_parts(b, N * N),
+        core::slice::from_raw_parts_mut(c, N * N),
+    )
+}
+
+/// (a) no schedule: `for i, j, k` with the init at `k == 0`.
+#[inline(never)]
+fn naive(a: &[f32], b: &[f32], c: &mut [f32]) {
+    unsafe {
+        for i in 0..N {
+            for j in 0..N {
+                for k in 0..N {
+                    if k == 0 {
+                        *c.get_unchecked_mut(i * N + j) = 0.0;
+                    }
+                    *c.get_unchecked_mut(i * N + j) +=
+                        *a.get_unchecked(i * N + k) * *b.get_unchecked(k * N + j);
+                }
+            }
+        }
+    }
+}
+
+/// (b) the book's blocking: `for yo, xo, k, yi, xi` (32 × 32 blocks).
+#[inline(never)]
+fn blocked(a: &[f32], b: &[f32], c: &mut [f32]) {
+    unsafe {
+        for yo in 0..N / 32 {
+            for xo in 0..N / 32 {
+                for k in 0..N {
+                    for yi in 0..32 {
+                        for xi in 0..32 {
+                            let (i, j) = (yo * 32 + yi, xo * 32 + xi);
+                            if k == 0 {
+                                *c.get_unchecked_mut(i * N + j) = 0.0;
+                            }
+                            *c.get_unchecked_mut(i * N + j) +=
+                                *a.get_unchecked(i * N + k) * *b.get_unchecked(k * N + j);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+include!("best.rs");
+
+#[no_mangle]
+pub unsafe extern "C" fn mm_naive(a: *const f32, b: *const f32, c: *mut f32) {
+    let (a, b, c) = slices(a, b, c);
+    naive(a, b, c)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mm_blocked(a: *const f32, b: *const f32, c: *mut f32) {
+    let (a, b, c) = slices(a, b, c);
+    blocked(a, b, c)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mm_best(a: *const f32, b: *const f32, c: *mut f32) {
+    let (a, b, c) = slices(a, b, c);
+    best(a, b, c)
+}
