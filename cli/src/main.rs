@@ -102,7 +102,18 @@ enum Command {
         /// Write the binary module here.
         #[arg(short = 'o', long)]
         output: Option<PathBuf>,
+        /// What to compile for.
+        #[arg(long, value_enum, default_value = "wasm")]
+        target: BuildTarget,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BuildTarget {
+    /// One WebAssembly module (SIMD128) for the CPU.
+    Wasm,
+    /// WGSL compute shaders (one per kernel), validated by naga.
+    Webgpu,
 }
 
 /// Stack of the thread scripts run on.
@@ -256,9 +267,39 @@ fn main() -> ExitCode {
         Command::Build {
             file,
             schedule,
+            target: BuildTarget::Webgpu,
+            ..
+        } => with_script(&file, |parsed, src| {
+            let mut module = parsed.to_module();
+            if let Some(path) = schedule.as_deref() {
+                match apply_schedule_file(module, path) {
+                    Ok(m) => module = m,
+                    Err(code) => return code,
+                }
+            }
+            match codegen_wgsl::build(&module, &codegen_wgsl::GpuLimits::default()) {
+                Ok(funcs) => {
+                    for f in funcs {
+                        for n in &f.report.notes {
+                            println!("// note: {n}");
+                        }
+                        print!("{}", f.wgsl());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    report(&[e.to_diagnostic()], src, &file);
+                    ExitCode::from(1)
+                }
+            }
+        }),
+        Command::Build {
+            file,
+            schedule,
             wat,
             lowered,
             output,
+            target: BuildTarget::Wasm,
         } => with_script(&file, |parsed, src| {
             build(
                 parsed,
@@ -273,6 +314,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// Applies schedule text (`sch.split(...)` lines or a trace) from `path`.
+fn apply_schedule_file(
+    module: compiler_core::ir::IRModule,
+    path: &Path,
+) -> Result<compiler_core::ir::IRModule, ExitCode> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("tessel: cannot read {}: {e}", path.display());
+            return Err(ExitCode::from(2));
+        }
+    };
+    let mut sch = match compiler_core::schedule::Schedule::new(module) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tessel: {e}");
+            return Err(ExitCode::from(1));
+        }
+    };
+    if let Err(d) = compiler_core::schedule::replay::run_python(&mut sch, &text) {
+        report(&[d], &text, path);
+        return Err(ExitCode::from(1));
+    }
+    Ok(sch.module().clone())
+}
+
 /// `tessel build`: schedule (optional), lower, emit; print what was asked.
 fn build(
     parsed: &ParsedScript,
@@ -285,25 +352,10 @@ fn build(
 ) -> ExitCode {
     let mut module = parsed.to_module();
     if let Some(path) = schedule {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("tessel: cannot read {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
-        let mut sch = match compiler_core::schedule::Schedule::new(module.clone()) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("tessel: {e}");
-                return ExitCode::from(1);
-            }
-        };
-        if let Err(d) = compiler_core::schedule::replay::run_python(&mut sch, &text) {
-            report(&[d], &text, path);
-            return ExitCode::from(1);
+        match apply_schedule_file(module, path) {
+            Ok(m) => module = m,
+            Err(code) => return code,
         }
-        module = sch.module().clone();
     }
     let built = match codegen_wasm::build(&module) {
         Ok(b) => b,

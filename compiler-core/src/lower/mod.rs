@@ -51,6 +51,7 @@
 
 mod blocks;
 mod flatten;
+pub mod gpu;
 mod hoist;
 mod parallel;
 mod promote;

@@ -1,0 +1,318 @@
+//! Native runtime (feature `native`): runs a [`WgslFunc`] with wgpu on any
+//! adapter (Vulkan, Metal, DX12; Mesa's lavapipe on CI machines).
+//!
+//! [`GpuRuntime::new`] returns `Ok(None)` when the machine has no adapter,
+//! so tests can print a skip line and pass.
+
+use std::time::{Duration, Instant};
+
+use compiler_core::eval::NDArray;
+use compiler_core::ir::ScalarKind;
+use compiler_core::lower::SizeSource;
+
+use crate::{BindingSource, UniformField, WgslFunc};
+
+/// A wgpu device and queue.
+pub struct GpuRuntime {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    timestamps: bool,
+    /// `name (backend, device type)` of the adapter.
+    pub adapter: String,
+}
+
+/// How long a run took.
+#[derive(Clone, Debug)]
+pub struct RunStats {
+    /// GPU time of each kernel's compute pass (timestamp queries), when the
+    /// adapter supports them.
+    pub kernel_times: Option<Vec<Duration>>,
+    /// Submit to completion, wall clock (upload and readback excluded).
+    pub wall: Duration,
+}
+
+impl GpuRuntime {
+    /// A device on the first adapter wgpu finds (`WGPU_BACKEND` picks the
+    /// backend); `Ok(None)` when there is none.
+    pub fn new() -> Result<Option<GpuRuntime>, String> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        if std::env::var_os("WGPU_BACKEND").is_none() {
+            // Vulkan/Metal/DX12 only: probing GL (EGL) is slow and noisy on
+            // headless machines, and compute needs none of it.
+            desc.backends = wgpu::Backends::PRIMARY;
+        }
+        let instance = wgpu::Instance::new(desc);
+        let adapter =
+            match pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })) {
+                Ok(a) => a,
+                Err(_) => return Ok(None),
+            };
+        let info = adapter.get_info();
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let mut features = wgpu::Features::empty();
+        if timestamps {
+            features |= wgpu::Features::TIMESTAMP_QUERY;
+        }
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("tessel"),
+            required_features: features,
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))
+        .map_err(|e| format!("requesting a device: {e}"))?;
+        Ok(Some(GpuRuntime {
+            device,
+            queue,
+            timestamps,
+            adapter: format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type),
+        }))
+    }
+
+    /// Runs `f` on `args` (one array per parameter, 0-d arrays for scalars,
+    /// as for the reference interpreter); outputs are written back in place.
+    pub fn run(&self, f: &WgslFunc, args: &mut [NDArray]) -> Result<RunStats, String> {
+        use wgpu::util::DeviceExt;
+        let params = &f.func.params;
+        if args.len() != params.len() {
+            return Err(format!(
+                "{} takes {} arguments, {} given",
+                f.name,
+                params.len(),
+                args.len()
+            ));
+        }
+        let dev = &self.device;
+        let usage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST;
+        // Tensors (parameters) and temporaries.
+        let mut param_bufs: Vec<Option<wgpu::Buffer>> = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            if f.func.param_buffer(p).is_none() {
+                param_bufs.push(None);
+                continue;
+            }
+            let mut bytes = args[i].to_le_bytes();
+            while bytes.len() % 4 != 0 || bytes.is_empty() {
+                bytes.push(0);
+            }
+            param_bufs.push(Some(dev.create_buffer_init(
+                &wgpu::util::BufferInitDescriptor {
+                    label: Some(p.name()),
+                    contents: &bytes,
+                    usage,
+                },
+            )));
+        }
+        let temps: Vec<wgpu::Buffer> = f
+            .temps
+            .iter()
+            .map(|(dt, n)| {
+                dev.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("temp"),
+                    size: ((*n as u64) * dt.bytes() as u64).max(4).div_ceil(4) * 4,
+                    usage,
+                    mapped_at_creation: false,
+                })
+            })
+            .collect();
+        // The uniform.
+        let mut ubytes: Vec<u8> = Vec::new();
+        for u in &f.uniform {
+            match u {
+                UniformField::Scalar { param, dtype } => {
+                    let a = &args[*param];
+                    match dtype.kind {
+                        ScalarKind::Float => {
+                            ubytes.extend((a.get_flat_f64(0).unwrap_or(0.0) as f32).to_le_bytes())
+                        }
+                        ScalarKind::UInt => {
+                            ubytes.extend((a.get_flat_i64(0).unwrap_or(0) as u32).to_le_bytes())
+                        }
+                        _ => ubytes.extend((a.get_flat_i64(0).unwrap_or(0) as i32).to_le_bytes()),
+                    }
+                }
+                UniformField::Size { buffer, source } => {
+                    let shape = args
+                        .iter()
+                        .zip(params)
+                        .filter(|(_, p)| f.func.param_buffer(p).is_some())
+                        .nth(*buffer)
+                        .map(|(a, _)| a.shape().to_vec())
+                        .unwrap_or_default();
+                    let v = match source {
+                        SizeSource::Shape(d) => shape.get(*d).copied().unwrap_or(0),
+                        SizeSource::Stride(d) => shape.iter().skip(d + 1).product(),
+                        SizeSource::ElemOffset => 0,
+                    };
+                    ubytes.extend((v as i32).to_le_bytes());
+                }
+            }
+        }
+        while ubytes.len() % 16 != 0 || ubytes.is_empty() {
+            ubytes.push(0);
+        }
+        let ubuf = dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("params"),
+            contents: &ubytes,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+
+        // Pipelines and bind groups.
+        let mut passes = Vec::new();
+        for k in &f.kernels {
+            let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&k.name),
+                source: wgpu::ShaderSource::Wgsl(k.source.as_str().into()),
+            });
+            let pipeline = dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&k.name),
+                layout: None,
+                module: &module,
+                entry_point: Some(&k.name),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            let mut entries = Vec::new();
+            for b in &k.storage {
+                let buf = match b.source {
+                    BindingSource::Param(i) => param_bufs[i]
+                        .as_ref()
+                        .ok_or_else(|| format!("parameter {i} is not a tensor"))?,
+                    BindingSource::Temp(i) => &temps[i],
+                };
+                entries.push(wgpu::BindGroupEntry {
+                    binding: b.binding,
+                    resource: buf.as_entire_binding(),
+                });
+            }
+            if let Some(b) = k.params_binding {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: b,
+                    resource: ubuf.as_entire_binding(),
+                });
+            }
+            let bind = dev.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&k.name),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            passes.push((pipeline, bind, k.dispatch));
+        }
+
+        let n = f.kernels.len() as u32;
+        let queries = (self.timestamps && n > 0).then(|| {
+            let set = dev.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("kernel times"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2 * n,
+            });
+            let resolve = dev.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("resolve"),
+                size: 16 * n as u64,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let read = dev.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamps"),
+                size: 16 * n as u64,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            (set, resolve, read)
+        });
+
+        let mut enc = dev.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some(&f.name),
+        });
+        for (i, (pipeline, bind, d)) in passes.iter().enumerate() {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(&f.kernels[i].name),
+                timestamp_writes: queries.as_ref().map(|(set, _, _)| {
+                    wgpu::ComputePassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: Some(2 * i as u32),
+                        end_of_pass_write_index: Some(2 * i as u32 + 1),
+                    }
+                }),
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind, &[]);
+            pass.dispatch_workgroups(d[0], d[1], d[2]);
+        }
+        if let Some((set, resolve, read)) = &queries {
+            enc.resolve_query_set(set, 0..2 * n, resolve, 0);
+            enc.copy_buffer_to_buffer(resolve, 0, read, 0, 16 * n as u64);
+        }
+        // Read back every tensor a kernel writes.
+        let mut readbacks = Vec::new();
+        for (i, buf) in param_bufs.iter().enumerate() {
+            let Some(buf) = buf else { continue };
+            let written = f.kernels.iter().any(|k| {
+                k.storage
+                    .iter()
+                    .any(|b| b.read_write && b.source == BindingSource::Param(i))
+            });
+            if !written {
+                continue;
+            }
+            let staging = dev.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("readback"),
+                size: buf.size(),
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            enc.copy_buffer_to_buffer(buf, 0, &staging, 0, buf.size());
+            readbacks.push((i, staging));
+        }
+        let start = Instant::now();
+        self.queue.submit([enc.finish()]);
+        dev.poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for the GPU: {e}"))?;
+        let wall = start.elapsed();
+
+        for (i, staging) in readbacks {
+            let bytes = self.read(&staging)?;
+            let a = &args[i];
+            let len = a.len() * a.dtype().bytes();
+            args[i] = NDArray::from_le_bytes(a.dtype(), a.shape(), &bytes[..len])?;
+        }
+        let kernel_times = match &queries {
+            Some((_, _, read)) => {
+                let bytes = self.read(read)?;
+                let period = self.queue.get_timestamp_period() as f64;
+                let ts: Vec<u64> = bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                    .collect();
+                Some(
+                    (0..n as usize)
+                        .map(|k| {
+                            let ns = ts[2 * k + 1].saturating_sub(ts[2 * k]) as f64 * period;
+                            Duration::from_nanos(ns as u64)
+                        })
+                        .collect(),
+                )
+            }
+            None => None,
+        };
+        Ok(RunStats { kernel_times, wall })
+    }
+
+    fn read(&self, buf: &wgpu::Buffer) -> Result<Vec<u8>, String> {
+        let slice = buf.slice(..);
+        slice.map_async(wgpu::MapMode::Read, |_| {});
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for a readback: {e}"))?;
+        let bytes = slice
+            .get_mapped_range()
+            .map_err(|e| format!("mapping a readback: {e:?}"))?
+            .to_vec();
+        buf.unmap();
+        Ok(bytes)
+    }
+}
