@@ -771,6 +771,7 @@ fn PaneStatus(pane: Pane) -> impl IntoView {
     match pane {
         Pane::Ir => view! {
             <span class="status" id="compile-status"
+                data-fresh=move || (!ctx.compiling.get() && ctx.compiled_source.get() == ctx.source.get()).to_string()
                 data-compile-ms=move || ctx.compiled.with(|c| c.as_ref().map(|c| format!("{:.2}", c.millis)).unwrap_or_default())>
                 {move || {
                     if ctx.compiling.get() && ctx.compiled.with(|c| c.is_none()) {
@@ -967,7 +968,7 @@ fn IrPane() -> impl IntoView {
                 prop:max=move || n_steps().saturating_sub(1).to_string()
                 prop:value=move || cur().to_string()
                 on:input=move |ev| ctx.step.set(event_target_value(&ev).parse().unwrap_or(0))/>
-            <button class="tb" aria-label="Next step" disabled=move || cur() + 1 >= n_steps()
+            <button class="tb" aria-label="Next step" disabled=move || { cur() + 1 >= n_steps() }
                 on:click=move |_| ctx.step.set((cur() + 1).min(n_steps().saturating_sub(1)))>"▶"</button>
             <span class="step-label" id="step-label">{move || {
                 let n = n_steps();

@@ -146,4 +146,12 @@ function create(parent, doc, readOnly, onChange, onCommand) {
   };
 }
 
-window.TesselEditor = { create };
+// `current` is the most recent editor (the e2e tests read the document through it).
+window.TesselEditor = {
+  create(...args) {
+    const editor = create(...args);
+    window.TesselEditor.current = editor;
+    return editor;
+  },
+  current: null,
+};
