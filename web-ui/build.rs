@@ -56,7 +56,10 @@ fn category_of(id: &str) -> &'static str {
         "blockize"
     } else if id.starts_with("rfactor") {
         "rfactor"
-    } else if id.starts_with("cache") || id.starts_with("set_scope") || id.starts_with("storage_align") {
+    } else if id.starts_with("cache")
+        || id.starts_with("set_scope")
+        || id.starts_with("storage_align")
+    {
         "cache_read / cache_write"
     } else if id.starts_with("transform_layout") {
         "transform_layout"
@@ -135,7 +138,11 @@ fn main() {
                 .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
                 .unwrap_or_default()
         };
-        let source = format!("{}\n{MARKER}{}\n", section("before").trim_end(), section("schedule").trim_end());
+        let source = format!(
+            "{}\n{MARKER}{}\n",
+            section("before").trim_end(),
+            section("schedule").trim_end()
+        );
         out.push(Ex {
             description: first_comment(&text).unwrap_or_default(),
             title: title_of(&id),
@@ -151,13 +158,21 @@ fn main() {
         if id.starts_with("tensorize") {
             continue;
         }
-        let Ok(program) = fs::read_to_string(data.join("schedule_tensor").join(format!("{id}.py"))) else {
+        let Ok(program) = fs::read_to_string(data.join("schedule_tensor").join(format!("{id}.py")))
+        else {
             continue;
         };
         let sched = fs::read_to_string(&p).unwrap();
-        let error = fs::read_to_string(data.join("schedule_tensor").join(format!("{id}.tvm_error.txt")))
-            .ok()
-            .and_then(|e| e.lines().find(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()));
+        let error = fs::read_to_string(
+            data.join("schedule_tensor")
+                .join(format!("{id}.tvm_error.txt")),
+        )
+        .ok()
+        .and_then(|e| {
+            e.lines()
+                .find(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string())
+        });
         let description = first_comment(&sched)
             .or_else(|| first_comment(&program))
             .or_else(|| error.map(|e| format!("TVM refuses: {e}")))

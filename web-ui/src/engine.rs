@@ -16,10 +16,10 @@ use compiler_core::arith::int_set::eval_bound_with;
 use compiler_core::arith::Analyzer;
 use compiler_core::diag::{self, Diagnostic, Severity, Span};
 use compiler_core::eval::{self, allclose, CompiledFunc, EvalOptions, NDArray};
+use compiler_core::ir::mutate::substitute_expr;
 use compiler_core::ir::{
     BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Range, Stmt, StmtKind, VarId,
 };
-use compiler_core::ir::mutate::substitute_expr;
 use compiler_core::schedule::replay::run_python;
 use compiler_core::schedule::trace::{Trace, TraceDialect};
 use compiler_core::schedule::Schedule;
@@ -127,8 +127,11 @@ pub fn run_script(source: &str) -> ScriptOutcome {
     let module = parsed.to_module();
     if module.functions.is_empty() {
         out.errors.push(
-            Diagnostic::error("the script defines no TVMScript function or module", Span::new(0, 0))
-                .with_note("start with `@T.prim_func def …` or `@I.ir_module class …`"),
+            Diagnostic::error(
+                "the script defines no TVMScript function or module",
+                Span::new(0, 0),
+            )
+            .with_note("start with `@T.prim_func def …` or `@I.ir_module class …`"),
         );
         return out;
     }
@@ -204,14 +207,17 @@ pub fn run_script(source: &str) -> ScriptOutcome {
 
 fn same_module(a: &IRModule, b: &IRModule) -> bool {
     a.functions.len() == b.functions.len()
-        && a.functions.iter().zip(&b.functions).all(|((na, fa), (nb, fb))| {
-            na == nb
-                && match (fa, fb) {
-                    (BaseFunc::Prim(x), BaseFunc::Prim(y)) => std::rc::Rc::ptr_eq(x, y),
-                    #[allow(unreachable_patterns)]
-                    _ => false,
-                }
-        })
+        && a.functions
+            .iter()
+            .zip(&b.functions)
+            .all(|((na, fa), (nb, fb))| {
+                na == nb
+                    && match (fa, fb) {
+                        (BaseFunc::Prim(x), BaseFunc::Prim(y)) => std::rc::Rc::ptr_eq(x, y),
+                        #[allow(unreachable_patterns)]
+                        _ => false,
+                    }
+            })
 }
 
 /// UTF-16 offset of a byte offset in `source` (CodeMirror counts UTF-16).
@@ -287,7 +293,11 @@ pub fn compile(source: &str) -> CompileOutcome {
             .as_ref()
             .map(|t| t.python(script.trace_dialect))
             .unwrap_or_default(),
-        errors: script.errors.iter().map(|d| editor_diag(source, d)).collect(),
+        errors: script
+            .errors
+            .iter()
+            .map(|d| editor_diag(source, d))
+            .collect(),
         steps,
         marked_ir,
         millis: 0.0,
@@ -331,14 +341,17 @@ fn func_nest(name: &str, f: &PrimFunc) -> FuncNest {
 
 fn float_ops(e: &Expr) -> u64 {
     let mut n = 0;
-    e.walk(&mut |x| match x.kind() {
-        ExprKind::Binary(op, _, _) if x.dtype().is_float() => {
-            if !matches!(op, BinOp::FloorDiv | BinOp::FloorMod | BinOp::Mod) {
-                n += 1;
+    e.walk(&mut |x| {
+        let counts = match x.kind() {
+            ExprKind::Binary(op, _, _) => {
+                !matches!(op, BinOp::FloorDiv | BinOp::FloorMod | BinOp::Mod)
             }
+            ExprKind::Call { .. } => true,
+            _ => false,
+        };
+        if counts && x.dtype().is_float() {
+            n += 1;
         }
-        ExprKind::Call { .. } if x.dtype().is_float() => n += 1,
-        _ => {}
     });
     n
 }
@@ -384,11 +397,7 @@ impl NestBuilder {
                     return self.block_body(&r.block, true);
                 }
                 let index = self.nest.blocks.len();
-                let reduction = r
-                    .block
-                    .iter_vars
-                    .iter()
-                    .any(|iv| iv.kind.letter() == 'R');
+                let reduction = r.block.iter_vars.iter().any(|iv| iv.kind.letter() == 'R');
                 self.nest.blocks.push(BlockInfo {
                     name: r.block.name.clone(),
                     loops: self.scope_loops.clone(),
@@ -558,8 +567,7 @@ impl InnerWalk<'_> {
             StmtKind::For(f) => {
                 let min = substitute_expr(&f.min, &self.subst);
                 let ext = substitute_expr(&f.extent, &self.subst);
-                self.dom
-                    .insert(f.loop_var.id(), Range::new(min, ext));
+                self.dom.insert(f.loop_var.id(), Range::new(min, ext));
                 self.walk(&f.body);
                 self.dom.remove(&f.loop_var.id());
             }
@@ -586,19 +594,18 @@ impl InnerWalk<'_> {
         }
     }
 
-    fn region(
-        &mut self,
-        block: &str,
-        access: &str,
-        region: &compiler_core::ir::BufferRegion,
-    ) {
+    fn region(&mut self, block: &str, access: &str, region: &compiler_core::ir::BufferRegion) {
         let mut dims = Vec::new();
         let mut concrete = Some(Vec::new());
         for r in &region.region {
             let lo = substitute_expr(&r.min, &self.subst);
             let hi = Expr::binary(
                 BinOp::Sub,
-                Expr::binary(BinOp::Add, lo.clone(), substitute_expr(&r.extent, &self.subst)),
+                Expr::binary(
+                    BinOp::Add,
+                    lo.clone(),
+                    substitute_expr(&r.extent, &self.subst),
+                ),
                 Expr::int(1, lo.dtype()),
             );
             let (Some(lo_r), Some(hi_r)) = (
@@ -623,7 +630,10 @@ impl InnerWalk<'_> {
                     .simplify(&Expr::binary(BinOp::Add, min.clone(), extent.clone()));
                 format!("{}:{}", print_expr(&min), print_expr(&end))
             });
-            let cmin = self.ana.simplify(&substitute_expr(&min, self.point)).as_int();
+            let cmin = self
+                .ana
+                .simplify(&substitute_expr(&min, self.point))
+                .as_int();
             let cext = self
                 .ana
                 .simplify(&substitute_expr(&extent, self.point))
@@ -664,7 +674,11 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
     let script = run_script(source);
     if script.errors.iter().any(|d| d.is_error()) || script.module_snapshots.is_empty() {
         out.message = "fix the errors first".into();
-        out.errors = script.errors.iter().map(|d| editor_diag(source, d)).collect();
+        out.errors = script
+            .errors
+            .iter()
+            .map(|d| editor_diag(source, d))
+            .collect();
         return out;
     }
     let original = &script.module_snapshots[0].module;
@@ -831,7 +845,10 @@ mod tests {
         let out = compile(&src);
         assert_eq!(out.errors.len(), 1);
         let e = &out.errors[0];
-        assert_eq!(&src[e.from as usize..e.to as usize], "sch.get_block(\"nope\")");
+        assert_eq!(
+            &src[e.from as usize..e.to as usize],
+            "sch.get_block(\"nope\")"
+        );
     }
 
     #[test]

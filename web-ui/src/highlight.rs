@@ -45,7 +45,9 @@ pub fn tokens(line: &str) -> Vec<(&'static str, String)> {
             i = j;
         } else if c == '@' {
             let mut j = i + 1;
-            while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '.') {
+            while j < chars.len()
+                && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '.')
+            {
                 j += 1;
             }
             push(&mut out, "tok-dec", chars[i..j].iter().collect());

@@ -252,9 +252,17 @@ pub fn loop_primitive(c: &LoopCtx, prim: &str, arg: &str) -> Option<Edit> {
     let l = &c.name;
     let call = match prim {
         "split" => {
-            let n = arg.split(',').filter(|s| !s.trim().is_empty()).count().max(1);
+            let n = arg
+                .split(',')
+                .filter(|s| !s.trim().is_empty())
+                .count()
+                .max(1);
             let outs: Vec<String> = (0..n).map(|k| format!("{l}_{k}")).collect();
-            format!("{} = sch.split({l}, factors=[{}])", outs.join(", "), arg.trim())
+            format!(
+                "{} = sch.split({l}, factors=[{}])",
+                outs.join(", "),
+                arg.trim()
+            )
         }
         "fuse" => {
             let next = c.names.get(c.pos + 1)?;
@@ -271,7 +279,11 @@ pub fn loop_primitive(c: &LoopCtx, prim: &str, arg: &str) -> Option<Edit> {
             c.block,
             c.block_ref(&c.block)
         ),
-        "rfactor" => format!("{}_rf = sch.rfactor({l}, factor_axis={})", c.block, arg.trim()),
+        "rfactor" => format!(
+            "{}_rf = sch.rfactor({l}, factor_axis={})",
+            c.block,
+            arg.trim()
+        ),
         _ => return None,
     };
     Some(Edit {
@@ -284,7 +296,13 @@ pub fn loop_primitive(c: &LoopCtx, prim: &str, arg: &str) -> Option<Edit> {
 }
 
 /// The code a block primitive appends.
-pub fn block_primitive(func: &str, block: &str, multi_func: bool, prim: &str, arg: &str) -> Option<Edit> {
+pub fn block_primitive(
+    func: &str,
+    block: &str,
+    multi_func: bool,
+    prim: &str,
+    arg: &str,
+) -> Option<Edit> {
     let b = get_block(block, func, multi_func);
     let call = match prim {
         "compute_inline" | "reverse_compute_inline" => format!("sch.{prim}({b})"),
@@ -313,7 +331,12 @@ mod tests {
         let ir = "    def f(A: T.Buffer((4,), \"float32\")):\n        for i, j in T.grid(2, 2):\n            for k in range(4):\n                with T.block(\"Y\"):\n";
         let t = analyze(ir);
         assert_eq!(t.loop_names["f"], vec!["i", "j", "k"]);
-        let targets: Vec<_> = t.lines.iter().flatten().filter_map(|t| t.target.clone()).collect();
+        let targets: Vec<_> = t
+            .lines
+            .iter()
+            .flatten()
+            .filter_map(|t| t.target.clone())
+            .collect();
         assert_eq!(targets.len(), 4);
         assert_eq!(
             targets[3],

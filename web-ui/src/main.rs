@@ -269,7 +269,10 @@ impl Ctx {
         let clipboard = window().navigator().clipboard();
         let _ = clipboard.write_text(&url);
         self.share_link.set(Some(url.clone()));
-        self.log("info", format!("share link copied ({} characters)", url.len()));
+        self.log(
+            "info",
+            format!("share link copied ({} characters)", url.len()),
+        );
     }
 
     fn append_code(&self, lines: &[String]) {
@@ -326,7 +329,12 @@ impl Ctx {
             let keep = outcome
                 .steps
                 .get(self.step.get_untracked().min(n.saturating_sub(1)))
-                .map(|s| ir_view::analyze(&s.ir).line_of.iter().any(|(x, _)| *x == sel))
+                .map(|s| {
+                    ir_view::analyze(&s.ir)
+                        .line_of
+                        .iter()
+                        .any(|(x, _)| *x == sel)
+                })
                 .unwrap_or(false);
             if !keep {
                 self.selection.set(None);
@@ -466,7 +474,9 @@ fn App() -> impl IntoView {
         let sel = ctx.selection.get();
         let at = ctx.region_at.get();
         let step = ctx.step.get();
-        let n = ctx.compiled.with(|c| c.as_ref().map_or(0, |c| c.steps.len()));
+        let n = ctx
+            .compiled
+            .with(|c| c.as_ref().map_or(0, |c| c.steps.len()));
         let Some(Selection::Loop { func, index, .. }) = sel else {
             ctx.regions.set(None);
             return;
@@ -655,8 +665,20 @@ fn Layout() -> impl IntoView {
             </div>
         }
     };
-    let any_left = move || ctx.visible.get().iter().zip(Pane::ALL).any(|(v, p)| *v && p.left());
-    let any_right = move || ctx.visible.get().iter().zip(Pane::ALL).any(|(v, p)| *v && !p.left());
+    let any_left = move || {
+        ctx.visible
+            .get()
+            .iter()
+            .zip(Pane::ALL)
+            .any(|(v, p)| *v && p.left())
+    };
+    let any_right = move || {
+        ctx.visible
+            .get()
+            .iter()
+            .zip(Pane::ALL)
+            .any(|(v, p)| *v && !p.left())
+    };
     view! {
         <main class="layout" node_ref=main_ref
             on:pointermove=on_move
@@ -957,7 +979,10 @@ fn current_step(ctx: &Ctx) -> Option<(usize, Step)> {
 #[component]
 fn IrPane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let n_steps = move || ctx.compiled.with(|c| c.as_ref().map_or(0, |c| c.steps.len()));
+    let n_steps = move || {
+        ctx.compiled
+            .with(|c| c.as_ref().map_or(0, |c| c.steps.len()))
+    };
     let cur = move || ctx.step.get().min(n_steps().saturating_sub(1));
     let analyzed = Memo::new(move |_| current_step(&ctx).map(|(_, s)| ir_view::analyze(&s.ir)));
     view! {
@@ -1151,7 +1176,12 @@ fn LoopPrims(lc: ir_view::LoopCtx, read_only: bool) -> impl IntoView {
             }
         })
     };
-    let others: Vec<String> = lc.all_blocks.iter().filter(|b| **b != lc.block).cloned().collect();
+    let others: Vec<String> = lc
+        .all_blocks
+        .iter()
+        .filter(|b| **b != lc.block)
+        .cloned()
+        .collect();
     let reorder_default = lc.names[lc.pos..].join(", ");
     let split_default = match lc.extent {
         Some(e) if e % 4 == 0 && e > 4 => "None, 4".to_string(),
@@ -1240,7 +1270,8 @@ fn TracePane() -> impl IntoView {
 }
 
 fn c_len(ctx: &Ctx) -> usize {
-    ctx.compiled.with(|c| c.as_ref().map_or(0, |c| c.steps.len()))
+    ctx.compiled
+        .with(|c| c.as_ref().map_or(0, |c| c.steps.len()))
 }
 
 #[component]
@@ -1278,7 +1309,10 @@ fn nest_node(ctx: Ctx, n: &NestNode, func: &str, names: &[String]) -> AnyView {
         .map(|c| nest_node(ctx, c, func, names))
         .collect();
     if n.kind == "loop" {
-        let name = names.get(n.index).cloned().unwrap_or_else(|| n.name.clone());
+        let name = names
+            .get(n.index)
+            .cloned()
+            .unwrap_or_else(|| n.name.clone());
         let sel = Selection::Loop {
             func: func.to_string(),
             index: n.index,
@@ -1286,8 +1320,15 @@ fn nest_node(ctx: Ctx, n: &NestNode, func: &str, names: &[String]) -> AnyView {
         };
         let s2 = sel.clone();
         let kind_class = format!("nest-loop kind-{}", n.detail.replace('.', "-"));
-        let extent = n.extent.map(|e| e.to_string()).unwrap_or_else(|| "?".into());
-        let detail = if n.detail == "serial" { String::new() } else { format!(" {}", n.detail) };
+        let extent = n
+            .extent
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| "?".into());
+        let detail = if n.detail == "serial" {
+            String::new()
+        } else {
+            format!(" {}", n.detail)
+        };
         view! {
             <div class=kind_class class:selected=move || ctx.selection.get().as_ref() == Some(&s2)>
                 <button class="nest-head" data-name=name.clone() on:click=move |_| {
@@ -1306,7 +1347,11 @@ fn nest_node(ctx: Ctx, n: &NestNode, func: &str, names: &[String]) -> AnyView {
             func: func.to_string(),
             name: n.name.clone(),
         };
-        let class = if n.detail == "reduction" { "nest-block reduction" } else { "nest-block" };
+        let class = if n.detail == "reduction" {
+            "nest-block reduction"
+        } else {
+            "nest-block"
+        };
         view! {
             <div class=class>
                 <button class="nest-head" on:click=move |_| ctx.selection.set(Some(sel.clone()))>
@@ -1369,7 +1414,11 @@ fn region_svg(g: &RegionInfo) -> AnyView {
         (g.shape[k - 2], g.shape[k - 1], conc[k - 2], conc[k - 1])
     };
     let w = 120.0;
-    let h = if rows == 1 { 12.0 } else { (w * rows as f64 / cols.max(1) as f64).clamp(12.0, 120.0) };
+    let h = if rows == 1 {
+        12.0
+    } else {
+        (w * rows as f64 / cols.max(1) as f64).clamp(12.0, 120.0)
+    };
     let sx = w / cols.max(1) as f64;
     let sy = h / rows.max(1) as f64;
     let (x, y) = (c0 as f64 * sx, r0 as f64 * sy);
@@ -1464,7 +1513,10 @@ fn register_service_worker() {
     let sw = window().navigator().service_worker();
     let promise = sw.register("./sw.js");
     let on_err = Closure::<dyn FnMut(JsValue)>::new(|e: JsValue| {
-        web_sys::console::warn_2(&"service worker not registered (offline use unavailable):".into(), &e);
+        web_sys::console::warn_2(
+            &"service worker not registered (offline use unavailable):".into(),
+            &e,
+        );
     });
     let _ = promise.catch(&on_err);
     on_err.forget();
@@ -1472,7 +1524,9 @@ fn register_service_worker() {
 
 fn main() {
     console_error_panic_hook::set_once();
-    if js_sys::Reflect::has(&window().navigator(), &JsValue::from_str("serviceWorker")).unwrap_or(false) {
+    if js_sys::Reflect::has(&window().navigator(), &JsValue::from_str("serviceWorker"))
+        .unwrap_or(false)
+    {
         register_service_worker();
     }
     mount_to_body(App);

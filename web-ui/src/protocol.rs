@@ -42,9 +42,18 @@ impl Request {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Response {
-    Compiled { id: u64, outcome: CompileOutcome },
-    Ran { id: u64, outcome: RunOutcome },
-    Regions { id: u64, outcome: RegionsOutcome },
+    Compiled {
+        id: u64,
+        outcome: CompileOutcome,
+    },
+    Ran {
+        id: u64,
+        outcome: RunOutcome,
+    },
+    Regions {
+        id: u64,
+        outcome: RegionsOutcome,
+    },
     /// The worker's wasm started and is ready for requests.
     Ready,
 }

@@ -31,7 +31,11 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 fn base64url(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for k in 0..=chunk.len() {
             out.push(ALPHABET[((n >> (18 - 6 * k)) & 63) as usize] as char);
@@ -58,7 +62,10 @@ fn unbase64url(text: &str) -> Option<Vec<u8>> {
 
 pub fn encode(state: &SavedState) -> String {
     let json = serde_json::to_string(state).unwrap_or_default();
-    format!("{PREFIX}{}", base64url(&compress_to_vec(json.as_bytes(), 9)))
+    format!(
+        "{PREFIX}{}",
+        base64url(&compress_to_vec(json.as_bytes(), 9))
+    )
 }
 
 pub fn decode(text: &str) -> Option<SavedState> {

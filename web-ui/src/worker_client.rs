@@ -22,7 +22,10 @@ pub struct Channel {
 }
 
 impl Channel {
-    pub fn new(on_response: impl Fn(Response) + 'static, on_crash: impl Fn(String) + 'static) -> Rc<Channel> {
+    pub fn new(
+        on_response: impl Fn(Response) + 'static,
+        on_crash: impl Fn(String) + 'static,
+    ) -> Rc<Channel> {
         let ch = Rc::new(Channel {
             worker: RefCell::new(None),
             busy: Cell::new(true),
@@ -47,7 +50,9 @@ impl Channel {
         let weak = Rc::downgrade(this);
         let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             let Some(ch) = weak.upgrade() else { return };
-            let Some(text) = ev.data().as_string() else { return };
+            let Some(text) = ev.data().as_string() else {
+                return;
+            };
             let Ok(resp) = serde_json::from_str::<Response>(&text) else {
                 return;
             };
@@ -60,15 +65,19 @@ impl Channel {
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();
         let weak = Rc::downgrade(this);
-        let onerror = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-            ev.prevent_default();
-            let Some(ch) = weak.upgrade() else { return };
-            (ch.on_crash)(format!("the compiler worker stopped ({}); restarting it", ev.message()));
-            if let Some(w) = ch.worker.borrow_mut().take() {
-                w.terminate();
-            }
-            Channel::start(&ch);
-        });
+        let onerror =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
+                ev.prevent_default();
+                let Some(ch) = weak.upgrade() else { return };
+                (ch.on_crash)(format!(
+                    "the compiler worker stopped ({}); restarting it",
+                    ev.message()
+                ));
+                if let Some(w) = ch.worker.borrow_mut().take() {
+                    w.terminate();
+                }
+                Channel::start(&ch);
+            });
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         onerror.forget();
         *this.worker.borrow_mut() = Some(worker);
@@ -92,7 +101,9 @@ impl Channel {
         let Some(req) = self.pending.borrow_mut().take() else {
             return;
         };
-        let Ok(text) = serde_json::to_string(&req) else { return };
+        let Ok(text) = serde_json::to_string(&req) else {
+            return;
+        };
         if let Some(w) = self.worker.borrow().as_ref() {
             if w.post_message(&JsValue::from_str(&text)).is_ok() {
                 self.busy.set(true);
