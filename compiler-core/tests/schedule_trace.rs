@@ -168,3 +168,106 @@ fn a_refusal_shows_the_ir_with_the_loop_marked() {
         "{note}"
     );
 }
+
+const PRODUCER_CONSUMER: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    B = T.alloc_buffer((128, 128))
+    for i, j in T.grid(128, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(128, 128):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+"#;
+
+/// TVM 0.27's results for each decision (checked with the oracle):
+/// -2 inlines B into C, -1 leaves it at the root, 0 computes it under `i`
+/// (a new `ax0` loop), 1 under `j` (both blocks share the nest).
+#[test]
+fn sample_compute_location_follows_tvm_decisions() {
+    use compiler_core::eval::{allclose, random_inputs, run_prim_func, EvalOptions};
+    use compiler_core::tvmscript::printer::{print_module, PrintOptions};
+    let original = parse_script(PRODUCER_CONSUMER).unwrap().to_module();
+    let run = |m: &compiler_core::ir::IRModule| {
+        let f = m.get_prim("main").unwrap();
+        let mut args = random_inputs(f, 5, &Default::default()).unwrap();
+        run_prim_func(f, &mut args, &EvalOptions::default()).unwrap();
+        args.pop().unwrap()
+    };
+    let expected_out = run(&original);
+    for (decision, must_contain, must_not) in [
+        (
+            -2,
+            "C[vi, vj] = A[vi, vj] * T.float32(2.0) + T.float32(1.0)",
+            "T.block(\"B\")",
+        ),
+        (-1, "B[vi, vj] = A[vi, vj] * T.float32(2.0)", "ax0"),
+        (
+            0,
+            "for ax0 in range(128):",
+            "T.grid(128, 128):\n            with T.block(\"B\")",
+        ),
+        (1, "with T.block(\"C\")", "ax0"),
+    ] {
+        let mut sch = Schedule::new(original.clone()).unwrap();
+        run_python(
+            &mut sch,
+            &format!(
+                "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b, decision={decision})\nsch.compute_at(b, l)\n"
+            ),
+        )
+        .unwrap_or_else(|e| panic!("decision {decision}: {}", e.message));
+        let text = print_module(sch.module(), &PrintOptions::default());
+        assert!(text.contains(must_contain), "decision {decision}:\n{text}");
+        assert!(!text.contains(must_not), "decision {decision}:\n{text}");
+        assert!(
+            sch.trace().python(TraceDialect::Tir).contains(&format!(
+                "l1 = sch.sample_compute_location(block=b0, decision={decision})"
+            )),
+            "{}",
+            sch.trace().python(TraceDialect::Tir)
+        );
+        allclose(&run(sch.module()), &expected_out, 1e-6, 1e-6).unwrap();
+    }
+    // Location 1 puts both blocks in one nest.
+    let mut sch = Schedule::new(original.clone()).unwrap();
+    run_python(&mut sch, "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b, decision=1)\nsch.compute_at(b, l)\n").unwrap();
+    let text = print_module(sch.module(), &PrintOptions::default());
+    assert_eq!(
+        text.matches("for i, j in T.grid(128, 128):").count(),
+        1,
+        "{text}"
+    );
+    // Out-of-range decisions are refused; random draws always pick a legal one.
+    let mut sch = Schedule::new(original.clone()).unwrap();
+    let err = run_python(
+        &mut sch,
+        "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b, decision=5)\n",
+    )
+    .unwrap_err();
+    assert!(
+        err.message.contains("not a valid location"),
+        "{}",
+        err.message
+    );
+    for seed in 0..20 {
+        let mut sch = Schedule::with_seed(original.clone(), seed).unwrap();
+        run_python(
+            &mut sch,
+            "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b)\nsch.compute_at(b, l)\n",
+        )
+        .unwrap();
+        allclose(&run(sch.module()), &expected_out, 1e-6, 1e-6).unwrap();
+        // The printed trace replays to the same module.
+        let mut again = Schedule::new(original.clone()).unwrap();
+        run_python(&mut again, &sch.trace().python(TraceDialect::Tir)).unwrap();
+        assert_eq!(
+            print_module(again.module(), &PrintOptions::default()),
+            print_module(sch.module(), &PrintOptions::default())
+        );
+    }
+}

@@ -290,6 +290,38 @@ impl Schedule {
         } else {
             "reverse-compute-at"
         };
+        // The locations `sample_compute_location` may pick besides loops.
+        match self.special_loop(loop_rv) {
+            Some(SpecialLoop::Root) => {
+                self.resolve_block(p, block_rv)?;
+                self.record_compute_at(
+                    is_compute_at,
+                    block_rv,
+                    loop_rv,
+                    preserve_unit_loops,
+                    index,
+                );
+                return Ok(());
+            }
+            Some(SpecialLoop::Inline) => {
+                let recorded = self.trace.instructions.len();
+                if is_compute_at {
+                    self.compute_inline(block_rv)?;
+                } else {
+                    self.reverse_compute_inline(block_rv)?;
+                }
+                self.trace.instructions.truncate(recorded);
+                self.record_compute_at(
+                    is_compute_at,
+                    block_rv,
+                    loop_rv,
+                    preserve_unit_loops,
+                    index,
+                );
+                return Ok(());
+            }
+            None => {}
+        }
         let (block_path, realize) = self.resolve_block(p, block_rv)?;
         let (loop_path, loop_node) = self.resolve_loop(p, loop_rv)?;
         let body = self.body(p)?;
@@ -523,6 +555,18 @@ impl Schedule {
             self.remove_loop_rvs(v);
         }
         let _ = new_loop_vars;
+        self.record_compute_at(is_compute_at, block_rv, loop_rv, preserve_unit_loops, index);
+        Ok(())
+    }
+
+    fn record_compute_at(
+        &mut self,
+        is_compute_at: bool,
+        block_rv: BlockRV,
+        loop_rv: LoopRV,
+        preserve_unit_loops: bool,
+        index: i64,
+    ) {
         let name = if is_compute_at {
             "compute_at"
         } else {
@@ -535,7 +579,6 @@ impl Schedule {
                 .arg("preserve_unit_loops", TraceArg::Bool(preserve_unit_loops))
                 .arg("index", TraceArg::Int(index)),
         );
-        Ok(())
     }
 }
 

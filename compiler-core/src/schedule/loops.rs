@@ -23,17 +23,7 @@ impl Schedule {
         if factors.len() < 2 {
             return Err(ScheduleError::new(P, "split needs at least two factors"));
         }
-        if node.kind != ForKind::Serial {
-            return Err(ScheduleError::new(
-                P,
-                format!(
-                    "loop `{}` is {}; only serial loops can be split",
-                    node.loop_var.name(),
-                    kind_phrase(&node)
-                ),
-            )
-            .at(path));
-        }
+        // Any loop kind may be split; the new loops are serial (as in TVM).
         let Some(extent) = node.extent.as_int() else {
             return Err(ScheduleError::new(
                 P,
@@ -93,49 +83,40 @@ impl Schedule {
         let new_vars: Vec<Var> = (0..extents.len())
             .map(|i| Var::new(format!("{base}_{i}"), dtype))
             .collect();
-        // i = min + i_0 * (e1*e2*…) + i_1 * (e2*…) + … + i_last
-        let mut fused = Expr::int(0, dtype);
-        let mut stride = 1i64;
-        for (v, e) in new_vars.iter().zip(&extents).rev() {
-            let term = if stride == 1 {
-                v.to_expr()
-            } else {
-                Expr::binary(BinOp::Mul, v.to_expr(), Expr::int(stride, dtype))
-            };
-            fused = if fused.is_const_int(0) {
-                term
-            } else {
-                Expr::binary(BinOp::Add, term, fused)
-            };
-            stride *= e;
+        // TVM's form: the nested sum `((i_0 * e1 + i_1) * e2 + i_2)…` is the
+        // predicate's left side as written; simplified once (knowing the new
+        // loops' ranges; unit loops stay symbolic when their iterators are
+        // preserved) it replaces the old loop variable in the body, which is
+        // otherwise left as it is (no re-association of the bindings).
+        let mut nested = new_vars[0].to_expr();
+        for (v, e) in new_vars.iter().zip(&extents).skip(1) {
+            nested = Expr::binary(
+                BinOp::Add,
+                Expr::binary(BinOp::Mul, nested, Expr::int(*e, dtype)),
+                v.to_expr(),
+            );
         }
-        let index = if node.min.is_const_int(0) {
-            fused.clone()
-        } else {
-            Expr::binary(BinOp::Add, node.min.clone(), fused.clone())
-        };
         let ranges: Vec<(Var, Range)> = new_vars
             .iter()
             .zip(&extents)
+            .filter(|(_, e)| !(preserve_unit_iters && **e == 1))
             .map(|(v, e)| (v.clone(), Range::from_extent(Expr::int(*e, dtype))))
             .collect();
+        let fused = simplify(&nested, &ranges);
+        let index = if node.min.is_const_int(0) {
+            fused
+        } else {
+            Expr::binary(BinOp::Add, node.min.clone(), fused)
+        };
         let mut map = HashMap::new();
         map.insert(node.loop_var.id(), index);
         let mut body = substitute_stmt(&node.body, &map);
-        body = simplify_bindings(&body, &ranges);
         if product > extent {
-            let cond = Expr::cmp(CmpOp::Lt, fused, Expr::int(extent, dtype));
-            body = add_predicate(&body, &simplify(&cond, &ranges));
+            let cond = Expr::cmp(CmpOp::Lt, nested, Expr::int(extent, dtype));
+            body = add_predicate(&body, &cond);
         }
         let mut stmt = body;
         for (v, e) in new_vars.iter().zip(&extents).rev() {
-            if !preserve_unit_iters && *e == 1 {
-                // A unit loop's variable is always 0.
-                let mut m = HashMap::new();
-                m.insert(v.id(), Expr::int(0, dtype));
-                stmt = substitute_stmt(&stmt, &m);
-                continue;
-            }
             stmt = Stmt::from_kind(StmtKind::For(For {
                 loop_var: v.clone(),
                 min: Expr::int(0, dtype),
@@ -198,13 +179,11 @@ impl Schedule {
             }
         }
         for (path, l) in &loops {
-            if !l.min.is_const_int(0) || l.kind != ForKind::Serial {
+            // Any loop kind may be fused (the fused loop is serial, as in TVM).
+            if !l.min.is_const_int(0) {
                 return Err(ScheduleError::new(
                     P,
-                    format!(
-                        "loop `{}` must be a serial loop starting at 0",
-                        l.loop_var.name()
-                    ),
+                    format!("loop `{}` must start at 0 to be fused", l.loop_var.name()),
                 )
                 .at(path.clone()));
             }

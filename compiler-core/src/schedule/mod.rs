@@ -89,6 +89,17 @@ enum RvTarget {
     Loop(Option<VarId>),
     /// A sampled integer.
     Expr(i64),
+    /// `sample_compute_location`'s "stay at the root" location.
+    RootLoop,
+    /// `sample_compute_location`'s "inline it" location.
+    InlineLoop,
+}
+
+/// The two compute locations that are not loops (TVM's decisions -1 and -2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpecialLoop {
+    Root,
+    Inline,
 }
 
 /// A split factor: inferred (`None`), a constant, or a sampled value.
@@ -231,6 +242,20 @@ impl Schedule {
     }
     pub(crate) fn new_loop_rv(&mut self, var: &Var) -> LoopRV {
         LoopRV(self.push_rv(RvTarget::Loop(Some(var.id()))))
+    }
+    pub(crate) fn new_special_loop_rv(&mut self, which: SpecialLoop) -> LoopRV {
+        LoopRV(self.push_rv(match which {
+            SpecialLoop::Root => RvTarget::RootLoop,
+            SpecialLoop::Inline => RvTarget::InlineLoop,
+        }))
+    }
+    /// Whether a loop handle is one of the special compute locations.
+    pub(crate) fn special_loop(&self, rv: LoopRV) -> Option<SpecialLoop> {
+        match self.rvs.get(rv.0 as usize) {
+            Some(RvTarget::RootLoop) => Some(SpecialLoop::Root),
+            Some(RvTarget::InlineLoop) => Some(SpecialLoop::Inline),
+            _ => None,
+        }
     }
     pub(crate) fn new_expr_rv(&mut self, value: i64) -> ExprRV {
         ExprRV(self.push_rv(RvTarget::Expr(value)))

@@ -118,7 +118,7 @@ impl Schedule {
         let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
         self.record(
             Instruction::new("get_output_blocks")
-                .arg("scope_block", TraceArg::Rv(scope.into()))
+                .arg("block", TraceArg::Rv(scope.into()))
                 .outputs(rvs.iter().map(|r| (*r).into()).collect()),
         );
         Ok(rvs)

@@ -223,7 +223,7 @@ impl Schedule {
                 rvs(&r)
             }
             "get_output_blocks" => {
-                let b = a.required("scope_block")?;
+                let b = a.required("block")?;
                 let b = self.block_or_name(&a, b)?;
                 a.finish()?;
                 rvs(&self.get_output_blocks(b)?)
@@ -433,6 +433,16 @@ impl Schedule {
                 }
                 rvs(&self.sample_perfect_tile(l, n as usize, m, decision.as_deref())?)
             }
+            "sample_compute_location" => {
+                let b = a.required("block")?;
+                let b = self.block_or_name(&a, b)?;
+                let decision = match a.get("decision") {
+                    None | Some(SchedValue::None) => None,
+                    Some(v) => Some(a.int(v)?),
+                };
+                a.finish()?;
+                SchedValue::Rv(self.sample_compute_location(b, decision)?.into())
+            }
             "sample_categorical" => {
                 let c = a.required("candidates")?;
                 let c = a
@@ -611,7 +621,9 @@ impl Schedule {
                 }
             }
             if let (Some(d), false) = (&inst.decision, resample) {
-                let v = if inst.name == "sample_categorical" {
+                let v = if inst.name == "sample_categorical"
+                    || inst.name == "sample_compute_location"
+                {
                     SchedValue::Int(d.first().copied().unwrap_or(0))
                 } else {
                     SchedValue::List(d.iter().map(|x| SchedValue::Int(*x)).collect())
@@ -769,6 +781,59 @@ fn eval(
         ),
         // Index maps (`lambda i, j: (j, i)`) and dictionaries (annotation
         // values) travel as their source text; the primitive parses them.
+        ast::ExprKind::Subscript { value, index } => {
+            let SchedValue::List(items) = eval(sch, env, src, value)? else {
+                return Err(Diagnostic::error("only lists can be indexed", value.span));
+            };
+            let n = items.len() as i64;
+            let mut int_of = |e: &ast::Expr| -> std::result::Result<i64, Diagnostic> {
+                match eval(sch, env, src, e)? {
+                    SchedValue::Int(i) => Ok(i),
+                    _ => Err(Diagnostic::error("an index is an integer", e.span)),
+                }
+            };
+            // Python's rules: negative indices count from the end; slices clamp.
+            let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) };
+            match &index.kind {
+                ast::ExprKind::Slice {
+                    lower,
+                    upper,
+                    step: None,
+                } => {
+                    let lo = match lower {
+                        Some(l) => norm(int_of(l)?),
+                        None => 0,
+                    };
+                    let hi = match upper {
+                        Some(u) => norm(int_of(u)?),
+                        None => n,
+                    };
+                    SchedValue::List(
+                        items
+                            .get(lo as usize..hi.max(lo) as usize)
+                            .unwrap_or_default()
+                            .to_vec(),
+                    )
+                }
+                ast::ExprKind::Slice { .. } => {
+                    return Err(Diagnostic::error(
+                        "slices with a step are not supported here",
+                        index.span,
+                    ))
+                }
+                _ => {
+                    let i = int_of(index)?;
+                    let k = if i < 0 { i + n } else { i };
+                    if k < 0 || k >= n {
+                        return Err(Diagnostic::error(
+                            format!("IndexError: list index {i} out of range (length {n})"),
+                            index.span,
+                        ));
+                    }
+                    items[k as usize].clone()
+                }
+            }
+        }
         ast::ExprKind::Lambda { .. } | ast::ExprKind::Dict(_) => {
             let text = src
                 .get(e.span.start as usize..e.span.end as usize)

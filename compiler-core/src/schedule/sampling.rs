@@ -3,6 +3,7 @@
 //! Sampled values are recorded as decisions in the trace, so replaying a
 //! trace reproduces them exactly (or re-samples them when asked).
 
+use super::tree;
 use super::*;
 
 impl Schedule {
@@ -145,6 +146,84 @@ impl Schedule {
             )
             .outputs(vec![rv.into()]);
         inst.decision = Some(vec![index as i64]);
+        self.record(inst);
+        Ok(rv)
+    }
+}
+
+impl Schedule {
+    /// `sch.sample_compute_location(block, decision=None)`: a place to
+    /// `compute_at` the block — one of the loops where that is legal (in
+    /// program order; decision `k` is the k-th), the root (`-1`: stay where it
+    /// is) or inline (`-2`: `compute_at` then inlines it; only offered when
+    /// the block can be inlined). Drawn uniformly unless `decision` fixes it.
+    pub fn sample_compute_location(
+        &mut self,
+        block_rv: BlockRV,
+        decision: Option<i64>,
+    ) -> Result<LoopRV> {
+        const P: &str = "sample_compute_location";
+        let (block_path, _) = self.resolve_block(P, block_rv)?;
+        let body = self.body(P)?;
+        let mut candidates: Vec<Var> = Vec::new();
+        for path in tree::find_all(&body, &mut |s| s.as_for().is_some()) {
+            if path.is_prefix_of(&block_path) {
+                continue;
+            }
+            let Some(var) =
+                tree::get(&body, &path).and_then(|s| s.as_for().map(|f| f.loop_var.clone()))
+            else {
+                continue;
+            };
+            // A trial on a copy: the schedule's own checks decide legality.
+            let mut trial = self.clone();
+            let rv = trial.new_loop_rv(&var);
+            if trial.compute_at(block_rv, rv, false, -1).is_ok() {
+                candidates.push(var);
+            }
+        }
+        let can_inline = self.clone().compute_inline(block_rv).is_ok();
+        let choice = match decision {
+            Some(d)
+                if d == -1
+                    || (d == -2 && can_inline)
+                    || (0..candidates.len() as i64).contains(&d) =>
+            {
+                d
+            }
+            Some(d) => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "decision {d} is not a valid location: {} loop(s) qualify{}",
+                        candidates.len(),
+                        if can_inline {
+                            ", and the block can be inlined (-2)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ))
+            }
+            None => {
+                let mut options: Vec<i64> = Vec::new();
+                if can_inline {
+                    options.push(-2);
+                }
+                options.push(-1);
+                options.extend(0..candidates.len() as i64);
+                options[(self.next_random() % options.len() as u64) as usize]
+            }
+        };
+        let rv = match choice {
+            -2 => self.new_special_loop_rv(SpecialLoop::Inline),
+            -1 => self.new_special_loop_rv(SpecialLoop::Root),
+            k => self.new_loop_rv(&candidates[k as usize]),
+        };
+        let mut inst = Instruction::new(P)
+            .arg("block", TraceArg::Rv(block_rv.into()))
+            .outputs(vec![rv.into()]);
+        inst.decision = Some(vec![choice]);
         self.record(inst);
         Ok(rv)
     }

@@ -309,6 +309,12 @@ const KINDS: &[KindSpec] = &[
         &[("candidates", Plain), ("probs", Plain)],
     ),
     spec(
+        "sample_compute_location",
+        "SampleComputeLocation",
+        &["block"],
+        &[],
+    ),
+    spec(
         "decompose_reduction",
         "DecomposeReduction",
         &["block", "loop"],

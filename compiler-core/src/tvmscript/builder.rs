@@ -1836,12 +1836,14 @@ impl<'a> FuncBuilder<'a> {
                 match base {
                     Value::Buffer(buffer, _) => {
                         let indices = self.indices(&buffer, index)?;
+                        // A vector index (`T.Ramp`, a slice) makes a vector load.
+                        let lanes = indices.iter().map(|i| i.dtype().lanes).max().unwrap_or(1);
                         Value::Expr(Expr::new(
                             ExprKind::Load {
                                 buffer: buffer.clone(),
                                 indices,
                             },
-                            buffer.dtype,
+                            buffer.dtype.with_lanes(lanes),
                             span,
                         ))
                     }

@@ -25,9 +25,10 @@ const MAX_DEPTH: usize = 64;
 /// The set of values a binding takes over all iterations of its loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coverage {
-    /// Exactly the integers of `[lo, hi)`, every one of them.
+    /// Exactly the integers of `[lo, hi)`, each reached once.
     Interval { lo: i128, hi: i128 },
-    /// Some values inside `[lo, hi)`, with gaps (e.g. `2 * i`).
+    /// Some values inside `[lo, hi)`, with gaps (e.g. `2 * i`) or reached
+    /// more than once (a halo).
     Within { lo: i128, hi: i128 },
     /// Not analysed (non-affine, or a variable with unknown range).
     Unknown,
@@ -142,13 +143,22 @@ fn coverage_of(form: &Affine, ranges: &impl Fn(VarId) -> Option<(i128, i128)>) -
     // by increasing step, each step is at most the length covered so far.
     steps.sort();
     let mut covered: i128 = 1;
+    // Overlapping progressions (a halo: `i_0 * 128 + ax0` with `ax0 < 130`)
+    // reach some values twice: not a one-to-one binding, so only "stays
+    // inside the domain" is required of it, as TVM does.
+    let mut one_to_one = true;
     for (step, ext) in steps {
         if step > covered {
             return Some(Coverage::Within { lo, hi });
         }
+        one_to_one &= step == covered;
         covered = covered.checked_add(step.checked_mul(ext - 1)?)?;
     }
-    Some(Coverage::Interval { lo, hi })
+    Some(if one_to_one {
+        Coverage::Interval { lo, hi }
+    } else {
+        Coverage::Within { lo, hi }
+    })
 }
 
 /// What is known about one binding of a block.
@@ -273,11 +283,12 @@ mod tests {
             binding_coverage(&g, |v| ranges.get(&v).copied()),
             Coverage::Within { lo: 0, hi: 15 }
         );
-        // i_1 + i_2 overlaps but has no gap: [0, 7).
+        // i_1 + i_2 has no gap but reaches values twice (a halo): only
+        // "within [0, 7)" is claimed, so it is never held to full coverage.
         let o = Expr::binary(BinOp::Add, v(&i1), v(&i2));
         assert_eq!(
             binding_coverage(&o, |v| ranges.get(&v).copied()),
-            Coverage::Interval { lo: 0, hi: 7 }
+            Coverage::Within { lo: 0, hi: 7 }
         );
         // i_0 - i_0 + 3 is the constant 3.
         let z = Expr::binary(BinOp::Add, Expr::binary(BinOp::Sub, v(&i0), v(&i0)), c(3));

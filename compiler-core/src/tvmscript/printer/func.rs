@@ -151,7 +151,9 @@ impl<'o> Printer<'o> {
             for (i, e) in b.strides.iter().enumerate() {
                 match e.kind() {
                     ExprKind::Var(v) if !self.names.is_var_defined(v.id()) => {
-                        if param {
+                        // TVM names new stride variables as strings in
+                        // parameters and match buffers alike.
+                        if param || method == "match_buffer" {
                             let alias = format!("{own_name}.strides[{i}]");
                             self.names.alias_var_at(depth, v.id(), alias);
                             strides.push(str_literal(v.name()));

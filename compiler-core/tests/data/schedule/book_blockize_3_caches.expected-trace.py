@@ -1,0 +1,15 @@
+# from tvm import s_tir
+def apply_trace(sch: s_tir.Schedule) -> None:
+  b0 = sch.get_sblock(name="matmul", func_name="main")
+  l1, l2, l3 = sch.get_loops(block=b0)
+  l4, l5 = sch.split(loop=l1, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
+  l6, l7 = sch.split(loop=l2, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
+  l8, l9 = sch.split(loop=l3, factors=[None, 16], preserve_unit_iters=True, disable_predication=False)
+  sch.reorder(l4, l6, l8, l5, l7, l9)
+  b10 = sch.blockize(target=l5, preserve_unit_iters=True)
+  b11 = sch.cache_read(block=b10, read_buffer_index=0, storage_scope="global.A_reg")
+  b12 = sch.cache_read(block=b10, read_buffer_index=1, storage_scope="global.B_reg")
+  sch.compute_at(block=b11, loop=l8, preserve_unit_loops=False, index=-1)
+  sch.compute_at(block=b12, loop=l8, preserve_unit_loops=False, index=-1)
+  b13 = sch.cache_write(block=b10, write_buffer_index=0, storage_scope="global.accumulator")
+  sch.reverse_compute_at(block=b13, loop=l6, preserve_unit_loops=False, index=-1)

@@ -1,0 +1,16 @@
+# from tvm import s_tir
+def apply_trace(sch: s_tir.Schedule) -> None:
+  b0 = sch.get_sblock(name="Y", func_name="bmm_relu")
+  b1 = sch.get_sblock(name="C", func_name="bmm_relu")
+  l2, l3, l4 = sch.get_loops(block=b1)
+  l5, l6 = sch.split(loop=l4, factors=[None, 8], preserve_unit_iters=True, disable_predication=False)
+  sch.compute_at(block=b0, loop=l5, preserve_unit_loops=False, index=-1)
+  l7, l8, l9, l10, l11 = sch.get_loops(block=b0)
+  l12, l13 = sch.split(loop=l11, factors=[None, 4], preserve_unit_iters=True, disable_predication=False)
+  sch.reorder(l12, l13, l10)
+  sch.parallel(loop=l2)
+  sch.unroll(loop=l13)
+  sch.vectorize(loop=l6)
+  b14 = sch.decompose_reduction(block=b0, loop=l12)
+  l15, l16, l17, l18 = sch.get_loops(block=b14)
+  sch.vectorize(loop=l18)

@@ -1,0 +1,16 @@
+# from tvm import s_tir
+def apply_trace(sch: s_tir.Schedule) -> None:
+  b0 = sch.get_sblock(name="C", func_name="main")
+  b1 = sch.cache_write(block=b0, write_buffer_index=0, storage_scope="local")
+  l2, l3, l4 = sch.get_loops(block=b0)
+  l5, l6, l7 = sch.split(loop=l2, factors=[None, 8, 8], preserve_unit_iters=True, disable_predication=False)
+  l8, l9, l10 = sch.split(loop=l3, factors=[None, 8, 8], preserve_unit_iters=True, disable_predication=False)
+  l11, l12 = sch.split(loop=l4, factors=[None, 4], preserve_unit_iters=True, disable_predication=False)
+  sch.unroll(loop=l12)
+  sch.reorder(l5, l8, l6, l9, l11, l12, l7, l10)
+  sch.reverse_compute_at(block=b1, loop=l9, preserve_unit_loops=False, index=-1)
+  sch.bind(loop=l5, thread_axis="blockIdx.y")
+  sch.bind(loop=l8, thread_axis="blockIdx.x")
+  sch.bind(loop=l6, thread_axis="threadIdx.y")
+  sch.bind(loop=l9, thread_axis="threadIdx.x")
+  b13 = sch.decompose_reduction(block=b0, loop=l11)

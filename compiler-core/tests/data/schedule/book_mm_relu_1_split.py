@@ -1,0 +1,28 @@
+# Source: seed 001 (MLC book) §2.4.4 "Transformation", lines 725-774, on MyModuleWithAxisRemapSugar.
+# The book shows `sch.mod.script()` after every step.
+# Step 1: `sch.split(j, factors=[None, 4])`.
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class MyModuleWithAxisRemapSugar:
+    @T.prim_func
+    def mm_relu(A: T.Buffer((128, 128), "float32"),
+                B: T.Buffer((128, 128), "float32"),
+                C: T.Buffer((128, 128), "float32")):
+        T.func_attr({"global_symbol": "mm_relu", "tir.noalias": True})
+        Y = T.alloc_buffer((128, 128), dtype="float32")
+        for i, j, k in T.grid(128, 128, 128):
+            with T.block("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    Y[vi, vj] = T.float32(0)
+                Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(128, 128):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.max(Y[vi, vj], T.float32(0))
+# --- schedule ---
+block_Y = sch.get_block("Y", func_name="mm_relu")
+i, j, k = sch.get_loops(block_Y)
+j0, j1 = sch.split(j, factors=[None, 4])

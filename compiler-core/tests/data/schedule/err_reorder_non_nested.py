@@ -1,0 +1,29 @@
+# Negative case: `reorder` of loops from two different loop nests (Y's `i` and C's `i`).
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class MmRelu:
+    @T.prim_func
+    def main(A: T.Buffer((16, 16), "float32"),
+             B: T.Buffer((16, 16), "float32"),
+             C: T.Buffer((16, 16), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        Y = T.alloc_buffer((16, 16), dtype="float32")
+        for i, j, k in T.grid(16, 16, 16):
+            with T.block("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    Y[vi, vj] = T.float32(0)
+                Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(16, 16):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.max(Y[vi, vj], T.float32(0))
+# --- schedule ---
+Y = sch.get_block("Y")
+C = sch.get_block("C")
+yi, yj, yk = sch.get_loops(Y)
+ci, cj = sch.get_loops(C)
+sch.reorder(cj, yi)
+# --- expect-error: The loops are not in a chain because they are not under the same scope ---

@@ -1,0 +1,19 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 64), "float32"), B: T.Buffer((16,), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        for i in range(16):
+            for k in T.thread_binding(64, thread="threadIdx.x"):
+                with T.sblock("B"):
+                    vi, vk = T.axis.remap("SR", [i, k])
+                    T.reads(A[vi, vk])
+                    T.writes(B[vi])
+                    with T.init():
+                        B[vi] = T.float32(0.0)
+                    B[vi] = B[vi] + A[vi, vk]

@@ -1,0 +1,20 @@
+# Primitive case: `cache_read` of a matmul input into "shared".
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class Matmul:
+    @T.prim_func
+    def main(A: T.Buffer((16, 16), "float32"),
+             B: T.Buffer((16, 16), "float32"),
+             C: T.Buffer((16, 16), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        for i, j, k in T.grid(16, 16, 16):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+# --- schedule ---
+block = sch.get_block("C")
+A_shared = sch.cache_read(block, 0, "shared")

@@ -1,0 +1,18 @@
+# Primitive case: `fuse` of three nested loops.
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class Add3:
+    @T.prim_func
+    def main(A: T.Buffer((4, 8, 16), "float32"),
+             B: T.Buffer((4, 8, 16), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        for i, j, k in T.grid(4, 8, 16):
+            with T.block("B"):
+                vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+                B[vi, vj, vk] = A[vi, vj, vk] * T.float32(2)
+# --- schedule ---
+block = sch.get_block("B")
+i, j, k = sch.get_loops(block)
+ijk = sch.fuse(i, j, k)

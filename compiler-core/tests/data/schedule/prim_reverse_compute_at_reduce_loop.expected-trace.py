@@ -1,0 +1,6 @@
+# from tvm import s_tir
+def apply_trace(sch: s_tir.Schedule) -> None:
+  b0 = sch.get_sblock(name="Y", func_name="main")
+  b1 = sch.get_sblock(name="C", func_name="main")
+  l2, l3, l4 = sch.get_loops(block=b0)
+  sch.reverse_compute_at(block=b1, loop=l4, preserve_unit_loops=False, index=-1)

@@ -1,0 +1,6 @@
+# from tvm import s_tir
+def apply_trace(sch: s_tir.Schedule) -> None:
+  b0 = sch.get_sblock(name="C", func_name="main")
+  l1, l2, l3 = sch.get_loops(block=b0)
+  v4, v5, v6 = sch.sample_perfect_tile(loop=l1, n=3, max_innermost_factor=4, decision=[2, 2, 4])
+  l7, l8, l9 = sch.split(loop=l1, factors=[v4, v5, v6], preserve_unit_iters=True, disable_predication=False)

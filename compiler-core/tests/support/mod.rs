@@ -1,0 +1,3 @@
+//! Shared helpers of the schedule tests.
+
+pub mod schedule_case;
