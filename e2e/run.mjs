@@ -287,10 +287,10 @@ const tests = [
     if (unlabeled.length) throw new Error(`controls without a label:\n  ${unlabeled.join('\n  ')}`);
   }],
 
-  ['compile latency of the course programs and book schedules', async ({ page }) => {
+  ['compile latency of the course programs and schedules', async ({ page }) => {
     await page.click('#examples-button');
     const all = await page.$$eval('#gallery .gallery-cat', (cats) => cats
-      .filter((c) => /Course programs|Book schedules/.test(c.querySelector('h3').textContent))
+      .filter((c) => /Course programs|Book schedules|Course schedules/.test(c.querySelector('h3').textContent))
       .flatMap((c) => [...c.querySelectorAll('[data-example]')].map((b) => b.dataset.example)));
     await page.keyboard.press('Escape');
     for (const id of all) {

@@ -40,9 +40,10 @@ fn title_of(id: &str) -> String {
 fn first_comment(text: &str) -> Option<String> {
     let line = text.lines().next()?.trim();
     let c = line.strip_prefix('#')?.trim();
-    if c.is_empty() || c.starts_with("---") || c.starts_with("Source:") || c.starts_with("###") {
+    if c.is_empty() || c.starts_with("---") || c.starts_with("###") {
         return None;
     }
+    let c = c.strip_prefix("Source:").unwrap_or(c).trim();
     Some(c.trim_end_matches(':').to_string())
 }
 
@@ -111,6 +112,29 @@ fn main() {
             title: title_of(&id),
             id,
             category: "Course programs",
+            source,
+        });
+    }
+    // TVM-golden schedule cases: module, optional `# --- tensor-intrin: … ---`
+    // sections, `# --- schedule ---`, optional `# --- expect-error: … ---`.
+    for p in files(&data.join("schedule"), ".py") {
+        let id = stem(&p, ".py");
+        if id.contains(".expected") {
+            continue;
+        }
+        let source = fs::read_to_string(&p).unwrap();
+        let category = if id.starts_with("book_") || id.starts_with("seed") {
+            "Course schedules"
+        } else if id.starts_with("err_") {
+            "Refusals (TVM's errors)"
+        } else {
+            "Primitives, one by one"
+        };
+        out.push(Ex {
+            description: first_comment(&source).unwrap_or_default(),
+            title: title_of(&id),
+            category,
+            id,
             source,
         });
     }

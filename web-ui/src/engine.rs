@@ -10,6 +10,7 @@
 //! `run_script` becomes a call into it and the rest of this file stays.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use compiler_core::analysis::regions::infer_access_regions;
 use compiler_core::arith::int_set::eval_bound_with;
@@ -21,6 +22,7 @@ use compiler_core::ir::{
     BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Range, Stmt, StmtKind, VarId,
 };
 use compiler_core::schedule::replay::run_python;
+use compiler_core::schedule::tensorize::TensorIntrinTable;
 use compiler_core::schedule::trace::{Trace, TraceDialect};
 use compiler_core::schedule::Schedule;
 use compiler_core::tvmscript::builder::parse_script;
@@ -69,20 +71,68 @@ fn blank(text: &str) -> String {
     out
 }
 
-/// Splits script-mode source into (module text, schedule text), both the
-/// full length of the source with the other part blanked.
-pub fn split_script(source: &str) -> (String, Option<String>) {
+/// A script-mode source cut at its `# --- kind[: arg] ---` marker lines.
+/// Every part is the full length of the source with the rest blanked, so
+/// spans in any part are offsets in the source.
+#[derive(Clone, Debug, Default)]
+pub struct Sections {
+    /// The TVMScript module (everything before the first marker).
+    pub module: String,
+    /// `# --- tensor-intrin: NAME ---` sections: description then
+    /// implementation PrimFunc (`TensorIntrin.register`).
+    pub intrins: Vec<(String, String)>,
+    /// `# --- schedule ---`: schedule calls.
+    pub schedule: Option<String>,
+    /// `# --- expect-error: TEXT ---` (the schedule cases' negative tests).
+    pub expect_error: Option<String>,
+}
+
+fn marker(line: &str) -> Option<(String, Option<String>)> {
+    let body = line.trim().strip_prefix("# ---")?.trim();
+    let body = body.strip_suffix("---").unwrap_or(body).trim();
+    let (kind, arg) = match body.split_once(':') {
+        Some((k, a)) => (k.trim(), Some(a.trim().to_string())),
+        None => (body, None),
+    };
+    matches!(kind, "schedule" | "tensor-intrin" | "expect-error").then(|| (kind.to_string(), arg))
+}
+
+/// Splits script-mode source into its sections.
+pub fn split_script(source: &str) -> Sections {
+    // (kind, arg, start of the section's text, end)
+    let mut cuts: Vec<(String, Option<String>, usize)> = Vec::new();
     let mut offset = 0;
     for line in source.split_inclusive('\n') {
-        if line.trim_start().starts_with(SCHEDULE_MARKER) {
-            let (module, rest) = source.split_at(offset);
-            let sched = format!("{}{}", blank(module), schedule_lines(rest));
-            let module = format!("{module}{}", blank(rest));
-            return (module, Some(sched));
+        if let Some((kind, arg)) = marker(line) {
+            cuts.push((kind, arg, offset));
         }
         offset += line.len();
     }
-    (source.to_string(), None)
+    let first = cuts.first().map_or(source.len(), |c| c.2);
+    let keep = |start: usize, end: usize, f: &dyn Fn(&str) -> String| -> String {
+        format!(
+            "{}{}{}",
+            blank(&source[..start]),
+            f(&source[start..end]),
+            blank(&source[end..])
+        )
+    };
+    let mut out = Sections {
+        module: keep(0, first, &|t| t.to_string()),
+        ..Sections::default()
+    };
+    for (k, (kind, arg, start)) in cuts.iter().enumerate() {
+        let end = cuts.get(k + 1).map_or(source.len(), |c| c.2);
+        match kind.as_str() {
+            "schedule" => out.schedule = Some(keep(*start, end, &schedule_lines)),
+            "tensor-intrin" => out.intrins.push((
+                arg.clone().unwrap_or_default(),
+                keep(*start, end, &|t| t.to_string()),
+            )),
+            _ => out.expect_error = arg.clone(),
+        }
+    }
+    out
 }
 
 /// The schedule part with the notebook lines that are not schedule calls
@@ -110,8 +160,8 @@ fn schedule_lines(rest: &str) -> String {
 /// trace to get the module after each step.
 pub fn run_script(source: &str) -> ScriptOutcome {
     let mut out = ScriptOutcome::default();
-    let (module_src, sched_src) = split_script(source);
-    let parsed = match parse_script(&module_src) {
+    let sections = split_script(source);
+    let parsed = match parse_script(&sections.module) {
         Ok(p) => p,
         Err(d) => {
             out.errors.push(d);
@@ -150,20 +200,56 @@ pub fn run_script(source: &str) -> ScriptOutcome {
         instructions: vec![],
         module: module.clone(),
     });
-    let Some(sched_src) = sched_src else {
+    let Some(sched_src) = &sections.schedule else {
         return out;
     };
+    let mut intrins = TensorIntrinTable::new();
+    for (name, text) in &sections.intrins {
+        let funcs: Vec<Rc<PrimFunc>> = match parse_script(text) {
+            Ok(p) => p.to_module().prim_funcs().map(|(_, f)| f.clone()).collect(),
+            Err(d) => {
+                out.errors.push(d);
+                return out;
+            }
+        };
+        let span = Span::new(
+            text.len() as u32 - text.trim_start().len() as u32,
+            text.trim_end().len() as u32,
+        );
+        let registered = match funcs.as_slice() {
+            [desc, implementation] => intrins
+                .register(name, desc.clone(), implementation.clone(), true)
+                .map_err(|e| e.to_string()),
+            _ => Err("a tensor-intrin section needs two functions: the description, then the implementation".into()),
+        };
+        if let Err(message) = registered {
+            out.errors.push(Diagnostic::error(
+                format!("tensor intrinsic `{name}`: {message}"),
+                span,
+            ));
+            return out;
+        }
+    }
+    let dialects = (out.trace_dialect, out.dialect);
     let new_schedule = || -> Option<Schedule> {
         let mut s = Schedule::new(module.clone()).ok()?;
-        s.dialect = out.trace_dialect;
-        s.ir_dialect = out.dialect;
+        s.dialect = dialects.0;
+        s.ir_dialect = dialects.1;
+        s.set_tensor_intrins(intrins.clone());
         Some(s)
     };
     let Some(mut sch) = new_schedule() else {
         return out;
     };
-    if let Err(d) = run_python(&mut sch, &sched_src) {
-        out.errors.push(d);
+    match (run_python(&mut sch, sched_src), &sections.expect_error) {
+        (Err(d), Some(expected)) if d.message.contains(expected.as_str()) => out
+            .console
+            .push_str(&format!("As expected, the schedule fails: {}\n", d.message)),
+        (Err(d), _) => out.errors.push(d),
+        (Ok(_), Some(expected)) => out.console.push_str(&format!(
+            "Expected an error containing “{expected}”, but the schedule ran.\n"
+        )),
+        (Ok(_), None) => {}
     }
     let trace = sch.trace().clone();
     out.func = Some(sch.func_name().to_string()).filter(|n| !n.is_empty());
@@ -862,5 +948,36 @@ mod tests {
         assert!(texts.contains(&"A[i, 0:128]"), "{texts:?}");
         let b = r.regions.iter().find(|r| r.buffer == "B").unwrap();
         assert_eq!(b.concrete, Some(vec![(0, 128), (4, 4)]));
+    }
+}
+
+#[cfg(test)]
+mod gallery_tests {
+    use super::*;
+    use crate::examples::EXAMPLES;
+
+    /// Every gallery example compiles without a panic; the book's and the
+    /// course's programs and schedules compile without errors.
+    #[test]
+    fn every_example_compiles() {
+        let mut failures = Vec::new();
+        for ex in EXAMPLES {
+            let out = compile(ex.source);
+            let clean = matches!(
+                ex.category,
+                "Book schedules" | "Course programs" | "Course schedules"
+            );
+            let pending = ex.source.contains("# --- expect-error");
+            if clean && !pending && !out.errors.is_empty() {
+                failures.push(format!("{}: {}", ex.id, out.console));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} examples fail:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+        assert!(EXAMPLES.len() > 250, "{} examples", EXAMPLES.len());
     }
 }

@@ -7,4 +7,5 @@
 //!   `compiler-core`, so it also runs natively in tests.
 
 pub mod engine;
+pub mod examples;
 pub mod protocol;

@@ -9,7 +9,7 @@
 
 mod diff;
 mod editor;
-mod examples;
+
 mod highlight;
 mod ir_view;
 mod share;
@@ -27,6 +27,7 @@ use wasm_bindgen::JsCast;
 use editor::EditorHandle;
 use ir_view::{IrText, Selection};
 use share::SavedState;
+use web_ui::examples;
 use web_ui::protocol::*;
 use worker_client::Channel;
 
