@@ -146,7 +146,15 @@ const tests = [
   ['typing in the editor updates the IR (debounced, in the worker)', async ({ page }) => {
     await openExample(page, 'mm_relu_start');
     await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('for i, j, k in T.grid(128, 128, 128)'), 'the unscheduled mm_relu');
+    // Long main-thread tasks while typing (the compiler runs in a worker).
+    await page.evaluate(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration)))
+        .observe({ type: 'longtask' });
+    });
     await typeAtEnd(page, 'b = sch.get_block("C")\ni, j = sch.get_loops(b)\nsch.parallel(i)\n');
+    const long = await page.evaluate(() => window.__longTasks);
+    console.log(`e2e: main-thread tasks over 50 ms while typing 47 characters: ${long.length ? long.map((d) => d.toFixed(0) + ' ms').join(', ') : 'none'}`);
     const text = await doc(page);
     if (!text.includes('sch.parallel(i)')) throw new Error(`the editor holds:\n${text.slice(-200)}`);
     await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.parallel(128)'), 'a parallel loop after typing sch.parallel(i)');

@@ -260,6 +260,16 @@ impl Ctx {
         }
     }
 
+    fn stop_run(&self) {
+        self.runner.with_value(|c| {
+            if let Some(c) = c {
+                Channel::restart(c);
+            }
+        });
+        self.running.set(false);
+        self.log("info", "run stopped");
+    }
+
     fn share(&self) {
         let state = self.saved();
         let url = share::share_url(&state);
@@ -564,9 +574,10 @@ fn TopBar() -> impl IntoView {
                     {if gpu { "WebGPU — when the backend lands" } else { "WebGPU — navigator.gpu missing in this browser" }}
                 </option>
             </select>
-            <button id="run-button" class="tb primary" on:click=move |_| ctx.run_now()
-                title="Run (Ctrl+Enter)" disabled=move || ctx.running.get()>
-                {move || if ctx.running.get() { "Running…" } else { "▶ Run" }}
+            <button id="run-button" class="tb primary"
+                on:click=move |_| if ctx.running.get_untracked() { ctx.stop_run() } else { ctx.run_now() }
+                title=move || if ctx.running.get() { "Stop the run" } else { "Run (Ctrl+Enter)" }>
+                {move || if ctx.running.get() { "■ Stop" } else { "▶ Run" }}
             </button>
             <Show when=move || !is_embed
                 fallback=move || view! {
@@ -1423,7 +1434,9 @@ fn region_svg(g: &RegionInfo) -> AnyView {
     let sx = w / cols.max(1) as f64;
     let sy = h / rows.max(1) as f64;
     let (x, y) = (c0 as f64 * sx, r0 as f64 * sy);
-    let (rw, rh) = ((cn as f64 * sx).max(1.0), (rn as f64 * sy).max(1.0));
+    // At least 3 px, so one row of a 128-row buffer still shows.
+    let (rw, rh) = ((cn as f64 * sx).max(3.0), (rn as f64 * sy).max(3.0));
+    let (x, y) = (x.min(w - rw), y.min(h - rh));
     view! {
         <svg class="region-svg" width=w + 2.0 height=h + 2.0 viewBox=format!("-1 -1 {} {}", w + 2.0, h + 2.0)
             role="img" aria-label=format!("{} of shape {:?}", g.text, g.shape)>

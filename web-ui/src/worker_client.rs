@@ -83,6 +83,15 @@ impl Channel {
         *this.worker.borrow_mut() = Some(worker);
     }
 
+    /// Stops whatever the worker is doing (a long run) and starts a fresh one.
+    pub fn restart(this: &Rc<Channel>) {
+        if let Some(w) = this.worker.borrow_mut().take() {
+            w.terminate();
+        }
+        this.pending.borrow_mut().take();
+        Channel::start(this);
+    }
+
     pub fn fresh_id(&self) -> u64 {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
