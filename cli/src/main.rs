@@ -3,9 +3,12 @@
 //! - `tessel fmt FILE` prints the canonical TVMScript form of FILE.
 //! - `tessel check FILE` verifies FILE and prints spanned diagnostics.
 //! - `tessel eval FILE` runs a function on seeded random inputs.
+//! - `tessel run SCRIPT.py` runs a Python script (a notebook's cells) with
+//!   Tessel's interpreter; `--notebook` also shows each cell's last value.
 //!
-//! Exit codes: 0 success, 1 the input has errors (diagnostics printed),
-//! 2 usage or I/O errors.
+//! Exit codes: 0 success, 1 the input has errors (diagnostics printed) or
+//! the script raised an uncaught exception (traceback on stderr), 2 usage or
+//! I/O errors.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -64,6 +67,87 @@ enum Command {
         #[arg(long = "size", value_parser = parse_size)]
         sizes: Vec<(String, i64)>,
     },
+    /// Run a Python script with Tessel's sandboxed interpreter.
+    Run {
+        file: PathBuf,
+        /// Split the script into cells at `# %%` / `# In[...]` lines and show
+        /// each cell's last expression, like a notebook.
+        #[arg(long)]
+        notebook: bool,
+        /// Step budget per cell.
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Memory budget in MiB.
+        #[arg(long)]
+        memory_mib: Option<u64>,
+    },
+}
+
+/// Stack of the thread scripts run on.
+const SCRIPT_STACK: usize = 256 << 20;
+
+/// The wall clock for `time.time()` and `time_evaluator`.
+struct WallClock(std::time::Instant);
+
+impl compiler_core::script::Host for WallClock {
+    fn now_seconds(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+}
+
+fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Option<u64>) -> ExitCode {
+    use compiler_core::script::{Interpreter, Limits, ReferenceBackend, Stream};
+    use std::io::Write as _;
+    let src = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tessel: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut limits = Limits::default();
+    // Scripts run on a thread with a big stack (see `main`).
+    limits.stack_bytes = SCRIPT_STACK as u64 * 3 / 4;
+    if let Some(s) = steps {
+        limits.steps = s;
+    }
+    if let Some(m) = memory_mib {
+        limits.memory = m << 20;
+    }
+    let mut interp = Interpreter::with_host(
+        limits,
+        std::rc::Rc::new(WallClock(std::time::Instant::now())),
+        std::rc::Rc::new(ReferenceBackend::default()),
+    );
+    // Stream output as it is produced.
+    interp.set_output_callback(Box::new(|chunk| {
+        if chunk.stream == Stream::Stderr {
+            eprint!("{}", chunk.text);
+        } else {
+            print!("{}", chunk.text);
+            let _ = std::io::stdout().flush();
+        }
+    }));
+    let name = file.display().to_string();
+    let cells = if notebook {
+        compiler_core::script::notebook_cells(&src)
+    } else {
+        vec![src.clone()]
+    };
+    for cell in cells {
+        let r = if notebook {
+            interp.run_notebook_cell(&cell, &name)
+        } else {
+            interp.run_cell(&cell, &name)
+        };
+        interp.take_output();
+        if let Err(e) = r {
+            let _ = std::io::stdout().flush();
+            eprint!("{}", e.traceback);
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn parse_size(s: &str) -> Result<(String, i64), String> {
@@ -78,6 +162,24 @@ fn parse_size(s: &str) -> Result<(String, i64), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Run {
+            file,
+            notebook,
+            steps,
+            memory_mib,
+        } => {
+            // Deep Python recursion is deep Rust recursion: give it room.
+            let worker = std::thread::Builder::new()
+                .stack_size(SCRIPT_STACK)
+                .spawn(move || run_script(&file, notebook, steps, memory_mib));
+            match worker.map(|h| h.join()) {
+                Ok(Ok(code)) => code,
+                _ => {
+                    eprintln!("tessel: the script runner failed");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Fmt { file, dialect } => with_script(&file, |parsed, _src| {
             let dialect = match dialect {
                 Some(DialectArg::Block) => Dialect::Block,

@@ -132,3 +132,53 @@ fn bad_input_is_an_error_not_a_crash() {
     let (code, _, _) = tessel(&["fmt", dir.join("missing.py").to_str().unwrap()]);
     assert_eq!(code, 2);
 }
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessel-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn run_executes_a_script() {
+    let script = write_temp(
+        "ok.py",
+        "import numpy as np\nimport tvm\nfrom tvm.script import tir as T\n\n@T.prim_func\ndef add_one(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        with T.block(\"B\"):\n            vi = T.axis.spatial(4, i)\n            B[vi] = A[vi] + T.float32(1)\n\nlib = tvm.build(add_one, target=\"llvm\")\na = tvm.runtime.tensor(np.arange(4, dtype=\"float32\"))\nb = tvm.runtime.empty((4,), \"float32\")\nlib[\"add_one\"](a, b)\nprint(b)\nprint(f\"{b.numpy().sum():.1f}\")\n",
+    );
+    let (code, stdout, stderr) = tessel(&["run", script.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "[1. 2. 3. 4.]\n10.0\n");
+}
+
+#[test]
+fn run_reports_an_uncaught_exception() {
+    let script = write_temp("fail.py", "print('before')\ndef f(x):\n    return x / 0\nf(1)\nprint('after')\n");
+    let (code, stdout, stderr) = tessel(&["run", script.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "before\n");
+    let name = script.display().to_string();
+    assert_eq!(
+        stderr,
+        format!(
+            "Traceback (most recent call last):\n  File \"{name}\", line 4, in <module>\n    f(1)\n  File \"{name}\", line 3, in f\n    return x / 0\n           ~~^~~\nZeroDivisionError: division by zero\n"
+        )
+    );
+}
+
+#[test]
+fn run_notebook_shows_last_values() {
+    let script = write_temp("nb.py", "# %%\nx = 2\nx * 21\n# %%\ntype(x)\n# %%\nprint('done')\n");
+    let (code, stdout, stderr) = tessel(&["run", "--notebook", script.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "42\nint\ndone\n");
+}
+
+#[test]
+fn run_enforces_the_step_budget() {
+    let script = write_temp("loop.py", "while True:\n    pass\n");
+    let (code, _, stderr) = tessel(&["run", "--steps", "10000", script.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stderr.ends_with("RuntimeError: script exceeded its step budget of 10000 steps; is there an infinite loop?\n"), "{stderr}");
+}

@@ -13,5 +13,6 @@ pub mod diag;
 pub mod eval;
 pub mod ir;
 pub mod schedule;
+pub mod script;
 pub mod syntax;
 pub mod tvmscript;

@@ -27,6 +27,14 @@ pub(crate) fn format_array(a: &NDArray) -> String {
     if a.is_empty() {
         return "[]".to_string();
     }
+    array2string(a, " ", "", LINE_WIDTH)
+}
+
+/// NumPy's `array2string(a, separator=sep, prefix=prefix)` with the line
+/// width already reduced by the suffix's length. A 0-d array prints its
+/// element with the array element format (`1.` rather than `1.0`).
+fn array2string(a: &NDArray, separator: &str, prefix: &str, line_width: usize) -> String {
+    let ty = a.ty();
     let summarize = a.len() > THRESHOLD;
     let shown = shown_indices(a.shape(), summarize);
     let format = ElemFormat::new(a, ty, &shown);
@@ -34,9 +42,75 @@ pub(crate) fn format_array(a: &NDArray) -> String {
         a,
         format,
         summarize,
+        separator,
     };
     let mut index = Vec::with_capacity(a.ndim());
-    printer.recurse(&mut index, " ", LINE_WIDTH)
+    let hanging = format!(" {}", " ".repeat(prefix.chars().count()));
+    printer.recurse(&mut index, &hanging, line_width)
+}
+
+/// The text NumPy's `array2string` gives a 0-d array (used in
+/// `assert_allclose` messages): the element in array format.
+pub(crate) fn format_0d_element(a: &NDArray) -> String {
+    if a.is_empty() {
+        return "[]".to_string();
+    }
+    array2string(a, " ", "", LINE_WIDTH)
+}
+
+/// NumPy's `repr(array)`: `array([1., 2.], dtype=float32)`, wrapped at 75
+/// columns, the dtype left out for `float64`, `int64` and `bool`.
+pub(crate) fn format_array_repr(a: &NDArray) -> String {
+    use crate::ir::ScalarKind;
+    let dt = a.dtype();
+    let implied = matches!((dt.kind, dt.bits), (ScalarKind::Float, 64) | (ScalarKind::Int, 64) | (ScalarKind::Bool, _));
+    let prefix = "array(";
+    let lst = if a.is_empty() {
+        "[]".to_string()
+    } else {
+        array2string(a, ", ", prefix, LINE_WIDTH - 1)
+    };
+    let mut extras = Vec::new();
+    if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
+        let dims: Vec<String> = a.shape().iter().map(|d| d.to_string()).collect();
+        let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+        extras.push(format!("shape={shape}"));
+    }
+    if !implied || a.is_empty() {
+        extras.push(format!("dtype={}", dtype_short_name(dt)));
+    }
+    if extras.is_empty() {
+        return format!("{prefix}{lst})");
+    }
+    let arr_str = format!("{prefix}{lst},");
+    let extra_str = format!("{})", extras.join(", "));
+    let last_line_len = arr_str.len() - arr_str.rfind('\n').map_or(0, |i| i + 1);
+    let spacer = if last_line_len + extra_str.len() + 1 > LINE_WIDTH {
+        format!("\n{}", " ".repeat(prefix.len()))
+    } else {
+        " ".to_string()
+    };
+    format!("{arr_str}{spacer}{extra_str}")
+}
+
+/// NumPy's short dtype name (`float32`, `int64`, `bool`).
+pub(crate) fn dtype_short_name(dt: crate::ir::DataType) -> String {
+    use crate::ir::ScalarKind;
+    match dt.kind {
+        ScalarKind::Bool => "bool".to_string(),
+        ScalarKind::Int => format!("int{}", dt.bits),
+        ScalarKind::UInt => format!("uint{}", dt.bits),
+        ScalarKind::Float => format!("float{}", dt.bits),
+        _ => dt.to_string(),
+    }
+}
+
+/// Python's `str()` of a NumPy scalar (public for the script interpreter).
+pub(crate) fn format_numpy_scalar(f: f64, i: i64, dt: crate::ir::DataType) -> String {
+    match NumTy::of(dt) {
+        Some(ty) => format_scalar(f, i, ty),
+        None => f.to_string(),
+    }
 }
 
 /// The flat offsets of the elements that will be printed.
@@ -68,7 +142,14 @@ fn format_scalar(f: f64, i: i64, ty: NumTy) -> String {
             }
             let (neg, digits, exp) = shortest(f, ty);
             let sign = if neg { "-" } else { "" };
-            if f == 0.0 || (1e-4..1e16).contains(&f.abs()) {
+            // NumPy 2 switches scalars to scientific notation at 1e16
+            // (float64), 1e6 (float32) and 1e3 (float16).
+            let max_positional = match ty {
+                NumTy::F16 => 1e3,
+                NumTy::F32 => 1e6,
+                _ => 1e16,
+            };
+            if f == 0.0 || (1e-4..max_positional).contains(&f.abs()) {
                 let (int, frac) = positional_parts(&digits, exp);
                 let frac = if frac.is_empty() {
                     "0".to_string()
@@ -337,6 +418,8 @@ struct Printer<'a> {
     a: &'a NDArray,
     format: ElemFormat,
     summarize: bool,
+    /// `" "` for `str`, `", "` for `repr`.
+    separator: &'a str,
 }
 
 impl Printer<'_> {
@@ -345,7 +428,7 @@ impl Printer<'_> {
         self.format.word(self.a, flat, self.a.ty())
     }
 
-    /// NumPy's `_formatArray.recurser` with separator `' '`.
+    /// NumPy's `_formatArray.recurser`.
     fn recurse(&self, index: &mut Vec<usize>, hanging: &str, width: usize) -> String {
         let axis = index.len();
         let shape = self.a.shape();
@@ -375,22 +458,22 @@ impl Printer<'_> {
             for i in 0..leading {
                 let word = child(i, self);
                 extend_line(&mut s, &mut line, &word, elem_width, hanging);
-                line.push(' ');
+                line.push_str(self.separator);
             }
             if show_summary {
                 extend_line(&mut s, &mut line, "...", elem_width, hanging);
-                line.push(' ');
+                line.push_str(self.separator);
             }
             for i in (2..=trailing).rev() {
                 let word = child(len - i, self);
                 extend_line(&mut s, &mut line, &word, elem_width, hanging);
-                line.push(' ');
+                line.push_str(self.separator);
             }
             let word = child(len - 1, self);
             extend_line(&mut s, &mut line, &word, elem_width, hanging);
             s.push_str(&line);
         } else {
-            let line_sep = "\n".repeat(axes_left - 1);
+            let line_sep = format!("{}{}", self.separator.trim_end(), "\n".repeat(axes_left - 1));
             for i in 0..leading {
                 let nested = child(i, self);
                 s.push_str(hanging);

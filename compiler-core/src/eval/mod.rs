@@ -53,7 +53,7 @@
 
 mod compile;
 mod exec;
-mod format;
+pub(crate) mod format;
 mod ndarray;
 mod rng;
 mod scalar;

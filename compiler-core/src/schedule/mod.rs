@@ -172,9 +172,9 @@ impl Schedule {
                 format!("the module has no PrimFunc named `{func_name}`"),
             ));
         }
+        // Like TVM, not recorded: the `get_block` that follows names the
+        // function itself, so the trace replays without it.
         self.func_name = func_name.to_string();
-        self.trace
-            .push(Instruction::new("work_on").arg("func_name", TraceArg::Str(func_name.into())));
         Ok(())
     }
 

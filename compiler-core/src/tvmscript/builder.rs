@@ -125,6 +125,64 @@ pub fn build_script(module: &ast::Module) -> Result<ParsedScript> {
     Ok(out)
 }
 
+/// The local names a Python script bound to TVM's script namespaces, for
+/// [`build_item`]: `from tvm.script import tir as T` puts `T` in `tir`.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptAliases {
+    /// Names bound to `tvm.script.tir` or `tvm.script.tirx`.
+    pub tir: Vec<String>,
+    /// Whether one of them is `tirx` (TVM 0.27 spelling).
+    pub tirx: bool,
+    /// Names bound to `tvm.script.ir`.
+    pub ir: Vec<String>,
+    /// Names bound to `tvm.script.relax`.
+    pub relax: Vec<String>,
+    /// Python values the TVMScript may read from the enclosing script (as
+    /// TVM's parser reads closure variables): `n = 128` then `T.Buffer((n,), …)`.
+    pub consts: Vec<(String, PyConst)>,
+}
+
+/// A Python value visible to TVMScript from the enclosing script.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PyConst {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    Tuple(Vec<PyConst>),
+}
+
+/// Builds one decorated statement of a Python script: an `@I.ir_module`
+/// class or a `@T.prim_func` function (the script interpreter has already
+/// decided, from the decorators' values, that it is TVMScript). The usual
+/// aliases `T`, `I` and `R` are always known; `aliases` adds the script's own.
+pub fn build_item(stmt: &ast::Stmt, aliases: &ScriptAliases) -> Result<ParsedScript> {
+    let mut ns = Namespaces::default();
+    ns.tir.extend(aliases.tir.iter().cloned());
+    ns.ir.extend(aliases.ir.iter().cloned());
+    ns.relax.extend(aliases.relax.iter().cloned());
+    ns.consts = aliases.consts.iter().cloned().collect();
+    let mut out = ParsedScript::default();
+    out.dialect.tirx = aliases.tirx;
+    match &stmt.kind {
+        ast::StmtKind::ClassDef(class) => {
+            let module = build_ir_module(&ns, class, &mut out.dialect)?;
+            out.items.push(Item::Module { name: class.name.clone(), module });
+        }
+        ast::StmtKind::FunctionDef(def) => {
+            let func = FuncBuilder::new(&ns, &mut out.dialect).build(def)?;
+            out.items.push(Item::PrimFunc { name: def.name.clone(), func: Rc::new(func) });
+        }
+        _ => {
+            return Err(Diagnostic::error(
+                "expected a TVMScript module (`@I.ir_module class …`) or function (`@T.prim_func def …`)",
+                stmt.span,
+            ))
+        }
+    }
+    Ok(out)
+}
+
 fn build_ir_module(
     ns: &Namespaces,
     class: &ast::ClassDef,
@@ -184,6 +242,8 @@ struct Namespaces {
     ir: Vec<String>,
     /// Names bound to `tvm.script.relax` (usually `R`).
     relax: Vec<String>,
+    /// Python values of the enclosing script (see [`ScriptAliases::consts`]).
+    consts: HashMap<String, PyConst>,
 }
 
 impl Default for Namespaces {
@@ -193,6 +253,7 @@ impl Default for Namespaces {
             tir: vec!["T".into()],
             ir: vec!["I".into()],
             relax: vec!["R".into()],
+            consts: HashMap::new(),
         }
     }
 }
@@ -249,6 +310,16 @@ impl Namespaces {
             _ => e,
         };
         matches!(dotted(target).as_deref(), Some([r, "function"]) if self.relax.iter().any(|n| n == r))
+    }
+}
+
+fn const_value(c: &PyConst, span: Span) -> Value {
+    match c {
+        PyConst::Int(i) => Value::PyInt(*i, span),
+        PyConst::Float(f) => Value::PyFloat(*f, span),
+        PyConst::Bool(b) => Value::PyBool(*b, span),
+        PyConst::Str(s) => Value::Str(s.clone(), span),
+        PyConst::Tuple(items) => Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span),
     }
 }
 
@@ -1751,7 +1822,10 @@ impl<'a> FuncBuilder<'a> {
                     Value::Expr(Expr::new(ExprKind::Var(v.clone()), v.dtype(), span))
                 }
                 Some(Binding::Buffer(b)) => Value::Buffer(b.clone(), span),
-                None => return Err(Diagnostic::error(format!("undefined name `{n}`"), span)),
+                None => match self.ns.consts.get(n) {
+                    Some(c) => const_value(c, span),
+                    None => return Err(Diagnostic::error(format!("undefined name `{n}`"), span)),
+                },
             },
             ast::ExprKind::Tuple(items) | ast::ExprKind::List(items) => Value::Tuple(
                 items.iter().map(|i| self.eval(i)).collect::<Result<_>>()?,

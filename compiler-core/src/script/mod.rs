@@ -1,0 +1,429 @@
+//! The sandboxed Python-subset interpreter that runs the MLC course's
+//! notebook cells: plain Python (functions, classes, closures, exceptions,
+//! comprehensions, f-strings and `%`-formatting), a NumPy subset, and the
+//! `tvm` package surface — TVMScript classes and functions become IR through
+//! [`crate::tvmscript::builder`], schedules go through
+//! [`crate::schedule::Schedule::call`], and `tvm.build` goes through a
+//! [`Backend`] (by default [`ReferenceBackend`], the reference interpreter).
+//!
+//! # Using it
+//!
+//! ```
+//! use compiler_core::script::{Interpreter, Stream};
+//! let mut interp = Interpreter::new(Default::default());
+//! let result = interp.run_cell("x = [i * i for i in range(4)]\nprint(x)", "<cell>");
+//! assert!(result.is_ok());
+//! let out = interp.take_output();
+//! assert_eq!(out[0].stream, Stream::Stdout);
+//! assert_eq!(out[0].text, "[0, 1, 4, 9]\n");
+//! ```
+//!
+//! An [`Interpreter`] keeps its globals between cells, like a notebook
+//! kernel. [`Interpreter::run_notebook_cell`] also displays the value of a
+//! cell's last expression, the way IPython does. Output never goes to the
+//! process's stdout: it is collected as [`OutputChunk`]s (and optionally
+//! passed to a callback as it is produced). An uncaught exception is returned
+//! as a [`ScriptError`] holding the Python-style traceback text and the
+//! frames with their byte spans, for editor markers.
+//!
+//! # Sandbox
+//!
+//! No file system, network, processes or dynamic code (`open`, `eval`,
+//! `exec`, `__import__` of unknown modules are errors); only built-in
+//! modules can be imported. Every statement, call and loop iteration costs a
+//! step, as does built-in work proportional to its size (array operations,
+//! IR execution); [`Limits`] caps steps (per cell), memory held by lists,
+//! arrays and tensors, and the Python call depth (`RecursionError`), so a
+//! runaway script ends with an error instead of hanging or crashing the page.
+//! Integers are 64-bit; overflow is an `OverflowError`. Generators run
+//! eagerly: calling a function with `yield` runs it to the end and returns an
+//! iterator over the yielded values (an endless generator hits a budget).
+
+pub mod builtins;
+pub mod dict;
+pub mod error;
+pub mod fmt;
+pub mod host;
+pub mod interp;
+pub mod methods;
+pub mod modules;
+pub mod numpy;
+pub mod ops;
+pub mod source;
+pub mod tvm;
+pub mod value;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub use error::{ScriptError, TraceFrame};
+
+use crate::eval::{CompiledFunc, EvalOptions, NDArray};
+use crate::ir::IRModule;
+use error::{Exc, PyErr};
+use interp::{Frame, Interp};
+use source::Source;
+use value::MemTracker;
+
+/// Where a piece of output went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// `print(...)`.
+    Stdout,
+    /// `print(..., file=sys.stderr)`.
+    Stderr,
+    /// IPython's display of a cell's last value, `display(...)`, and rich
+    /// objects like `IPython.display.Code`.
+    Display,
+}
+
+/// A piece of output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputChunk {
+    pub stream: Stream,
+    pub text: String,
+}
+
+/// Resource limits of a script.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Steps per cell: statements, calls, loop iterations, plus built-in
+    /// work (one step per 8 reference-interpreter steps, per 16 array
+    /// elements). The default allows a few seconds of work in a release build.
+    pub steps: u64,
+    /// Bytes held by lists, arrays and tensors at any time.
+    pub memory: u64,
+    /// Nested Python calls before `RecursionError`.
+    pub max_depth: u32,
+    /// Native stack the interpreter may use before `RecursionError` (a
+    /// deep Python call chain is a deep Rust call chain). wasm32's default
+    /// stack is 1 MiB; a release build uses about 5 KiB per Python call, a
+    /// debug build ten times more, so hosts with a bigger stack (the CLI
+    /// runs scripts on a 256 MiB thread) raise this.
+    pub stack_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: 100_000_000,
+            memory: 512 << 20,
+            max_depth: 200,
+            stack_bytes: 768 << 10,
+        }
+    }
+}
+
+/// What the interpreter needs from its host.
+pub trait Host {
+    /// Seconds since some fixed point (for `time.time()` and `time_evaluator`).
+    fn now_seconds(&self) -> f64;
+    /// Whether a device of this kind (`cpu`, `cuda`, `webgpu`…) is present.
+    fn device_exists(&self, kind: &str) -> bool {
+        kind == "cpu"
+    }
+}
+
+/// A host without a clock: time stands still.
+#[derive(Default)]
+pub struct NoClock;
+
+impl Host for NoClock {
+    fn now_seconds(&self) -> f64 {
+        0.0
+    }
+}
+
+/// A deterministic clock for tests: every reading advances by `tick` seconds.
+pub struct TickClock {
+    now: Cell<f64>,
+    pub tick: f64,
+}
+
+impl TickClock {
+    pub fn new(tick: f64) -> TickClock {
+        TickClock {
+            now: Cell::new(0.0),
+            tick,
+        }
+    }
+}
+
+impl Host for TickClock {
+    fn now_seconds(&self) -> f64 {
+        let t = self.now.get();
+        self.now.set(t + self.tick);
+        t
+    }
+}
+
+/// A parsed build target (`"llvm -mcpu=…"`, `{"kind": "cuda"}`, `tvm.target.Target`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetSpec {
+    /// `llvm`, `c`, `cuda`, `webgpu`, `metal`, …
+    pub kind: String,
+    /// The target as written.
+    pub text: String,
+}
+
+/// Compiles modules for `tvm.build`: the reference interpreter here; the
+/// wasm (CPU) and WGSL (GPU) code generators plug in the same way.
+pub trait Backend {
+    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String>;
+}
+
+/// A built module.
+pub trait Executable {
+    fn function_names(&self) -> Vec<String>;
+    /// Runs function `name` on `args` (one array per parameter, outputs
+    /// written in place) within `step_budget` steps; returns the steps used.
+    fn run(&self, name: &str, args: &mut [NDArray], step_budget: u64) -> Result<u64, String>;
+}
+
+/// Runs every target with [`crate::eval`], the reference interpreter.
+#[derive(Default)]
+pub struct ReferenceBackend {
+    /// Check block regions while running (slower; catches bad schedules).
+    pub check_regions: bool,
+}
+
+struct ReferenceExecutable {
+    module: IRModule,
+    compiled: RefCell<HashMap<String, Rc<CompiledFunc>>>,
+    check_regions: bool,
+}
+
+impl Backend for ReferenceBackend {
+    fn build(&self, module: &IRModule, _target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        let mut compiled = HashMap::new();
+        for (name, f) in module.prim_funcs() {
+            let c = CompiledFunc::new(f).map_err(|e| format!("cannot build `{name}`: {e}"))?;
+            compiled.insert(name.to_string(), Rc::new(c));
+        }
+        Ok(Rc::new(ReferenceExecutable {
+            module: module.clone(),
+            compiled: RefCell::new(compiled),
+            check_regions: self.check_regions,
+        }))
+    }
+}
+
+impl Executable for ReferenceExecutable {
+    fn function_names(&self) -> Vec<String> {
+        self.module.names().map(str::to_string).collect()
+    }
+    fn run(&self, name: &str, args: &mut [NDArray], step_budget: u64) -> Result<u64, String> {
+        let f = self
+            .compiled
+            .borrow()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| format!("the module has no function `{name}`"))?;
+        let opts = EvalOptions {
+            step_budget: Some(step_budget),
+            check_regions: self.check_regions,
+            ..EvalOptions::default()
+        };
+        let stats = f.run(args, &opts).map_err(|e| e.message)?;
+        Ok(stats.steps)
+    }
+}
+
+/// A Python session: globals persist across cells.
+pub struct Interpreter {
+    inner: Interp,
+}
+
+impl Interpreter {
+    /// A session with no clock and the reference backend.
+    pub fn new(limits: Limits) -> Interpreter {
+        Interpreter::with_host(limits, Rc::new(NoClock), Rc::new(ReferenceBackend::default()))
+    }
+
+    pub fn with_host(limits: Limits, host: Rc<dyn Host>, backend: Rc<dyn Backend>) -> Interpreter {
+        let types = builtins::Types::new();
+        let exc_classes = builtins::exception_classes(&types.object);
+        let mut inner = Interp {
+            globals: Default::default(),
+            builtins: Default::default(),
+            types,
+            exc_classes,
+            modules: HashMap::new(),
+            output: Vec::new(),
+            sink: None,
+            limits,
+            steps: 0,
+            depth: 0,
+            mem: Rc::new(MemTracker::new(limits.memory)),
+            host,
+            backend,
+            frame: Frame {
+                env: None,
+                class_ns: None,
+                source: Rc::new(Source::new("<cell>", "", 0)),
+                func: None,
+            },
+            handling: Vec::new(),
+            next_cell: 0,
+            code_cache: HashMap::new(),
+            def_cache: HashMap::new(),
+            lambda_cache: HashMap::new(),
+            np_rng: numpy::random::Mt19937::default(),
+            next_id: 0,
+            stack_base: 0,
+            stack_peak: 0,
+            yields: Vec::new(),
+            out_bytes: 0,
+        };
+        builtins::install(&mut inner);
+        inner.globals.insert("__name__".into(), value::Value::str("__main__"));
+        Interpreter { inner }
+    }
+
+    /// Runs a cell as a script (no display of the last expression).
+    /// `name` is what tracebacks call the source (`<cell>`, `script.py`).
+    pub fn run_cell(&mut self, src: &str, name: &str) -> Result<(), ScriptError> {
+        self.run(src, name, false)
+    }
+
+    /// Runs a cell like a notebook: a final expression's value is displayed.
+    pub fn run_notebook_cell(&mut self, src: &str, name: &str) -> Result<(), ScriptError> {
+        self.run(src, name, true)
+    }
+
+    fn run(&mut self, src: &str, name: &str, display_last: bool) -> Result<(), ScriptError> {
+        let module = match crate::syntax::parse_module(src) {
+            Ok(m) => m,
+            Err(d) => return Err(syntax_error(src, name, &d)),
+        };
+        let it = &mut self.inner;
+        it.next_cell += 1;
+        let source = Rc::new(Source::new(name, src, it.next_cell));
+        it.steps = 0;
+        it.out_bytes = 0;
+        it.stack_base = interp::stack_addr();
+        it.stack_peak = 0;
+        match it.exec_module(&module, source, display_last) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(it.script_error(e)),
+        }
+    }
+
+    /// The output produced since the last call.
+    pub fn take_output(&mut self) -> Vec<OutputChunk> {
+        std::mem::take(&mut self.inner.output)
+    }
+
+    /// All output as one string (streams interleaved in order).
+    pub fn take_output_text(&mut self) -> String {
+        self.take_output().into_iter().map(|c| c.text).collect()
+    }
+
+    /// Receives every chunk as it is written (output is still collected).
+    pub fn set_output_callback(&mut self, f: Box<dyn FnMut(&OutputChunk)>) {
+        self.inner.sink = Some(f);
+    }
+
+    /// Steps used by the last cell.
+    pub fn steps_used(&self) -> u64 {
+        self.inner.steps
+    }
+
+    /// The most native stack the last cell used, in bytes.
+    pub fn stack_peak(&self) -> u64 {
+        self.inner.stack_peak as u64
+    }
+
+    /// Bytes currently held by lists, arrays and tensors.
+    pub fn memory_used(&self) -> u64 {
+        self.inner.mem.used()
+    }
+
+    /// The names defined at module level, sorted.
+    pub fn global_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.inner.globals.keys().cloned().collect();
+        v.sort();
+        v
+    }
+}
+
+/// Splits a script into notebook cells at `# %%` and `# In[...]` marker
+/// lines. Each cell is padded with blank lines so that its line numbers are
+/// those of the whole script (tracebacks then point at the script's lines).
+pub fn notebook_cells(src: &str) -> Vec<String> {
+    let mut cells: Vec<String> = vec![String::new()];
+    let mut line_no = 0usize;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("# %%") || t.starts_with("#%%") || t.starts_with("# In[") {
+            cells.push("\n".repeat(line_no + 1));
+        } else if let Some(c) = cells.last_mut() {
+            c.push_str(line);
+        }
+        line_no += 1;
+    }
+    cells.retain(|c| !c.trim().is_empty());
+    cells
+}
+
+/// Runs a whole script in a fresh interpreter: its output and the error, if any.
+pub fn run_script(src: &str, name: &str, limits: Limits) -> (Vec<OutputChunk>, Option<ScriptError>) {
+    let mut i = Interpreter::new(limits);
+    let r = i.run_cell(src, name);
+    (i.take_output(), r.err())
+}
+
+fn syntax_error(src: &str, name: &str, d: &crate::diag::Diagnostic) -> ScriptError {
+    let index = crate::diag::LineIndex::new(src);
+    let (line, col) = index.line_col(d.span.start);
+    let text = index.line_text(line);
+    let stripped = text.trim_start();
+    let indent = text.chars().count() - stripped.chars().count();
+    let caret_col = col.saturating_sub(1).saturating_sub(indent);
+    let traceback = format!(
+        "  File \"{name}\", line {line}\n    {}\n    {}^\nSyntaxError: {}\n",
+        stripped.trim_end(),
+        " ".repeat(caret_col),
+        d.message
+    );
+    ScriptError {
+        kind: "SyntaxError".into(),
+        message: d.message.clone(),
+        frames: vec![TraceFrame {
+            file: name.to_string(),
+            line,
+            col,
+            span: d.span,
+            func: "<module>".into(),
+        }],
+        traceback,
+    }
+}
+
+impl Interp {
+    /// Turns an uncaught exception into the host's error value.
+    fn script_error(&mut self, e: Box<PyErr>) -> ScriptError {
+        let value = match &e.exc {
+            Exc::Obj(v) => v.clone(),
+            Exc::Lazy { kind, args } => self.new_exception(*kind, args.clone()),
+        };
+        let class = self.class_of(&value);
+        let kind = class.display_name();
+        let saved_steps = self.steps;
+        // `str(e)` may run user code: give it a fresh allowance.
+        self.steps = 0;
+        let message = self
+            .to_str(&value)
+            .unwrap_or_else(|_| "<exception str() failed>".to_string());
+        self.steps = saved_steps;
+        let entries: Vec<_> = e.tb.iter().rev().cloned().collect();
+        let (traceback, frames) = error::render_traceback(&entries, &kind, &message);
+        ScriptError {
+            kind,
+            message,
+            frames,
+            traceback,
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! `import`: the modules a script may use. Everything is built in; there is
+//! no file system, so anything else is a `ModuleNotFoundError`.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::builtins::builtin;
+use super::error::{ExcKind, PyErr, Res};
+use super::host::Obj;
+use super::interp::Interp;
+use super::ops::num_f64;
+use super::value::*;
+
+/// Modules that exist in Python but not in Tessel's sandbox.
+const SANDBOXED: &[&str] = &[
+    "os", "subprocess", "urllib", "shutil", "socket", "requests", "pathlib", "io", "pickle",
+    "multiprocessing", "threading", "ctypes", "importlib", "tempfile", "glob", "http",
+];
+
+impl Interp {
+    /// Imports `name` (dotted), building built-in modules on first use.
+    pub(crate) fn import_module(&mut self, name: &str) -> Res<Value> {
+        if let Some(m) = self.modules.get(name) {
+            return Ok(m.clone());
+        }
+        let top = name.split('.').next().unwrap_or(name);
+        match top {
+            "tvm" => super::tvm::install(self),
+            "numpy" => {
+                let np = super::numpy::module::make_numpy(self);
+                self.modules.insert("numpy".into(), np);
+            }
+            "IPython" => install_ipython(self),
+            "math" => {
+                let m = make_math();
+                self.modules.insert("math".into(), m);
+            }
+            "time" => {
+                let m = module(
+                    "time",
+                    vec![
+                        ("time", builtin("time.time", time_time)),
+                        ("perf_counter", builtin("time.perf_counter", time_time)),
+                        ("monotonic", builtin("time.monotonic", time_time)),
+                        ("sleep", builtin("time.sleep", |_, _| Ok(Value::None))),
+                    ],
+                );
+                self.modules.insert("time".into(), m);
+            }
+            "sys" => {
+                let argv = self.new_list(vec![])?;
+                let m = module(
+                    "sys",
+                    vec![
+                        ("version", Value::str("3.11.7 (Tessel sandbox)")),
+                        ("platform", Value::str("tessel")),
+                        ("executable", Value::str("")),
+                        ("argv", argv),
+                        ("maxsize", Value::Int(i64::MAX)),
+                        ("stdout", Value::Host(Rc::new(Obj::StdStream(false)))),
+                        ("stderr", Value::Host(Rc::new(Obj::StdStream(true)))),
+                    ],
+                );
+                self.modules.insert("sys".into(), m);
+            }
+            "__future__" => {
+                let m = module("__future__", vec![("annotations", Value::None)]);
+                self.modules.insert("__future__".into(), m);
+            }
+            "typing" => {
+                let names = ["List", "Dict", "Tuple", "Optional", "Any", "Union", "Callable", "Sequence"];
+                let attrs: Vec<(&str, Value)> = names.iter().map(|n| (*n, Value::Class(self.types.object.clone()))).collect();
+                let m = module("typing", attrs);
+                self.modules.insert("typing".into(), m);
+            }
+            _ => {}
+        }
+        if let Some(m) = self.modules.get(name) {
+            return Ok(m.clone());
+        }
+        let msg = if SANDBOXED.contains(&top) {
+            format!("No module named '{name}' (Tessel's sandbox has no file system, network or processes)")
+        } else if self.modules.contains_key(top) {
+            format!("No module named '{name}'")
+        } else {
+            format!("No module named '{name}' (Tessel provides tvm, numpy, IPython, math, time and sys)")
+        };
+        Err(PyErr::new(ExcKind::ModuleNotFoundError, msg))
+    }
+}
+
+fn module(name: &str, attrs: Vec<(&str, Value)>) -> Value {
+    let map: HashMap<String, Value> = attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    Value::Module(Rc::new(ModuleObj {
+        name: name.to_string(),
+        attrs: RefCell::new(map),
+        missing_note: None,
+    }))
+}
+
+fn time_time(it: &mut Interp, _a: Args) -> Res<Value> {
+    Ok(Value::Float(it.host.now_seconds()))
+}
+
+fn display_obj(kind: &'static str) -> BuiltinFn {
+    match kind {
+        "Code" => |it, mut a| {
+            let data = a.take(0, "data").unwrap_or(Value::str(""));
+            let _ = a.take_kw("language");
+            let _ = a.take_kw("url");
+            let _ = a.take_kw("filename");
+            let text = it.to_str(&data)?;
+            Ok(Value::Host(Rc::new(Obj::Display { kind: "Code", text })))
+        },
+        "HTML" => |it, mut a| {
+            let data = a.take(0, "data").unwrap_or(Value::str(""));
+            let text = it.to_str(&data)?;
+            Ok(Value::Host(Rc::new(Obj::Display { kind: "HTML", text })))
+        },
+        _ => |it, mut a| {
+            let data = a.take(0, "data").unwrap_or(Value::str(""));
+            let text = it.to_str(&data)?;
+            Ok(Value::Host(Rc::new(Obj::Display { kind: "Markdown", text })))
+        },
+    }
+}
+
+fn install_ipython(it: &mut Interp) {
+    let display = module(
+        "IPython.display",
+        vec![
+            ("display", builtin("IPython.display.display", super::builtins::bi_display)),
+            ("Code", builtin("IPython.display.Code", display_obj("Code"))),
+            ("HTML", builtin("IPython.display.HTML", display_obj("HTML"))),
+            ("Markdown", builtin("IPython.display.Markdown", display_obj("Markdown"))),
+        ],
+    );
+    let ipython = module(
+        "IPython",
+        vec![
+            ("display", display.clone()),
+            ("get_ipython", builtin("IPython.get_ipython", |_, _| Ok(Value::None))),
+        ],
+    );
+    it.modules.insert("IPython".into(), ipython);
+    it.modules.insert("IPython.display".into(), display);
+}
+
+fn math1(it: &mut Interp, a: Args) -> Res<Value> {
+    let name = a.data.as_ref().and_then(|d| d.as_str().map(str::to_string)).unwrap_or_default();
+    let x = a
+        .pos
+        .first()
+        .and_then(|v| num_f64(v).or_else(|| if let Value::NpScalar(s) = v { Some(s.num.as_f64()) } else { None }))
+        .ok_or_else(|| PyErr::type_error("must be real number"))?;
+    let domain = || PyErr::value_error("math domain error");
+    let _ = it;
+    Ok(match name.as_str() {
+        "sqrt" => {
+            if x < 0.0 {
+                return Err(domain());
+            }
+            Value::Float(x.sqrt())
+        }
+        "exp" => Value::Float(x.exp()),
+        "log" => {
+            if x <= 0.0 {
+                return Err(domain());
+            }
+            match a.pos.get(1).and_then(num_f64) {
+                Some(b) => Value::Float(x.ln() / b.ln()),
+                None => Value::Float(x.ln()),
+            }
+        }
+        "log2" => {
+            if x <= 0.0 {
+                return Err(domain());
+            }
+            Value::Float(x.log2())
+        }
+        "log10" => {
+            if x <= 0.0 {
+                return Err(domain());
+            }
+            Value::Float(x.log10())
+        }
+        "floor" => Value::Int(super::builtins::float_to_int(x.floor())?),
+        "ceil" => Value::Int(super::builtins::float_to_int(x.ceil())?),
+        "trunc" => Value::Int(super::builtins::float_to_int(x.trunc())?),
+        "fabs" => Value::Float(x.abs()),
+        "sin" => Value::Float(x.sin()),
+        "cos" => Value::Float(x.cos()),
+        "tan" => Value::Float(x.tan()),
+        "tanh" => Value::Float(x.tanh()),
+        "erf" => Value::Float(crate::eval::erf(x)),
+        "isnan" => Value::Bool(x.is_nan()),
+        "isinf" => Value::Bool(x.is_infinite()),
+        "isfinite" => Value::Bool(x.is_finite()),
+        _ => return Err(PyErr::attribute_error(format!("module 'math' has no attribute '{name}'"))),
+    })
+}
+
+fn math_pow(_it: &mut Interp, a: Args) -> Res<Value> {
+    match a.pos.as_slice() {
+        [x, y] => Ok(Value::Float(
+            num_f64(x).unwrap_or(f64::NAN).powf(num_f64(y).unwrap_or(f64::NAN)),
+        )),
+        _ => Err(PyErr::type_error("pow expected 2 arguments")),
+    }
+}
+
+fn math_prod(it: &mut Interp, a: Args) -> Res<Value> {
+    let v = a.pos.first().cloned().unwrap_or(Value::None);
+    let mut acc = Value::Int(1);
+    for x in it.to_vec(&v)? {
+        acc = it.binary_op(crate::syntax::ast::BinOp::Mul, acc, x)?;
+    }
+    Ok(acc)
+}
+
+fn math_gcd(_it: &mut Interp, a: Args) -> Res<Value> {
+    let mut g: i64 = 0;
+    for v in &a.pos {
+        let mut x = super::ops::num_i64(v).ok_or_else(|| PyErr::type_error("gcd() takes integers"))?.abs();
+        let mut y = g;
+        while y != 0 {
+            let t = x % y;
+            x = y;
+            y = t;
+        }
+        g = x;
+    }
+    Ok(Value::Int(g))
+}
+
+fn math_isclose(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let x = a.req(0, "a", "isclose")?;
+    let y = a.req(1, "b", "isclose")?;
+    let rel = a.take_kw("rel_tol").and_then(|v| num_f64(&v)).unwrap_or(1e-9);
+    let abs = a.take_kw("abs_tol").and_then(|v| num_f64(&v)).unwrap_or(0.0);
+    let (x, y) = (num_f64(&x).unwrap_or(f64::NAN), num_f64(&y).unwrap_or(f64::NAN));
+    Ok(Value::Bool(x == y || (x - y).abs() <= (rel * x.abs().max(y.abs())).max(abs)))
+}
+
+fn make_math() -> Value {
+    let mut attrs: Vec<(&str, Value)> = vec![
+        ("pi", Value::Float(std::f64::consts::PI)),
+        ("e", Value::Float(std::f64::consts::E)),
+        ("inf", Value::Float(f64::INFINITY)),
+        ("nan", Value::Float(f64::NAN)),
+        ("pow", builtin("math.pow", math_pow)),
+        ("prod", builtin("math.prod", math_prod)),
+        ("gcd", builtin("math.gcd", math_gcd)),
+        ("isclose", builtin("math.isclose", math_isclose)),
+    ];
+    for name in [
+        "sqrt", "exp", "log", "log2", "log10", "floor", "ceil", "trunc", "fabs", "sin", "cos", "tan",
+        "tanh", "erf", "isnan", "isinf", "isfinite",
+    ] {
+        attrs.push((
+            name,
+            super::builtins::builtin_with(&format!("math.{name}"), math1, Value::str(name)),
+        ));
+    }
+    module("math", attrs)
+}

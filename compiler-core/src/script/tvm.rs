@@ -1,0 +1,1643 @@
+//! The `tvm` package as scripts see it: TVMScript definitions, `IRModule`
+//! and `PrimFunc` objects, schedules (every primitive goes through
+//! [`Schedule::call`]), `tvm.build` through the [`super::Backend`], runtime
+//! modules, tensors, devices and `time_evaluator`.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::builtins::{builtin, builtin_with};
+use super::dict::Dict;
+use super::error::{ExcKind, PyErr, Res};
+use super::host::{Device, Obj, RtModule, SchedObj};
+use super::interp::Interp;
+use super::ops::num_i64;
+use super::value::*;
+use super::TargetSpec;
+use crate::analysis::structural_equal::{assert_structural_equal as ir_equal, EqualOptions};
+use crate::eval::NDArray;
+use crate::ir::{AttrValue, BaseFunc, IRModule, PrimFunc};
+use crate::schedule::replay::SchedValue;
+use crate::schedule::{Rv, Schedule, ScheduleError, TraceDialect};
+use crate::syntax::ast;
+use crate::tvmscript::builder::{build_item, Item, PyConst, ScriptAliases};
+use crate::tvmscript::printer::{print_module, print_prim_func, print_stmt, Dialect, PrintOptions};
+
+const PRIM_FUNC: &str = "tvm.script.tir.prim_func";
+/// Reference-interpreter steps (loop iterations and stores) per script step:
+/// an IR step costs a few nanoseconds, a Python statement tens.
+const IR_STEPS_PER_STEP: u64 = 8;
+const IR_MODULE: &str = "tvm.script.ir_module";
+
+fn host(o: Obj) -> Value {
+    Value::Host(Rc::new(o))
+}
+
+// ----------------------------------------------------------------------------
+// TVMScript in scripts
+
+pub fn is_prim_func_decorator(v: &Value) -> bool {
+    matches!(v, Value::Builtin(b) if &*b.name == PRIM_FUNC)
+}
+
+pub fn is_ir_module_decorator(v: &Value) -> bool {
+    matches!(v, Value::Builtin(b) if &*b.name == IR_MODULE)
+}
+
+/// Which script names refer to TVM's script namespaces.
+fn aliases(it: &Interp) -> ScriptAliases {
+    let mut a = ScriptAliases::default();
+    let mut look = |name: &str, v: &Value| {
+        if let Some(c) = py_const(v, 0) {
+            a.consts.push((name.to_string(), c));
+        }
+        if let Value::Module(m) = v {
+            match m.name.as_str() {
+                "tvm.script.tir" => a.tir.push(name.to_string()),
+                "tvm.script.tirx" => {
+                    a.tir.push(name.to_string());
+                    a.tirx = true;
+                }
+                "tvm.script.ir" => a.ir.push(name.to_string()),
+                "tvm.script.relax" => a.relax.push(name.to_string()),
+                _ => {}
+            }
+        }
+    };
+    for (k, v) in &it.globals {
+        look(k, v);
+    }
+    if let Some(env) = &it.frame.env {
+        for (k, v) in env.code.locals.iter().zip(env.values.borrow().iter()) {
+            if let Some(v) = v {
+                look(k, v);
+            }
+        }
+    }
+    a
+}
+
+/// A script value TVMScript can use as a constant.
+fn py_const(v: &Value, depth: u32) -> Option<PyConst> {
+    Some(match v {
+        Value::Bool(b) => PyConst::Bool(*b),
+        Value::Int(i) => PyConst::Int(*i),
+        Value::Float(f) => PyConst::Float(*f),
+        Value::Str(s) => PyConst::Str(s.to_string()),
+        Value::NpScalar(s) if !s.dtype.is_float() && !s.dtype.is_bool() => PyConst::Int(s.num.as_i64()),
+        Value::Tuple(items) if depth < 4 && items.len() <= 16 => {
+            PyConst::Tuple(items.iter().map(|x| py_const(x, depth + 1)).collect::<Option<_>>()?)
+        }
+        Value::List(l) if depth < 4 && l.borrow().len() <= 16 => {
+            PyConst::Tuple(l.borrow().iter().map(|x| py_const(x, depth + 1)).collect::<Option<_>>()?)
+        }
+        _ => return None,
+    })
+}
+
+fn diagnostic_error(it: &Interp, diags: &[crate::diag::Diagnostic]) -> Box<PyErr> {
+    let src = &it.frame.source;
+    let text: Vec<String> = diags
+        .iter()
+        .map(|d| crate::diag::render(d, &src.text, &src.name))
+        .collect();
+    // Like TVM's, the message is the rendered diagnostics.
+    PyErr::new(ExcKind::DiagnosticError, text.join("\n").trim_end().to_string())
+}
+
+/// Builds the IRModule or PrimFunc a decorated class or def defines.
+pub fn build_tvmscript(it: &mut Interp, stmt: &ast::Stmt) -> Res<Value> {
+    let ns = aliases(it);
+    let parsed = build_item(stmt, &ns).map_err(|d| diagnostic_error(it, &[d]))?;
+    let dialect = Dialect::from_source(parsed.dialect);
+    let module = parsed.to_module();
+    let errors: Vec<_> = crate::analysis::verify::verify_module(&module)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    if !errors.is_empty() {
+        return Err(diagnostic_error(it, &errors));
+    }
+    it.charge_steps(1000)?;
+    Ok(match parsed.items.into_iter().next() {
+        Some(Item::PrimFunc { func, .. }) => host(Obj::PrimFunc { func, dialect }),
+        _ => host(Obj::IRModule {
+            module: RefCell::new(module),
+            dialect,
+        }),
+    })
+}
+
+fn prim_func_decorator(_it: &mut Interp, a: Args) -> Res<Value> {
+    if a.pos.is_empty() {
+        // `@T.prim_func(private=True)`: a configured decorator.
+        return Ok(builtin(PRIM_FUNC, prim_func_decorator));
+    }
+    Err(PyErr::type_error(
+        "T.prim_func must be used as a decorator of a `def` (Tessel builds the function from its source)",
+    ))
+}
+
+fn ir_module_decorator(_it: &mut Interp, _a: Args) -> Res<Value> {
+    Err(PyErr::type_error(
+        "ir_module must be used as a class decorator (Tessel builds the module from its source)",
+    ))
+}
+
+// ----------------------------------------------------------------------------
+// Helpers
+
+fn name_of(f: &PrimFunc) -> Option<String> {
+    match f.attrs.get("global_symbol") {
+        Some(AttrValue::Str(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+pub fn func_name_arg(v: &Value) -> Res<String> {
+    match v {
+        Value::Str(s) => Ok(s.to_string()),
+        Value::Host(o) => match &**o {
+            Obj::GlobalVar(n) => Ok(n.clone()),
+            _ => Err(PyErr::type_error("expected a function name or a GlobalVar")),
+        },
+        _ => Err(PyErr::type_error("expected a function name or a GlobalVar")),
+    }
+}
+
+/// An IRModule (and its print dialect) from an IRModule or PrimFunc value;
+/// a lone PrimFunc goes in as `main` (what `tvm.s_tir.Schedule` and
+/// `tvm.build` do with one).
+fn module_arg(v: &Value, what: &str) -> Res<(IRModule, Dialect)> {
+    if let Value::Host(o) = v {
+        match &**o {
+            Obj::IRModule { module, dialect } => return Ok((module.borrow().clone(), *dialect)),
+            Obj::PrimFunc { func, dialect } => {
+                let name = "main".to_string();
+                let mut m = IRModule::new();
+                m.insert(name, BaseFunc::Prim(func.clone()));
+                return Ok((m, *dialect));
+            }
+            _ => {}
+        }
+    }
+    Err(PyErr::type_error(format!(
+        "{what} expects an IRModule or a PrimFunc, got {}",
+        v.type_name()
+    )))
+}
+
+fn attr_value(it: &mut Interp, v: &Value) -> Res<AttrValue> {
+    Ok(match v {
+        Value::Bool(b) => AttrValue::Bool(*b),
+        Value::Int(i) => AttrValue::Int(*i),
+        Value::Float(f) => AttrValue::Float(*f),
+        Value::Str(s) => AttrValue::Str(s.to_string()),
+        Value::NpScalar(s) => match s.num {
+            Num::I(i) => AttrValue::Int(i),
+            Num::F(f) => AttrValue::Float(f),
+        },
+        Value::List(_) | Value::Tuple(_) => {
+            let items = it.to_vec(v)?;
+            let mut out = Vec::with_capacity(items.len());
+            for x in &items {
+                out.push(attr_value(it, x)?);
+            }
+            AttrValue::Array(out)
+        }
+        Value::Dict(d) => {
+            let mut m = std::collections::BTreeMap::new();
+            for (k, x) in d.borrow().items() {
+                let key = match k {
+                    Value::Str(s) => s.to_string(),
+                    other => return Err(PyErr::type_error(format!("attribute keys must be strings, not {}", other.type_name()))),
+                };
+                m.insert(key, attr_value(it, &x)?);
+            }
+            AttrValue::Map(m)
+        }
+        other => {
+            return Err(PyErr::type_error(format!(
+                "cannot use a '{}' as a function attribute",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+fn attr_to_value(it: &mut Interp, a: &AttrValue) -> Res<Value> {
+    Ok(match a {
+        AttrValue::Bool(b) => Value::Bool(*b),
+        AttrValue::Int(i) => Value::Int(*i),
+        AttrValue::Float(f) => Value::Float(*f),
+        AttrValue::Str(s) => Value::str(s.as_str()),
+        AttrValue::Expr(e) => Value::str(crate::tvmscript::printer::print_expr(e)),
+        AttrValue::Array(items) => {
+            let mut out = Vec::new();
+            for x in items {
+                out.push(attr_to_value(it, x)?);
+            }
+            it.new_list(out)?
+        }
+        AttrValue::Map(m) => {
+            let mut d = Dict::new();
+            for (k, x) in m {
+                let v = attr_to_value(it, x)?;
+                d.insert(Value::str(k.as_str()), v)?;
+            }
+            it.new_dict(d)
+        }
+    })
+}
+
+pub fn attrs_text(it: &mut Interp, items: &[(String, Value)]) -> Res<String> {
+    let mut parts = Vec::new();
+    for (k, v) in items {
+        let vs = match v {
+            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
+            Value::Str(s) => format!("\"{s}\""),
+            other => it.repr(other)?,
+        };
+        parts.push(format!("\"{k}\": {vs}"));
+    }
+    Ok(format!("{{{}}}", parts.join(", ")))
+}
+
+fn print_func(func: &PrimFunc, dialect: Dialect) -> String {
+    let name = name_of(func).unwrap_or_else(|| "main".into());
+    print_prim_func(func, &name, &PrintOptions::new(dialect))
+}
+
+fn print_mod(module: &IRModule, dialect: Dialect) -> String {
+    print_module(module, &PrintOptions::new(dialect))
+}
+
+fn script_text(o: &Obj) -> Option<String> {
+    Some(match o {
+        Obj::IRModule { module, dialect } => print_mod(&module.borrow(), *dialect),
+        Obj::PrimFunc { func, dialect } => print_func(func, *dialect),
+        _ => return None,
+    })
+}
+
+pub fn repr(o: &Obj) -> String {
+    match o {
+        Obj::IRModule { .. } | Obj::PrimFunc { .. } => script_text(o).unwrap_or_default().trim_end().to_string(),
+        Obj::GlobalVar(n) => format!("I.GlobalVar(\"{n}\")"),
+        Obj::Attrs(_) => "<attrs>".into(),
+        Obj::Schedule(s) => match s.borrow().sch.dialect {
+            TraceDialect::STir => "s_tir.Schedule".into(),
+            TraceDialect::Tir => "tir.Schedule".into(),
+        },
+        Obj::Rv { rv, dialect, .. } => match (rv, dialect) {
+            (Rv::Block(_), TraceDialect::STir) => "s_tir.SBlockRV".into(),
+            (Rv::Block(_), TraceDialect::Tir) => "tir.BlockRV".into(),
+            (Rv::Loop(_), TraceDialect::STir) => "s_tir.LoopRV".into(),
+            (Rv::Loop(_), TraceDialect::Tir) => "tir.LoopRV".into(),
+            (Rv::Expr(_), _) => rv.name(),
+        },
+        Obj::Trace { text } | Obj::IRText { text, .. } => text.clone(),
+        Obj::Tensor { data, device } => {
+            let a = data.borrow();
+            format!(
+                "<tvm.runtime.Tensor shape={}, {}:{}>\n{}",
+                shape_text(a.shape()),
+                device.kind,
+                device.index,
+                super::numpy::array_repr(&a)
+            )
+        }
+        Obj::Device(d) => format!("device(type='{}', index={})", d.kind, d.index),
+        Obj::Target { kind, .. } => target_json(kind),
+        Obj::RtModule(_) => "ffi.Module(imports_=())".into(),
+        Obj::PackedFunc { .. } | Obj::TimeEvaluator { .. } => "ffi.Function".into(),
+        Obj::BenchmarkResult(r) => {
+            let s = stats(r);
+            format!(
+                "BenchmarkResult(min={}, mean={}, median={}, max={}, std={}, results=[{}])",
+                super::fmt::float_repr(s.min),
+                super::fmt::float_repr(s.mean),
+                super::fmt::float_repr(s.median),
+                super::fmt::float_repr(s.max),
+                super::fmt::float_repr(s.std),
+                r.iter().map(|x| super::fmt::float_repr(*x)).collect::<Vec<_>>().join(", ")
+            )
+        }
+        _ => "<object>".into(),
+    }
+}
+
+fn shape_text(shape: &[usize]) -> String {
+    match shape.len() {
+        1 => format!("({},)", shape[0]),
+        _ => format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn target_json(kind: &str) -> String {
+    let keys = match kind {
+        "llvm" | "c" => "[\"cpu\"]",
+        "cuda" | "nvptx" | "rocm" | "metal" | "vulkan" | "opencl" | "webgpu" => "[\"gpu\"]",
+        _ => "[]",
+    };
+    let keys = if kind == "cuda" { "[\"cuda\", \"gpu\"]".to_string() } else { keys.to_string() };
+    format!("{{\"kind\":\"{kind}\",\"tag\":\"\",\"keys\":{keys}}}")
+}
+
+struct Stats {
+    mean: f64,
+    median: f64,
+    min: f64,
+    max: f64,
+    std: f64,
+}
+
+fn stats(r: &[f64]) -> Stats {
+    let n = r.len().max(1) as f64;
+    let mean = r.iter().sum::<f64>() / n;
+    let mut s = r.to_vec();
+    s.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let median = match s.len() {
+        0 => 0.0,
+        l if l % 2 == 1 => s[l / 2],
+        l => (s[l / 2 - 1] + s[l / 2]) / 2.0,
+    };
+    let std = (r.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+    Stats {
+        mean,
+        median,
+        min: s.first().copied().unwrap_or(0.0),
+        max: s.last().copied().unwrap_or(0.0),
+        std,
+    }
+}
+
+/// `str(BenchmarkResult)`, as TVM prints it.
+pub fn benchmark_str(r: &[f64]) -> String {
+    let s = stats(r);
+    let c = |t: &str| super::fmt::format_str(t, "^12").unwrap_or_default();
+    let f = |x: f64| super::fmt::format_float(x * 1000.0, "^12.4f").unwrap_or_default();
+    format!(
+        "Execution time summary:\n{} {} {} {} {}\n{} {} {} {} {}               ",
+        c("mean (ms)"),
+        c("median (ms)"),
+        c("max (ms)"),
+        c("min (ms)"),
+        c("std (ms)"),
+        f(s.mean),
+        f(s.median),
+        f(s.max),
+        f(s.min),
+        f(s.std)
+    )
+}
+
+// ----------------------------------------------------------------------------
+// Schedules
+
+fn schedule_error(e: ScheduleError) -> Box<PyErr> {
+    PyErr::new(ExcKind::ScheduleError, e.to_string())
+}
+
+/// A refused call as the Python exception TVM raises: argument mistakes
+/// are `TypeError`s (TVM's type checker), stale handles and an unchosen
+/// function `ValueError`s, everything else a `ScheduleError`.
+fn call_error(method: &str, e: ScheduleError) -> Box<PyErr> {
+    let m = e.message.as_str();
+    let arg_error = ["expected a ", "expected an ", "missing argument", "too many arguments", "unexpected keyword argument", "a split factor is"];
+    if arg_error.iter().any(|p| m.starts_with(p)) {
+        return PyErr::type_error(format!("{method}(): {m}"));
+    }
+    if m.starts_with("the module has several functions") {
+        return PyErr::value_error(format!(
+            "`{method}` does not know which function to be working on. Please specify the function name explicitly, or call `work_on` to specify the function before using `{method}`."
+        ));
+    }
+    if m.starts_with("the loop l") && (m.contains("no longer exists") || m.contains("no longer in the function")) {
+        return PyErr::value_error("The loop no longer exists in the IRModule");
+    }
+    if m.starts_with("the block b") && m.contains("no longer exists") || (m.starts_with("block `") && m.contains("no longer exists")) {
+        return PyErr::value_error("The block no longer exists in the IRModule");
+    }
+    schedule_error(e)
+}
+
+fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Value> {
+    let m = a.req(0, "mod", "Schedule")?;
+    let seed = a.take(1, "seed");
+    let _ = a.take(2, "debug_mask");
+    let _ = a.take(3, "error_render_level");
+    let _ = a.take(4, "enable_check");
+    a.done("Schedule", 5)?;
+    let (module, ir_dialect) = module_arg(&m, "Schedule")?;
+    let seed = match seed.as_ref().and_then(num_i64) {
+        Some(s) if s >= 0 => s as u64,
+        // TVM draws a random seed for every unseeded schedule; Tessel draws
+        // the next one of a per-session sequence, so runs are reproducible
+        // but each schedule samples differently.
+        _ => {
+            let mut z = (it.next_id + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z ^ (z >> 31)
+        }
+    };
+    let mut sch = Schedule::with_seed(module, seed).map_err(schedule_error)?;
+    sch.dialect = dialect;
+    sch.ir_dialect = ir_dialect;
+    it.next_id += 1;
+    it.charge_steps(100)?;
+    Ok(host(Obj::Schedule(RefCell::new(SchedObj {
+        sch,
+        ir_dialect,
+        id: it.next_id,
+    }))))
+}
+
+fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
+    Ok(match v {
+        Value::None => SchedValue::None,
+        Value::Bool(b) => SchedValue::Bool(*b),
+        Value::Int(i) => SchedValue::Int(*i),
+        Value::Float(f) => SchedValue::Float(*f),
+        Value::Str(s) => SchedValue::Str(s.to_string()),
+        Value::NpScalar(s) => match s.num {
+            Num::I(i) => SchedValue::Int(i),
+            Num::F(f) => SchedValue::Float(f),
+        },
+        Value::List(_) | Value::Tuple(_) => {
+            let items = it.to_vec(v)?;
+            let mut out = Vec::with_capacity(items.len());
+            for x in &items {
+                out.push(to_sched(it, x)?);
+            }
+            SchedValue::List(out)
+        }
+        Value::Func(f) => SchedValue::Source(f.source.slice(f.span).to_string()),
+        Value::Host(o) => match &**o {
+            Obj::Rv { rv, .. } => SchedValue::Rv(*rv),
+            _ => return Err(PyErr::type_error(format!("cannot pass a '{}' to a schedule primitive", o.type_name()))),
+        },
+        other => {
+            return Err(PyErr::type_error(format!(
+                "cannot pass a '{}' to a schedule primitive",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+fn from_sched(it: &mut Interp, v: SchedValue, dialect: TraceDialect, sched: u64) -> Res<Value> {
+    Ok(match v {
+        SchedValue::Rv(rv) => host(Obj::Rv { rv, dialect, sched }),
+        SchedValue::Int(i) => Value::Int(i),
+        SchedValue::Float(f) => Value::Float(f),
+        SchedValue::Bool(b) => Value::Bool(b),
+        SchedValue::Str(s) => Value::str(s),
+        SchedValue::None => Value::None,
+        SchedValue::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for x in items {
+                out.push(from_sched(it, x, dialect, sched)?);
+            }
+            it.new_list(out)?
+        }
+        SchedValue::Source(s) => Value::str(s),
+    })
+}
+
+fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value> {
+    let Obj::Schedule(cell) = &**o else {
+        return Err(PyErr::type_error("not a schedule"));
+    };
+    match name {
+        "copy" => {
+            let (sch, ir_dialect) = {
+                let s = cell.borrow();
+                (s.sch.clone(), s.ir_dialect)
+            };
+            it.next_id += 1;
+            return Ok(host(Obj::Schedule(RefCell::new(SchedObj {
+                sch,
+                ir_dialect,
+                id: it.next_id,
+            }))));
+        }
+        "get" => {
+            let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("get() takes a random variable"))?;
+            let Value::Host(h) = &v else {
+                return Err(PyErr::type_error("get() takes a random variable"));
+            };
+            let Obj::Rv { rv, .. } = &**h else {
+                return Err(PyErr::type_error("get() takes a random variable"));
+            };
+            let s = cell.borrow();
+            return match rv {
+                Rv::Expr(i) => Ok(Value::Int(s.sch.get_value(crate::schedule::ExprRV(*i)).map_err(schedule_error)?)),
+                Rv::Block(i) => {
+                    let (_, realize) = s
+                        .sch
+                        .resolve_block("get", crate::schedule::BlockRV(*i))
+                        .map_err(schedule_error)?;
+                    let stmt = crate::ir::Stmt::new(crate::ir::StmtKind::BlockRealize(realize), crate::diag::Span::default());
+                    let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
+                    Ok(host(Obj::IRText { text: text.trim_end().to_string(), class: "tvm.s_tir.stmt.SBlock" }))
+                }
+                Rv::Loop(i) => {
+                    let (_, node) = s
+                        .sch
+                        .resolve_loop("get", crate::schedule::LoopRV(*i))
+                        .map_err(schedule_error)?;
+                    let stmt = crate::ir::Stmt::new(crate::ir::StmtKind::For(node), crate::diag::Span::default());
+                    let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
+                    Ok(host(Obj::IRText { text: text.trim_end().to_string(), class: "tvm.tirx.stmt.For" }))
+                }
+            };
+        }
+        "fork_seed" => return Ok(Value::Int((cell.borrow_mut().sch.fork_seed() >> 33) as i64)),
+        "seed" => {
+            let s = a.pos.first().and_then(num_i64).unwrap_or(0);
+            cell.borrow_mut().sch.seed(s as u64);
+            return Ok(Value::None);
+        }
+        "show" => {
+            let text = {
+                let s = cell.borrow();
+                print_mod(s.sch.module(), s.ir_dialect)
+            };
+            it.stdout(format!("{}\n", text.trim_end()));
+            return Ok(Value::None);
+        }
+        "enter_postproc" | "remove_rv" => return Ok(Value::None),
+        _ => {}
+    }
+    let mut positional = Vec::with_capacity(a.pos.len());
+    for v in &a.pos {
+        positional.push(to_sched(it, v)?);
+    }
+    let mut keywords = Vec::with_capacity(a.kw.len());
+    for (k, v) in &a.kw {
+        keywords.push((k.to_string(), to_sched(it, v)?));
+    }
+    it.charge_steps(100)?;
+    let (result, dialect, id) = {
+        let mut s = cell.borrow_mut();
+        let r = s.sch.call(name, positional, keywords);
+        (r, s.sch.dialect, s.id)
+    };
+    let out = result.map_err(|e| call_error(name, e))?;
+    from_sched(it, out, dialect, id)
+}
+
+// ----------------------------------------------------------------------------
+// Build and run
+
+/// The target's kind from a string, dict or Target object.
+fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
+    let (kind, text) = match v {
+        None | Some(Value::None) => ("llvm".to_string(), "llvm".to_string()),
+        Some(Value::Str(s)) => {
+            let kind = s.split_whitespace().next().unwrap_or("").to_string();
+            (kind, s.to_string())
+        }
+        Some(Value::Dict(d)) => {
+            let kind = match d.borrow().get_str("kind") {
+                Some(Value::Str(k)) => k.to_string(),
+                _ => return Err(PyErr::value_error("a target dict needs a \"kind\"")),
+            };
+            (kind.clone(), kind)
+        }
+        Some(Value::Host(o)) => match &*o {
+            Obj::Target { kind, text } => (kind.clone(), text.clone()),
+            _ => return Err(PyErr::type_error("target must be a string, a dict or a tvm.target.Target")),
+        },
+        Some(other) => {
+            return Err(PyErr::type_error(format!(
+                "target must be a string, a dict or a tvm.target.Target, not {}",
+                it.repr(&other)?
+            )))
+        }
+    };
+    const KINDS: &[&str] = &["llvm", "c", "cuda", "nvptx", "metal", "webgpu", "vulkan", "opencl", "rocm"];
+    if !KINDS.contains(&kind.as_str()) {
+        return Err(PyErr::value_error(format!("Target kind \"{kind}\" is not defined")));
+    }
+    Ok(TargetSpec { kind, text })
+}
+
+fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let m = a.req(0, "ir_mod", "build")?;
+    let target = a.take(1, "target");
+    let _ = a.take(2, "pipeline");
+    let _ = a.take_kw("target_host");
+    let _ = a.take_kw("name");
+    a.done("build", 3)?;
+    let (module, _) = module_arg(&m, "tvm.build")?;
+    // A built PrimFunc also answers to its global symbol.
+    let alias = match &m {
+        Value::Host(o) => match &**o {
+            Obj::PrimFunc { func, .. } => name_of(func).filter(|n| n != "main"),
+            _ => None,
+        },
+        _ => None,
+    };
+    let target = target_arg(it, target)?;
+    if module.prim_funcs().next().is_none() {
+        return Err(PyErr::value_error("the module has no PrimFunc to build"));
+    }
+    it.charge_steps(1000)?;
+    let exec = it
+        .backend
+        .build(&module, &target)
+        .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
+    let functions: Vec<String> = module.names().map(str::to_string).collect();
+    let aliases: Vec<(String, String)> = alias.into_iter().map(|a| (a, "main".to_string())).collect();
+    let entry = if functions.iter().any(|f| f == "main") {
+        "main".to_string()
+    } else {
+        functions.first().cloned().unwrap_or_default()
+    };
+    Ok(host(Obj::RtModule(Rc::new(RtModule {
+        exec,
+        entry,
+        target: target.kind,
+        functions,
+        aliases,
+        executable: args_is_compile(&a),
+    }))))
+}
+
+fn args_is_compile(a: &Args) -> bool {
+    matches!(&a.data, Some(Value::Str(s)) if &**s == "compile")
+}
+
+/// Calls a built function with tensors (written back in place).
+pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Res<Value> {
+    if !a.kw.is_empty() {
+        return Err(PyErr::type_error("compiled functions take positional arguments only"));
+    }
+    let mut arrays: Vec<NDArray> = Vec::with_capacity(a.pos.len());
+    let mut targets: Vec<Option<Rc<ArrayObj>>> = Vec::with_capacity(a.pos.len());
+    for (i, v) in a.pos.iter().enumerate() {
+        match v {
+            Value::Host(o) => match &**o {
+                Obj::Tensor { data, .. } => {
+                    arrays.push(data.borrow().clone());
+                    targets.push(Some(data.clone()));
+                }
+                _ => {
+                    return Err(PyErr::type_error(format!(
+                        "argument {i}: expected a tvm.runtime.Tensor, got {}",
+                        o.type_name()
+                    )))
+                }
+            },
+            Value::Array(data) => {
+                arrays.push(data.borrow().clone());
+                targets.push(Some(data.clone()));
+            }
+            Value::Int(x) => {
+                arrays.push(NDArray::scalar_i64(crate::ir::DataType::i64(), *x).map_err(PyErr::value_error)?);
+                targets.push(None);
+            }
+            Value::Bool(x) => {
+                arrays.push(NDArray::scalar_i64(crate::ir::DataType::bool(), *x as i64).map_err(PyErr::value_error)?);
+                targets.push(None);
+            }
+            Value::Float(x) => {
+                arrays.push(NDArray::scalar_f64(crate::ir::DataType::f64(), *x).map_err(PyErr::value_error)?);
+                targets.push(None);
+            }
+            Value::NpScalar(s) => {
+                let arr = match s.num {
+                    Num::F(f) => NDArray::scalar_f64(s.dtype, f),
+                    Num::I(i) => NDArray::scalar_i64(s.dtype, i),
+                };
+                arrays.push(arr.map_err(PyErr::value_error)?);
+                targets.push(None);
+            }
+            other => {
+                return Err(PyErr::type_error(format!(
+                    "argument {i}: expected a tvm.runtime.Tensor, got {}",
+                    other.type_name()
+                )))
+            }
+        }
+    }
+    let budget = it.steps_left().saturating_mul(IR_STEPS_PER_STEP);
+    let used = m
+        .exec
+        .run(name, &mut arrays, budget)
+        .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
+    it.charge_steps(used / IR_STEPS_PER_STEP)?;
+    for (t, arr) in targets.into_iter().zip(arrays) {
+        if let Some(t) = t {
+            t.update(|d| *d = arr);
+        }
+    }
+    Ok(Value::None)
+}
+
+pub fn time_evaluate(it: &mut Interp, m: &Rc<RtModule>, name: &str, number: u64, repeat: u64, a: Args) -> Res<Value> {
+    let mut results = Vec::with_capacity(repeat as usize);
+    for _ in 0..repeat.max(1) {
+        let t0 = it.host.now_seconds();
+        for _ in 0..number.max(1) {
+            let args = Args {
+                pos: a.pos.clone(),
+                kw: Vec::new(),
+                data: None,
+            };
+            call_packed(it, m, name, args)?;
+        }
+        let t1 = it.host.now_seconds();
+        results.push((t1 - t0).max(0.0) / number.max(1) as f64);
+    }
+    Ok(host(Obj::BenchmarkResult(results)))
+}
+
+fn rt_function(m: &Rc<RtModule>, name: &str) -> Res<Value> {
+    let resolved = match m.aliases.iter().find(|(a, _)| a == name) {
+        Some((_, target)) => target.clone(),
+        None => name.to_string(),
+    };
+    if !m.functions.iter().any(|f| *f == resolved) {
+        return Err(PyErr::attribute_error(format!("Module has no function '{name}'")));
+    }
+    Ok(host(Obj::PackedFunc {
+        module: m.clone(),
+        name: resolved,
+    }))
+}
+
+// ----------------------------------------------------------------------------
+// Tensors and devices
+
+fn device_arg(it: &mut Interp, v: Option<Value>) -> Res<Device> {
+    match v {
+        None | Some(Value::None) => Ok(Device::cpu()),
+        Some(Value::Host(o)) => match &*o {
+            Obj::Device(d) => Ok(*d),
+            _ => Err(PyErr::type_error("expected a device")),
+        },
+        Some(Value::Str(s)) => make_device(it, &s, 0),
+        Some(other) => Err(PyErr::type_error(format!("expected a device, got {}", other.type_name()))),
+    }
+}
+
+fn make_device(it: &mut Interp, kind: &str, index: i64) -> Res<Device> {
+    let _ = it;
+    let k: &'static str = match kind.split_whitespace().next().unwrap_or("") {
+        "cpu" | "llvm" | "c" | "ext_dev" => "cpu",
+        "cuda" | "gpu" | "nvptx" => "cuda",
+        "metal" => "metal",
+        "vulkan" => "vulkan",
+        "opencl" | "cl" => "opencl",
+        "rocm" => "rocm",
+        "webgpu" => "webgpu",
+        other => return Err(PyErr::value_error(format!("Unknown device: {other}"))),
+    };
+    Ok(Device { kind: k, index })
+}
+
+fn dev_ctor(it: &mut Interp, a: Args) -> Res<Value> {
+    let kind = a.data.as_ref().and_then(|d| d.as_str().map(str::to_string)).unwrap_or_else(|| "cpu".into());
+    let index = a.pos.first().and_then(num_i64).unwrap_or(0);
+    Ok(host(Obj::Device(make_device(it, &kind, index)?)))
+}
+
+fn tvm_device(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let kind = a.req(0, "dev_type", "device")?;
+    let index = a.take(1, "dev_id").and_then(|v| num_i64(&v)).unwrap_or(0);
+    let d = match &kind {
+        Value::Str(s) => make_device(it, s, index)?,
+        other => {
+            let code = num_i64(other).ok_or_else(|| PyErr::type_error("device type must be a string or an int"))?;
+            let k = match code {
+                1 => "cpu",
+                2 => "cuda",
+                4 => "opencl",
+                7 => "vulkan",
+                8 => "metal",
+                10 => "rocm",
+                15 => "webgpu",
+                _ => return Err(PyErr::value_error(format!("Unknown device type {code}"))),
+            };
+            Device { kind: k, index }
+        }
+    };
+    Ok(host(Obj::Device(d)))
+}
+
+fn tensor_value(it: &mut Interp, arr: NDArray, device: Device) -> Res<Value> {
+    let data = it.array_obj(arr)?;
+    Ok(host(Obj::Tensor { data, device }))
+}
+
+fn runtime_tensor(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let v = a.req(0, "arr", "tensor")?;
+    let dev = a.take(1, "device").or_else(|| a.take_kw("dev"));
+    let device = device_arg(it, dev)?;
+    let arr = match &v {
+        Value::Host(o) => match &**o {
+            Obj::Tensor { data, .. } => data.borrow().clone(),
+            _ => super::numpy::module::array_from(it, &v, None)?,
+        },
+        _ => super::numpy::module::array_from(it, &v, None)?,
+    };
+    tensor_value(it, arr, device)
+}
+
+fn runtime_empty(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let shape = a.req(0, "shape", "empty")?;
+    let dtype = a.take(1, "dtype").unwrap_or(Value::str("float32"));
+    let dev = a.take(2, "device").or_else(|| a.take_kw("dev"));
+    let device = device_arg(it, dev)?;
+    let dims = super::numpy::shape_args(it, std::slice::from_ref(&shape))?;
+    let shape: Vec<usize> = dims.into_iter().map(|d| d.max(0) as usize).collect();
+    let dt = super::numpy::dtype_arg(it, &dtype)?;
+    let n: usize = shape.iter().product();
+    it.check_alloc((n as u64).saturating_mul(dt.bytes() as u64))?;
+    let arr = NDArray::zeros(dt, &shape).map_err(|e| PyErr::new(ExcKind::MemoryError, e))?;
+    tensor_value(it, arr, device)
+}
+
+fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value> {
+    let Obj::Tensor { data, device } = &**o else {
+        return Err(PyErr::type_error("not a tensor"));
+    };
+    match name {
+        "numpy" | "asnumpy" => {
+            let arr = data.borrow().clone();
+            it.new_array(arr)
+        }
+        "copyfrom" => {
+            let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("copyfrom() takes an array"))?;
+            let src = match &v {
+                Value::Host(h) => match &**h {
+                    Obj::Tensor { data, .. } => data.borrow().clone(),
+                    _ => super::numpy::module::array_from(it, &v, None)?,
+                },
+                _ => super::numpy::module::array_from(it, &v, None)?,
+            };
+            let (shape, dt) = {
+                let d = data.borrow();
+                (d.shape().to_vec(), d.dtype())
+            };
+            if src.shape() != shape.as_slice() {
+                return Err(PyErr::value_error(format!(
+                    "array shape do not match the shape of Tensor {} vs {}",
+                    shape_text(src.shape()),
+                    shape_text(&shape)
+                )));
+            }
+            let srcv = it.new_array(src)?;
+            let conv = super::numpy::module::array_from(it, &srcv, Some(dt))?;
+            data.update(|d| *d = conv);
+            Ok(Value::Host(o.clone()))
+        }
+        "copyto" => {
+            let target = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("copyto() takes a device or tensor"))?;
+            match &target {
+                Value::Host(h) => match &**h {
+                    Obj::Device(d) => {
+                        let arr = data.borrow().clone();
+                        tensor_value(it, arr, *d)
+                    }
+                    Obj::Tensor { data: dst, .. } => {
+                        let src = data.borrow().clone();
+                        dst.update(|d| *d = src);
+                        Ok(target.clone())
+                    }
+                    _ => Err(PyErr::type_error("copyto() takes a device or tensor")),
+                },
+                _ => Err(PyErr::type_error("copyto() takes a device or tensor")),
+            }
+        }
+        _ => {
+            let _ = device;
+            Err(PyErr::attribute_error(format!("'Tensor' object has no attribute '{name}'")))
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Attribute access and methods of TVM objects
+
+pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Value> {
+    let bound = || Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
+    let missing = || {
+        Err(PyErr::attribute_error(format!(
+            "'{}' object has no attribute '{name}'",
+            o.type_name()
+        )))
+    };
+    match &**o {
+        Obj::IRModule { module, .. } => match name {
+            "script" | "show" | "get_global_var" | "get_global_vars" | "update_func" | "with_attr" | "astext" => bound(),
+            "functions" => {
+                let items: Vec<(String, Rc<PrimFunc>)> = module
+                    .borrow()
+                    .prim_funcs()
+                    .map(|(n, f)| (n.to_string(), f.clone()))
+                    .collect();
+                let dialect = match &**o {
+                    Obj::IRModule { dialect, .. } => *dialect,
+                    _ => Dialect::default(),
+                };
+                let mut d = Dict::new();
+                for (n, f) in items {
+                    d.insert(host(Obj::GlobalVar(n)), host(Obj::PrimFunc { func: f, dialect }))?;
+                }
+                Ok(it.new_dict(d))
+            }
+            "attrs" => {
+                let attrs = module.borrow().attrs.clone();
+                let mut items = Vec::new();
+                for (k, a) in &attrs {
+                    items.push((k.clone(), attr_to_value(it, a)?));
+                }
+                Ok(host(Obj::Attrs(items)))
+            }
+            _ => missing(),
+        },
+        Obj::PrimFunc { func, .. } => match name {
+            "script" | "show" | "with_attr" | "without_attr" | "astext" => bound(),
+            "attrs" => {
+                let mut items = Vec::new();
+                for (k, a) in &func.attrs {
+                    items.push((k.clone(), attr_to_value(it, a)?));
+                }
+                Ok(host(Obj::Attrs(items)))
+            }
+            "params" => {
+                let names: Vec<Value> = func.params.iter().map(|p| Value::str(p.name().to_string())).collect();
+                it.new_list(names)
+            }
+            _ => missing(),
+        },
+        Obj::GlobalVar(n) => match name {
+            "name_hint" => Ok(Value::str(n.as_str())),
+            _ => missing(),
+        },
+        Obj::Attrs(items) => match name {
+            "keys" | "values" | "items" | "get" => bound(),
+            _ => match items.iter().find(|(k, _)| k == name) {
+                Some((_, v)) => Ok(v.clone()),
+                None => missing(),
+            },
+        },
+        Obj::Schedule(s) => match name {
+            "mod" => {
+                let s = s.borrow();
+                Ok(host(Obj::IRModule {
+                    module: RefCell::new(s.sch.module().clone()),
+                    dialect: s.ir_dialect,
+                }))
+            }
+            "trace" => {
+                let s = s.borrow();
+                Ok(host(Obj::Trace {
+                    text: s.sch.trace().python(s.sch.dialect).trim_end().to_string(),
+                }))
+            }
+            "func_working_on" => {
+                let n = s.borrow().sch.func_name().to_string();
+                Ok(host(Obj::GlobalVar(n)))
+            }
+            _ => bound(),
+        },
+        Obj::Trace { .. } => match name {
+            "show" | "as_python" => bound(),
+            _ => missing(),
+        },
+        Obj::Tensor { data, device } => match name {
+            "shape" => Ok(super::numpy::shape_value(data.borrow().shape())),
+            "dtype" => Ok(Value::NpDType(data.borrow().dtype())),
+            "device" => Ok(host(Obj::Device(*device))),
+            "ndim" => Ok(Value::Int(data.borrow().ndim() as i64)),
+            "numpy" | "asnumpy" | "copyfrom" | "copyto" => bound(),
+            _ => missing(),
+        },
+        Obj::Device(d) => match name {
+            "type" => Ok(Value::str(d.kind)),
+            "index" => Ok(Value::Int(d.index)),
+            "exist" => Ok(Value::Bool(it.host.device_exists(d.kind))),
+            "sync" | "dlpack_device_type" => bound(),
+            _ => missing(),
+        },
+        Obj::Target { kind, .. } => match name {
+            "kind" => Ok(Value::str(kind.as_str())),
+            "keys" => {
+                let keys: Vec<Value> = match kind.as_str() {
+                    "llvm" | "c" => vec![Value::str("cpu")],
+                    "cuda" => vec![Value::str("cuda"), Value::str("gpu")],
+                    _ => vec![Value::str("gpu")],
+                };
+                it.new_list(keys)
+            }
+            _ => missing(),
+        },
+        Obj::RtModule(m) => match name {
+            "entry_name" => Ok(Value::str(m.entry.as_str())),
+            "time_evaluator" | "get_function" | "implements_function" | "export_library" => bound(),
+            "type_key" | "kind" => Ok(Value::str(if m.target == "llvm" { "llvm" } else { m.target.as_str() })),
+            "imported_modules" | "imports" => it.new_list(Vec::new()),
+            _ => missing(),
+        },
+        Obj::BenchmarkResult(r) => {
+            let s = stats(r);
+            match name {
+                "mean" => Ok(Value::Float(s.mean)),
+                "median" => Ok(Value::Float(s.median)),
+                "min" => Ok(Value::Float(s.min)),
+                "max" => Ok(Value::Float(s.max)),
+                "std" => Ok(Value::Float(s.std)),
+                "results" => {
+                    let v: Vec<Value> = r.iter().map(|x| Value::Float(*x)).collect();
+                    it.new_list(v)
+                }
+                _ => missing(),
+            }
+        }
+        _ => missing(),
+    }
+}
+
+pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a: Args) -> Res<Value> {
+    match &**o {
+        Obj::Schedule(_) => schedule_method(it, o, name, a),
+        Obj::Tensor { .. } => tensor_method(it, o, name, a),
+        Obj::IRModule { module, dialect } => match name {
+            "script" | "astext" => Ok(Value::str(script_text(o).unwrap_or_default().trim_end())),
+            "show" => {
+                let t = script_text(o).unwrap_or_default();
+                it.stdout(format!("{}\n", t.trim_end()));
+                Ok(Value::None)
+            }
+            "get_global_var" => {
+                let n = a.req(0, "name", "get_global_var")?;
+                let n = func_name_arg(&n)?;
+                if module.borrow().get(&n).is_none() {
+                    return Err(PyErr::value_error(format!("Cannot find global var \"{n}\" in the Module")));
+                }
+                Ok(host(Obj::GlobalVar(n)))
+            }
+            "get_global_vars" => {
+                // An FFI array, which prints like a tuple.
+                let names: Vec<Value> = module.borrow().names().map(|n| host(Obj::GlobalVar(n.to_string()))).collect();
+                Ok(Value::tuple(names))
+            }
+            "update_func" => {
+                let gv = a.req(0, "gv", "update_func")?;
+                let f = a.req(1, "func", "update_func")?;
+                let n = func_name_arg(&gv)?;
+                let func = match &f {
+                    Value::Host(h) => match &**h {
+                        Obj::PrimFunc { func, .. } => func.clone(),
+                        _ => return Err(PyErr::type_error("update_func expects a PrimFunc")),
+                    },
+                    _ => return Err(PyErr::type_error("update_func expects a PrimFunc")),
+                };
+                module.borrow_mut().insert(n, BaseFunc::Prim(func));
+                Ok(Value::None)
+            }
+            "with_attr" => {
+                let k = a.req(0, "attr_key", "with_attr")?;
+                let v = a.req(1, "attr_value", "with_attr")?;
+                let key = k.as_str().ok_or_else(|| PyErr::type_error("attribute key must be a string"))?.to_string();
+                let mut m = module.borrow().clone();
+                m.attrs.insert(key, attr_value(it, &v)?);
+                Ok(host(Obj::IRModule {
+                    module: RefCell::new(m),
+                    dialect: *dialect,
+                }))
+            }
+            _ => Err(PyErr::attribute_error(format!("'IRModule' object has no attribute '{name}'"))),
+        },
+        Obj::PrimFunc { func, dialect } => match name {
+            "script" | "astext" => Ok(Value::str(script_text(o).unwrap_or_default().trim_end())),
+            "show" => {
+                let t = script_text(o).unwrap_or_default();
+                it.stdout(format!("{}\n", t.trim_end()));
+                Ok(Value::None)
+            }
+            "with_attr" => {
+                let mut f = (**func).clone();
+                match a.pos.as_slice() {
+                    [Value::Dict(d)] => {
+                        for (k, v) in d.borrow().items() {
+                            let key = k.as_str().ok_or_else(|| PyErr::type_error("attribute key must be a string"))?.to_string();
+                            f.attrs.insert(key, attr_value(it, &v)?);
+                        }
+                    }
+                    [k, v] => {
+                        let key = k.as_str().ok_or_else(|| PyErr::type_error("attribute key must be a string"))?.to_string();
+                        f.attrs.insert(key, attr_value(it, v)?);
+                    }
+                    _ => return Err(PyErr::type_error("with_attr() takes a key and a value, or a dict")),
+                }
+                Ok(host(Obj::PrimFunc {
+                    func: Rc::new(f),
+                    dialect: *dialect,
+                }))
+            }
+            "without_attr" => {
+                let k = a.req(0, "attr_key", "without_attr")?;
+                let mut f = (**func).clone();
+                if let Some(k) = k.as_str() {
+                    f.attrs.remove(k);
+                }
+                Ok(host(Obj::PrimFunc {
+                    func: Rc::new(f),
+                    dialect: *dialect,
+                }))
+            }
+            _ => Err(PyErr::attribute_error(format!("'PrimFunc' object has no attribute '{name}'"))),
+        },
+        Obj::Attrs(items) => match name {
+            "keys" => {
+                let v: Vec<Value> = items.iter().map(|(k, _)| Value::str(k.as_str())).collect();
+                Ok(host(Obj::DictView("dict_keys", v)))
+            }
+            "values" => Ok(host(Obj::DictView("dict_values", items.iter().map(|(_, v)| v.clone()).collect()))),
+            "items" => Ok(host(Obj::DictView(
+                "dict_items",
+                items.iter().map(|(k, v)| Value::tuple(vec![Value::str(k.as_str()), v.clone()])).collect(),
+            ))),
+            "get" => {
+                let k = a.req(0, "key", "get")?;
+                let d = a.take(1, "default").unwrap_or(Value::None);
+                Ok(items.iter().find(|(x, _)| Some(x.as_str()) == k.as_str()).map(|(_, v)| v.clone()).unwrap_or(d))
+            }
+            _ => Err(PyErr::attribute_error(format!("'DictAttrs' object has no attribute '{name}'"))),
+        },
+        Obj::Trace { text } => match name {
+            "show" => {
+                it.stdout(format!("{text}\n"));
+                Ok(Value::None)
+            }
+            "as_python" => {
+                let lines: Vec<Value> = text.lines().skip(2).map(|l| Value::str(l.trim_start())).collect();
+                it.new_list(lines)
+            }
+            _ => Err(PyErr::attribute_error(format!("'Trace' object has no attribute '{name}'"))),
+        },
+        Obj::Device(d) => match name {
+            "sync" => Ok(Value::None),
+            "dlpack_device_type" => Ok(Value::Int(d.type_code())),
+            _ => Err(PyErr::attribute_error(format!("'Device' object has no attribute '{name}'"))),
+        },
+        Obj::RtModule(m) => match name {
+            "time_evaluator" => {
+                let fname = a.req(0, "func_name", "time_evaluator")?;
+                let fname = fname.as_str().ok_or_else(|| PyErr::type_error("func_name must be a string"))?.to_string();
+                let fname = match m.aliases.iter().find(|(x, _)| *x == fname) {
+                    Some((_, t)) => t.clone(),
+                    None => fname,
+                };
+                let dev = a.take(1, "dev");
+                let _ = device_arg(it, dev)?;
+                let number = a.take(2, "number").and_then(|v| num_i64(&v)).unwrap_or(10).max(1) as u64;
+                let repeat = a.take(3, "repeat").and_then(|v| num_i64(&v)).unwrap_or(1).max(1) as u64;
+                let _ = a.take(4, "min_repeat_ms");
+                let _ = a.take_kw("cooldown_interval_ms");
+                let _ = a.take_kw("repeats_to_cooldown");
+                let _ = a.take_kw("f_preproc");
+                if number.saturating_mul(repeat) > 1_000_000 {
+                    return Err(PyErr::value_error("time_evaluator: number * repeat is too large"));
+                }
+                rt_function(m, &fname)?;
+                Ok(host(Obj::TimeEvaluator {
+                    module: m.clone(),
+                    name: fname,
+                    number,
+                    repeat,
+                }))
+            }
+            "get_function" => {
+                let n = a.req(0, "name", "get_function")?;
+                rt_function(m, n.as_str().unwrap_or(""))
+            }
+            "implements_function" => {
+                let n = a.req(0, "name", "implements_function")?;
+                Ok(Value::Bool(rt_function(m, n.as_str().unwrap_or("")).is_ok()))
+            }
+            "export_library" => Err(PyErr::new(
+                ExcKind::PermissionError,
+                "export_library is not available in Tessel's sandbox (no file system)",
+            )),
+            _ => Err(PyErr::attribute_error(format!("'Module' object has no attribute '{name}'"))),
+        },
+        _ => {
+            let f = get_attr(it, o, recv, name)?;
+            it.call(&f, a)
+        }
+    }
+}
+
+pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
+    match &**o {
+        Obj::IRModule { module, dialect } => {
+            let n = func_name_arg(&idx)?;
+            match module.borrow().get(&n) {
+                Some(BaseFunc::Prim(f)) => Ok(host(Obj::PrimFunc {
+                    func: f.clone(),
+                    dialect: *dialect,
+                })),
+                None => Err(PyErr::value_error(format!("Cannot find global var \"{n}\" in the Module"))),
+            }
+        }
+        Obj::RtModule(m) => {
+            let n = idx.as_str().ok_or_else(|| PyErr::type_error("function name must be a string"))?;
+            rt_function(m, n)
+        }
+        Obj::Attrs(items) => {
+            let k = idx.as_str().unwrap_or("");
+            items
+                .iter()
+                .find(|(x, _)| x == k)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| PyErr::key_error(idx.clone()))
+        }
+        Obj::Tensor { data, .. } => super::numpy::get_item(it, data, &idx),
+        Obj::DictView(..) => Err(PyErr::type_error(format!("'{}' object is not subscriptable", o.type_name()))),
+        _ => Err(PyErr::type_error(format!("'{}' object is not subscriptable", o.type_name()))),
+    }
+}
+
+pub fn set_item(it: &mut Interp, o: &Rc<Obj>, idx: Value, v: Value) -> Res<()> {
+    match &**o {
+        Obj::IRModule { module, .. } => {
+            let n = func_name_arg(&idx)?;
+            match &v {
+                Value::Host(h) => match &**h {
+                    Obj::PrimFunc { func, .. } => {
+                        module.borrow_mut().insert(n, BaseFunc::Prim(func.clone()));
+                        Ok(())
+                    }
+                    _ => Err(PyErr::type_error("an IRModule holds functions")),
+                },
+                _ => Err(PyErr::type_error("an IRModule holds functions")),
+            }
+        }
+        Obj::Tensor { data, .. } => super::numpy::set_item(it, data, &idx, &v),
+        _ => Err(PyErr::type_error(format!(
+            "'{}' object does not support item assignment",
+            o.type_name()
+        ))),
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Classes
+
+fn irmodule_from_dict(it: &mut Interp, funcs: Option<Value>) -> Res<Value> {
+    let mut module = IRModule::new();
+    let mut dialect = None;
+    if let Some(Value::Dict(d)) = &funcs {
+        for (k, v) in d.borrow().items() {
+            let name = func_name_arg(&k)?;
+            match &v {
+                Value::Host(h) => match &**h {
+                    Obj::PrimFunc { func, dialect: d } => {
+                        dialect.get_or_insert(*d);
+                        module.insert(name, BaseFunc::Prim(func.clone()));
+                    }
+                    _ => return Err(PyErr::type_error("IRModule values must be functions")),
+                },
+                _ => return Err(PyErr::type_error("IRModule values must be functions")),
+            }
+        }
+    } else if let Some(v) = funcs {
+        if !matches!(v, Value::None) {
+            return Err(PyErr::type_error(format!(
+                "IRModule expects a dict of functions, got {}",
+                it.repr(&v)?
+            )));
+        }
+    }
+    Ok(host(Obj::IRModule {
+        module: RefCell::new(module),
+        dialect: dialect.unwrap_or_default(),
+    }))
+}
+
+fn irmodule_from_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let f = a.req(0, "expr", "from_expr")?;
+    let (m, dialect) = module_arg(&f, "IRModule.from_expr")?;
+    let mut out = IRModule::new();
+    if let Some((_, func)) = m.prim_funcs().next() {
+        // Named by its global symbol, like TVM.
+        let name = name_of(func).unwrap_or_else(|| "main".into());
+        out.insert(name, BaseFunc::Prim(func.clone()));
+    }
+    let _ = it;
+    Ok(host(Obj::IRModule {
+        module: RefCell::new(out),
+        dialect,
+    }))
+}
+
+pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Value>> {
+    Ok(match (c.display_name().as_str(), name) {
+        ("tvm.ir.module.IRModule", "from_expr") => Some(builtin("tvm.ir.module.IRModule.from_expr", irmodule_from_expr)),
+        _ => None,
+    })
+}
+
+pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
+    match c.display_name().as_str() {
+        "tvm.ir.module.IRModule" => {
+            let funcs = a.take(0, "functions");
+            let _ = a.take(1, "attrs");
+            irmodule_from_dict(it, funcs)
+        }
+        "tvm.s_tir.schedule.schedule.Schedule" => new_schedule(it, a, TraceDialect::STir),
+        "tvm.tir.schedule.schedule.Schedule" => new_schedule(it, a, TraceDialect::Tir),
+        "tvm.target.target.Target" => {
+            let t = a.req(0, "target", "Target")?;
+            let spec = target_arg(it, Some(t))?;
+            Ok(host(Obj::Target {
+                kind: spec.kind,
+                text: spec.text,
+            }))
+        }
+        other => Err(PyErr::type_error(format!("cannot create '{other}' objects directly"))),
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Structural equality
+
+fn ir_node(v: &Value) -> Res<(Option<IRModule>, Option<Rc<PrimFunc>>)> {
+    if let Value::Host(o) = v {
+        match &**o {
+            Obj::IRModule { module, .. } => return Ok((Some(module.borrow().clone()), None)),
+            Obj::PrimFunc { func, .. } => return Ok((None, Some(func.clone()))),
+            _ => {}
+        }
+    }
+    Err(PyErr::type_error(format!(
+        "structural equality compares IRModules or PrimFuncs, not {}",
+        v.type_name()
+    )))
+}
+
+fn structural_compare(it: &mut Interp, a: &mut Args, func: &str) -> Res<Result<(), String>> {
+    let lhs = a.req(0, "lhs", func)?;
+    let rhs = a.req(1, "rhs", func)?;
+    let map_free_vars = match a.take(2, "map_free_vars") {
+        Some(v) => it.truthy(&v)?,
+        None => false,
+    };
+    let opts = EqualOptions {
+        map_free_vars,
+        ..EqualOptions::default()
+    };
+    let r = match (ir_node(&lhs)?, ir_node(&rhs)?) {
+        ((Some(x), _), (Some(y), _)) => ir_equal(&x, &y, opts),
+        ((_, Some(x)), (_, Some(y))) => ir_equal(&*x, &*y, opts),
+        _ => {
+            return Ok(Err(
+                "StructuralEqual check failed: lhs and rhs are different kinds of IR (an IRModule and a PrimFunc)".into(),
+            ))
+        }
+    };
+    Ok(r.map_err(|m| {
+        format!(
+            "StructuralEqual check failed, caused by lhs at {path}:\n{lhs}\nand rhs at {path}:\n{rhs}\n{msg}",
+            path = m.path,
+            lhs = m.lhs,
+            rhs = m.rhs,
+            msg = m.message
+        )
+    }))
+}
+
+fn assert_structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
+    match structural_compare(it, &mut a, "assert_structural_equal")? {
+        Ok(()) => Ok(Value::None),
+        Err(msg) => Err(PyErr::value_error(msg)),
+    }
+}
+
+fn structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
+    Ok(Value::Bool(structural_compare(it, &mut a, "structural_equal")?.is_ok()))
+}
+
+fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
+    for v in a.pos.iter_mut() {
+        if let Some(arr) = super::host::host_array(v) {
+            *v = it.new_array(arr)?;
+        }
+    }
+    super::numpy::testing::assert_allclose(it, a)
+}
+
+// ----------------------------------------------------------------------------
+// The module tree
+
+fn module(name: &str, attrs: Vec<(&str, Value)>, note: Option<&'static str>) -> Value {
+    let map: HashMap<String, Value> = attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    Value::Module(Rc::new(ModuleObj {
+        name: name.to_string(),
+        attrs: RefCell::new(map),
+        missing_note: note,
+    }))
+}
+
+fn set(m: &Value, k: &str, v: Value) {
+    if let Value::Module(m) = m {
+        m.attrs.borrow_mut().insert(k.to_string(), v);
+    }
+}
+
+const TE_NOTE: &str = "tensor expressions (te/topi) are not supported by Tessel yet";
+const RELAX_NOTE: &str = "Relax is not supported by Tessel yet";
+const T_NOTE: &str = "TVMScript builders like T.grid or T.Buffer only work inside an @T.prim_func";
+
+/// Creates every `tvm.*` module and registers them by full name.
+pub fn install(it: &mut Interp) {
+    let exc = |it: &Interp, k: ExcKind| Value::Class(it.exc_class(k));
+    let irmodule = Value::Class(it.types.host_class("tvm.ir.module.IRModule"));
+    let stir_sched = Value::Class(it.types.host_class("tvm.s_tir.schedule.schedule.Schedule"));
+    let tir_sched = Value::Class(it.types.host_class("tvm.tir.schedule.schedule.Schedule"));
+    let target_cls = Value::Class(it.types.host_class("tvm.target.target.Target"));
+    let tensor_cls = Value::Class(it.types.host_class("tvm.runtime._tensor.Tensor"));
+    let rtmod_cls = Value::Class(it.types.host_class("tvm.runtime.module.Module"));
+    let primfunc_tirx = Value::Class(it.types.host_class("tvm.tirx.function.PrimFunc"));
+    let sched_err = exc(it, ExcKind::ScheduleError);
+    let tvm_err = exc(it, ExcKind::TVMError);
+    let diag_err = exc(it, ExcKind::DiagnosticError);
+
+    let prim_func = builtin(PRIM_FUNC, prim_func_decorator);
+    let ir_module = builtin(IR_MODULE, ir_module_decorator);
+    let dev = |kind: &str| builtin_with(&format!("tvm.{kind}"), dev_ctor, Value::str(kind));
+
+    let ir_module_mod = module("tvm.ir.module", vec![("IRModule", irmodule.clone())], None);
+    let ir = module(
+        "tvm.ir",
+        vec![
+            ("IRModule", irmodule.clone()),
+            ("module", ir_module_mod.clone()),
+            ("assert_structural_equal", builtin("tvm.ir.assert_structural_equal", assert_structural_equal)),
+            ("structural_equal", builtin("tvm.ir.structural_equal", structural_equal)),
+        ],
+        None,
+    );
+    let s_tir_schedule = module(
+        "tvm.s_tir.schedule",
+        vec![("Schedule", stir_sched.clone()), ("ScheduleError", sched_err.clone())],
+        None,
+    );
+    let s_tir = module(
+        "tvm.s_tir",
+        vec![
+            ("Schedule", stir_sched.clone()),
+            ("ScheduleError", sched_err.clone()),
+            ("schedule", s_tir_schedule.clone()),
+        ],
+        None,
+    );
+    let tir_schedule = module(
+        "tvm.tir.schedule",
+        vec![("Schedule", tir_sched.clone()), ("ScheduleError", sched_err.clone())],
+        None,
+    );
+    let tir = module(
+        "tvm.tir",
+        vec![
+            ("Schedule", tir_sched),
+            ("ScheduleError", sched_err.clone()),
+            ("schedule", tir_schedule.clone()),
+            ("PrimFunc", primfunc_tirx.clone()),
+        ],
+        None,
+    );
+    let tirx = module("tvm.tirx", vec![("PrimFunc", primfunc_tirx)], None);
+    let script_tir = module("tvm.script.tir", vec![("prim_func", prim_func.clone())], Some(T_NOTE));
+    let script_tirx = module("tvm.script.tirx", vec![("prim_func", prim_func)], Some(T_NOTE));
+    let script_ir = module("tvm.script.ir", vec![("ir_module", ir_module.clone())], None);
+    let script_relax = module("tvm.script.relax", vec![], Some(RELAX_NOTE));
+    let script = module(
+        "tvm.script",
+        vec![
+            ("ir_module", ir_module),
+            ("tir", script_tir.clone()),
+            ("tirx", script_tirx.clone()),
+            ("ir", script_ir.clone()),
+            ("relax", script_relax.clone()),
+        ],
+        None,
+    );
+    let runtime_module = module("tvm.runtime.module", vec![("Module", rtmod_cls.clone())], None);
+    let runtime = module(
+        "tvm.runtime",
+        vec![
+            ("tensor", builtin("tvm.runtime.tensor", runtime_tensor)),
+            ("empty", builtin("tvm.runtime.empty", runtime_empty)),
+            ("Tensor", tensor_cls.clone()),
+            ("Module", rtmod_cls),
+            ("module", runtime_module.clone()),
+            ("cpu", dev("cpu")),
+            ("cuda", dev("cuda")),
+            ("device", builtin("tvm.runtime.device", tvm_device)),
+        ],
+        None,
+    );
+    let nd = module(
+        "tvm.nd",
+        vec![
+            ("array", builtin("tvm.nd.array", runtime_tensor)),
+            ("empty", builtin("tvm.nd.empty", runtime_empty)),
+            ("NDArray", tensor_cls),
+        ],
+        None,
+    );
+    let target = module("tvm.target", vec![("Target", target_cls)], None);
+    let testing = module(
+        "tvm.testing",
+        vec![("assert_allclose", builtin("tvm.testing.assert_allclose", testing_assert_allclose))],
+        None,
+    );
+    let error = module(
+        "tvm.error",
+        vec![("TVMError", tvm_err.clone()), ("DiagnosticError", diag_err)],
+        None,
+    );
+    let te = module("tvm.te", vec![], Some(TE_NOTE));
+    let topi = module("tvm.topi", vec![], Some(TE_NOTE));
+    let relax = module("tvm.relax", vec![], Some(RELAX_NOTE));
+    let meta_schedule = module("tvm.meta_schedule", vec![], Some("meta_schedule tuning is not supported by Tessel"));
+    let transform = module("tvm.transform", vec![], Some("pass infrastructure is not supported by Tessel yet"));
+    let tvm = module(
+        "tvm",
+        vec![
+            ("build", builtin("tvm.build", tvm_build)),
+            ("compile", builtin_with("tvm.compile", tvm_build, Value::str("compile"))),
+            ("IRModule", irmodule),
+            ("cpu", dev("cpu")),
+            ("cuda", dev("cuda")),
+            ("gpu", dev("cuda")),
+            ("webgpu", dev("webgpu")),
+            ("metal", dev("metal")),
+            ("vulkan", dev("vulkan")),
+            ("opencl", dev("opencl")),
+            ("rocm", dev("rocm")),
+            ("device", builtin("tvm.device", tvm_device)),
+            ("TVMError", tvm_err),
+            ("__version__", Value::str("0.27.0 (Tessel)")),
+        ],
+        None,
+    );
+    let subs: Vec<(&str, &Value)> = vec![
+        ("ir", &ir),
+        ("tir", &tir),
+        ("s_tir", &s_tir),
+        ("tirx", &tirx),
+        ("script", &script),
+        ("runtime", &runtime),
+        ("nd", &nd),
+        ("target", &target),
+        ("testing", &testing),
+        ("error", &error),
+        ("te", &te),
+        ("topi", &topi),
+        ("relax", &relax),
+        ("meta_schedule", &meta_schedule),
+        ("transform", &transform),
+    ];
+    for (k, v) in &subs {
+        set(&tvm, k, (*v).clone());
+    }
+    let all: Vec<(&str, Value)> = vec![
+        ("tvm", tvm.clone()),
+        ("tvm.ir", ir),
+        ("tvm.ir.module", ir_module_mod),
+        ("tvm.tir", tir),
+        ("tvm.tir.schedule", tir_schedule),
+        ("tvm.s_tir", s_tir),
+        ("tvm.s_tir.schedule", s_tir_schedule),
+        ("tvm.tirx", tirx),
+        ("tvm.script", script),
+        ("tvm.script.tir", script_tir),
+        ("tvm.script.tirx", script_tirx),
+        ("tvm.script.ir", script_ir),
+        ("tvm.script.relax", script_relax),
+        ("tvm.runtime", runtime),
+        ("tvm.runtime.module", runtime_module),
+        ("tvm.nd", nd),
+        ("tvm.target", target),
+        ("tvm.testing", testing),
+        ("tvm.error", error),
+        ("tvm.te", te),
+        ("tvm.topi", topi),
+        ("tvm.relax", relax),
+        ("tvm.meta_schedule", meta_schedule),
+        ("tvm.transform", transform),
+    ];
+    for (k, v) in all {
+        it.modules.insert(k.to_string(), v);
+    }
+}

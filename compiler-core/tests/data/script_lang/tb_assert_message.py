@@ -1,0 +1,3 @@
+def g():
+    assert 1 + 1 == 3, "math is broken"
+g()

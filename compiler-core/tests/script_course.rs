@@ -1,0 +1,62 @@
+//! The MLC course's cells (`tests/data/scripts/*.py`) run in Tessel and print
+//! what Apache TVM 0.27 + NumPy print (`<name>.out`, written by
+//! `tools/tvm_oracle/script_outputs.py`): IR printouts are compared
+//! structurally (TVM prints the 0.27 dialect, Tessel the script's own),
+//! traces and other lines as text, numbers within a relative 1e-5, timings
+//! and sampled decisions masked where a script's header says so.
+
+mod script_support;
+
+use script_support::*;
+
+fn check(name: &str) {
+    let path = data_dir("scripts").join(name);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
+    let run = run_file(&path);
+    let m = masks(&src);
+    let (e, g) = (apply_masks(&expected, &m), apply_masks(&run.output, &m));
+    if let Err(why) = compare_output(&e, &g) {
+        panic!("{name}: Tessel's output differs from TVM's: {why}\n\n=== Tessel printed:\n{}", run.output);
+    }
+}
+
+#[test]
+fn every_course_script_has_a_test() {
+    let listed = [
+        "nb_tensor_program_abstraction.py",
+        "book_ch2_tensorir.py",
+        "book_ch4_stochastic_schedule.py",
+        "tutorial_tensorir_blitz.py",
+        "tvm_api_surface.py",
+    ];
+    for p in scripts_in("scripts") {
+        let n = p.file_name().unwrap().to_string_lossy().to_string();
+        assert!(listed.contains(&n.as_str()), "{n} has no test in script_course.rs");
+    }
+}
+
+#[test]
+fn nb_tensor_program_abstraction() {
+    check("nb_tensor_program_abstraction.py");
+}
+
+#[test]
+fn book_ch2_tensorir() {
+    check("book_ch2_tensorir.py");
+}
+
+#[test]
+fn book_ch4_stochastic_schedule() {
+    check("book_ch4_stochastic_schedule.py");
+}
+
+#[test]
+fn tutorial_tensorir_blitz() {
+    check("tutorial_tensorir_blitz.py");
+}
+
+#[test]
+fn tvm_api_surface() {
+    check("tvm_api_surface.py");
+}
