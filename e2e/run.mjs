@@ -295,6 +295,16 @@ const tests = [
     if (unlabeled.length) throw new Error(`controls without a label:\n  ${unlabeled.join('\n  ')}`);
   }],
 
+  ['a course notebook runs in the script interpreter (Python mode)', async ({ page }) => {
+    await openExample(page, 'tutorial_tensorir_blitz');
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: 60_000 });
+    const out = await page.textContent('#console .console-text');
+    if (!out.includes('T.prim_func')) throw new Error(`the console does not show the script's output:\n${out.slice(0, 300)}`);
+    const steps = await page.$$eval('#trace-steps li', (els) => els.length);
+    if (steps < 2) throw new Error(`the notebook's schedule shows ${steps} step(s)`);
+    await shot(page, '10-notebook.png');
+  }],
+
   ['compile latency of the course programs and schedules', async ({ page }) => {
     await page.click('#examples-button');
     const all = await page.$$eval('#gallery .gallery-cat', (cats) => cats
@@ -328,7 +338,7 @@ const tests = [
       await ctx.setOffline(true);
       await p.reload({ waitUntil: 'load' });
       await p.waitForFunction(() => document.querySelector('#ir-view')?.innerText.includes('def '), null, { timeout: TIMEOUT_MS });
-      await p.screenshot({ path: join(outDir, '10-offline.png') });
+      await p.screenshot({ path: join(outDir, '11-offline.png') });
     } finally {
       await ctx.close();
     }

@@ -103,6 +103,18 @@ fn main() {
             source,
         });
     }
+    // Course notebooks as Python scripts (`# %%` cells), run by the script interpreter.
+    for p in files(&data.join("scripts"), ".py") {
+        let id = stem(&p, ".py");
+        let source = fs::read_to_string(&p).unwrap();
+        out.push(Ex {
+            description: first_comment(&source).unwrap_or_default(),
+            title: title_of(&id),
+            id,
+            category: "Notebooks (Python)",
+            source,
+        });
+    }
     // Seed programs.
     for p in files(&data.join("seeds"), ".py") {
         let id = stem(&p, ".py");

@@ -156,9 +156,33 @@ fn schedule_lines(rest: &str) -> String {
         .collect()
 }
 
-/// Runs a script: parses the module, runs the schedule, and replays the
-/// trace to get the module after each step.
+/// Runs a script. Two kinds are accepted:
+///
+/// - **script mode**: a TVMScript module, then `# --- schedule ---` and
+///   schedule calls (or a bare module): parsed and scheduled directly;
+/// - **Python mode**: anything else that parses as Python (course notebook
+///   cells, `# %%` separated): run by `compiler_core::script`'s interpreter;
+///   the module's steps come from replaying the trace of its last schedule.
+///
+/// Either way the module after each step comes from replaying the trace.
 pub fn run_script(source: &str) -> ScriptOutcome {
+    if is_python_mode(source) {
+        python_mode(source)
+    } else {
+        script_mode(source)
+    }
+}
+
+/// Python mode: no `# --- schedule` marker, not plain TVMScript, but Python.
+pub fn is_python_mode(source: &str) -> bool {
+    let sections = split_script(source);
+    sections.schedule.is_none()
+        && sections.intrins.is_empty()
+        && parse_script(source).is_err()
+        && compiler_core::syntax::parse_module(source).is_ok()
+}
+
+fn script_mode(source: &str) -> ScriptOutcome {
     let mut out = ScriptOutcome::default();
     let sections = split_script(source);
     let parsed = match parse_script(&sections.module) {
@@ -291,6 +315,110 @@ pub fn run_script(source: &str) -> ScriptOutcome {
     out
 }
 
+fn python_mode(source: &str) -> ScriptOutcome {
+    use compiler_core::script::{notebook_cells, Interpreter, Limits};
+    let mut out = ScriptOutcome::default();
+    let mut it = Interpreter::new(Limits::default());
+    let index = diag::LineIndex::new(source);
+    for cell in notebook_cells(source) {
+        if let Err(e) = it.run_notebook_cell(&cell, "script.py") {
+            out.console.push_str(&it.take_output_text());
+            out.console.push_str(&e.traceback);
+            let span = match e.location_in("script.py") {
+                Some(f) if f.line >= 1 => {
+                    let start = index.line_start(f.line);
+                    let line = index.line_text(f.line);
+                    let col: usize = line
+                        .chars()
+                        .take(f.col.saturating_sub(1))
+                        .map(char::len_utf8)
+                        .sum();
+                    let from = (start + col) as u32;
+                    Span::new(from, from + f.span.len())
+                }
+                _ => Span::new(0, 0),
+            };
+            out.errors.push(Diagnostic::error(
+                format!("{}: {}", e.kind, e.message),
+                span,
+            ));
+            break;
+        }
+        out.console.push_str(&it.take_output_text());
+    }
+    // Find the schedules and modules the script made, and their text.
+    let names: Vec<String> = it
+        .global_names()
+        .into_iter()
+        .filter(|n| !n.starts_with('_') && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .collect();
+    let mut probe = |code: &str| -> Option<String> {
+        it.run_cell(code, "<probe>").ok()?;
+        Some(it.take_output_text())
+    };
+    let mut kinds: Vec<(String, String)> = Vec::new();
+    for n in &names {
+        if let Some(t) = probe(&format!("print(type({n}).__name__)")) {
+            kinds.push((n.clone(), t.trim().to_string()));
+        }
+    }
+    let schedule = kinds
+        .iter()
+        .filter(|(_, t)| t == "Schedule")
+        .map(|(n, _)| n.clone())
+        .max_by_key(|n| n == "sch");
+    let modules: Vec<String> = kinds
+        .iter()
+        .filter(|(_, t)| t == "IRModule" || t == "PrimFunc")
+        .filter_map(|(n, _)| probe(&format!("print({n}.script())")))
+        .collect();
+    let Some(sch) = schedule else {
+        // No schedule: show the last module the script defined.
+        if let Some(text) = modules.last() {
+            let inner = script_mode(text);
+            out.module_snapshots = inner.module_snapshots;
+            out.dialect = inner.dialect;
+        }
+        return out;
+    };
+    let trace = probe(&format!("print({sch}.trace)")).unwrap_or_default();
+    let last = probe(&format!("print({sch}.mod.script())")).unwrap_or_default();
+    // The original is the module whose replayed trace gives the schedule's module.
+    let last_printed = parse_script(&last)
+        .ok()
+        .map(|p| print(&p.to_module(), Dialect::from_source(p.dialect)));
+    let mut fallback = None;
+    for text in &modules {
+        let inner = script_mode(&format!("{text}\n{SCHEDULE_MARKER} ---\n{trace}"));
+        if !inner.errors.is_empty() {
+            continue;
+        }
+        let got = inner
+            .module_snapshots
+            .last()
+            .map(|s| print(&s.module, inner.dialect));
+        if got.is_some() && got == last_printed {
+            out.module_snapshots = inner.module_snapshots;
+            out.trace = inner.trace;
+            out.dialect = inner.dialect;
+            out.trace_dialect = inner.trace_dialect;
+            out.func = inner.func;
+            return out;
+        }
+        fallback.get_or_insert(inner);
+    }
+    // No module replays to it (e.g. an intrinsic the replay does not know):
+    // show the schedule's final module alone.
+    let inner = if last.is_empty() {
+        fallback.unwrap_or_default()
+    } else {
+        script_mode(&last)
+    };
+    out.module_snapshots = inner.module_snapshots;
+    out.dialect = inner.dialect;
+    out
+}
+
 fn same_module(a: &IRModule, b: &IRModule) -> bool {
     a.functions.len() == b.functions.len()
         && a.functions
@@ -332,8 +460,8 @@ fn editor_diag(source: &str, d: &Diagnostic) -> EditorDiag {
     EditorDiag {
         from: utf16_offset(source, d.span.start),
         to: utf16_offset(source, d.span.end),
-        line: line as u32 + 1,
-        col: col as u32 + 1,
+        line: line as u32,
+        col: col as u32,
         severity: match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -948,6 +1076,36 @@ mod tests {
         assert!(texts.contains(&"A[i, 0:128]"), "{texts:?}");
         let b = r.regions.iter().find(|r| r.buffer == "B").unwrap();
         assert_eq!(b.concrete, Some(vec![(0, 128), (4, 4)]));
+    }
+}
+
+#[cfg(test)]
+mod python_mode_tests {
+    use super::*;
+
+    #[test]
+    fn notebook_script_steps_and_output() {
+        let src =
+            include_str!("../../compiler-core/tests/data/scripts/nb_tensor_program_abstraction.py");
+        assert!(is_python_mode(src));
+        let out = compile(src);
+        assert!(out.errors.is_empty(), "{}", out.console);
+        assert!(out.console.contains("T.parallel"), "{}", out.console);
+        assert!(
+            out.steps.len() >= 4,
+            "{:?}",
+            out.steps.iter().map(|s| &s.label).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn python_error_has_a_span() {
+        let src = "import tvm\nx = 1\nprint(y)\n";
+        let out = compile(src);
+        assert_eq!(out.errors.len(), 1, "{}", out.console);
+        let e = &out.errors[0];
+        assert_eq!(&src[e.from as usize..e.to as usize], "y");
+        assert!(e.message.contains("NameError"));
     }
 }
 
