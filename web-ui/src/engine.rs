@@ -173,13 +173,24 @@ pub fn run_script(source: &str) -> ScriptOutcome {
     }
 }
 
-/// Python mode: no `# --- schedule` marker, not plain TVMScript, but Python.
+/// Python mode: no `# --- schedule` marker, and Python with a top-level
+/// statement a TVMScript file cannot have (anything but imports,
+/// definitions, docstrings and `pass`). A TVMScript file with an error stays
+/// in script mode, so the error keeps its exact span.
 pub fn is_python_mode(source: &str) -> bool {
+    use compiler_core::syntax::ast::{ExprKind as E, StmtKind as S};
     let sections = split_script(source);
-    sections.schedule.is_none()
-        && sections.intrins.is_empty()
-        && parse_script(source).is_err()
-        && compiler_core::syntax::parse_module(source).is_ok()
+    if sections.schedule.is_some() || !sections.intrins.is_empty() {
+        return false;
+    }
+    let Ok(module) = compiler_core::syntax::parse_module(source) else {
+        return false;
+    };
+    module.body.iter().any(|stmt| match &stmt.kind {
+        S::Import(_) | S::ImportFrom { .. } | S::Pass | S::FunctionDef(_) | S::ClassDef(_) => false,
+        S::Expr(e) => !matches!(e.kind, E::Str(_)),
+        _ => true,
+    })
 }
 
 fn script_mode(source: &str) -> ScriptOutcome {
@@ -1096,6 +1107,13 @@ mod python_mode_tests {
             "{:?}",
             out.steps.iter().map(|s| &s.label).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn tvmscript_with_an_error_stays_in_script_mode() {
+        let src = "from tvm.script import tir as T\n@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        A[i] = T.nope(1)\n";
+        assert!(!is_python_mode(src));
+        assert!(is_python_mode("import tvm\nprint(1)\n"));
     }
 
     #[test]

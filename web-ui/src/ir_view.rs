@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use web_ui::protocol::{FuncNest, Step};
+use crate::protocol::{FuncNest, Step};
 
 use crate::highlight;
 

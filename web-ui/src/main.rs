@@ -7,12 +7,7 @@
 //! code to it. The whole state lives in the URL fragment (`share.rs`) and in
 //! localStorage.
 
-mod diff;
 mod editor;
-
-mod highlight;
-mod ir_view;
-mod share;
 mod worker_client;
 
 use std::rc::Rc;
@@ -25,10 +20,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use editor::EditorHandle;
-use ir_view::{IrText, Selection};
-use share::SavedState;
 use web_ui::examples;
+use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
+use web_ui::share::SavedState;
+use web_ui::{diff, highlight, ir_view, share};
 use worker_client::Channel;
 
 /// Debounce between the last keystroke and a compile.
@@ -322,7 +318,7 @@ impl Ctx {
             self.step.set(n - 1);
         }
         if let Some(c) = self.compare.get_untracked() {
-            if c >= n {
+            if c >= n && c != usize::MAX {
                 self.compare.set(None);
             }
         }
@@ -891,6 +887,18 @@ fn ConsolePane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     view! {
         <div id="console" class="console" role="log" aria-live="polite">
+            <p class="muted small" id="console-summary">{move || ctx.compiled.with(|c| c.as_ref().map(|c| {
+                let funcs = c.steps.first().map_or(0, |s| s.nests.len());
+                let insts = c.trace.lines().filter(|l| l.contains("sch.")).count();
+                format!(
+                    "{funcs} function{} · {insts} schedule instruction{} · {} step{} · {:.1} ms",
+                    if funcs == 1 { "" } else { "s" },
+                    if insts == 1 { "" } else { "s" },
+                    c.steps.len(),
+                    if c.steps.len() == 1 { "" } else { "s" },
+                    c.millis
+                )
+            }))}</p>
             {move || ctx.compiled.with(|c| c.as_ref().map(|c| {
                 let errors = c.errors.clone();
                 view! {
@@ -1017,10 +1025,15 @@ fn IrPane() -> impl IntoView {
                 "diff with "
                 <select id="compare-select" on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        ctx.compare.set(v.parse().ok());
+                        ctx.compare.set(if v == "prev" { Some(usize::MAX) } else { v.parse().ok() });
                     }
-                    prop:value=move || ctx.compare.get().map(|c| c.to_string()).unwrap_or_default()>
+                    prop:value=move || match ctx.compare.get() {
+                        Some(usize::MAX) => "prev".to_string(),
+                        Some(c) => c.to_string(),
+                        None => String::new(),
+                    }>
                     <option value="">"(none)"</option>
+                    <option value="prev">"previous step"</option>
                     {move || (0..n_steps()).map(|i| view! {
                         <option value=i.to_string()>{format!("step {i}")}</option>
                     }).collect_view()}
@@ -1039,6 +1052,7 @@ fn IrPane() -> impl IntoView {
                         });
                     };
                     if let Some(base) = ctx.compare.get() {
+                        let base = if base == usize::MAX { i.saturating_sub(1) } else { base };
                         let base_ir = ctx.compiled.with(|c| c.as_ref().and_then(|c| c.steps.get(base)).map(|s| s.ir.clone())).unwrap_or_default();
                         let rows = diff::diff_lines(&base_ir, &step.ir).into_iter().map(|(ch, line)| {
                             let (class, sign) = match ch {
@@ -1112,11 +1126,18 @@ fn PrimitivePanel(analyzed: Memo<Option<IrText>>) -> impl IntoView {
             <aside class="prims" id="primitives" aria-label="Primitives for the selection">
                 {move || {
                     let sel = ctx.selection.get()?;
-                    let (_, step) = current_step(&ctx)?;
+                    let (i, step) = current_step(&ctx)?;
                     let text = analyzed.get()?;
                     let close = view! {
                         <button class="hide" aria-label="Close" on:click=move |_| ctx.selection.set(None)>"✕"</button>
                     };
+                    if i + 1 < c_len(&ctx) {
+                        return Some(view! {
+                            {close}
+                            <p class="small">"Primitives are appended after the last step of the schedule."</p>
+                            <button class="tb" on:click=move |_| ctx.step.set(usize::MAX)>"Go to the last step"</button>
+                        }.into_any());
+                    }
                     Some(match sel {
                         Selection::Loop { func, index, .. } => {
                             let Some(lc) = ir_view::loop_ctx(&step, &text, &func, index) else {
