@@ -57,6 +57,8 @@ fn category_of(id: &str) -> &'static str {
         "blockize"
     } else if id.starts_with("rfactor") {
         "rfactor"
+    } else if id.starts_with("tensorize") {
+        "tensorize"
     } else if id.starts_with("cache")
         || id.starts_with("set_scope")
         || id.starts_with("storage_align")
@@ -187,18 +189,32 @@ fn main() {
             source,
         });
     }
-    // blockize / rfactor cases: `x.py` + `x.sched.py`. (tensorize needs its
-    // intrinsic registered, which the script interpreter will do.)
-    for p in files(&data.join("schedule_tensor"), ".sched.py") {
+    // blockize / rfactor / tensorize cases: `x.py` (or the file a
+    // `# program: y.py` line names) + `x.sched.py`, and for tensorize the
+    // intrinsic's `NAME.intrin.py` as a `# --- tensor-intrin: NAME ---` section.
+    let tensor_dir = data.join("schedule_tensor");
+    for p in files(&tensor_dir, ".sched.py") {
         let id = stem(&p, ".sched.py");
-        if id.starts_with("tensorize") {
-            continue;
-        }
-        let Ok(program) = fs::read_to_string(data.join("schedule_tensor").join(format!("{id}.py")))
-        else {
+        let sched = fs::read_to_string(&p).unwrap();
+        let program_file = sched
+            .lines()
+            .find_map(|l| l.strip_prefix("# program:").map(|f| f.trim().to_string()))
+            .unwrap_or_else(|| format!("{id}.py"));
+        let Ok(mut program) = fs::read_to_string(tensor_dir.join(&program_file)) else {
             continue;
         };
-        let sched = fs::read_to_string(&p).unwrap();
+        for intrin in ["tmm16", "mma16"] {
+            if sched.contains(&format!("\"{intrin}\"")) {
+                if let Ok(text) = fs::read_to_string(tensor_dir.join(format!("{intrin}.intrin.py")))
+                {
+                    program = format!(
+                        "{}\n# --- tensor-intrin: {intrin} ---\n{}",
+                        program.trim_end(),
+                        text
+                    );
+                }
+            }
+        }
         let error = fs::read_to_string(
             data.join("schedule_tensor")
                 .join(format!("{id}.tvm_error.txt")),

@@ -1155,5 +1155,14 @@ mod gallery_tests {
             failures.join("\n")
         );
         assert!(EXAMPLES.len() > 250, "{} examples", EXAMPLES.len());
+        // The tensorize cases carry their intrinsic as a section.
+        let ex = crate::examples::find("tensorize_book").expect("tensorize_book");
+        let out = compile(ex.source);
+        assert!(out.errors.is_empty(), "{}", out.console);
+        assert!(
+            out.steps.last().unwrap().ir.contains("tmm16"),
+            "{}",
+            out.steps.last().unwrap().ir
+        );
     }
 }
