@@ -16,7 +16,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use compiler_core::diag::{render, Diagnostic};
 use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
-use compiler_core::tvmscript::printer::{print_module, print_prim_func, Dialect, PrintOptions};
+use compiler_core::tvmscript::printer::{
+    print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
+};
 
 #[derive(Parser)]
 #[command(
@@ -95,7 +97,12 @@ impl compiler_core::script::Host for WallClock {
     }
 }
 
-fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Option<u64>) -> ExitCode {
+fn run_script(
+    file: &Path,
+    notebook: bool,
+    steps: Option<u64>,
+    memory_mib: Option<u64>,
+) -> ExitCode {
     use compiler_core::script::{Interpreter, Limits, ReferenceBackend, Stream};
     use std::io::Write as _;
     let src = match std::fs::read_to_string(file) {
@@ -105,9 +112,11 @@ fn run_script(file: &Path, notebook: bool, steps: Option<u64>, memory_mib: Optio
             return ExitCode::from(2);
         }
     };
-    let mut limits = Limits::default();
-    // Scripts run on a thread with a big stack (see `main`).
-    limits.stack_bytes = SCRIPT_STACK as u64 * 3 / 4;
+    let mut limits = Limits {
+        // Scripts run on a thread with a big stack (see `main`).
+        stack_bytes: SCRIPT_STACK as u64 * 3 / 4,
+        ..Limits::default()
+    };
     if let Some(s) = steps {
         limits.steps = s;
     }
@@ -296,6 +305,7 @@ fn format_script(parsed: &ParsedScript, dialect: Dialect) -> String {
         match item {
             Item::Module { module, .. } => out.push_str(&print_module(module, &opts)),
             Item::PrimFunc { name, func } => out.push_str(&print_prim_func(func, name, &opts)),
+            Item::GraphFunc { name, func } => out.push_str(&print_graph_func(func, name, &opts)),
         }
     }
     out

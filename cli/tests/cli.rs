@@ -154,7 +154,10 @@ fn run_executes_a_script() {
 
 #[test]
 fn run_reports_an_uncaught_exception() {
-    let script = write_temp("fail.py", "print('before')\ndef f(x):\n    return x / 0\nf(1)\nprint('after')\n");
+    let script = write_temp(
+        "fail.py",
+        "print('before')\ndef f(x):\n    return x / 0\nf(1)\nprint('after')\n",
+    );
     let (code, stdout, stderr) = tessel(&["run", script.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert_eq!(stdout, "before\n");
@@ -169,7 +172,10 @@ fn run_reports_an_uncaught_exception() {
 
 #[test]
 fn run_notebook_shows_last_values() {
-    let script = write_temp("nb.py", "# %%\nx = 2\nx * 21\n# %%\ntype(x)\n# %%\nprint('done')\n");
+    let script = write_temp(
+        "nb.py",
+        "# %%\nx = 2\nx * 21\n# %%\ntype(x)\n# %%\nprint('done')\n",
+    );
     let (code, stdout, stderr) = tessel(&["run", "--notebook", script.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, "42\nint\ndone\n");

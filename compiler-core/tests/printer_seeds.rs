@@ -60,6 +60,7 @@ fn reprint(src: &str, dialect: Option<Dialect>) -> Result<String, String> {
         .map(|item| match item {
             Item::Module { module, .. } => print_module(module, &opts),
             Item::PrimFunc { name, func } => print_prim_func(func, name, &opts),
+            Item::GraphFunc { name, func } => print_graph_func(func, name, &opts),
         })
         .collect();
     Ok(texts.join("\n\n"))

@@ -20,9 +20,35 @@ fn corpus() -> Vec<String> {
 }
 
 const TOKENS: &[&str] = &[
-    "0", "-1", "2 ** 40", "None", "[]", "{}", "()", "'s'", "1.5", "np.zeros((3, 3))", "x",
-    "sch", "T", "tvm", "lambda: 1", "*", "[", ")", ":", "yield", "raise", "i", "j0", "a_np",
-    "range(10 ** 9)", "MyModule", "i0", "block", "float('nan')",
+    "0",
+    "-1",
+    "2 ** 40",
+    "None",
+    "[]",
+    "{}",
+    "()",
+    "'s'",
+    "1.5",
+    "np.zeros((3, 3))",
+    "x",
+    "sch",
+    "T",
+    "tvm",
+    "lambda: 1",
+    "*",
+    "[",
+    ")",
+    ":",
+    "yield",
+    "raise",
+    "i",
+    "j0",
+    "a_np",
+    "range(10 ** 9)",
+    "MyModule",
+    "i0",
+    "block",
+    "float('nan')",
 ];
 
 #[derive(Debug, Clone)]
@@ -67,7 +93,8 @@ fn edit() -> impl Strategy<Value = Edit> {
         any::<usize>().prop_map(Edit::Drop),
         any::<usize>().prop_map(Edit::Dup),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::Swap(a, b)),
-        (any::<usize>(), any::<usize>(), any::<usize>()).prop_map(|(a, b, c)| Edit::Replace(a, b, c)),
+        (any::<usize>(), any::<usize>(), any::<usize>())
+            .prop_map(|(a, b, c)| Edit::Replace(a, b, c)),
     ]
 }
 

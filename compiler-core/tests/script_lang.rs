@@ -12,8 +12,12 @@ fn scripts_print_what_cpython_prints() {
     let files = scripts_in("script_lang");
     assert!(files.len() >= 10, "script_lang data is missing");
     for path in files {
-        let expected = std::fs::read_to_string(path.with_extension("out"))
-            .unwrap_or_else(|_| panic!("{}: no .out file; run tools/tvm_oracle/script_outputs.py", path.display()));
+        let expected = std::fs::read_to_string(path.with_extension("out")).unwrap_or_else(|_| {
+            panic!(
+                "{}: no .out file; run tools/tvm_oracle/script_outputs.py",
+                path.display()
+            )
+        });
         let run = run_file(&path);
         if run.output != expected {
             failures.push(format!(
@@ -23,5 +27,10 @@ fn scripts_print_what_cpython_prints() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} script(s) differ from CPython:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} script(s) differ from CPython:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }

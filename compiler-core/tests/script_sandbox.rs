@@ -11,24 +11,43 @@ fn run(src: &str, limits: Limits) -> Run {
 }
 
 fn err_line(r: &Run) -> String {
-    r.error.as_ref().map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_default()
+    r.error
+        .as_ref()
+        .map(|e| format!("{}: {}", e.kind, e.message))
+        .unwrap_or_default()
 }
 
 #[test]
 fn infinite_loop_hits_the_step_budget() {
-    let r = run("x = 0\nwhile True:\n    x += 1\n", Limits { steps: 100_000, ..limits() });
+    let r = run(
+        "x = 0\nwhile True:\n    x += 1\n",
+        Limits {
+            steps: 100_000,
+            ..limits()
+        },
+    );
     assert_eq!(
         err_line(&r),
         "RuntimeError: script exceeded its step budget of 100000 steps; is there an infinite loop?"
     );
     // The traceback points at the loop.
-    assert!(r.output.contains("line 3, in <module>") || r.output.contains("line 2, in <module>"), "{}", r.output);
+    assert!(
+        r.output.contains("line 3, in <module>") || r.output.contains("line 2, in <module>"),
+        "{}",
+        r.output
+    );
 }
 
 #[test]
 fn step_budget_cannot_be_caught() {
     let src = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        print('caught')\n";
-    let r = run(src, Limits { steps: 10_000, ..limits() });
+    let r = run(
+        src,
+        Limits {
+            steps: 10_000,
+            ..limits()
+        },
+    );
     assert!(err_line(&r).contains("step budget"), "{}", r.output);
     assert!(!r.output.contains("caught"));
 }
@@ -37,22 +56,39 @@ fn step_budget_cannot_be_caught() {
 fn step_budget_counts_builtin_work() {
     // One statement, but a lot of array work.
     let src = "import numpy as np\na = np.ones((300, 300))\nfor _ in range(1000):\n    b = a @ a\n";
-    let r = run(src, Limits { steps: 1_000_000, ..limits() });
+    let r = run(
+        src,
+        Limits {
+            steps: 1_000_000,
+            ..limits()
+        },
+    );
     assert!(err_line(&r).contains("step budget"), "{}", r.output);
 }
 
 #[test]
 fn huge_list_hits_the_memory_budget() {
     let r = run("x = [0] * 10**10\n", limits());
-    assert!(err_line(&r).starts_with("MemoryError: script exceeded its memory budget of 512 MB"), "{}", err_line(&r));
+    assert!(
+        err_line(&r).starts_with("MemoryError: script exceeded its memory budget of 512 MB"),
+        "{}",
+        err_line(&r)
+    );
     let r = run("x = 'ab' * 10**12\n", limits());
     assert!(err_line(&r).starts_with("MemoryError"), "{}", err_line(&r));
 }
 
 #[test]
 fn huge_array_hits_the_memory_budget() {
-    let r = run("import numpy as np\nx = np.zeros((100000, 100000))\n", limits());
-    assert!(err_line(&r).starts_with("MemoryError: script exceeded its memory budget"), "{}", err_line(&r));
+    let r = run(
+        "import numpy as np\nx = np.zeros((100000, 100000))\n",
+        limits(),
+    );
+    assert!(
+        err_line(&r).starts_with("MemoryError: script exceeded its memory budget"),
+        "{}",
+        err_line(&r)
+    );
     let r = run("import numpy as np\nx = np.arange(10**11)\n", limits());
     assert!(err_line(&r).starts_with("MemoryError"), "{}", err_line(&r));
 }
@@ -61,13 +97,25 @@ fn huge_array_hits_the_memory_budget() {
 fn memory_is_refunded_when_objects_die() {
     // 200 MB at a time, 20 times: fits only if freed arrays are refunded.
     let src = "import numpy as np\nfor i in range(20):\n    a = np.zeros((5000, 5000))\n    del a\nprint('done')\n";
-    let r = run(src, Limits { memory: 256 << 20, ..limits() });
+    let r = run(
+        src,
+        Limits {
+            memory: 256 << 20,
+            ..limits()
+        },
+    );
     assert_eq!(r.output, "done\n", "{}", r.output);
 }
 
 #[test]
 fn growing_a_list_forever_hits_a_budget() {
-    let r = run("l = []\nwhile True:\n    l.append(1)\n", Limits { memory: 1 << 20, ..limits() });
+    let r = run(
+        "l = []\nwhile True:\n    l.append(1)\n",
+        Limits {
+            memory: 1 << 20,
+            ..limits()
+        },
+    );
     assert!(err_line(&r).starts_with("MemoryError"), "{}", err_line(&r));
 }
 
@@ -75,11 +123,17 @@ fn growing_a_list_forever_hits_a_budget() {
 fn deep_recursion_is_a_recursion_error() {
     let src = "def f(n):\n    return f(n + 1)\nf(0)\n";
     let r = run(src, limits());
-    assert_eq!(err_line(&r), "RecursionError: maximum recursion depth exceeded");
+    assert_eq!(
+        err_line(&r),
+        "RecursionError: maximum recursion depth exceeded"
+    );
     assert!(r.output.contains("[Previous line repeated"), "{}", r.output);
     // Catchable, like Python's.
     let src = "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept RecursionError as e:\n    print('caught:', e)\n";
-    assert_eq!(run(src, limits()).output, "caught: maximum recursion depth exceeded\n");
+    assert_eq!(
+        run(src, limits()).output,
+        "caught: maximum recursion depth exceeded\n"
+    );
 }
 
 #[test]
@@ -114,7 +168,12 @@ fn no_host_access() {
         ("import sys\nsys.exit()", "AttributeError"),
     ] {
         let r = run(src, limits());
-        assert_eq!(r.error.as_ref().map(|e| e.kind.as_str()), Some(kind), "{src}: {}", r.output);
+        assert_eq!(
+            r.error.as_ref().map(|e| e.kind.as_str()),
+            Some(kind),
+            "{src}: {}",
+            r.output
+        );
     }
     let r = run("import os", limits());
     assert!(err_line(&r).contains("sandbox"), "{}", err_line(&r));
@@ -128,7 +187,10 @@ fn no_host_access() {
 #[test]
 fn integer_overflow_is_an_error() {
     let r = run("x = 2 ** 64", limits());
-    assert_eq!(err_line(&r), "OverflowError: integer overflow: Tessel's Python integers are 64-bit");
+    assert_eq!(
+        err_line(&r),
+        "OverflowError: integer overflow: Tessel's Python integers are 64-bit"
+    );
     let r = run("x = 9223372036854775807 + 1", limits());
     assert!(err_line(&r).starts_with("OverflowError"));
 }
@@ -136,10 +198,21 @@ fn integer_overflow_is_an_error() {
 #[test]
 fn output_goes_to_chunks_not_stdout() {
     let mut i = Interpreter::new(limits());
-    i.run_cell("import sys\nprint('a')\nprint('b', file=sys.stderr)\nprint('c')\n", "<cell>").unwrap();
+    i.run_cell(
+        "import sys\nprint('a')\nprint('b', file=sys.stderr)\nprint('c')\n",
+        "<cell>",
+    )
+    .unwrap();
     let out = i.take_output();
     let streams: Vec<(Stream, &str)> = out.iter().map(|c| (c.stream, c.text.as_str())).collect();
-    assert_eq!(streams, vec![(Stream::Stdout, "a\n"), (Stream::Stderr, "b\n"), (Stream::Stdout, "c\n")]);
+    assert_eq!(
+        streams,
+        vec![
+            (Stream::Stdout, "a\n"),
+            (Stream::Stderr, "b\n"),
+            (Stream::Stdout, "c\n")
+        ]
+    );
     // A callback sees chunks as they are written.
     let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let s2 = seen.clone();
@@ -150,10 +223,14 @@ fn output_goes_to_chunks_not_stdout() {
 
 #[test]
 fn globals_persist_across_cells_and_budgets_are_per_cell() {
-    let mut i = Interpreter::new(Limits { steps: 1000, ..limits() });
+    let mut i = Interpreter::new(Limits {
+        steps: 1000,
+        ..limits()
+    });
     i.run_cell("x = 0", "c1").unwrap();
     for _ in 0..5 {
-        i.run_cell("for _ in range(100):\n    x += 1", "c2").unwrap();
+        i.run_cell("for _ in range(100):\n    x += 1", "c2")
+            .unwrap();
     }
     i.run_cell("print(x)", "c3").unwrap();
     assert_eq!(i.take_output_text(), "500\n");
@@ -167,7 +244,17 @@ fn errors_carry_frames_with_spans() {
     let e = i.run_cell(src, "cell-7").unwrap_err();
     assert_eq!(e.kind, "KeyError");
     assert_eq!(e.message, "'k'");
-    let frames: Vec<(usize, &str, &str)> = e.frames.iter().map(|f| (f.line, f.func.as_str(), &src[f.span.start as usize..f.span.end as usize])).collect();
+    let frames: Vec<(usize, &str, &str)> = e
+        .frames
+        .iter()
+        .map(|f| {
+            (
+                f.line,
+                f.func.as_str(),
+                &src[f.span.start as usize..f.span.end as usize],
+            )
+        })
+        .collect();
     assert_eq!(frames, vec![(4, "<module>", "f({})"), (2, "f", "d['k']")]);
     assert_eq!(e.location_in("cell-7").map(|f| f.line), Some(2));
     assert_eq!(
@@ -179,7 +266,9 @@ fn errors_carry_frames_with_spans() {
 #[test]
 fn syntax_errors_point_at_the_token() {
     let mut i = Interpreter::new(limits());
-    let e = i.run_cell("x = 1\nfor i in range(3)\n    print(i)\n", "<cell>").unwrap_err();
+    let e = i
+        .run_cell("x = 1\nfor i in range(3)\n    print(i)\n", "<cell>")
+        .unwrap_err();
     assert_eq!(e.kind, "SyntaxError");
     assert_eq!(e.frames[0].line, 2);
     assert!(e.traceback.starts_with("  File \"<cell>\", line 2\n    for i in range(3)\n                     ^\nSyntaxError: "), "{}", e.traceback);
@@ -209,7 +298,10 @@ fn garbage_input_never_panics() {
 
 #[test]
 fn growth_through_comprehensions_and_strings_hits_the_memory_budget() {
-    let small = Limits { memory: 8 << 20, ..limits() };
+    let small = Limits {
+        memory: 8 << 20,
+        ..limits()
+    };
     for src in [
         "x = [i for i in range(10**8)]",
         "x = {i: i for i in range(10**8)}",
@@ -219,13 +311,43 @@ fn growth_through_comprehensions_and_strings_hits_the_memory_budget() {
         "def g():\n    while True:\n        yield 1\nlist(g())",
     ] {
         let r = run(src, small);
-        assert!(err_line(&r).starts_with("MemoryError"), "{src}: {}", err_line(&r));
+        assert!(
+            err_line(&r).starts_with("MemoryError"),
+            "{src}: {}",
+            err_line(&r)
+        );
     }
 }
 
 #[test]
 fn endless_printing_is_stopped() {
-    let r = run("while True:\n    print('spam' * 1000)\n", Limits { memory: 8 << 20, ..limits() });
-    assert_eq!(err_line(&r), "MemoryError: script printed more than 1 MB in one cell");
+    let r = run(
+        "while True:\n    print('spam' * 1000)\n",
+        Limits {
+            memory: 8 << 20,
+            ..limits()
+        },
+    );
+    assert_eq!(
+        err_line(&r),
+        "MemoryError: script printed more than 1 MB in one cell"
+    );
     assert!(r.output.len() < 2 << 20);
+}
+
+#[test]
+fn huge_shapes_and_extreme_integers_are_errors() {
+    for src in [
+        "import numpy as np\nnp.random.rand(2**40, 2**40)",
+        "import numpy as np\nnp.eye(2**40)",
+        "import numpy as np\nnp.zeros(4).reshape(2**40, 2**40)",
+        "import tvm\ntvm.runtime.empty((2**40, 2**40), 'float32')",
+        "round(10, -9223372036854775807 - 1)",
+        "round(1.5, -9223372036854775807 - 1)",
+        "[1][-9223372036854775807 - 1]",
+        "'ab'[-9223372036854775807 - 1:9223372036854775807:-9223372036854775807]",
+    ] {
+        let r = run(src, limits());
+        let _ = err_line(&r);
+    }
 }

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use compiler_core::analysis::structural_equal::structural_equal;
 use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
-use compiler_core::tvmscript::printer::{print_module, print_prim_func, Dialect, PrintOptions};
+use compiler_core::tvmscript::printer::{
+    print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
+};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
@@ -26,6 +28,7 @@ fn format(parsed: &ParsedScript) -> String {
         match item {
             Item::Module { module, .. } => out.push_str(&print_module(module, &opts)),
             Item::PrimFunc { name, func } => out.push_str(&print_prim_func(func, name, &opts)),
+            Item::GraphFunc { name, func } => out.push_str(&print_graph_func(func, name, &opts)),
         }
     }
     out

@@ -24,12 +24,14 @@ Course scripts (`scripts/`) need TVM 0.27 spellings, applied on the TVM side onl
   `tvm.tir.schedule.schedule.Schedule`, whose `get_block` is `get_sblock`, whose handles print as
   `tir.BlockRV` / `tir.LoopRV` and whose trace prints in the `tir` spelling (`# from tvm import
   tir`, `sch.get_block(`) — what Tessel prints for a `tvm.tir.Schedule`;
+* `tvm.tir.TensorIntrin` is `tvm.s_tir.TensorIntrin`;
 * `tvm.nd.array` / `tvm.nd.empty` are `tvm.runtime.tensor` / `tvm.runtime.empty`;
 * `tvm.device("llvm", 0)` is `tvm.device("cpu", 0)`;
 * Python warnings (TVM's "install Pygments" notice on `show()`) are silenced.
 
 Timings (`time_evaluator`) and sampled schedule decisions differ between runs by nature; the Rust
-harness masks them where a script asks for it (`# tessel-test: mask REGEX` header lines).
+harness (and `--check`) masks them where a script's header asks for it: `# tessel-test: mask-after
+TEXT` (numbers after TEXT on its lines), `# tessel-test: mask-between START END`.
 
 Usage:
     /root/.cache/tessel-tvm-venv/bin/python tools/tvm_oracle/script_outputs.py            # rewrite all .out files
@@ -213,6 +215,7 @@ def install_tvm_shims() -> None:
     tir_schedule = types.ModuleType("tvm.tir.schedule")
     tir.Schedule = tir_schedule.Schedule = Schedule
     tir.ScheduleError = tir_schedule.ScheduleError = s_tir.ScheduleError
+    tir.TensorIntrin = s_tir.TensorIntrin
     tir.schedule = tir_schedule
     sys.modules["tvm.tir"] = tir
     sys.modules["tvm.tir.schedule"] = tir_schedule
@@ -326,6 +329,34 @@ def run_one(path: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def masked(text: str, src: str) -> str:
+    """The output with the script's `# tessel-test: mask-…` regions masked, as the Rust harness does."""
+    import re
+
+    masks = []
+    for l in src.splitlines():
+        if l.startswith("# tessel-test: mask-after "):
+            masks.append((l[len("# tessel-test: mask-after "):], None))
+        elif l.startswith("# tessel-test: mask-between "):
+            a, _, b = l[len("# tessel-test: mask-between "):].partition(" ")
+            masks.append((a, b))
+    out = []
+    for line in text.split("\n"):
+        for start, end in masks:
+            pos = line.find(start)
+            if pos < 0:
+                continue
+            head = pos + len(start)
+            if end is None:
+                line = line[:head] + re.sub(r"[0-9][0-9.eE+-]*", "#", line[head:])
+            else:
+                e = line.find(end, head)
+                if e >= 0:
+                    line = line[:head] + "#" + line[e:]
+        out.append(line)
+    return "\n".join(out)
+
+
 def scripts(args: list[str]) -> list[str]:
     if args:
         return [os.path.abspath(a) for a in args]
@@ -355,7 +386,8 @@ def main() -> int:
         old = open(out_path, encoding="utf-8").read() if os.path.exists(out_path) else None
         rel = os.path.relpath(out_path, ROOT)
         if check:
-            if old != r.stdout:
+            src = open(path, encoding="utf-8").read()
+            if old is None or masked(old, src) != masked(r.stdout, src):
                 print(f"stale: {rel}")
                 stale += 1
         elif old != r.stdout:

@@ -63,7 +63,10 @@ pub(crate) fn format_0d_element(a: &NDArray) -> String {
 pub(crate) fn format_array_repr(a: &NDArray) -> String {
     use crate::ir::ScalarKind;
     let dt = a.dtype();
-    let implied = matches!((dt.kind, dt.bits), (ScalarKind::Float, 64) | (ScalarKind::Int, 64) | (ScalarKind::Bool, _));
+    let implied = matches!(
+        (dt.kind, dt.bits),
+        (ScalarKind::Float, 64) | (ScalarKind::Int, 64) | (ScalarKind::Bool, _)
+    );
     let prefix = "array(";
     let lst = if a.is_empty() {
         "[]".to_string()
@@ -73,7 +76,11 @@ pub(crate) fn format_array_repr(a: &NDArray) -> String {
     let mut extras = Vec::new();
     if (a.is_empty() && a.shape() != [0]) || a.len() > THRESHOLD {
         let dims: Vec<String> = a.shape().iter().map(|d| d.to_string()).collect();
-        let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+        let shape = if dims.len() == 1 {
+            format!("({},)", dims[0])
+        } else {
+            format!("({})", dims.join(", "))
+        };
         extras.push(format!("shape={shape}"));
     }
     if !implied || a.is_empty() {
@@ -473,7 +480,11 @@ impl Printer<'_> {
             extend_line(&mut s, &mut line, &word, elem_width, hanging);
             s.push_str(&line);
         } else {
-            let line_sep = format!("{}{}", self.separator.trim_end(), "\n".repeat(axes_left - 1));
+            let line_sep = format!(
+                "{}{}",
+                self.separator.trim_end(),
+                "\n".repeat(axes_left - 1)
+            );
             for i in 0..leading {
                 let nested = child(i, self);
                 s.push_str(hanging);

@@ -1,9 +1,9 @@
 //! Functions and modules.
 //!
 //! An [`IRModule`] maps global names to functions of either level: TensorIR
-//! [`PrimFunc`]s now, graph-level functions when the graph layer lands (the
+//! [`PrimFunc`]s and graph-level functions ([`crate::graph::Function`]; the
 //! course mixes `@T.prim_func` and `@R.function` in one class, so the module
-//! is keyed by [`BaseFunc`], an enum that grows a `Graph` variant).
+//! is keyed by [`BaseFunc`]: a PrimFunc or a graph function).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -72,13 +72,23 @@ impl PrimFunc {
 /// Any function an [`IRModule`] can hold.
 #[derive(Clone, Debug)]
 pub enum BaseFunc {
+    /// A TensorIR function (`@T.prim_func`).
     Prim(Rc<PrimFunc>),
+    /// A graph-level function (`@R.function`), see [`crate::graph`].
+    Graph(Rc<crate::graph::Function>),
 }
 
 impl BaseFunc {
     pub fn as_prim(&self) -> Option<&Rc<PrimFunc>> {
         match self {
             BaseFunc::Prim(f) => Some(f),
+            BaseFunc::Graph(_) => None,
+        }
+    }
+    pub fn as_graph(&self) -> Option<&Rc<crate::graph::Function>> {
+        match self {
+            BaseFunc::Graph(f) => Some(f),
+            BaseFunc::Prim(_) => None,
         }
     }
 }
@@ -120,6 +130,15 @@ impl IRModule {
     }
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.functions.iter().map(|(n, _)| n.as_str())
+    }
+    pub fn get_graph(&self, name: &str) -> Option<&Rc<crate::graph::Function>> {
+        self.get(name).and_then(BaseFunc::as_graph)
+    }
+    /// The graph functions with their names.
+    pub fn graph_funcs(&self) -> impl Iterator<Item = (&str, &Rc<crate::graph::Function>)> {
+        self.functions
+            .iter()
+            .filter_map(|(n, f)| f.as_graph().map(|g| (n.as_str(), g)))
     }
     /// The PrimFuncs with their names.
     pub fn prim_funcs(&self) -> impl Iterator<Item = (&str, &Rc<PrimFunc>)> {

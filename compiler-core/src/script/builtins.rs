@@ -61,7 +61,10 @@ pub fn make_class(
     if name != "object" {
         mro.push(object.clone());
     }
-    let builtin = bases.iter().find_map(|b| b.builtin).filter(|b| *b != BuiltinType::Object);
+    let builtin = bases
+        .iter()
+        .find_map(|b| b.builtin)
+        .filter(|b| *b != BuiltinType::Object);
     let dtype = bases.iter().find_map(|b| b.dtype);
     Rc::new(Class {
         name: name.to_string(),
@@ -77,7 +80,9 @@ pub fn make_class(
 
 fn builtin_class(name: &str, module: &str, b: BuiltinType, base: Option<&Rc<Class>>) -> Rc<Class> {
     let mro: Vec<Rc<Class>> = match base {
-        Some(base) => std::iter::once(base.clone()).chain(base.mro.iter().cloned()).collect(),
+        Some(base) => std::iter::once(base.clone())
+            .chain(base.mro.iter().cloned())
+            .collect(),
         None => Vec::new(),
     };
     Rc::new(Class {
@@ -90,6 +95,12 @@ fn builtin_class(name: &str, module: &str, b: BuiltinType, base: Option<&Rc<Clas
         exc: None,
         dtype: None,
     })
+}
+
+impl Default for Types {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Types {
@@ -164,7 +175,9 @@ pub fn exception_classes(object: &Rc<Class>) -> HashMap<ExcKind, Rc<Class>> {
             Some(p) => out.get(&p).cloned().unwrap_or_else(|| object.clone()),
             None => object.clone(),
         };
-        let mro: Vec<Rc<Class>> = std::iter::once(base.clone()).chain(base.mro.iter().cloned()).collect();
+        let mro: Vec<Rc<Class>> = std::iter::once(base.clone())
+            .chain(base.mro.iter().cloned())
+            .collect();
         out.insert(
             kind,
             Rc::new(Class {
@@ -315,7 +328,11 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
         }
         BuiltinType::Type => match (a.pos.len(), arg0) {
             (1, Some(v)) => Value::Class(it.class_of(&v)),
-            _ => return Err(PyErr::type_error("type() takes 1 argument (creating classes with type() is not supported)")),
+            _ => {
+                return Err(PyErr::type_error(
+                    "type() takes 1 argument (creating classes with type() is not supported)",
+                ))
+            }
         },
         BuiltinType::NoneType => Value::None,
         BuiltinType::Bool => match arg0 {
@@ -355,18 +372,18 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
         },
         BuiltinType::Str => match arg0 {
             None => Value::str(""),
-            Some(v) => Value::str(it.to_str(&v)?),
+            Some(v) => Value::str(it.str_of(&v)?),
         },
         BuiltinType::List => {
             let items = match arg0 {
-                Some(v) => it.to_vec(&v)?,
+                Some(v) => it.items_of(&v)?,
                 None => Vec::new(),
             };
             it.new_list(items)?
         }
         BuiltinType::Tuple => match arg0 {
             Some(v @ Value::Tuple(_)) => v,
-            Some(v) => Value::tuple(it.to_vec(&v)?),
+            Some(v) => Value::tuple(it.items_of(&v)?),
             None => Value::tuple(vec![]),
         },
         BuiltinType::Dict => {
@@ -375,8 +392,8 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
                 match &v {
                     Value::Dict(src) => d = src.borrow().clone(),
                     _ => {
-                        for pair in it.to_vec(&v)? {
-                            let kv = it.to_vec(&pair)?;
+                        for pair in it.items_of(&v)? {
+                            let kv = it.items_of(&pair)?;
                             match kv.as_slice() {
                                 [k, v] => d.insert(k.clone(), v.clone())?,
                                 _ => {
@@ -397,7 +414,7 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
         BuiltinType::Set => {
             let mut d = Dict::new();
             if let Some(v) = arg0 {
-                for x in it.to_vec(&v)? {
+                for x in it.items_of(&v)? {
                     d.insert(x, Value::None)?;
                 }
             }
@@ -486,7 +503,9 @@ fn parse_int(s: &str, base: i64) -> Res<Value> {
         (b, _) => (b, body),
     };
     if !(2..=36).contains(&base) {
-        return Err(PyErr::value_error("int() base must be >= 2 and <= 36, or 0"));
+        return Err(PyErr::value_error(
+            "int() base must be >= 2 and <= 36, or 0",
+        ));
     }
     match i64::from_str_radix(&body, base as u32) {
         Ok(v) => Ok(Value::Int(if neg { -v } else { v })),
@@ -533,9 +552,9 @@ pub fn to_int(it: &mut Interp, v: &Value) -> Res<Value> {
             Some(i) => Value::Int(i),
             None => {
                 return Err(PyErr::type_error(format!(
-                    "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                    other.type_name()
-                )))
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                other.type_name()
+            )))
             }
         },
     })
@@ -546,10 +565,13 @@ pub fn float_to_int(f: f64) -> Res<i64> {
         return Err(PyErr::value_error("cannot convert float NaN to integer"));
     }
     if f.is_infinite() {
-        return Err(PyErr::new(ExcKind::OverflowError, "cannot convert float infinity to integer"));
+        return Err(PyErr::new(
+            ExcKind::OverflowError,
+            "cannot convert float infinity to integer",
+        ));
     }
     let t = f.trunc();
-    if t.abs() >= 9.223372036854775807e18 {
+    if t.abs() >= 9.223_372_036_854_776e18 {
         return Err(PyErr::overflow());
     }
     Ok(t as i64)
@@ -634,12 +656,22 @@ fn bi_print(it: &mut Interp, mut a: Args) -> Res<Value> {
     let sep = match a.take_kw("sep") {
         Some(Value::None) | None => " ".to_string(),
         Some(Value::Str(s)) => s.to_string(),
-        Some(v) => return Err(PyErr::type_error(format!("sep must be None or a string, not {}", v.type_name()))),
+        Some(v) => {
+            return Err(PyErr::type_error(format!(
+                "sep must be None or a string, not {}",
+                v.type_name()
+            )))
+        }
     };
     let end = match a.take_kw("end") {
         Some(Value::None) | None => "\n".to_string(),
         Some(Value::Str(s)) => s.to_string(),
-        Some(v) => return Err(PyErr::type_error(format!("end must be None or a string, not {}", v.type_name()))),
+        Some(v) => {
+            return Err(PyErr::type_error(format!(
+                "end must be None or a string, not {}",
+                v.type_name()
+            )))
+        }
     };
     let stream = match a.take_kw("file") {
         Some(Value::Host(o)) if matches!(*o, Obj::StdStream(true)) => Stream::Stderr,
@@ -652,7 +684,7 @@ fn bi_print(it: &mut Interp, mut a: Args) -> Res<Value> {
         if i > 0 {
             out.push_str(&sep);
         }
-        out.push_str(&it.to_str(v)?);
+        out.push_str(&it.str_of(v)?);
     }
     out.push_str(&end);
     it.check_output(out.len())?;
@@ -729,7 +761,8 @@ fn bi_issubclass(_it: &mut Interp, a: Args) -> Res<Value> {
     match a.pos.as_slice() {
         [Value::Class(c), Value::Class(d)] => Ok(Value::Bool(c.is_subclass(d))),
         [Value::Class(c), Value::Tuple(ds)] => Ok(Value::Bool(
-            ds.iter().any(|d| matches!(d, Value::Class(d) if c.is_subclass(d))),
+            ds.iter()
+                .any(|d| matches!(d, Value::Class(d) if c.is_subclass(d))),
         )),
         _ => Err(PyErr::type_error("issubclass() arg 1 must be a class")),
     }
@@ -764,7 +797,9 @@ fn bi_zip(it: &mut Interp, mut a: Args) -> Res<Value> {
 
 fn bi_map(it: &mut Interp, a: Args) -> Res<Value> {
     let mut pos = a.pos.into_iter();
-    let func = pos.next().ok_or_else(|| PyErr::type_error("map() must have at least two arguments."))?;
+    let func = pos
+        .next()
+        .ok_or_else(|| PyErr::type_error("map() must have at least two arguments."))?;
     let mut inner = Vec::new();
     for v in pos {
         inner.push(it.make_iter(&v)?);
@@ -794,10 +829,14 @@ fn min_max(it: &mut Interp, mut a: Args, want_max: bool) -> Res<Value> {
     let default = a.take_kw("default");
     a.done(name, usize::MAX)?;
     let items = match a.pos.len() {
-        0 => return Err(PyErr::type_error(format!("{name} expected at least 1 argument, got 0"))),
+        0 => {
+            return Err(PyErr::type_error(format!(
+                "{name} expected at least 1 argument, got 0"
+            )))
+        }
         1 => {
             let v = a.pos[0].clone();
-            it.to_vec(&v)?
+            it.items_of(&v)?
         }
         _ => a.pos,
     };
@@ -810,7 +849,11 @@ fn min_max(it: &mut Interp, mut a: Args, want_max: bool) -> Res<Value> {
         best = match best {
             None => Some((x, k)),
             Some((bx, bk)) => {
-                let better = if want_max { it.less_than(&bk, &k)? } else { it.less_than(&k, &bk)? };
+                let better = if want_max {
+                    it.less_than(&bk, &k)?
+                } else {
+                    it.less_than(&k, &bk)?
+                };
                 if better {
                     Some((x, k))
                 } else {
@@ -821,7 +864,8 @@ fn min_max(it: &mut Interp, mut a: Args, want_max: bool) -> Res<Value> {
     }
     match best {
         Some((x, _)) => Ok(x),
-        None => default.ok_or_else(|| PyErr::value_error(format!("{name}() iterable argument is empty"))),
+        None => default
+            .ok_or_else(|| PyErr::value_error(format!("{name}() iterable argument is empty"))),
     }
 }
 
@@ -839,7 +883,7 @@ fn bi_sum(it: &mut Interp, mut a: Args) -> Res<Value> {
     if let Value::Array(_) = &v {
         // sum(array) adds its rows.
     }
-    let items = it.to_vec(&v)?;
+    let items = it.items_of(&v)?;
     for x in items {
         it.tick()?;
         acc = it.binary_op(crate::syntax::ast::BinOp::Add, acc, x)?;
@@ -858,7 +902,12 @@ fn bi_abs(it: &mut Interp, a: Args) -> Res<Value> {
             let m = it.get_attr(&v, "__abs__")?;
             it.call(&m, Args::default())?
         }
-        _ => return Err(PyErr::type_error(format!("bad operand type for abs(): '{}'", v.type_name()))),
+        _ => {
+            return Err(PyErr::type_error(format!(
+                "bad operand type for abs(): '{}'",
+                v.type_name()
+            )))
+        }
     })
 }
 
@@ -871,10 +920,14 @@ pub fn round_float(x: f64, n: i64) -> f64 {
         let n = n.min(330) as usize;
         format!("{x:.n$}").parse().unwrap_or(x)
     } else {
-        let p = 10f64.powi((-n).min(330) as i32);
+        let p = 10f64.powi(n.unsigned_abs().min(330) as i32);
         let y = x / p;
         let r = y.round();
-        let r = if (y - y.trunc()).abs() == 0.5 { 2.0 * (y / 2.0).round() } else { r };
+        let r = if (y - y.trunc()).abs() == 0.5 {
+            2.0 * (y / 2.0).round()
+        } else {
+            r
+        };
         r * p
     }
 }
@@ -884,7 +937,9 @@ fn bi_round(it: &mut Interp, mut a: Args) -> Res<Value> {
     let nd = a.take(1, "ndigits");
     let nd = match nd {
         None | Some(Value::None) => None,
-        Some(x) => Some(num_i64(&x).ok_or_else(|| PyErr::type_error("ndigits must be an integer"))?),
+        Some(x) => {
+            Some(num_i64(&x).ok_or_else(|| PyErr::type_error("ndigits must be an integer"))?)
+        }
     };
     Ok(match (&v, nd) {
         (Value::Int(i), None) => Value::Int(*i),
@@ -893,10 +948,16 @@ fn bi_round(it: &mut Interp, mut a: Args) -> Res<Value> {
             if n >= 0 {
                 Value::Int(*i)
             } else {
-                let p = 10i64.checked_pow((-n) as u32).unwrap_or(i64::MAX);
+                let p = 10i64
+                    .checked_pow(n.unsigned_abs().min(19) as u32)
+                    .unwrap_or(i64::MAX);
                 let (q, r) = super::ops::int_divmod(*i, p)?;
                 let twice = r * 2;
-                let q = if twice > p || (twice == p && q % 2 != 0) { q + 1 } else { q };
+                let q = if twice > p || (twice == p && q % 2 != 0) {
+                    q + 1
+                } else {
+                    q
+                };
                 Value::Int(q.checked_mul(p).ok_or_else(PyErr::overflow)?)
             }
         }
@@ -916,12 +977,22 @@ fn bi_round(it: &mut Interp, mut a: Args) -> Res<Value> {
             let n = nd.unwrap_or(0);
             super::numpy::round_array(it, &v, n)?
         }
-        _ => return Err(PyErr::type_error(format!("type {} doesn't define __round__ method", v.type_name()))),
+        _ => {
+            return Err(PyErr::type_error(format!(
+                "type {} doesn't define __round__ method",
+                v.type_name()
+            )))
+        }
     })
 }
 
 /// Sorts values (stable), propagating comparison errors.
-pub fn sort_values(it: &mut Interp, items: &mut Vec<Value>, key: Option<&Value>, reverse: bool) -> Res<()> {
+pub fn sort_values(
+    it: &mut Interp,
+    items: &mut Vec<Value>,
+    key: Option<&Value>,
+    reverse: bool,
+) -> Res<()> {
     let keys: Vec<Value> = match key {
         Some(Value::None) | None => items.clone(),
         Some(f) => {
@@ -941,7 +1012,11 @@ pub fn sort_values(it: &mut Interp, items: &mut Vec<Value>, key: Option<&Value>,
             return false;
         }
         let (x, y) = (&keys[a], &keys[b]);
-        let r = if reverse { it.less_than(x, y) } else { it.less_than(y, x) };
+        let r = if reverse {
+            it.less_than(x, y)
+        } else {
+            it.less_than(y, x)
+        };
         match r {
             Ok(v) => v,
             Err(e) => {
@@ -1000,7 +1075,7 @@ fn bi_sorted(it: &mut Interp, mut a: Args) -> Res<Value> {
         None => false,
     };
     let v = one(&a, "sorted")?;
-    let mut items = it.to_vec(&v)?;
+    let mut items = it.items_of(&v)?;
     sort_values(it, &mut items, key.as_ref(), reverse)?;
     it.new_list(items)
 }
@@ -1014,11 +1089,21 @@ fn bi_reversed(it: &mut Interp, a: Args) -> Res<Value> {
             return Ok(Value::Range(Rc::new(RangeObj {
                 start: r.get(n - 1),
                 stop: r.start.wrapping_sub(r.step),
-                step: -r.step,
+                step: r.step.saturating_neg(),
             })))
-            .map(|v| if n == 0 { Value::Range(Rc::new(RangeObj { start: 0, stop: 0, step: 1 })) } else { v });
+            .map(|v| {
+                if n == 0 {
+                    Value::Range(Rc::new(RangeObj {
+                        start: 0,
+                        stop: 0,
+                        step: 1,
+                    }))
+                } else {
+                    v
+                }
+            });
         }
-        _ => it.to_vec(&v)?,
+        _ => it.items_of(&v)?,
     };
     items.reverse();
     Ok(iter_value(IterState::Seq {
@@ -1117,7 +1202,10 @@ fn bi_next(it: &mut Interp, a: Args) -> Res<Value> {
         _ => return Err(PyErr::type_error("next expected 1 or 2 arguments")),
     };
     let Value::Iter(state) = &v else {
-        return Err(PyErr::type_error(format!("'{}' object is not an iterator", v.type_name())));
+        return Err(PyErr::type_error(format!(
+            "'{}' object is not an iterator",
+            v.type_name()
+        )));
     };
     let mut s = IterState::Shared(state.clone());
     match it.iter_next(&mut s)? {
@@ -1159,7 +1247,9 @@ fn bi_chr(_it: &mut Interp, a: Args) -> Res<Value> {
 fn bi_ord(_it: &mut Interp, a: Args) -> Res<Value> {
     let v = one(&a, "ord")?;
     match &v {
-        Value::Str(s) if s.chars().count() == 1 => Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64))),
+        Value::Str(s) if s.chars().count() == 1 => {
+            Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
+        }
         Value::Str(s) => Err(PyErr::type_error(format!(
             "ord() expected a character, but string of length {} found",
             s.chars().count()
@@ -1193,15 +1283,20 @@ fn bi_pow(it: &mut Interp, a: Args) -> Res<Value> {
         [x, y] => it.binary_op(crate::syntax::ast::BinOp::Pow, x.clone(), y.clone()),
         [x, y, m] => {
             let (Some(b), Some(e), Some(m)) = (num_i64(x), num_i64(y), num_i64(m)) else {
-                return Err(PyErr::type_error("pow() 3rd argument not allowed unless all arguments are integers"));
+                return Err(PyErr::type_error(
+                    "pow() 3rd argument not allowed unless all arguments are integers",
+                ));
             };
             if m == 0 {
                 return Err(PyErr::value_error("pow() 3rd argument cannot be 0"));
             }
             if e < 0 {
-                return Err(PyErr::value_error("negative exponents with a modulus are not supported"));
+                return Err(PyErr::value_error(
+                    "negative exponents with a modulus are not supported",
+                ));
             }
-            let (mut r, mut b, mut e, m128) = (1i128, (b as i128).rem_euclid(m as i128), e, m as i128);
+            let (mut r, mut b, mut e, m128) =
+                (1i128, (b as i128).rem_euclid(m as i128), e, m as i128);
             while e > 0 {
                 if e & 1 == 1 {
                     r = (r * b).rem_euclid(m128);
@@ -1219,7 +1314,11 @@ fn bi_pow(it: &mut Interp, a: Args) -> Res<Value> {
 fn bi_callable(_it: &mut Interp, a: Args) -> Res<Value> {
     let v = one(&a, "callable")?;
     Ok(Value::Bool(match &v {
-        Value::Func(_) | Value::Method(_) | Value::Builtin(_) | Value::BoundMethod(_) | Value::Class(_) => true,
+        Value::Func(_)
+        | Value::Method(_)
+        | Value::Builtin(_)
+        | Value::BoundMethod(_)
+        | Value::Class(_) => true,
         Value::Instance(i) => i.class.lookup("__call__").is_some(),
         Value::Host(o) => o.is_callable(),
         _ => false,
@@ -1247,17 +1346,29 @@ fn int_arg(a: &Args, f: &str) -> Res<i64> {
 
 fn bi_hex(_it: &mut Interp, a: Args) -> Res<Value> {
     let i = int_arg(&a, "hex")?;
-    Ok(Value::str(if i < 0 { format!("-0x{:x}", i.unsigned_abs()) } else { format!("0x{i:x}") }))
+    Ok(Value::str(if i < 0 {
+        format!("-0x{:x}", i.unsigned_abs())
+    } else {
+        format!("0x{i:x}")
+    }))
 }
 
 fn bi_bin(_it: &mut Interp, a: Args) -> Res<Value> {
     let i = int_arg(&a, "bin")?;
-    Ok(Value::str(if i < 0 { format!("-0b{:b}", i.unsigned_abs()) } else { format!("0b{i:b}") }))
+    Ok(Value::str(if i < 0 {
+        format!("-0b{:b}", i.unsigned_abs())
+    } else {
+        format!("0b{i:b}")
+    }))
 }
 
 fn bi_oct(_it: &mut Interp, a: Args) -> Res<Value> {
     let i = int_arg(&a, "oct")?;
-    Ok(Value::str(if i < 0 { format!("-0o{:o}", i.unsigned_abs()) } else { format!("0o{i:o}") }))
+    Ok(Value::str(if i < 0 {
+        format!("-0o{:o}", i.unsigned_abs())
+    } else {
+        format!("0o{i:o}")
+    }))
 }
 
 /// IPython's `display(*objs)`.
@@ -1274,13 +1385,19 @@ fn bi_super(it: &mut Interp, a: Args) -> Res<Value> {
     let (class, obj) = match a.pos.as_slice() {
         [Value::Class(c), o] => (c.clone(), o.clone()),
         [] => {
-            let func = it.frame.func.clone().ok_or_else(|| PyErr::new(ExcKind::RuntimeError, "super(): no arguments"))?;
+            let func = it
+                .frame
+                .func
+                .clone()
+                .ok_or_else(|| PyErr::new(ExcKind::RuntimeError, "super(): no arguments"))?;
             let class = func
                 .owner
                 .borrow()
                 .as_ref()
                 .and_then(|w| w.upgrade())
-                .ok_or_else(|| PyErr::new(ExcKind::RuntimeError, "super(): __class__ cell not found"))?;
+                .ok_or_else(|| {
+                    PyErr::new(ExcKind::RuntimeError, "super(): __class__ cell not found")
+                })?;
             let first = it
                 .frame
                 .env
@@ -1305,7 +1422,11 @@ fn bi_classmethod(_it: &mut Interp, a: Args) -> Res<Value> {
 }
 
 fn bi_property(_it: &mut Interp, a: Args) -> Res<Value> {
-    let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("property() needs a getter"))?;
+    let v = a
+        .pos
+        .first()
+        .cloned()
+        .ok_or_else(|| PyErr::type_error("property() needs a getter"))?;
     Ok(Value::Host(Rc::new(Obj::Property {
         getter: v,
         setter: RefCell::new(None),
@@ -1317,19 +1438,30 @@ fn bi_vars(it: &mut Interp, a: Args) -> Res<Value> {
     match &v {
         Value::Instance(i) => {
             let mut d = Dict::new();
-            let mut items: Vec<(String, Value)> = i.dict.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            let mut items: Vec<(String, Value)> = i
+                .dict
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             items.sort_by(|a, b| a.0.cmp(&b.0));
             for (k, v) in items {
                 d.insert(Value::str(k), v)?;
             }
             Ok(it.new_dict(d))
         }
-        _ => Err(PyErr::type_error("vars() argument must have __dict__ attribute")),
+        _ => Err(PyErr::type_error(
+            "vars() argument must have __dict__ attribute",
+        )),
     }
 }
 
 fn bi_globals(it: &mut Interp, _a: Args) -> Res<Value> {
-    let mut names: Vec<(String, Value)> = it.globals.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut names: Vec<(String, Value)> = it
+        .globals
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     names.sort_by(|a, b| a.0.cmp(&b.0));
     let mut d = Dict::new();
     for (k, v) in names {
@@ -1351,7 +1483,11 @@ fn bi_help(it: &mut Interp, _a: Args) -> Res<Value> {
 }
 
 fn bi_import(it: &mut Interp, a: Args) -> Res<Value> {
-    let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("__import__() missing name"))?;
+    let v = a
+        .pos
+        .first()
+        .cloned()
+        .ok_or_else(|| PyErr::type_error("__import__() missing name"))?;
     let name = attr_name(&v)?;
     it.import_module(&name)
 }

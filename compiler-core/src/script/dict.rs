@@ -78,7 +78,11 @@ impl Dict {
     }
     pub fn get(&self, k: &Value) -> Res<Option<Value>> {
         let key = HKey::of(k)?;
-        Ok(self.index.get(&key).and_then(|&i| self.entries.get(i)).map(|(_, v)| v.clone()))
+        Ok(self
+            .index
+            .get(&key)
+            .and_then(|&i| self.entries.get(i))
+            .map(|(_, v)| v.clone()))
     }
     pub fn get_str(&self, k: &str) -> Option<Value> {
         self.index

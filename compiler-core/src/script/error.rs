@@ -364,7 +364,11 @@ fn anchors(segment: &str) -> Option<(usize, usize)> {
     use crate::syntax::ast::ExprKind;
     let expr = crate::syntax::parse_expr(segment).ok()?;
     let seg: Vec<char> = segment.chars().collect();
-    let to_char = |byte: u32| segment.get(..byte as usize).map_or(0, |s| s.chars().count());
+    let to_char = |byte: u32| {
+        segment
+            .get(..byte as usize)
+            .map_or(0, |s| s.chars().count())
+    };
     match &expr.kind {
         ExprKind::BinOp { left, right, .. } => {
             let op_start = to_char(left.span.end);
@@ -373,7 +377,11 @@ fn anchors(segment: &str) -> Option<(usize, usize)> {
             let offset = op.chars().count() - op.trim_start().chars().count();
             let mut l = op_start + offset;
             let mut r = l + 1;
-            if op.chars().nth(offset + 1).is_some_and(|c| !c.is_whitespace()) {
+            if op
+                .chars()
+                .nth(offset + 1)
+                .is_some_and(|c| !c.is_whitespace())
+            {
                 r += 1;
             }
             while l < seg.len() && (seg[l].is_whitespace() || seg[l] == ')' || seg[l] == '#') {
@@ -401,7 +409,11 @@ fn anchors(segment: &str) -> Option<(usize, usize)> {
 }
 
 /// Renders frames (outermost first) and the final line like CPython 3.11+.
-pub fn render_traceback(entries: &[TbEntry], kind: &str, message: &str) -> (String, Vec<TraceFrame>) {
+pub fn render_traceback(
+    entries: &[TbEntry],
+    kind: &str,
+    message: &str,
+) -> (String, Vec<TraceFrame>) {
     let mut out = String::new();
     let mut frames = Vec::new();
     if !entries.is_empty() {
@@ -413,7 +425,11 @@ pub fn render_traceback(entries: &[TbEntry], kind: &str, message: &str) -> (Stri
     let flush_repeats = |out: &mut String, repeats: usize| {
         if repeats > 3 {
             let n = repeats - 3;
-            let _ = writeln!(out, "  [Previous line repeated {n} more time{}]", if n == 1 { "" } else { "s" });
+            let _ = writeln!(
+                out,
+                "  [Previous line repeated {n} more time{}]",
+                if n == 1 { "" } else { "s" }
+            );
         }
     };
     for e in entries {
@@ -436,7 +452,11 @@ pub fn render_traceback(entries: &[TbEntry], kind: &str, message: &str) -> (Stri
         if repeats > 3 {
             continue;
         }
-        let _ = writeln!(out, "  File \"{}\", line {}, in {}", e.source.name, line, e.func);
+        let _ = writeln!(
+            out,
+            "  File \"{}\", line {}, in {}",
+            e.source.name, line, e.func
+        );
         let text = e.source.line_text(line);
         let stripped = text.trim_start();
         if !stripped.is_empty() {

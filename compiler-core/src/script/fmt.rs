@@ -63,7 +63,10 @@ pub fn float_repr_cutoff(f: f64, f32_precision: bool, cutoff: i32) -> String {
     } else if decpt <= 0 {
         format!("{sign}0.{}{digits}", "0".repeat((-decpt) as usize))
     } else if decpt as usize >= digits.len() {
-        format!("{sign}{digits}{}.0", "0".repeat(decpt as usize - digits.len()))
+        format!(
+            "{sign}{digits}{}.0",
+            "0".repeat(decpt as usize - digits.len())
+        )
     } else {
         let (a, b) = digits.split_at(decpt as usize);
         format!("{sign}{a}.{b}")
@@ -72,7 +75,11 @@ pub fn float_repr_cutoff(f: f64, f32_precision: bool, cutoff: i32) -> String {
 
 /// Python's `repr(str)`.
 pub fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -105,7 +112,7 @@ impl Interp {
         self.repr_depth(v, 0)
     }
 
-    pub(crate) fn to_str(&mut self, v: &Value) -> Res<String> {
+    pub(crate) fn str_of(&mut self, v: &Value) -> Res<String> {
         match v {
             Value::Str(s) => Ok(s.to_string()),
             Value::Float(f) => Ok(float_repr(*f)),
@@ -145,15 +152,16 @@ impl Interp {
             Value::Instance(i) => i.dict.borrow().get("args").cloned(),
             _ => None,
         };
-        let is_key_error = matches!(v, Value::Instance(i) if i.class.exc_kind() == Some(ExcKind::KeyError));
+        let is_key_error =
+            matches!(v, Value::Instance(i) if i.class.exc_kind() == Some(ExcKind::KeyError));
         match args {
             Some(Value::Tuple(t)) => match t.len() {
                 0 => Ok(String::new()),
                 1 if is_key_error => self.repr(&t[0]),
-                1 => self.to_str(&t[0]),
+                1 => self.str_of(&t[0]),
                 _ => self.repr(&Value::Tuple(t)),
             },
-            Some(other) => self.to_str(&other),
+            Some(other) => self.str_of(&other),
             None => Ok(String::new()),
         }
     }
@@ -248,10 +256,15 @@ impl Interp {
                 if i.class.lookup("__repr__").is_none() && i.class.exc_kind().is_some() {
                     let args = i.dict.borrow().get("args").cloned();
                     let inner = match args {
-                        Some(Value::Tuple(t)) if t.len() == 1 => self.repr_depth(&t[0], depth + 1)?,
+                        Some(Value::Tuple(t)) if t.len() == 1 => {
+                            self.repr_depth(&t[0], depth + 1)?
+                        }
                         Some(Value::Tuple(t)) => {
                             let r = self.repr_depth(&Value::Tuple(t), depth + 1)?;
-                            r.trim_start_matches('(').trim_end_matches(')').trim_end_matches(',').to_string()
+                            r.trim_start_matches('(')
+                                .trim_end_matches(')')
+                                .trim_end_matches(',')
+                                .to_string()
                         }
                         _ => String::new(),
                     };
@@ -267,7 +280,12 @@ impl Interp {
                         ))),
                     };
                 }
-                format!("<{}.{} object at {}>", i.class.module, i.class.name, addr(v))
+                format!(
+                    "<{}.{} object at {}>",
+                    i.class.module,
+                    i.class.name,
+                    addr(v)
+                )
             }
             Value::Module(m) => format!("<module '{}'>", m.name),
             Value::Iter(_) => format!("<iterator object at {}>", addr(v)),
@@ -295,7 +313,13 @@ impl Interp {
                 // NumPy scalars format through the Python float or int.
                 if spec.is_empty() {
                     return Ok(match s.num {
-                        _ if s.dtype.is_bool() => if s.num.as_i64() != 0 { "True".into() } else { "False".into() },
+                        _ if s.dtype.is_bool() => {
+                            if s.num.as_i64() != 0 {
+                                "True".into()
+                            } else {
+                                "False".into()
+                            }
+                        }
                         Num::I(i) => i.to_string(),
                         Num::F(f) => float_repr(f),
                     });
@@ -308,17 +332,17 @@ impl Interp {
             Value::Instance(i) if i.class.lookup("__format__").is_some() => {
                 let m = self.get_attr(v, "__format__")?;
                 let r = self.call(&m, Args::new(vec![Value::str(spec)]))?;
-                self.to_str(&r)
+                self.str_of(&r)
             }
             _ => {
                 if spec.is_empty() {
-                    self.to_str(v)
+                    self.str_of(v)
                 } else {
                     // Host objects with a numeric value format like floats.
                     if let Some(f) = num_f64(v) {
                         return format_float(f, spec);
                     }
-                    let s = self.to_str(v)?;
+                    let s = self.str_of(v)?;
                     if matches!(v, Value::Host(_)) {
                         return format_str(&s, spec);
                     }
@@ -353,7 +377,7 @@ impl Interp {
                     };
                     let v = match conv {
                         Some('r') | Some('a') => Value::str(self.repr(&v)?),
-                        Some('s') => Value::str(self.to_str(&v)?),
+                        Some('s') => Value::str(self.str_of(&v)?),
                         _ => v,
                     };
                     let spec = match &f.format_spec {
@@ -430,7 +454,9 @@ fn parse_spec(spec: &str) -> Res<Spec> {
         }
     }
     if !w.is_empty() {
-        s.width = w.parse().map_err(|_| PyErr::value_error("Too many decimal digits in format string"))?;
+        s.width = w
+            .parse()
+            .map_err(|_| PyErr::value_error("Too many decimal digits in format string"))?;
     }
     if let Some(&c) = chars.get(i) {
         if c == ',' || c == '_' {
@@ -452,7 +478,10 @@ fn parse_spec(spec: &str) -> Res<Spec> {
         if p.is_empty() {
             return Err(PyErr::value_error("Format specifier missing precision"));
         }
-        s.precision = Some(p.parse().map_err(|_| PyErr::value_error("Too many decimal digits in format string"))?);
+        s.precision = Some(
+            p.parse()
+                .map_err(|_| PyErr::value_error("Too many decimal digits in format string"))?,
+        );
     }
     if let Some(&c) = chars.get(i) {
         s.ty = Some(c);
@@ -461,7 +490,7 @@ fn parse_spec(spec: &str) -> Res<Spec> {
     if i < chars.len() {
         return Err(PyErr::value_error("Invalid format specifier"));
     }
-    if s.width > 100_000 || s.precision.map_or(false, |p| p > 10_000) {
+    if s.width > 100_000 || s.precision.is_some_and(|p| p > 10_000) {
         return Err(PyErr::value_error("format width or precision too large"));
     }
     Ok(s)
@@ -492,7 +521,7 @@ fn group(digits: &str, sep: char, every: usize) -> String {
     let mut out = String::new();
     let n = digits.len();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (n - i) % every == 0 {
+        if i > 0 && (n - i).is_multiple_of(every) {
             out.push(sep);
         }
         out.push(c);
@@ -516,11 +545,17 @@ pub fn format_int(i: i64, spec_text: &str) -> Res<String> {
     let spec = parse_spec(spec_text)?;
     match spec.ty {
         Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%') => return format_float(i as f64, spec_text),
-        Some('s') => return Err(PyErr::value_error("Unknown format code 's' for object of type 'int'")),
+        Some('s') => {
+            return Err(PyErr::value_error(
+                "Unknown format code 's' for object of type 'int'",
+            ))
+        }
         _ => {}
     }
     if spec.precision.is_some() {
-        return Err(PyErr::value_error("Precision not allowed in integer format specifier"));
+        return Err(PyErr::value_error(
+            "Precision not allowed in integer format specifier",
+        ));
     }
     let neg = i < 0;
     let mag = i.unsigned_abs();
@@ -530,7 +565,9 @@ pub fn format_int(i: i64, spec_text: &str) -> Res<String> {
         Some('x') => ("0x", format!("{mag:x}")),
         Some('X') => ("0X", format!("{mag:X}")),
         Some('c') => {
-            let c = char::from_u32(i as u32).ok_or_else(|| PyErr::new(ExcKind::OverflowError, "%c arg not in range(0x110000)"))?;
+            let c = char::from_u32(i as u32).ok_or_else(|| {
+                PyErr::new(ExcKind::OverflowError, "%c arg not in range(0x110000)")
+            })?;
             return Ok(pad("", &c.to_string(), &spec, '<'));
         }
         None | Some('d') | Some('n') => ("", mag.to_string()),
@@ -544,7 +581,11 @@ pub fn format_int(i: i64, spec_text: &str) -> Res<String> {
         Some(sep) => group(&digits, sep, if prefix.is_empty() { 3 } else { 4 }),
         None => digits,
     };
-    let sign = format!("{}{}", sign_str(neg, &spec), if spec.alt { prefix } else { "" });
+    let sign = format!(
+        "{}{}",
+        sign_str(neg, &spec),
+        if spec.alt { prefix } else { "" }
+    );
     Ok(pad(&sign, &digits, &spec, '>'))
 }
 
@@ -569,12 +610,18 @@ pub fn fmt_general(x: f64, prec: usize, upper: bool, alt: bool) -> String {
         0
     } else {
         let s = format!("{:.*e}", p - 1, x);
-        s.split_once('e').and_then(|(_, e)| e.parse::<i32>().ok()).unwrap_or(0)
+        s.split_once('e')
+            .and_then(|(_, e)| e.parse::<i32>().ok())
+            .unwrap_or(0)
     };
     if exp >= -4 && exp < p as i32 {
         let s = format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, x);
         if alt {
-            if s.contains('.') { s } else { format!("{s}.") }
+            if s.contains('.') {
+                s
+            } else {
+                format!("{s}.")
+            }
         } else {
             strip_zeros(&s)
         }
@@ -583,7 +630,9 @@ pub fn fmt_general(x: f64, prec: usize, upper: bool, alt: bool) -> String {
         if alt {
             s
         } else {
-            let (m, e) = s.split_once(if upper { 'E' } else { 'e' }).unwrap_or((&s, ""));
+            let (m, e) = s
+                .split_once(if upper { 'E' } else { 'e' })
+                .unwrap_or((&s, ""));
             format!("{}{}{e}", strip_zeros(m), if upper { 'E' } else { 'e' })
         }
     }
@@ -604,12 +653,20 @@ pub fn format_float(x: f64, spec_text: &str) -> Res<String> {
     let upper = matches!(spec.ty, Some('E' | 'F' | 'G'));
     let body = if !x.is_finite() {
         let t = if x.is_nan() { "nan" } else { "inf" };
-        if upper { t.to_uppercase() } else { t.to_string() }
+        if upper {
+            t.to_uppercase()
+        } else {
+            t.to_string()
+        }
     } else {
         match spec.ty {
             Some('f' | 'F') => {
                 let s = format!("{:.*}", spec.precision.unwrap_or(6), a);
-                if spec.alt && !s.contains('.') { format!("{s}.") } else { s }
+                if spec.alt && !s.contains('.') {
+                    format!("{s}.")
+                } else {
+                    s
+                }
             }
             Some('e' | 'E') => fmt_exp(a, spec.precision.unwrap_or(6), upper, spec.alt),
             Some('g' | 'G') => fmt_general(a, spec.precision.unwrap_or(6), upper, spec.alt),
@@ -619,7 +676,11 @@ pub fn format_float(x: f64, spec_text: &str) -> Res<String> {
                 None => float_repr(a),
                 Some(p) => {
                     let s = fmt_general(a, p, false, spec.alt);
-                    if s.contains(['.', 'e', 'n', 'i']) { s } else { format!("{s}.0") }
+                    if s.contains(['.', 'e', 'n', 'i']) {
+                        s
+                    } else {
+                        format!("{s}.0")
+                    }
                 }
             },
             Some(c) => {
@@ -652,7 +713,9 @@ pub fn format_str(s: &str, spec_text: &str) -> Res<String> {
         }
     }
     if spec.sign.is_some() {
-        return Err(PyErr::value_error("Sign not allowed in string format specifier"));
+        return Err(PyErr::value_error(
+            "Sign not allowed in string format specifier",
+        ));
     }
     let body: String = match spec.precision {
         Some(p) => s.chars().take(p).collect(),
@@ -703,7 +766,9 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
         let mut take_arg = |it: &mut Interp| -> Res<Value> {
             if let Some(k) = &key {
                 used_mapping = true;
-                let m = mapping.clone().ok_or_else(|| PyErr::type_error("format requires a mapping"))?;
+                let m = mapping
+                    .clone()
+                    .ok_or_else(|| PyErr::type_error("format requires a mapping"))?;
                 return match &m {
                     Value::Dict(d) => d
                         .borrow()
@@ -777,7 +842,11 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
         let precision = precision.map(|p| p.min(10_000));
         let (neg, body): (bool, String) = match conv {
             's' | 'r' | 'a' => {
-                let s = if conv == 's' { it.to_str(&v)? } else { it.repr(&v)? };
+                let s = if conv == 's' {
+                    it.str_of(&v)?
+                } else {
+                    it.repr(&v)?
+                };
                 let s = match precision {
                     Some(p) => s.chars().take(p).collect(),
                     None => s,
@@ -787,15 +856,23 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
             'd' | 'i' | 'u' => {
                 let n = match &v {
                     Value::Float(f) => *f as i64,
-                    other => num_i64(other).or_else(|| num_f64(other).map(|f| f as i64)).ok_or_else(|| {
-                        PyErr::type_error(format!("%{conv} format: a real number is required, not {}", other.type_name()))
-                    })?,
+                    other => num_i64(other)
+                        .or_else(|| num_f64(other).map(|f| f as i64))
+                        .ok_or_else(|| {
+                            PyErr::type_error(format!(
+                                "%{conv} format: a real number is required, not {}",
+                                other.type_name()
+                            ))
+                        })?,
                 };
                 (n < 0, n.unsigned_abs().to_string())
             }
             'x' | 'X' | 'o' => {
                 let n = num_i64(&v).ok_or_else(|| {
-                    PyErr::type_error(format!("%{conv} format: an integer is required, not {}", v.type_name()))
+                    PyErr::type_error(format!(
+                        "%{conv} format: an integer is required, not {}",
+                        v.type_name()
+                    ))
                 })?;
                 let m = n.unsigned_abs();
                 let s = match conv {
@@ -806,18 +883,24 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
                 (n < 0, s)
             }
             'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
-                let x = num_f64(&v).or_else(|| match &v {
-                    Value::Host(_) => super::host::host_float(&v),
-                    _ => None,
-                }).ok_or_else(|| {
-                    PyErr::type_error(format!("must be real number, not {}", v.type_name()))
-                })?;
+                let x = num_f64(&v)
+                    .or_else(|| match &v {
+                        Value::Host(_) => super::host::host_float(&v),
+                        _ => None,
+                    })
+                    .ok_or_else(|| {
+                        PyErr::type_error(format!("must be real number, not {}", v.type_name()))
+                    })?;
                 let a = x.abs();
                 let p = precision.unwrap_or(6);
                 let upper = conv.is_ascii_uppercase();
                 let body = if !x.is_finite() {
                     let t = if x.is_nan() { "nan" } else { "inf" };
-                    if upper { t.to_uppercase() } else { t.to_string() }
+                    if upper {
+                        t.to_uppercase()
+                    } else {
+                        t.to_string()
+                    }
                 } else {
                     match conv {
                         'e' | 'E' => fmt_exp(a, p, upper, alt),

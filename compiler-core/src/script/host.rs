@@ -28,7 +28,10 @@ pub struct Device {
 
 impl Device {
     pub fn cpu() -> Device {
-        Device { kind: "cpu", index: 0 }
+        Device {
+            kind: "cpu",
+            index: 0,
+        }
     }
     /// DLPack device type code.
     pub fn type_code(&self) -> i64 {
@@ -73,33 +76,71 @@ pub enum Obj {
     PlainObject,
     StaticMethod(Value),
     ClassMethod(Value),
-    Property { getter: Value, setter: RefCell<Option<Value>> },
-    Super { class: Rc<Class>, obj: Value },
+    Property {
+        getter: Value,
+        setter: RefCell<Option<Value>>,
+    },
+    Super {
+        class: Rc<Class>,
+        obj: Value,
+    },
     /// `dict.keys()` and friends (a snapshot).
     DictView(&'static str, Vec<Value>),
     /// `sys.stdout` (false) / `sys.stderr` (true).
     StdStream(bool),
     /// IPython rich-display objects (`Code`, `HTML`, `Markdown`).
-    Display { kind: &'static str, text: String },
+    Display {
+        kind: &'static str,
+        text: String,
+    },
 
     // ---- TVM
-    IRModule { module: RefCell<IRModule>, dialect: Dialect },
-    PrimFunc { func: Rc<PrimFunc>, dialect: Dialect },
+    IRModule {
+        module: RefCell<IRModule>,
+        dialect: Dialect,
+    },
+    PrimFunc {
+        func: Rc<PrimFunc>,
+        dialect: Dialect,
+    },
     GlobalVar(String),
     /// A function's attribute dictionary.
     Attrs(Vec<(String, Value)>),
     Schedule(RefCell<SchedObj>),
     /// A block, loop or sampled-value handle of a schedule.
-    Rv { rv: Rv, dialect: TraceDialect, sched: u64 },
-    Trace { text: String },
+    Rv {
+        rv: Rv,
+        dialect: TraceDialect,
+        sched: u64,
+    },
+    Trace {
+        text: String,
+    },
     /// A printed IR fragment (`sch.get(block)`).
-    IRText { text: String, class: &'static str },
-    Tensor { data: Rc<ArrayObj>, device: Device },
+    IRText {
+        text: String,
+        class: &'static str,
+    },
+    Tensor {
+        data: Rc<ArrayObj>,
+        device: Device,
+    },
     Device(Device),
-    Target { kind: String, text: String },
+    Target {
+        kind: String,
+        text: String,
+    },
     RtModule(Rc<RtModule>),
-    PackedFunc { module: Rc<RtModule>, name: String },
-    TimeEvaluator { module: Rc<RtModule>, name: String, number: u64, repeat: u64 },
+    PackedFunc {
+        module: Rc<RtModule>,
+        name: String,
+    },
+    TimeEvaluator {
+        module: Rc<RtModule>,
+        name: String,
+        number: u64,
+        repeat: u64,
+    },
     BenchmarkResult(Vec<f64>),
 }
 
@@ -199,14 +240,24 @@ impl Obj {
 }
 
 pub fn host_same(a: &Obj, b: &Obj) -> bool {
-    matches!((a, b), (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented))
+    matches!(
+        (a, b),
+        (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented)
+    )
 }
 
 pub fn host_eq(a: &Obj, b: &Obj) -> Option<bool> {
     Some(match (a, b) {
         (Obj::GlobalVar(x), Obj::GlobalVar(y)) => x == y,
         (Obj::Device(x), Obj::Device(y)) => x == y,
-        (Obj::Rv { rv: x, sched: s, .. }, Obj::Rv { rv: y, sched: t, .. }) => x == y && s == t,
+        (
+            Obj::Rv {
+                rv: x, sched: s, ..
+            },
+            Obj::Rv {
+                rv: y, sched: t, ..
+            },
+        ) => x == y && s == t,
         (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented) => true,
         _ => return None,
     })
@@ -320,7 +371,9 @@ pub fn host_repr(it: &mut Interp, o: &Rc<Obj>) -> Res<String> {
         Obj::StaticMethod(_) => "<staticmethod object>".into(),
         Obj::ClassMethod(_) => "<classmethod object>".into(),
         Obj::Property { .. } => "<property object>".into(),
-        Obj::Super { class, .. } => format!("<super: <class '{}'>, <{} object>>", class.name, class.name),
+        Obj::Super { class, .. } => {
+            format!("<super: <class '{}'>, <{} object>>", class.name, class.name)
+        }
         Obj::DictView(kind, items) => {
             let items = items.clone();
             let inner = it.repr(&Value::List(Rc::new(List {
@@ -357,11 +410,19 @@ pub fn call_host(it: &mut Interp, o: &Rc<Obj>, args: Args) -> Res<Value> {
             let (m, n) = (module.clone(), name.clone());
             tvm::call_packed(it, &m, &n, args)
         }
-        Obj::TimeEvaluator { module, name, number, repeat } => {
+        Obj::TimeEvaluator {
+            module,
+            name,
+            number,
+            repeat,
+        } => {
             let (m, n) = (module.clone(), name.clone());
             tvm::time_evaluate(it, &m, &n, *number, *repeat, args)
         }
-        _ => Err(PyErr::type_error(format!("'{}' object is not callable", o.type_name()))),
+        _ => Err(PyErr::type_error(format!(
+            "'{}' object is not callable",
+            o.type_name()
+        ))),
     }
 }
 
@@ -371,7 +432,9 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
         Obj::Property { getter, .. } => match name {
             "setter" => Ok(Value::BoundMethod(Rc::new((v.clone(), name.into())))),
             "fget" => Ok(getter.clone()),
-            _ => Err(PyErr::attribute_error(format!("'property' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'property' object has no attribute '{name}'"
+            ))),
         },
         Obj::DictView(..) | Obj::StdStream(_) | Obj::Display { .. } | Obj::PlainObject => {
             if matches!(&**o, Obj::StdStream(_)) && matches!(name, "write" | "flush") {
@@ -413,28 +476,43 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, a: Ar
         Obj::StdStream(err) => match name {
             "write" => {
                 let s = a.pos.first().cloned().unwrap_or(Value::str(""));
-                let s = it.to_str(&s)?;
+                let s = it.str_of(&s)?;
                 let n = s.chars().count() as i64;
-                it.write(if *err { super::Stream::Stderr } else { super::Stream::Stdout }, s);
+                it.write(
+                    if *err {
+                        super::Stream::Stderr
+                    } else {
+                        super::Stream::Stdout
+                    },
+                    s,
+                );
                 Ok(Value::Int(n))
             }
             "flush" => Ok(Value::None),
-            _ => Err(PyErr::attribute_error(format!("'TextIOWrapper' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'TextIOWrapper' object has no attribute '{name}'"
+            ))),
         },
         Obj::Property { setter, getter } if name == "setter" => {
-            let f = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("setter() takes a function"))?;
+            let f = a
+                .pos
+                .first()
+                .cloned()
+                .ok_or_else(|| PyErr::type_error("setter() takes a function"))?;
             *setter.borrow_mut() = Some(f);
             Ok(Value::Host(Rc::new(Obj::Property {
                 getter: getter.clone(),
                 setter: RefCell::new(setter.borrow().clone()),
             })))
         }
-        Obj::DictView(..) | Obj::Display { .. } | Obj::PlainObject | Obj::Ellipsis | Obj::NotImplemented => {
-            Err(PyErr::attribute_error(format!(
-                "'{}' object has no attribute '{name}'",
-                o.type_name()
-            )))
-        }
+        Obj::DictView(..)
+        | Obj::Display { .. }
+        | Obj::PlainObject
+        | Obj::Ellipsis
+        | Obj::NotImplemented => Err(PyErr::attribute_error(format!(
+            "'{}' object has no attribute '{name}'",
+            o.type_name()
+        ))),
         _ => tvm::call_method(it, o, recv, name, a),
     }
 }

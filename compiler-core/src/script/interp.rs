@@ -78,7 +78,11 @@ impl std::hash::Hasher for Fnv {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for b in bytes {
             h ^= *b as u64;
             h = h.wrapping_mul(0x0100_0000_01b3);
@@ -130,14 +134,20 @@ fn stmt_yields(s: &Stmt) -> bool {
     let any = |b: &[Stmt]| b.iter().any(stmt_yields);
     match &s.kind {
         StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr_yields(e),
-        StmtKind::Assign { targets, value } => expr_yields(value) || targets.iter().any(expr_yields),
+        StmtKind::Assign { targets, value } => {
+            expr_yields(value) || targets.iter().any(expr_yields)
+        }
         StmtKind::AugAssign { value, .. } => expr_yields(value),
         StmtKind::AnnAssign { value: Some(v), .. } => expr_yields(v),
         StmtKind::If { test, body, orelse } | StmtKind::While { test, body, orelse } => {
             expr_yields(test) || any(body) || any(orelse)
         }
-        StmtKind::For { iter, body, orelse, .. } => expr_yields(iter) || any(body) || any(orelse),
-        StmtKind::With { items, body } => items.iter().any(|i| expr_yields(&i.context)) || any(body),
+        StmtKind::For {
+            iter, body, orelse, ..
+        } => expr_yields(iter) || any(body) || any(orelse),
+        StmtKind::With { items, body } => {
+            items.iter().any(|i| expr_yields(&i.context)) || any(body)
+        }
         StmtKind::Try {
             body,
             handlers,
@@ -155,18 +165,26 @@ fn expr_yields(e: &Expr) -> bool {
         ExprKind::BinOp { left, right, .. } => expr_yields(left) || expr_yields(right),
         ExprKind::UnaryOp { operand, .. } => expr_yields(operand),
         ExprKind::BoolOp { values, .. } => values.iter().any(expr_yields),
-        ExprKind::Compare { left, comparators, .. } => expr_yields(left) || comparators.iter().any(expr_yields),
+        ExprKind::Compare {
+            left, comparators, ..
+        } => expr_yields(left) || comparators.iter().any(expr_yields),
         ExprKind::Call { func, args } => {
             expr_yields(func)
                 || args.iter().any(|a| match a {
-                    ast::Arg::Positional(x) | ast::Arg::Starred(x) | ast::Arg::DoubleStarred(x) => expr_yields(x),
+                    ast::Arg::Positional(x) | ast::Arg::Starred(x) | ast::Arg::DoubleStarred(x) => {
+                        expr_yields(x)
+                    }
                     ast::Arg::Keyword(k) => expr_yields(&k.value),
                 })
         }
         ExprKind::Attribute { value, .. } => expr_yields(value),
         ExprKind::Subscript { value, index } => expr_yields(value) || expr_yields(index),
-        ExprKind::Tuple(items) | ExprKind::List(items) | ExprKind::Set(items) => items.iter().any(expr_yields),
-        ExprKind::IfExp { test, body, orelse } => expr_yields(test) || expr_yields(body) || expr_yields(orelse),
+        ExprKind::Tuple(items) | ExprKind::List(items) | ExprKind::Set(items) => {
+            items.iter().any(expr_yields)
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            expr_yields(test) || expr_yields(body) || expr_yields(orelse)
+        }
         ExprKind::NamedExpr { value, .. } => expr_yields(value),
         ExprKind::Starred(x) => expr_yields(x),
         _ => false,
@@ -316,6 +334,9 @@ pub(crate) struct Frame {
 }
 
 /// The interpreter state: globals, imported modules, budgets, output.
+/// Where output goes as it is produced (the UI streams it).
+pub(crate) type OutputSink = Box<dyn FnMut(&OutputChunk)>;
+
 pub struct Interp {
     pub(crate) globals: NameMap<String>,
     pub(crate) builtins: NameMap<&'static str>,
@@ -323,7 +344,7 @@ pub struct Interp {
     pub(crate) exc_classes: HashMap<ExcKind, Rc<Class>>,
     pub(crate) modules: HashMap<String, Value>,
     pub(crate) output: Vec<OutputChunk>,
-    pub(crate) sink: Option<Box<dyn FnMut(&OutputChunk)>>,
+    pub(crate) sink: Option<OutputSink>,
     pub(crate) limits: Limits,
     pub(crate) steps: u64,
     pub(crate) depth: u32,
@@ -345,6 +366,8 @@ pub struct Interp {
     pub(crate) yields: Vec<Vec<Value>>,
     /// Bytes of output written by the current cell.
     pub(crate) out_bytes: u64,
+    /// Tensor intrinsics registered by the session (`TensorIntrin.register`).
+    pub(crate) intrins: crate::schedule::TensorIntrinTable,
     /// The stack address when the cell started (see [`stack_addr`]).
     pub(crate) stack_base: usize,
     /// Deepest stack use seen in this cell, in bytes.
@@ -393,7 +416,10 @@ impl Interp {
         if self.out_bytes.saturating_add(more as u64) > limit {
             return Err(PyErr::new(
                 ExcKind::MemoryError,
-                format!("script printed more than {} in one cell", super::error::human_bytes(limit)),
+                format!(
+                    "script printed more than {} in one cell",
+                    super::error::human_bytes(limit)
+                ),
             ));
         }
         Ok(())
@@ -511,7 +537,9 @@ impl Interp {
         let (root, offs): (Rc<ArrayObj>, Vec<usize>) = match base.view_of() {
             Some((root, parent)) => (
                 root.clone(),
-                offs.iter().map(|&o| parent.get(o).copied().unwrap_or(0)).collect(),
+                offs.iter()
+                    .map(|&o| parent.get(o).copied().unwrap_or(0))
+                    .collect(),
             ),
             None => (base.clone(), offs),
         };
@@ -1026,7 +1054,7 @@ impl Interp {
 
     #[inline(never)]
     fn unpack(&mut self, target: &Expr, items: &[Expr], v: Value) -> Res<()> {
-        let values = self.to_vec(&v).map_err(|_| {
+        let values = self.items_of(&v).map_err(|_| {
             PyErr::type_error(format!(
                 "cannot unpack non-iterable {} object",
                 v.type_name()
@@ -1126,7 +1154,7 @@ impl Interp {
     fn inplace_op(&mut self, op: ast::BinOp, cur: Value, rhs: Value) -> Res<Value> {
         match (&cur, op) {
             (Value::List(l), ast::BinOp::Add) => {
-                let items = self.to_vec(&rhs)?;
+                let items = self.items_of(&rhs)?;
                 l.borrow_mut().extend(items);
                 self.recharge(l)?;
                 Ok(cur)
@@ -1357,7 +1385,10 @@ impl Interp {
         for d in &def.decorators {
             decorators.push(self.eval(d)?);
         }
-        if let Some(k) = decorators.iter().position(super::tvm::is_prim_func_decorator) {
+        if let Some(k) = decorators
+            .iter()
+            .position(super::tvm::is_prim_func_decorator)
+        {
             let at = def.decorators.get(k).map_or(def.name_span, |d| d.span);
             let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
             self.store_name(&def.name, v)?;
@@ -1381,7 +1412,9 @@ impl Interp {
         }));
         let mut v = f;
         for (dec, expr) in decorators.iter().zip(&def.decorators).rev() {
-            v = self.call(dec, Args::new(vec![v])).map_err(|e| e.at(expr.span))?;
+            v = self
+                .call(dec, Args::new(vec![v]))
+                .map_err(|e| e.at(expr.span))?;
         }
         self.store_name(&def.name, v)?;
         Ok(())
@@ -1393,7 +1426,10 @@ impl Interp {
         for d in &class.decorators {
             decorators.push(self.eval(d)?);
         }
-        if let Some(k) = decorators.iter().position(super::tvm::is_ir_module_decorator) {
+        if let Some(k) = decorators
+            .iter()
+            .position(super::tvm::is_ir_module_decorator)
+        {
             let at = class.decorators.get(k).map_or(class.name_span, |d| d.span);
             let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
             self.store_name(&class.name, v)?;
@@ -1436,7 +1472,9 @@ impl Interp {
         }
         let mut v = Value::Class(cls);
         for (dec, expr) in decorators.iter().zip(&class.decorators).rev() {
-            v = self.call(dec, Args::new(vec![v])).map_err(|e| e.at(expr.span))?;
+            v = self
+                .call(dec, Args::new(vec![v]))
+                .map_err(|e| e.at(expr.span))?;
         }
         self.store_name(&class.name, v)?;
         Ok(())
@@ -1530,7 +1568,7 @@ impl Interp {
             }
             ExprKind::YieldFrom(x) => {
                 let v = self.eval(x)?;
-                let items = self.to_vec(&v)?;
+                let items = self.items_of(&v)?;
                 self.collect_yield(items)?;
                 Ok(Value::None)
             }
@@ -1748,7 +1786,7 @@ impl Interp {
             match &i.kind {
                 ExprKind::Starred(inner) => {
                     let v = self.eval(inner)?;
-                    out.extend(self.to_vec(&v).map_err(|e| e.at(i.span))?);
+                    out.extend(self.items_of(&v).map_err(|e| e.at(i.span))?);
                 }
                 _ => out.push(self.eval(i)?),
             }
@@ -1811,7 +1849,7 @@ impl Interp {
             parent: self.frame.env.clone(),
             comprehension: true,
         });
-        let saved_env = std::mem::replace(&mut self.frame.env, Some(env));
+        let saved_env = self.frame.env.replace(env);
         let saved_ns = self.frame.class_ns.take();
         let r = self.comp_level(gens, 0, Some(first_iter), emit);
         self.frame.env = saved_env;
@@ -1859,7 +1897,7 @@ impl Interp {
                     ExprKind::Starred(inner) => {
                         let v = self.eval(inner)?;
                         out.pos
-                            .extend(self.to_vec(&v).map_err(|err| err.at(e.span))?);
+                            .extend(self.items_of(&v).map_err(|err| err.at(e.span))?);
                     }
                     _ => out.pos.push(self.eval(e)?),
                 },
@@ -1870,7 +1908,7 @@ impl Interp {
                     };
                     let v = self.eval(inner)?;
                     out.pos
-                        .extend(self.to_vec(&v).map_err(|err| err.at(e.span))?);
+                        .extend(self.items_of(&v).map_err(|err| err.at(e.span))?);
                 }
                 ast::Arg::Keyword(k) => {
                     let v = self.eval(&k.value)?;
@@ -2104,7 +2142,7 @@ impl Interp {
         // Defaults and missing arguments.
         let mut missing = Vec::new();
         for i in 0..n_pos {
-            if values.get(i).map_or(false, |v| v.is_none()) {
+            if values.get(i).is_some_and(|v| v.is_none()) {
                 match func.defaults.get(i).cloned().flatten() {
                     Some(d) => values[i] = Some(d),
                     None => missing.push(
@@ -2128,7 +2166,7 @@ impl Interp {
         }
         for (j, kp) in p.kwonly.iter().enumerate() {
             let i = kwonly_start + j;
-            if values.get(i).map_or(false, |v| v.is_none()) {
+            if values.get(i).is_some_and(|v| v.is_none()) {
                 match func.defaults.get(n_pos + j).cloned().flatten() {
                     Some(d) => values[i] = Some(d),
                     None => missing.push(kp.name.clone()),
@@ -2322,7 +2360,7 @@ impl Interp {
             IterState::Enumerate { inner, count } => match self.iter_next(inner)? {
                 Some(v) => {
                     let i = *count;
-                    *count += 1;
+                    *count = count.wrapping_add(1);
                     Some(Value::tuple(vec![Value::Int(i), v]))
                 }
                 None => None,
@@ -2394,7 +2432,7 @@ impl Interp {
     }
 
     /// All items of an iterable.
-    pub(crate) fn to_vec(&mut self, v: &Value) -> Res<Vec<Value>> {
+    pub(crate) fn items_of(&mut self, v: &Value) -> Res<Vec<Value>> {
         match v {
             Value::List(l) => return Ok(l.borrow().clone()),
             Value::Tuple(t) => return Ok(t.to_vec()),

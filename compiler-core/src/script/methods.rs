@@ -11,21 +11,78 @@ use super::ops::num_i64;
 use super::value::*;
 
 const STR_METHODS: &[&str] = &[
-    "format", "join", "split", "rsplit", "strip", "lstrip", "rstrip", "replace", "startswith",
-    "endswith", "upper", "lower", "title", "capitalize", "find", "rfind", "index", "rindex", "count",
-    "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "isnumeric",
-    "isdecimal", "splitlines", "center", "ljust", "rjust", "zfill", "partition", "rpartition",
-    "casefold", "swapcase", "removeprefix", "removesuffix", "expandtabs", "encode",
+    "format",
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "startswith",
+    "endswith",
+    "upper",
+    "lower",
+    "title",
+    "capitalize",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "isupper",
+    "islower",
+    "isidentifier",
+    "isnumeric",
+    "isdecimal",
+    "splitlines",
+    "center",
+    "ljust",
+    "rjust",
+    "zfill",
+    "partition",
+    "rpartition",
+    "casefold",
+    "swapcase",
+    "removeprefix",
+    "removesuffix",
+    "expandtabs",
+    "encode",
 ];
 const LIST_METHODS: &[&str] = &[
-    "append", "extend", "insert", "pop", "remove", "index", "count", "sort", "reverse", "copy", "clear",
+    "append", "extend", "insert", "pop", "remove", "index", "count", "sort", "reverse", "copy",
+    "clear",
 ];
 const DICT_METHODS: &[&str] = &[
-    "get", "keys", "values", "items", "pop", "popitem", "setdefault", "update", "copy", "clear",
+    "get",
+    "keys",
+    "values",
+    "items",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "copy",
+    "clear",
 ];
 const SET_METHODS: &[&str] = &[
-    "add", "remove", "discard", "pop", "update", "union", "intersection", "difference", "copy", "clear",
-    "issubset", "issuperset", "isdisjoint",
+    "add",
+    "remove",
+    "discard",
+    "pop",
+    "update",
+    "union",
+    "intersection",
+    "difference",
+    "copy",
+    "clear",
+    "issubset",
+    "issuperset",
+    "isdisjoint",
 ];
 const TUPLE_METHODS: &[&str] = &["index", "count"];
 
@@ -44,7 +101,10 @@ fn has_method(v: &Value, name: &str) -> bool {
 }
 
 fn no_attr(v: &Value, name: &str) -> Box<PyErr> {
-    PyErr::attribute_error(format!("'{}' object has no attribute '{name}'", v.type_name()))
+    PyErr::attribute_error(format!(
+        "'{}' object has no attribute '{name}'",
+        v.type_name()
+    ))
 }
 
 /// Resolves Python slice bounds against a length: `(start, stop, step)`.
@@ -151,7 +211,9 @@ impl Interp {
                     "__name__" | "__qualname__" => return Ok(Value::str(c.name.as_str())),
                     "__module__" => return Ok(Value::str(c.module.as_str())),
                     "__bases__" => {
-                        return Ok(Value::tuple(c.bases.iter().map(|b| Value::Class(b.clone())).collect()))
+                        return Ok(Value::tuple(
+                            c.bases.iter().map(|b| Value::Class(b.clone())).collect(),
+                        ))
                     }
                     "__mro__" => {
                         let mut v = vec![Value::Class(c.clone())];
@@ -214,7 +276,9 @@ impl Interp {
                     .ok_or_else(|| no_attr(v, name)),
             },
             Value::Builtin(b) => match name {
-                "__name__" | "__qualname__" => Ok(Value::str(b.name.rsplit('.').next().unwrap_or(&b.name))),
+                "__name__" | "__qualname__" => {
+                    Ok(Value::str(b.name.rsplit('.').next().unwrap_or(&b.name)))
+                }
                 _ => Err(no_attr(v, name)),
             },
             Value::Method(m) => match name {
@@ -222,14 +286,19 @@ impl Interp {
                 "__func__" => Ok(m.1.clone()),
                 _ => self.get_attr(&m.1.clone(), name),
             },
-            Value::Array(_) | Value::NpScalar(_) | Value::NpDType(_) => super::numpy::get_attr(self, v, name),
+            Value::Array(_) | Value::NpScalar(_) | Value::NpDType(_) => {
+                super::numpy::get_attr(self, v, name)
+            }
             Value::Host(o) => {
                 if let Obj::Super { class, obj } = &**o {
                     let start = self.class_of(obj);
                     // Look the name up after `class` in the object's MRO.
                     let mut chain = vec![start.clone()];
                     chain.extend(start.mro.iter().cloned());
-                    let pos = chain.iter().position(|c| Rc::ptr_eq(c, class)).map_or(0, |p| p + 1);
+                    let pos = chain
+                        .iter()
+                        .position(|c| Rc::ptr_eq(c, class))
+                        .map_or(0, |p| p + 1);
                     for c in &chain[pos..] {
                         if let Some(x) = c.dict.borrow().get(name).cloned() {
                             return self.bind(x, obj, c);
@@ -243,9 +312,13 @@ impl Interp {
                         }
                     }
                     if name == "__init__" {
-                        return Ok(super::builtins::builtin("object.__init__", |_, _| Ok(Value::None)));
+                        return Ok(super::builtins::builtin("object.__init__", |_, _| {
+                            Ok(Value::None)
+                        }));
                     }
-                    return Err(PyErr::attribute_error(format!("'super' object has no attribute '{name}'")));
+                    return Err(PyErr::attribute_error(format!(
+                        "'super' object has no attribute '{name}'"
+                    )));
                 }
                 super::host::get_attr(self, o, v, name)
             }
@@ -281,7 +354,9 @@ impl Interp {
             Value::Func(_) => Value::Method(Rc::new((inst.clone(), x))),
             Value::Host(o) => match &**o {
                 Obj::StaticMethod(f) => f.clone(),
-                Obj::ClassMethod(f) => Value::Method(Rc::new((Value::Class(class.clone()), f.clone()))),
+                Obj::ClassMethod(f) => {
+                    Value::Method(Rc::new((Value::Class(class.clone()), f.clone())))
+                }
                 Obj::Property { getter, .. } => {
                     let g = getter.clone();
                     return self.call(&g, Args::new(vec![inst.clone()]));
@@ -339,7 +414,8 @@ impl Interp {
                 Value::Slice(s) => {
                     let items = l.borrow();
                     let pos = slice_positions(items.len(), s)?;
-                    let out: Vec<Value> = pos.iter().filter_map(|&i| items.get(i).cloned()).collect();
+                    let out: Vec<Value> =
+                        pos.iter().filter_map(|&i| items.get(i).cloned()).collect();
                     drop(items);
                     self.new_list(out)
                 }
@@ -352,7 +428,9 @@ impl Interp {
             Value::Tuple(t) => match &idx {
                 Value::Slice(s) => {
                     let pos = slice_positions(t.len(), s)?;
-                    Ok(Value::tuple(pos.iter().filter_map(|&i| t.get(i).cloned()).collect()))
+                    Ok(Value::tuple(
+                        pos.iter().filter_map(|&i| t.get(i).cloned()).collect(),
+                    ))
                 }
                 _ => {
                     let i = seq_index(index_of(&idx, "tuple")?, t.len(), "tuple")?;
@@ -364,7 +442,9 @@ impl Interp {
                 match &idx {
                     Value::Slice(sl) => {
                         let pos = slice_positions(chars.len(), sl)?;
-                        Ok(Value::str(pos.iter().filter_map(|&i| chars.get(i)).collect::<String>()))
+                        Ok(Value::str(
+                            pos.iter().filter_map(|&i| chars.get(i)).collect::<String>(),
+                        ))
                     }
                     _ => {
                         let i = seq_index(index_of(&idx, "string")?, chars.len(), "string")?;
@@ -416,7 +496,7 @@ impl Interp {
             Value::List(l) => {
                 match &idx {
                     Value::Slice(s) => {
-                        let new = self.to_vec(&v)?;
+                        let new = self.items_of(&v)?;
                         let mut items = l.borrow_mut();
                         let (start, stop, step) = slice_indices(items.len() as i64, s)?;
                         if step == 1 {
@@ -483,7 +563,8 @@ impl Interp {
                             items.retain(|_| k.next().unwrap_or(true));
                         }
                         _ => {
-                            let i = seq_index(index_of(&idx, "list")?, items.len(), "list assignment")?;
+                            let i =
+                                seq_index(index_of(&idx, "list")?, items.len(), "list assignment")?;
                             items.remove(i);
                         }
                     }
@@ -512,7 +593,9 @@ impl Interp {
 
 fn exc_init(_it: &mut Interp, a: Args) -> Res<Value> {
     if let Some(Value::Instance(i)) = &a.data {
-        i.dict.borrow_mut().insert("args".into(), Value::tuple(a.pos));
+        i.dict
+            .borrow_mut()
+            .insert("args".into(), Value::tuple(a.pos));
     }
     Ok(Value::None)
 }
@@ -541,7 +624,9 @@ pub fn call_builtin_method(it: &mut Interp, recv: &Value, name: &str, a: Args) -
             "conjugate" => Ok(Value::Float(*f)),
             _ => Err(no_attr(recv, name)),
         },
-        Value::Array(_) | Value::NpScalar(_) | Value::NpDType(_) => super::numpy::call_method(it, recv, name, a),
+        Value::Array(_) | Value::NpScalar(_) | Value::NpDType(_) => {
+            super::numpy::call_method(it, recv, name, a)
+        }
         Value::Host(o) => super::host::call_method(it, o, recv, name, a),
         _ => {
             let f = it.get_attr(recv, name)?;
@@ -550,8 +635,18 @@ pub fn call_builtin_method(it: &mut Interp, recv: &Value, name: &str, a: Args) -
     }
 }
 
-fn seq_index_count(it: &mut Interp, items: &[Value], name: &str, a: Args, what: &str) -> Res<Value> {
-    let x = a.pos.first().cloned().ok_or_else(|| PyErr::type_error(format!("{name}() takes at least 1 argument")))?;
+fn seq_index_count(
+    it: &mut Interp,
+    items: &[Value],
+    name: &str,
+    a: Args,
+    what: &str,
+) -> Res<Value> {
+    let x = a
+        .pos
+        .first()
+        .cloned()
+        .ok_or_else(|| PyErr::type_error(format!("{name}() takes at least 1 argument")))?;
     if name == "count" {
         let mut n = 0;
         for y in items {
@@ -589,7 +684,10 @@ fn int_arg(a: &Args, i: usize, default: i64) -> Res<i64> {
     match a.pos.get(i) {
         None | Some(Value::None) => Ok(default),
         Some(v) => num_i64(v).ok_or_else(|| {
-            PyErr::type_error(format!("'{}' object cannot be interpreted as an integer", v.type_name()))
+            PyErr::type_error(format!(
+                "'{}' object cannot be interpreted as an integer",
+                v.type_name()
+            ))
         }),
     }
 }
@@ -617,15 +715,19 @@ fn split_ws(s: &str, maxsplit: i64) -> Vec<String> {
 }
 
 fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Value> {
-    let list = |it: &mut Interp, v: Vec<String>| it.new_list(v.into_iter().map(Value::str).collect());
+    let list =
+        |it: &mut Interp, v: Vec<String>| it.new_list(v.into_iter().map(Value::str).collect());
     Ok(match name {
         "format" => {
             let out = str_format(it, s, &a)?;
             Value::str(out)
         }
         "join" => {
-            let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("join() takes exactly one argument (0 given)"))?;
-            let items = it.to_vec(&v)?;
+            let v =
+                a.pos.first().cloned().ok_or_else(|| {
+                    PyErr::type_error("join() takes exactly one argument (0 given)")
+                })?;
+            let items = it.items_of(&v)?;
             let mut parts = Vec::with_capacity(items.len());
             for (i, x) in items.iter().enumerate() {
                 match x {
@@ -646,7 +748,12 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
             let sep = match a.take(0, "sep") {
                 None | Some(Value::None) => None,
                 Some(Value::Str(x)) => Some(x.to_string()),
-                Some(v) => return Err(PyErr::type_error(format!("must be str or None, not {}", v.type_name()))),
+                Some(v) => {
+                    return Err(PyErr::type_error(format!(
+                        "must be str or None, not {}",
+                        v.type_name()
+                    )))
+                }
             };
             let maxsplit = match a.take(1, "maxsplit") {
                 Some(v) => num_i64(&v).unwrap_or(-1),
@@ -656,7 +763,10 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
                 None => {
                     if name == "rsplit" && maxsplit >= 0 {
                         let rev: String = s.chars().rev().collect();
-                        let mut p: Vec<String> = split_ws(&rev, maxsplit).into_iter().map(|x| x.chars().rev().collect()).collect();
+                        let mut p: Vec<String> = split_ws(&rev, maxsplit)
+                            .into_iter()
+                            .map(|x| x.chars().rev().collect())
+                            .collect();
                         p.reverse();
                         p
                     } else {
@@ -670,9 +780,14 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
                     if maxsplit < 0 {
                         s.split(sep.as_str()).map(str::to_string).collect()
                     } else if name == "split" {
-                        s.splitn(maxsplit as usize + 1, sep.as_str()).map(str::to_string).collect()
+                        s.splitn(maxsplit as usize + 1, sep.as_str())
+                            .map(str::to_string)
+                            .collect()
                     } else {
-                        let mut p: Vec<String> = s.rsplitn(maxsplit as usize + 1, sep.as_str()).map(str::to_string).collect();
+                        let mut p: Vec<String> = s
+                            .rsplitn(maxsplit as usize + 1, sep.as_str())
+                            .map(str::to_string)
+                            .collect();
                         p.reverse();
                         p
                     }
@@ -697,8 +812,16 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
             let new = str_arg(&a, 1, name)?.unwrap_or_default();
             let count = int_arg(&a, 2, -1)?;
             // Check the result's size before building it.
-            let hits = if old.is_empty() { s.chars().count() as u64 + 1 } else { s.matches(old.as_str()).count() as u64 };
-            let hits = if count < 0 { hits } else { hits.min(count as u64) };
+            let hits = if old.is_empty() {
+                s.chars().count() as u64 + 1
+            } else {
+                s.matches(old.as_str()).count() as u64
+            };
+            let hits = if count < 0 {
+                hits
+            } else {
+                hits.min(count as u64)
+            };
             it.check_alloc((s.len() as u64).saturating_add(hits.saturating_mul(new.len() as u64)))?;
             let out = if count < 0 {
                 s.replace(&old, &new)
@@ -711,22 +834,45 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
         "startswith" | "endswith" => {
             let pats: Vec<String> = match a.pos.first() {
                 Some(Value::Str(p)) => vec![p.to_string()],
-                Some(Value::Tuple(t)) => t.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
-                _ => return Err(PyErr::type_error(format!("{name} first arg must be str or a tuple of str"))),
+                Some(Value::Tuple(t)) => t
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect(),
+                _ => {
+                    return Err(PyErr::type_error(format!(
+                        "{name} first arg must be str or a tuple of str"
+                    )))
+                }
             };
             let chars: Vec<char> = s.chars().collect();
             let n = chars.len() as i64;
             let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
             let start = norm(int_arg(&a, 1, 0)?);
             let end = norm(int_arg(&a, 2, n)?);
-            let sub: String = if start <= end { chars[start..end].iter().collect() } else { String::new() };
-            Value::Bool(pats.iter().any(|p| if name == "startswith" { sub.starts_with(p.as_str()) } else { sub.ends_with(p.as_str()) }))
+            let sub: String = if start <= end {
+                chars[start..end].iter().collect()
+            } else {
+                String::new()
+            };
+            Value::Bool(pats.iter().any(|p| {
+                if name == "startswith" {
+                    sub.starts_with(p.as_str())
+                } else {
+                    sub.ends_with(p.as_str())
+                }
+            }))
         }
         "upper" => Value::str(s.to_uppercase()),
         "lower" | "casefold" => Value::str(s.to_lowercase()),
         "swapcase" => Value::str(
             s.chars()
-                .map(|c| if c.is_uppercase() { c.to_lowercase().collect::<String>() } else { c.to_uppercase().collect() })
+                .map(|c| {
+                    if c.is_uppercase() {
+                        c.to_lowercase().collect::<String>()
+                    } else {
+                        c.to_uppercase().collect()
+                    }
+                })
                 .collect::<String>(),
         ),
         "title" => {
@@ -761,28 +907,52 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
             let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
             let start = norm(int_arg(&a, 1, 0)?);
             let end = norm(int_arg(&a, 2, n)?);
-            let hay: String = if start <= end { chars[start..end].iter().collect() } else { String::new() };
+            let hay: String = if start <= end {
+                chars[start..end].iter().collect()
+            } else {
+                String::new()
+            };
             let to_char = |byte: usize| hay[..byte].chars().count() as i64 + start as i64;
             match name {
-                "count" => Value::Int(if sub.is_empty() { hay.chars().count() as i64 + 1 } else { hay.matches(sub.as_str()).count() as i64 }),
+                "count" => Value::Int(if sub.is_empty() {
+                    hay.chars().count() as i64 + 1
+                } else {
+                    hay.matches(sub.as_str()).count() as i64
+                }),
                 _ => {
-                    let found = if name.starts_with('r') { hay.rfind(sub.as_str()) } else { hay.find(sub.as_str()) };
+                    let found = if name.starts_with('r') {
+                        hay.rfind(sub.as_str())
+                    } else {
+                        hay.find(sub.as_str())
+                    };
                     match found {
                         Some(b) => Value::Int(to_char(b)),
-                        None if name.ends_with("index") => return Err(PyErr::value_error("substring not found")),
+                        None if name.ends_with("index") => {
+                            return Err(PyErr::value_error("substring not found"))
+                        }
                         None => Value::Int(-1),
                     }
                 }
             }
         }
-        "isdigit" | "isdecimal" | "isnumeric" => Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || (name != "isdecimal" && c.is_numeric()))),
+        "isdigit" | "isdecimal" | "isnumeric" => Value::Bool(
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_digit() || (name != "isdecimal" && c.is_numeric())),
+        ),
         "isalpha" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)),
         "isalnum" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric)),
         "isspace" => Value::Bool(!s.is_empty() && s.chars().all(char::is_whitespace)),
-        "isupper" => Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase)),
-        "islower" => Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase)),
+        "isupper" => {
+            Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase))
+        }
+        "islower" => {
+            Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase))
+        }
         "isidentifier" => Value::Bool(
-            s.chars().next().map_or(false, |c| c == '_' || c.is_alphabetic())
+            s.chars()
+                .next()
+                .is_some_and(|c| c == '_' || c.is_alphabetic())
                 && s.chars().all(|c| c == '_' || c.is_alphanumeric()),
         ),
         "splitlines" => {
@@ -812,7 +982,9 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
         }
         "center" | "ljust" | "rjust" => {
             let w = int_arg(&a, 0, 0)?.clamp(0, 100_000) as usize;
-            let fill = str_arg(&a, 1, name)?.and_then(|f| f.chars().next()).unwrap_or(' ');
+            let fill = str_arg(&a, 1, name)?
+                .and_then(|f| f.chars().next())
+                .unwrap_or(' ');
             let n = s.chars().count();
             if n >= w {
                 Value::Str(s.clone())
@@ -847,13 +1019,25 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
             if sep.is_empty() {
                 return Err(PyErr::value_error("empty separator"));
             }
-            let found = if name == "partition" { s.find(sep.as_str()) } else { s.rfind(sep.as_str()) };
+            let found = if name == "partition" {
+                s.find(sep.as_str())
+            } else {
+                s.rfind(sep.as_str())
+            };
             let parts = match found {
-                Some(i) => (s[..i].to_string(), sep.clone(), s[i + sep.len()..].to_string()),
+                Some(i) => (
+                    s[..i].to_string(),
+                    sep.clone(),
+                    s[i + sep.len()..].to_string(),
+                ),
                 None if name == "partition" => (s.to_string(), String::new(), String::new()),
                 None => (String::new(), String::new(), s.to_string()),
             };
-            Value::tuple(vec![Value::str(parts.0), Value::str(parts.1), Value::str(parts.2)])
+            Value::tuple(vec![
+                Value::str(parts.0),
+                Value::str(parts.1),
+                Value::str(parts.2),
+            ])
         }
         "removeprefix" => {
             let p = str_arg(&a, 0, name)?.unwrap_or_default();
@@ -865,7 +1049,9 @@ fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Valu
         }
         "expandtabs" => {
             let tab = int_arg(&a, 0, 8)?.clamp(0, 1000) as usize;
-            it.check_alloc((s.len() as u64).saturating_add(s.matches('\t').count() as u64 * tab as u64))?;
+            it.check_alloc(
+                (s.len() as u64).saturating_add(s.matches('\t').count() as u64 * tab as u64),
+            )?;
             let mut out = String::new();
             let mut col = 0;
             for c in s.chars() {
@@ -923,7 +1109,9 @@ pub fn str_format(it: &mut Interp, fmt: &str, a: &Args) -> Res<String> {
                 j += 1;
             }
             if j >= chars.len() {
-                return Err(PyErr::value_error("Single '{' encountered in format string"));
+                return Err(PyErr::value_error(
+                    "Single '{' encountered in format string",
+                ));
             }
             let field: String = chars[i + 1..j].iter().collect();
             i = j + 1;
@@ -941,13 +1129,17 @@ pub fn str_format(it: &mut Interp, fmt: &str, a: &Args) -> Res<String> {
             let (first, rest) = fname.split_at(split);
             let mut v = if first.is_empty() {
                 let v = a.pos.get(auto).cloned().ok_or_else(|| {
-                    PyErr::index_error(format!("Replacement index {auto} out of range for positional args tuple"))
+                    PyErr::index_error(format!(
+                        "Replacement index {auto} out of range for positional args tuple"
+                    ))
                 })?;
                 auto += 1;
                 v
             } else if let Ok(n) = first.parse::<usize>() {
                 a.pos.get(n).cloned().ok_or_else(|| {
-                    PyErr::index_error(format!("Replacement index {n} out of range for positional args tuple"))
+                    PyErr::index_error(format!(
+                        "Replacement index {n} out of range for positional args tuple"
+                    ))
                 })?
             } else {
                 a.kw.iter()
@@ -963,7 +1155,9 @@ pub fn str_format(it: &mut Interp, fmt: &str, a: &Args) -> Res<String> {
                     v = it.get_attr(&v, &after[..end])?;
                     r = &after[end..];
                 } else if let Some(after) = r.strip_prefix('[') {
-                    let end = after.find(']').ok_or_else(|| PyErr::value_error("Missing ']' in format string"))?;
+                    let end = after
+                        .find(']')
+                        .ok_or_else(|| PyErr::value_error("Missing ']' in format string"))?;
                     let key = &after[..end];
                     let k = match key.parse::<i64>() {
                         Ok(n) => Value::Int(n),
@@ -977,7 +1171,7 @@ pub fn str_format(it: &mut Interp, fmt: &str, a: &Args) -> Res<String> {
             }
             let v = match conv {
                 Some('r') | Some('a') => Value::str(it.repr(&v)?),
-                Some('s') => Value::str(it.to_str(&v)?),
+                Some('s') => Value::str(it.str_of(&v)?),
                 _ => v,
             };
             // Nested fields inside the spec.
@@ -1002,7 +1196,9 @@ pub fn str_format(it: &mut Interp, fmt: &str, a: &Args) -> Res<String> {
                 i += 2;
                 continue;
             }
-            return Err(PyErr::value_error("Single '}' encountered in format string"));
+            return Err(PyErr::value_error(
+                "Single '}' encountered in format string",
+            ));
         } else {
             out.push(c);
             i += 1;
@@ -1013,27 +1209,33 @@ pub fn str_format(it: &mut Interp, fmt: &str, a: &Args) -> Res<String> {
 
 fn list_method(it: &mut Interp, l: &Rc<List>, name: &str, mut a: Args) -> Res<Value> {
     let arg0 = a.pos.first().cloned();
-    let need = |v: Option<Value>| v.ok_or_else(|| PyErr::type_error(format!("{name}() takes exactly one argument (0 given)")));
+    let need = |v: Option<Value>| {
+        v.ok_or_else(|| PyErr::type_error(format!("{name}() takes exactly one argument (0 given)")))
+    };
     Ok(match name {
         "append" => {
             let v = need(arg0)?;
             l.borrow_mut().push(v);
             let n = l.borrow().len();
-            if n.is_power_of_two() || n % 65536 == 0 {
+            if n.is_power_of_two() || n.is_multiple_of(65536) {
                 it.recharge(l)?;
             }
             Value::None
         }
         "extend" => {
             let v = need(arg0)?;
-            let items = it.to_vec(&v)?;
+            let items = it.items_of(&v)?;
             l.borrow_mut().extend(items);
             it.recharge(l)?;
             Value::None
         }
         "insert" => {
             let i = int_arg(&a, 0, 0)?;
-            let v = a.pos.get(1).cloned().ok_or_else(|| PyErr::type_error("insert expected 2 arguments"))?;
+            let v = a
+                .pos
+                .get(1)
+                .cloned()
+                .ok_or_else(|| PyErr::type_error("insert expected 2 arguments"))?;
             let mut items = l.borrow_mut();
             let n = items.len() as i64;
             let j = if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
@@ -1105,7 +1307,8 @@ fn dict_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> R
     let arg = |i: usize| a.pos.get(i).cloned();
     Ok(match name {
         "get" => {
-            let k = arg(0).ok_or_else(|| PyErr::type_error("get expected at least 1 argument, got 0"))?;
+            let k = arg(0)
+                .ok_or_else(|| PyErr::type_error("get expected at least 1 argument, got 0"))?;
             let r = d.borrow().get(&k)?;
             r.unwrap_or_else(|| arg(1).unwrap_or(Value::None))
         }
@@ -1113,10 +1316,15 @@ fn dict_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> R
         "values" => Value::Host(Rc::new(Obj::DictView("dict_values", d.borrow().values()))),
         "items" => Value::Host(Rc::new(Obj::DictView(
             "dict_items",
-            d.borrow().items().into_iter().map(|(k, v)| Value::tuple(vec![k, v])).collect(),
+            d.borrow()
+                .items()
+                .into_iter()
+                .map(|(k, v)| Value::tuple(vec![k, v]))
+                .collect(),
         ))),
         "pop" => {
-            let k = arg(0).ok_or_else(|| PyErr::type_error("pop expected at least 1 argument, got 0"))?;
+            let k = arg(0)
+                .ok_or_else(|| PyErr::type_error("pop expected at least 1 argument, got 0"))?;
             let r = d.borrow_mut().remove(&k)?;
             match (r, arg(1)) {
                 (Some(v), _) => v,
@@ -1128,11 +1336,16 @@ fn dict_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> R
             let r = d.borrow_mut().pop_last();
             match r {
                 Some((k, v)) => Value::tuple(vec![k, v]),
-                None => return Err(PyErr::key_error(Value::str("popitem(): dictionary is empty"))),
+                None => {
+                    return Err(PyErr::key_error(Value::str(
+                        "popitem(): dictionary is empty",
+                    )))
+                }
             }
         }
         "setdefault" => {
-            let k = arg(0).ok_or_else(|| PyErr::type_error("setdefault expected at least 1 argument"))?;
+            let k = arg(0)
+                .ok_or_else(|| PyErr::type_error("setdefault expected at least 1 argument"))?;
             let cur = d.borrow().get(&k)?;
             match cur {
                 Some(v) => v,
@@ -1149,11 +1362,15 @@ fn dict_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> R
                     Value::Dict(s) => s.borrow().items(),
                     other => {
                         let mut out = Vec::new();
-                        for pair in it.to_vec(other)? {
-                            let kv = it.to_vec(&pair)?;
+                        for pair in it.items_of(other)? {
+                            let kv = it.items_of(&pair)?;
                             match kv.as_slice() {
                                 [k, v] => out.push((k.clone(), v.clone())),
-                                _ => return Err(PyErr::value_error("dictionary update sequence element has wrong length")),
+                                _ => {
+                                    return Err(PyErr::value_error(
+                                        "dictionary update sequence element has wrong length",
+                                    ))
+                                }
                             }
                         }
                         out
@@ -1186,7 +1403,7 @@ fn set_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> Re
         let mut out = Vec::new();
         for v in &a.pos {
             let mut s = Dict::new();
-            for x in it.to_vec(v)? {
+            for x in it.items_of(v)? {
                 s.insert(x, Value::None)?;
             }
             out.push(s);
@@ -1265,7 +1482,11 @@ fn set_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> Re
             let os = others(it)?;
             let o = os.into_iter().next().unwrap_or_default();
             let me = d.borrow().clone();
-            let (small, big) = if name == "issubset" { (&me, &o) } else { (&o, &me) };
+            let (small, big) = if name == "issubset" {
+                (&me, &o)
+            } else {
+                (&o, &me)
+            };
             if name == "isdisjoint" {
                 let mut none = true;
                 for k in me.keys() {

@@ -26,6 +26,27 @@
 //! as a [`ScriptError`] holding the Python-style traceback text and the
 //! frames with their byte spans, for editor markers.
 //!
+//! # For hosts (the web UI, the CLI)
+//!
+//! - Create one [`Interpreter`] per notebook with
+//!   [`Interpreter::with_host`]: a [`Host`] clock (`performance.now()` in the
+//!   browser) and a [`Backend`] for `tvm.build`.
+//! - Run each cell with [`Interpreter::run_notebook_cell`]`(text, name)`;
+//!   `name` is what tracebacks print (`"Cell In[3]"`) and identifies the cell
+//!   in [`ScriptError::frames`]. Then [`Interpreter::take_output`]: chunks
+//!   tagged [`Stream::Stdout`], [`Stream::Stderr`] or [`Stream::Display`].
+//! - On `Err(e)`: show `e.traceback`; mark `e.location_in(name)` (the
+//!   innermost frame in that cell) — its `span` is a byte range of the cell's
+//!   text (`diag::LineIndex::line_col_utf16` gives editor columns). Frames in
+//!   other cells (a function defined earlier) carry those cells' names.
+//!   Syntax errors come back the same way, with one frame.
+//! - [`notebook_cells`] splits a whole `.py` file at `# %%` markers, keeping
+//!   line numbers (what `tessel run --notebook` does).
+//! - wasm32's default stack is 1 MiB; [`Limits::default`] keeps the
+//!   interpreter's native stack use under 768 KiB (a `RecursionError`
+//!   otherwise). Hosts that link a bigger stack can raise
+//!   [`Limits::stack_bytes`].
+//!
 //! # Sandbox
 //!
 //! No file system, network, processes or dynamic code (`open`, `eval`,
@@ -238,7 +259,11 @@ pub struct Interpreter {
 impl Interpreter {
     /// A session with no clock and the reference backend.
     pub fn new(limits: Limits) -> Interpreter {
-        Interpreter::with_host(limits, Rc::new(NoClock), Rc::new(ReferenceBackend::default()))
+        Interpreter::with_host(
+            limits,
+            Rc::new(NoClock),
+            Rc::new(ReferenceBackend::default()),
+        )
     }
 
     pub fn with_host(limits: Limits, host: Rc<dyn Host>, backend: Rc<dyn Backend>) -> Interpreter {
@@ -275,9 +300,12 @@ impl Interpreter {
             stack_peak: 0,
             yields: Vec::new(),
             out_bytes: 0,
+            intrins: Default::default(),
         };
         builtins::install(&mut inner);
-        inner.globals.insert("__name__".into(), value::Value::str("__main__"));
+        inner
+            .globals
+            .insert("__name__".into(), value::Value::str("__main__"));
         Interpreter { inner }
     }
 
@@ -306,7 +334,7 @@ impl Interpreter {
         it.stack_peak = 0;
         match it.exec_module(&module, source, display_last) {
             Ok(()) => Ok(()),
-            Err(e) => Err(it.script_error(e)),
+            Err(e) => Err(it.script_error(*e)),
         }
     }
 
@@ -353,22 +381,24 @@ impl Interpreter {
 /// those of the whole script (tracebacks then point at the script's lines).
 pub fn notebook_cells(src: &str) -> Vec<String> {
     let mut cells: Vec<String> = vec![String::new()];
-    let mut line_no = 0usize;
-    for line in src.split_inclusive('\n') {
+    for (line_no, line) in src.split_inclusive('\n').enumerate() {
         let t = line.trim_start();
         if t.starts_with("# %%") || t.starts_with("#%%") || t.starts_with("# In[") {
             cells.push("\n".repeat(line_no + 1));
         } else if let Some(c) = cells.last_mut() {
             c.push_str(line);
         }
-        line_no += 1;
     }
     cells.retain(|c| !c.trim().is_empty());
     cells
 }
 
 /// Runs a whole script in a fresh interpreter: its output and the error, if any.
-pub fn run_script(src: &str, name: &str, limits: Limits) -> (Vec<OutputChunk>, Option<ScriptError>) {
+pub fn run_script(
+    src: &str,
+    name: &str,
+    limits: Limits,
+) -> (Vec<OutputChunk>, Option<ScriptError>) {
     let mut i = Interpreter::new(limits);
     let r = i.run_cell(src, name);
     (i.take_output(), r.err())
@@ -403,7 +433,7 @@ fn syntax_error(src: &str, name: &str, d: &crate::diag::Diagnostic) -> ScriptErr
 
 impl Interp {
     /// Turns an uncaught exception into the host's error value.
-    fn script_error(&mut self, e: Box<PyErr>) -> ScriptError {
+    fn script_error(&mut self, e: PyErr) -> ScriptError {
         let value = match &e.exc {
             Exc::Obj(v) => v.clone(),
             Exc::Lazy { kind, args } => self.new_exception(*kind, args.clone()),
@@ -414,7 +444,7 @@ impl Interp {
         // `str(e)` may run user code: give it a fresh allowance.
         self.steps = 0;
         let message = self
-            .to_str(&value)
+            .str_of(&value)
             .unwrap_or_else(|_| "<exception str() failed>".to_string());
         self.steps = saved_steps;
         let entries: Vec<_> = e.tb.iter().rev().cloned().collect();

@@ -14,8 +14,22 @@ use super::value::*;
 
 /// Modules that exist in Python but not in Tessel's sandbox.
 const SANDBOXED: &[&str] = &[
-    "os", "subprocess", "urllib", "shutil", "socket", "requests", "pathlib", "io", "pickle",
-    "multiprocessing", "threading", "ctypes", "importlib", "tempfile", "glob", "http",
+    "os",
+    "subprocess",
+    "urllib",
+    "shutil",
+    "socket",
+    "requests",
+    "pathlib",
+    "io",
+    "pickle",
+    "multiprocessing",
+    "threading",
+    "ctypes",
+    "importlib",
+    "tempfile",
+    "glob",
+    "http",
 ];
 
 impl Interp {
@@ -69,8 +83,13 @@ impl Interp {
                 self.modules.insert("__future__".into(), m);
             }
             "typing" => {
-                let names = ["List", "Dict", "Tuple", "Optional", "Any", "Union", "Callable", "Sequence"];
-                let attrs: Vec<(&str, Value)> = names.iter().map(|n| (*n, Value::Class(self.types.object.clone()))).collect();
+                let names = [
+                    "List", "Dict", "Tuple", "Optional", "Any", "Union", "Callable", "Sequence",
+                ];
+                let attrs: Vec<(&str, Value)> = names
+                    .iter()
+                    .map(|n| (*n, Value::Class(self.types.object.clone())))
+                    .collect();
                 let m = module("typing", attrs);
                 self.modules.insert("typing".into(), m);
             }
@@ -110,18 +129,21 @@ fn display_obj(kind: &'static str) -> BuiltinFn {
             let _ = a.take_kw("language");
             let _ = a.take_kw("url");
             let _ = a.take_kw("filename");
-            let text = it.to_str(&data)?;
+            let text = it.str_of(&data)?;
             Ok(Value::Host(Rc::new(Obj::Display { kind: "Code", text })))
         },
         "HTML" => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
-            let text = it.to_str(&data)?;
+            let text = it.str_of(&data)?;
             Ok(Value::Host(Rc::new(Obj::Display { kind: "HTML", text })))
         },
         _ => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
-            let text = it.to_str(&data)?;
-            Ok(Value::Host(Rc::new(Obj::Display { kind: "Markdown", text })))
+            let text = it.str_of(&data)?;
+            Ok(Value::Host(Rc::new(Obj::Display {
+                kind: "Markdown",
+                text,
+            })))
         },
     }
 }
@@ -130,17 +152,26 @@ fn install_ipython(it: &mut Interp) {
     let display = module(
         "IPython.display",
         vec![
-            ("display", builtin("IPython.display.display", super::builtins::bi_display)),
+            (
+                "display",
+                builtin("IPython.display.display", super::builtins::bi_display),
+            ),
             ("Code", builtin("IPython.display.Code", display_obj("Code"))),
             ("HTML", builtin("IPython.display.HTML", display_obj("HTML"))),
-            ("Markdown", builtin("IPython.display.Markdown", display_obj("Markdown"))),
+            (
+                "Markdown",
+                builtin("IPython.display.Markdown", display_obj("Markdown")),
+            ),
         ],
     );
     let ipython = module(
         "IPython",
         vec![
             ("display", display.clone()),
-            ("get_ipython", builtin("IPython.get_ipython", |_, _| Ok(Value::None))),
+            (
+                "get_ipython",
+                builtin("IPython.get_ipython", |_, _| Ok(Value::None)),
+            ),
         ],
     );
     it.modules.insert("IPython".into(), ipython);
@@ -148,11 +179,23 @@ fn install_ipython(it: &mut Interp) {
 }
 
 fn math1(it: &mut Interp, a: Args) -> Res<Value> {
-    let name = a.data.as_ref().and_then(|d| d.as_str().map(str::to_string)).unwrap_or_default();
+    let name = a
+        .data
+        .as_ref()
+        .and_then(|d| d.as_str().map(str::to_string))
+        .unwrap_or_default();
     let x = a
         .pos
         .first()
-        .and_then(|v| num_f64(v).or_else(|| if let Value::NpScalar(s) = v { Some(s.num.as_f64()) } else { None }))
+        .and_then(|v| {
+            num_f64(v).or_else(|| {
+                if let Value::NpScalar(s) = v {
+                    Some(s.num.as_f64())
+                } else {
+                    None
+                }
+            })
+        })
         .ok_or_else(|| PyErr::type_error("must be real number"))?;
     let domain = || PyErr::value_error("math domain error");
     let _ = it;
@@ -197,14 +240,20 @@ fn math1(it: &mut Interp, a: Args) -> Res<Value> {
         "isnan" => Value::Bool(x.is_nan()),
         "isinf" => Value::Bool(x.is_infinite()),
         "isfinite" => Value::Bool(x.is_finite()),
-        _ => return Err(PyErr::attribute_error(format!("module 'math' has no attribute '{name}'"))),
+        _ => {
+            return Err(PyErr::attribute_error(format!(
+                "module 'math' has no attribute '{name}'"
+            )))
+        }
     })
 }
 
 fn math_pow(_it: &mut Interp, a: Args) -> Res<Value> {
     match a.pos.as_slice() {
         [x, y] => Ok(Value::Float(
-            num_f64(x).unwrap_or(f64::NAN).powf(num_f64(y).unwrap_or(f64::NAN)),
+            num_f64(x)
+                .unwrap_or(f64::NAN)
+                .powf(num_f64(y).unwrap_or(f64::NAN)),
         )),
         _ => Err(PyErr::type_error("pow expected 2 arguments")),
     }
@@ -213,7 +262,7 @@ fn math_pow(_it: &mut Interp, a: Args) -> Res<Value> {
 fn math_prod(it: &mut Interp, a: Args) -> Res<Value> {
     let v = a.pos.first().cloned().unwrap_or(Value::None);
     let mut acc = Value::Int(1);
-    for x in it.to_vec(&v)? {
+    for x in it.items_of(&v)? {
         acc = it.binary_op(crate::syntax::ast::BinOp::Mul, acc, x)?;
     }
     Ok(acc)
@@ -222,7 +271,9 @@ fn math_prod(it: &mut Interp, a: Args) -> Res<Value> {
 fn math_gcd(_it: &mut Interp, a: Args) -> Res<Value> {
     let mut g: i64 = 0;
     for v in &a.pos {
-        let mut x = super::ops::num_i64(v).ok_or_else(|| PyErr::type_error("gcd() takes integers"))?.abs();
+        let mut x = super::ops::num_i64(v)
+            .ok_or_else(|| PyErr::type_error("gcd() takes integers"))?
+            .abs();
         let mut y = g;
         while y != 0 {
             let t = x % y;
@@ -237,10 +288,21 @@ fn math_gcd(_it: &mut Interp, a: Args) -> Res<Value> {
 fn math_isclose(_it: &mut Interp, mut a: Args) -> Res<Value> {
     let x = a.req(0, "a", "isclose")?;
     let y = a.req(1, "b", "isclose")?;
-    let rel = a.take_kw("rel_tol").and_then(|v| num_f64(&v)).unwrap_or(1e-9);
-    let abs = a.take_kw("abs_tol").and_then(|v| num_f64(&v)).unwrap_or(0.0);
-    let (x, y) = (num_f64(&x).unwrap_or(f64::NAN), num_f64(&y).unwrap_or(f64::NAN));
-    Ok(Value::Bool(x == y || (x - y).abs() <= (rel * x.abs().max(y.abs())).max(abs)))
+    let rel = a
+        .take_kw("rel_tol")
+        .and_then(|v| num_f64(&v))
+        .unwrap_or(1e-9);
+    let abs = a
+        .take_kw("abs_tol")
+        .and_then(|v| num_f64(&v))
+        .unwrap_or(0.0);
+    let (x, y) = (
+        num_f64(&x).unwrap_or(f64::NAN),
+        num_f64(&y).unwrap_or(f64::NAN),
+    );
+    Ok(Value::Bool(
+        x == y || (x - y).abs() <= (rel * x.abs().max(y.abs())).max(abs),
+    ))
 }
 
 fn make_math() -> Value {
@@ -255,8 +317,8 @@ fn make_math() -> Value {
         ("isclose", builtin("math.isclose", math_isclose)),
     ];
     for name in [
-        "sqrt", "exp", "log", "log2", "log10", "floor", "ceil", "trunc", "fabs", "sin", "cos", "tan",
-        "tanh", "erf", "isnan", "isinf", "isfinite",
+        "sqrt", "exp", "log", "log2", "log10", "floor", "ceil", "trunc", "fabs", "sin", "cos",
+        "tan", "tanh", "erf", "isnan", "isinf", "isfinite",
     ] {
         attrs.push((
             name,

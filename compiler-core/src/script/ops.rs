@@ -215,7 +215,8 @@ impl Interp {
             return Ok(Value::str(s));
         }
         match (&l, &r) {
-            (Value::Array(_) | Value::NpScalar(_), _) | (_, Value::Array(_) | Value::NpScalar(_)) => {
+            (Value::Array(_) | Value::NpScalar(_), _)
+            | (_, Value::Array(_) | Value::NpScalar(_)) => {
                 return super::numpy::binary(self, op, &l, &r)
             }
             _ => {}
@@ -228,7 +229,8 @@ impl Interp {
                 s.push_str(b);
                 return Ok(Value::str(s));
             }
-            (BinOp::Mul, Value::Str(s), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(s)) => {
+            (BinOp::Mul, Value::Str(s), Value::Int(n))
+            | (BinOp::Mul, Value::Int(n), Value::Str(s)) => {
                 let n = (*n).max(0) as u64;
                 let bytes = n.saturating_mul(s.len() as u64);
                 self.check_alloc(bytes)?;
@@ -284,7 +286,11 @@ impl Interp {
                 }
                 return Ok(self.new_dict(d));
             }
-            (BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, Value::Set(a), Value::Set(b)) => {
+            (
+                BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor,
+                Value::Set(a),
+                Value::Set(b),
+            ) => {
                 let (a, b) = (a.borrow().clone(), b.borrow().clone());
                 let mut out = super::dict::Dict::new();
                 match op {
@@ -366,7 +372,9 @@ impl Interp {
     pub(crate) fn unary_op(&mut self, op: UnaryOp, v: Value) -> Res<Value> {
         match (op, &v) {
             (UnaryOp::Not, _) => Ok(Value::Bool(!self.truthy(&v)?)),
-            (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(PyErr::overflow)?)),
+            (UnaryOp::Neg, Value::Int(i)) => {
+                Ok(Value::Int(i.checked_neg().ok_or_else(PyErr::overflow)?))
+            }
             (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
             (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
             (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(v),
@@ -407,7 +415,7 @@ impl Interp {
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Dict(d) | Value::Set(d) => !d.borrow().is_empty(),
-            Value::Range(r) => r.len() > 0,
+            Value::Range(r) => !r.is_empty(),
             Value::NpScalar(s) => s.num.as_f64() != 0.0,
             Value::Array(a) => super::numpy::array_truthy(a)?,
             Value::Instance(_) => {
@@ -484,8 +492,8 @@ impl Interp {
         match (l, r) {
             (Value::Str(a), Value::Str(b)) => Ok(a.cmp(b)),
             (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_)) => {
-                let a = self.to_vec(l)?;
-                let b = self.to_vec(r)?;
+                let a = self.items_of(l)?;
+                let b = self.items_of(r)?;
                 for (x, y) in a.iter().zip(&b) {
                     if !self.values_eq(x, y)? {
                         return self.order(op, x, y);
@@ -539,8 +547,8 @@ impl Interp {
             (Value::None, Value::None) => true,
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_)) => {
-                let a = self.to_vec(l)?;
-                let b = self.to_vec(r)?;
+                let a = self.items_of(l)?;
+                let b = self.items_of(r)?;
                 if a.len() != b.len() {
                     return Ok(false);
                 }
@@ -577,11 +585,12 @@ impl Interp {
                 true
             }
             (Value::Range(a), Value::Range(b)) => {
-                a.len() == b.len() && (a.len() == 0 || (a.start == b.start && (a.len() == 1 || a.step == b.step)))
+                a.len() == b.len()
+                    && (a.is_empty() || (a.start == b.start && (a.len() == 1 || a.step == b.step)))
             }
             (Value::NpDType(a), Value::NpDType(b)) => a == b,
             (Value::NpDType(d), Value::Str(s)) | (Value::Str(s), Value::NpDType(d)) => {
-                super::numpy::parse_dtype_str(s).map_or(false, |x| x == *d)
+                super::numpy::parse_dtype_str(s) == Some(*d)
             }
             (Value::NpDType(d), Value::Class(c)) | (Value::Class(c), Value::NpDType(d)) => {
                 c.dtype == Some(*d)
@@ -599,7 +608,9 @@ impl Interp {
                 }
                 is_same(l, r)
             }
-            (Value::Host(a), Value::Host(b)) => super::host::host_eq(a, b).unwrap_or_else(|| is_same(l, r)),
+            (Value::Host(a), Value::Host(b)) => {
+                super::host::host_eq(a, b).unwrap_or_else(|| is_same(l, r))
+            }
             _ => is_same(l, r),
         })
     }
@@ -629,7 +640,7 @@ impl Interp {
                 None => Ok(false),
             },
             Value::List(_) | Value::Tuple(_) | Value::Iter(_) => {
-                let items = self.to_vec(container)?;
+                let items = self.items_of(container)?;
                 for x in &items {
                     if is_same(x, item) || self.values_eq(x, item)? {
                         return Ok(true);
@@ -670,9 +681,7 @@ pub fn is_same(a: &Value, b: &Value) -> bool {
         (Value::None, Value::None) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Host(x), Value::Host(y)) => {
-            Rc::ptr_eq(x, y) || super::host::host_same(x, y)
-        }
+        (Value::Host(x), Value::Host(y)) => Rc::ptr_eq(x, y) || super::host::host_same(x, y),
         _ => match (a.identity(), b.identity()) {
             (Some(x), Some(y)) => x == y,
             _ => false,

@@ -85,13 +85,21 @@ fn py_const(v: &Value, depth: u32) -> Option<PyConst> {
         Value::Int(i) => PyConst::Int(*i),
         Value::Float(f) => PyConst::Float(*f),
         Value::Str(s) => PyConst::Str(s.to_string()),
-        Value::NpScalar(s) if !s.dtype.is_float() && !s.dtype.is_bool() => PyConst::Int(s.num.as_i64()),
-        Value::Tuple(items) if depth < 4 && items.len() <= 16 => {
-            PyConst::Tuple(items.iter().map(|x| py_const(x, depth + 1)).collect::<Option<_>>()?)
+        Value::NpScalar(s) if !s.dtype.is_float() && !s.dtype.is_bool() => {
+            PyConst::Int(s.num.as_i64())
         }
-        Value::List(l) if depth < 4 && l.borrow().len() <= 16 => {
-            PyConst::Tuple(l.borrow().iter().map(|x| py_const(x, depth + 1)).collect::<Option<_>>()?)
-        }
+        Value::Tuple(items) if depth < 4 && items.len() <= 16 => PyConst::Tuple(
+            items
+                .iter()
+                .map(|x| py_const(x, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
+        Value::List(l) if depth < 4 && l.borrow().len() <= 16 => PyConst::Tuple(
+            l.borrow()
+                .iter()
+                .map(|x| py_const(x, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
         _ => return None,
     })
 }
@@ -103,7 +111,10 @@ fn diagnostic_error(it: &Interp, diags: &[crate::diag::Diagnostic]) -> Box<PyErr
         .map(|d| crate::diag::render(d, &src.text, &src.name))
         .collect();
     // Like TVM's, the message is the rendered diagnostics.
-    PyErr::new(ExcKind::DiagnosticError, text.join("\n").trim_end().to_string())
+    PyErr::new(
+        ExcKind::DiagnosticError,
+        text.join("\n").trim_end().to_string(),
+    )
 }
 
 /// Builds the IRModule or PrimFunc a decorated class or def defines.
@@ -199,7 +210,7 @@ fn attr_value(it: &mut Interp, v: &Value) -> Res<AttrValue> {
             Num::F(f) => AttrValue::Float(f),
         },
         Value::List(_) | Value::Tuple(_) => {
-            let items = it.to_vec(v)?;
+            let items = it.items_of(v)?;
             let mut out = Vec::with_capacity(items.len());
             for x in &items {
                 out.push(attr_value(it, x)?);
@@ -211,7 +222,12 @@ fn attr_value(it: &mut Interp, v: &Value) -> Res<AttrValue> {
             for (k, x) in d.borrow().items() {
                 let key = match k {
                     Value::Str(s) => s.to_string(),
-                    other => return Err(PyErr::type_error(format!("attribute keys must be strings, not {}", other.type_name()))),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "attribute keys must be strings, not {}",
+                            other.type_name()
+                        )))
+                    }
                 };
                 m.insert(key, attr_value(it, &x)?);
             }
@@ -255,7 +271,13 @@ pub fn attrs_text(it: &mut Interp, items: &[(String, Value)]) -> Res<String> {
     let mut parts = Vec::new();
     for (k, v) in items {
         let vs = match v {
-            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
+            Value::Bool(b) => {
+                if *b {
+                    "True".into()
+                } else {
+                    "False".into()
+                }
+            }
             Value::Str(s) => format!("\"{s}\""),
             other => it.repr(other)?,
         };
@@ -283,7 +305,9 @@ fn script_text(o: &Obj) -> Option<String> {
 
 pub fn repr(o: &Obj) -> String {
     match o {
-        Obj::IRModule { .. } | Obj::PrimFunc { .. } => script_text(o).unwrap_or_default().trim_end().to_string(),
+        Obj::IRModule { .. } | Obj::PrimFunc { .. } => {
+            script_text(o).unwrap_or_default().trim_end().to_string()
+        }
         Obj::GlobalVar(n) => format!("I.GlobalVar(\"{n}\")"),
         Obj::Attrs(_) => "<attrs>".into(),
         Obj::Schedule(s) => match s.borrow().sch.dialect {
@@ -321,7 +345,10 @@ pub fn repr(o: &Obj) -> String {
                 super::fmt::float_repr(s.median),
                 super::fmt::float_repr(s.max),
                 super::fmt::float_repr(s.std),
-                r.iter().map(|x| super::fmt::float_repr(*x)).collect::<Vec<_>>().join(", ")
+                r.iter()
+                    .map(|x| super::fmt::float_repr(*x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         }
         _ => "<object>".into(),
@@ -331,7 +358,14 @@ pub fn repr(o: &Obj) -> String {
 fn shape_text(shape: &[usize]) -> String {
     match shape.len() {
         1 => format!("({},)", shape[0]),
-        _ => format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -341,7 +375,11 @@ fn target_json(kind: &str) -> String {
         "cuda" | "nvptx" | "rocm" | "metal" | "vulkan" | "opencl" | "webgpu" => "[\"gpu\"]",
         _ => "[]",
     };
-    let keys = if kind == "cuda" { "[\"cuda\", \"gpu\"]".to_string() } else { keys.to_string() };
+    let keys = if kind == "cuda" {
+        "[\"cuda\", \"gpu\"]".to_string()
+    } else {
+        keys.to_string()
+    };
     format!("{{\"kind\":\"{kind}\",\"tag\":\"\",\"keys\":{keys}}}")
 }
 
@@ -405,7 +443,14 @@ fn schedule_error(e: ScheduleError) -> Box<PyErr> {
 /// function `ValueError`s, everything else a `ScheduleError`.
 fn call_error(method: &str, e: ScheduleError) -> Box<PyErr> {
     let m = e.message.as_str();
-    let arg_error = ["expected a ", "expected an ", "missing argument", "too many arguments", "unexpected keyword argument", "a split factor is"];
+    let arg_error = [
+        "expected a ",
+        "expected an ",
+        "missing argument",
+        "too many arguments",
+        "unexpected keyword argument",
+        "a split factor is",
+    ];
     if arg_error.iter().any(|p| m.starts_with(p)) {
         return PyErr::type_error(format!("{method}(): {m}"));
     }
@@ -414,10 +459,14 @@ fn call_error(method: &str, e: ScheduleError) -> Box<PyErr> {
             "`{method}` does not know which function to be working on. Please specify the function name explicitly, or call `work_on` to specify the function before using `{method}`."
         ));
     }
-    if m.starts_with("the loop l") && (m.contains("no longer exists") || m.contains("no longer in the function")) {
+    if m.starts_with("the loop l")
+        && (m.contains("no longer exists") || m.contains("no longer in the function"))
+    {
         return PyErr::value_error("The loop no longer exists in the IRModule");
     }
-    if m.starts_with("the block b") && m.contains("no longer exists") || (m.starts_with("block `") && m.contains("no longer exists")) {
+    if m.starts_with("the block b") && m.contains("no longer exists")
+        || (m.starts_with("block `") && m.contains("no longer exists"))
+    {
         return PyErr::value_error("The block no longer exists in the IRModule");
     }
     schedule_error(e)
@@ -466,7 +515,7 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
             Num::F(f) => SchedValue::Float(f),
         },
         Value::List(_) | Value::Tuple(_) => {
-            let items = it.to_vec(v)?;
+            let items = it.items_of(v)?;
             let mut out = Vec::with_capacity(items.len());
             for x in &items {
                 out.push(to_sched(it, x)?);
@@ -476,7 +525,12 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
         Value::Func(f) => SchedValue::Source(f.source.slice(f.span).to_string()),
         Value::Host(o) => match &**o {
             Obj::Rv { rv, .. } => SchedValue::Rv(*rv),
-            _ => return Err(PyErr::type_error(format!("cannot pass a '{}' to a schedule primitive", o.type_name()))),
+            _ => {
+                return Err(PyErr::type_error(format!(
+                    "cannot pass a '{}' to a schedule primitive",
+                    o.type_name()
+                )))
+            }
         },
         other => {
             return Err(PyErr::type_error(format!(
@@ -524,7 +578,11 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
             }))));
         }
         "get" => {
-            let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("get() takes a random variable"))?;
+            let v = a
+                .pos
+                .first()
+                .cloned()
+                .ok_or_else(|| PyErr::type_error("get() takes a random variable"))?;
             let Value::Host(h) = &v else {
                 return Err(PyErr::type_error("get() takes a random variable"));
             };
@@ -533,24 +591,40 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
             };
             let s = cell.borrow();
             return match rv {
-                Rv::Expr(i) => Ok(Value::Int(s.sch.get_value(crate::schedule::ExprRV(*i)).map_err(schedule_error)?)),
+                Rv::Expr(i) => Ok(Value::Int(
+                    s.sch
+                        .get_value(crate::schedule::ExprRV(*i))
+                        .map_err(schedule_error)?,
+                )),
                 Rv::Block(i) => {
                     let (_, realize) = s
                         .sch
                         .resolve_block("get", crate::schedule::BlockRV(*i))
                         .map_err(schedule_error)?;
-                    let stmt = crate::ir::Stmt::new(crate::ir::StmtKind::BlockRealize(realize), crate::diag::Span::default());
+                    let stmt = crate::ir::Stmt::new(
+                        crate::ir::StmtKind::BlockRealize(realize),
+                        crate::diag::Span::default(),
+                    );
                     let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
-                    Ok(host(Obj::IRText { text: text.trim_end().to_string(), class: "tvm.s_tir.stmt.SBlock" }))
+                    Ok(host(Obj::IRText {
+                        text: text.trim_end().to_string(),
+                        class: "tvm.s_tir.stmt.SBlock",
+                    }))
                 }
                 Rv::Loop(i) => {
                     let (_, node) = s
                         .sch
                         .resolve_loop("get", crate::schedule::LoopRV(*i))
                         .map_err(schedule_error)?;
-                    let stmt = crate::ir::Stmt::new(crate::ir::StmtKind::For(node), crate::diag::Span::default());
+                    let stmt = crate::ir::Stmt::new(
+                        crate::ir::StmtKind::For(node),
+                        crate::diag::Span::default(),
+                    );
                     let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
-                    Ok(host(Obj::IRText { text: text.trim_end().to_string(), class: "tvm.tirx.stmt.For" }))
+                    Ok(host(Obj::IRText {
+                        text: text.trim_end().to_string(),
+                        class: "tvm.tirx.stmt.For",
+                    }))
                 }
             };
         }
@@ -582,6 +656,9 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
     it.charge_steps(100)?;
     let (result, dialect, id) = {
         let mut s = cell.borrow_mut();
+        if name == "tensorize" {
+            s.sch.set_tensor_intrins(it.intrins.clone());
+        }
         let r = s.sch.call(name, positional, keywords);
         (r, s.sch.dialect, s.id)
     };
@@ -609,7 +686,11 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
         }
         Some(Value::Host(o)) => match &*o {
             Obj::Target { kind, text } => (kind.clone(), text.clone()),
-            _ => return Err(PyErr::type_error("target must be a string, a dict or a tvm.target.Target")),
+            _ => {
+                return Err(PyErr::type_error(
+                    "target must be a string, a dict or a tvm.target.Target",
+                ))
+            }
         },
         Some(other) => {
             return Err(PyErr::type_error(format!(
@@ -618,9 +699,13 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
             )))
         }
     };
-    const KINDS: &[&str] = &["llvm", "c", "cuda", "nvptx", "metal", "webgpu", "vulkan", "opencl", "rocm"];
+    const KINDS: &[&str] = &[
+        "llvm", "c", "cuda", "nvptx", "metal", "webgpu", "vulkan", "opencl", "rocm",
+    ];
     if !KINDS.contains(&kind.as_str()) {
-        return Err(PyErr::value_error(format!("Target kind \"{kind}\" is not defined")));
+        return Err(PyErr::value_error(format!(
+            "Target kind \"{kind}\" is not defined"
+        )));
     }
     Ok(TargetSpec { kind, text })
 }
@@ -651,7 +736,8 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
         .build(&module, &target)
         .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
     let functions: Vec<String> = module.names().map(str::to_string).collect();
-    let aliases: Vec<(String, String)> = alias.into_iter().map(|a| (a, "main".to_string())).collect();
+    let aliases: Vec<(String, String)> =
+        alias.into_iter().map(|a| (a, "main".to_string())).collect();
     let entry = if functions.iter().any(|f| f == "main") {
         "main".to_string()
     } else {
@@ -674,7 +760,9 @@ fn args_is_compile(a: &Args) -> bool {
 /// Calls a built function with tensors (written back in place).
 pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Res<Value> {
     if !a.kw.is_empty() {
-        return Err(PyErr::type_error("compiled functions take positional arguments only"));
+        return Err(PyErr::type_error(
+            "compiled functions take positional arguments only",
+        ));
     }
     let mut arrays: Vec<NDArray> = Vec::with_capacity(a.pos.len());
     let mut targets: Vec<Option<Rc<ArrayObj>>> = Vec::with_capacity(a.pos.len());
@@ -697,15 +785,24 @@ pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Re
                 targets.push(Some(data.clone()));
             }
             Value::Int(x) => {
-                arrays.push(NDArray::scalar_i64(crate::ir::DataType::i64(), *x).map_err(PyErr::value_error)?);
+                arrays.push(
+                    NDArray::scalar_i64(crate::ir::DataType::i64(), *x)
+                        .map_err(PyErr::value_error)?,
+                );
                 targets.push(None);
             }
             Value::Bool(x) => {
-                arrays.push(NDArray::scalar_i64(crate::ir::DataType::bool(), *x as i64).map_err(PyErr::value_error)?);
+                arrays.push(
+                    NDArray::scalar_i64(crate::ir::DataType::bool(), *x as i64)
+                        .map_err(PyErr::value_error)?,
+                );
                 targets.push(None);
             }
             Value::Float(x) => {
-                arrays.push(NDArray::scalar_f64(crate::ir::DataType::f64(), *x).map_err(PyErr::value_error)?);
+                arrays.push(
+                    NDArray::scalar_f64(crate::ir::DataType::f64(), *x)
+                        .map_err(PyErr::value_error)?,
+                );
                 targets.push(None);
             }
             Value::NpScalar(s) => {
@@ -738,7 +835,14 @@ pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Re
     Ok(Value::None)
 }
 
-pub fn time_evaluate(it: &mut Interp, m: &Rc<RtModule>, name: &str, number: u64, repeat: u64, a: Args) -> Res<Value> {
+pub fn time_evaluate(
+    it: &mut Interp,
+    m: &Rc<RtModule>,
+    name: &str,
+    number: u64,
+    repeat: u64,
+    a: Args,
+) -> Res<Value> {
     let mut results = Vec::with_capacity(repeat as usize);
     for _ in 0..repeat.max(1) {
         let t0 = it.host.now_seconds();
@@ -761,8 +865,10 @@ fn rt_function(m: &Rc<RtModule>, name: &str) -> Res<Value> {
         Some((_, target)) => target.clone(),
         None => name.to_string(),
     };
-    if !m.functions.iter().any(|f| *f == resolved) {
-        return Err(PyErr::attribute_error(format!("Module has no function '{name}'")));
+    if !m.functions.contains(&resolved) {
+        return Err(PyErr::attribute_error(format!(
+            "Module has no function '{name}'"
+        )));
     }
     Ok(host(Obj::PackedFunc {
         module: m.clone(),
@@ -781,7 +887,10 @@ fn device_arg(it: &mut Interp, v: Option<Value>) -> Res<Device> {
             _ => Err(PyErr::type_error("expected a device")),
         },
         Some(Value::Str(s)) => make_device(it, &s, 0),
-        Some(other) => Err(PyErr::type_error(format!("expected a device, got {}", other.type_name()))),
+        Some(other) => Err(PyErr::type_error(format!(
+            "expected a device, got {}",
+            other.type_name()
+        ))),
     }
 }
 
@@ -801,7 +910,11 @@ fn make_device(it: &mut Interp, kind: &str, index: i64) -> Res<Device> {
 }
 
 fn dev_ctor(it: &mut Interp, a: Args) -> Res<Value> {
-    let kind = a.data.as_ref().and_then(|d| d.as_str().map(str::to_string)).unwrap_or_else(|| "cpu".into());
+    let kind = a
+        .data
+        .as_ref()
+        .and_then(|d| d.as_str().map(str::to_string))
+        .unwrap_or_else(|| "cpu".into());
     let index = a.pos.first().and_then(num_i64).unwrap_or(0);
     Ok(host(Obj::Device(make_device(it, &kind, index)?)))
 }
@@ -812,7 +925,8 @@ fn tvm_device(it: &mut Interp, mut a: Args) -> Res<Value> {
     let d = match &kind {
         Value::Str(s) => make_device(it, s, index)?,
         other => {
-            let code = num_i64(other).ok_or_else(|| PyErr::type_error("device type must be a string or an int"))?;
+            let code = num_i64(other)
+                .ok_or_else(|| PyErr::type_error("device type must be a string or an int"))?;
             let k = match code {
                 1 => "cpu",
                 2 => "cuda",
@@ -856,7 +970,7 @@ fn runtime_empty(it: &mut Interp, mut a: Args) -> Res<Value> {
     let dims = super::numpy::shape_args(it, std::slice::from_ref(&shape))?;
     let shape: Vec<usize> = dims.into_iter().map(|d| d.max(0) as usize).collect();
     let dt = super::numpy::dtype_arg(it, &dtype)?;
-    let n: usize = shape.iter().product();
+    let n: usize = shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d));
     it.check_alloc((n as u64).saturating_mul(dt.bytes() as u64))?;
     let arr = NDArray::zeros(dt, &shape).map_err(|e| PyErr::new(ExcKind::MemoryError, e))?;
     tensor_value(it, arr, device)
@@ -872,7 +986,11 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
             it.new_array(arr)
         }
         "copyfrom" => {
-            let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("copyfrom() takes an array"))?;
+            let v = a
+                .pos
+                .first()
+                .cloned()
+                .ok_or_else(|| PyErr::type_error("copyfrom() takes an array"))?;
             let src = match &v {
                 Value::Host(h) => match &**h {
                     Obj::Tensor { data, .. } => data.borrow().clone(),
@@ -897,7 +1015,11 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
             Ok(Value::Host(o.clone()))
         }
         "copyto" => {
-            let target = a.pos.first().cloned().ok_or_else(|| PyErr::type_error("copyto() takes a device or tensor"))?;
+            let target = a
+                .pos
+                .first()
+                .cloned()
+                .ok_or_else(|| PyErr::type_error("copyto() takes a device or tensor"))?;
             match &target {
                 Value::Host(h) => match &**h {
                     Obj::Device(d) => {
@@ -916,7 +1038,9 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
         }
         _ => {
             let _ = device;
-            Err(PyErr::attribute_error(format!("'Tensor' object has no attribute '{name}'")))
+            Err(PyErr::attribute_error(format!(
+                "'Tensor' object has no attribute '{name}'"
+            )))
         }
     }
 }
@@ -934,7 +1058,8 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
     };
     match &**o {
         Obj::IRModule { module, .. } => match name {
-            "script" | "show" | "get_global_var" | "get_global_vars" | "update_func" | "with_attr" | "astext" => bound(),
+            "script" | "show" | "get_global_var" | "get_global_vars" | "update_func"
+            | "with_attr" | "astext" => bound(),
             "functions" => {
                 let items: Vec<(String, Rc<PrimFunc>)> = module
                     .borrow()
@@ -947,7 +1072,10 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
                 };
                 let mut d = Dict::new();
                 for (n, f) in items {
-                    d.insert(host(Obj::GlobalVar(n)), host(Obj::PrimFunc { func: f, dialect }))?;
+                    d.insert(
+                        host(Obj::GlobalVar(n)),
+                        host(Obj::PrimFunc { func: f, dialect }),
+                    )?;
                 }
                 Ok(it.new_dict(d))
             }
@@ -971,7 +1099,11 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
                 Ok(host(Obj::Attrs(items)))
             }
             "params" => {
-                let names: Vec<Value> = func.params.iter().map(|p| Value::str(p.name().to_string())).collect();
+                let names: Vec<Value> = func
+                    .params
+                    .iter()
+                    .map(|p| Value::str(p.name().to_string()))
+                    .collect();
                 it.new_list(names)
             }
             _ => missing(),
@@ -1041,7 +1173,11 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
         Obj::RtModule(m) => match name {
             "entry_name" => Ok(Value::str(m.entry.as_str())),
             "time_evaluator" | "get_function" | "implements_function" | "export_library" => bound(),
-            "type_key" | "kind" => Ok(Value::str(if m.target == "llvm" { "llvm" } else { m.target.as_str() })),
+            "type_key" | "kind" => Ok(Value::str(if m.target == "llvm" {
+                "llvm"
+            } else {
+                m.target.as_str()
+            })),
             "imported_modules" | "imports" => it.new_list(Vec::new()),
             _ => missing(),
         },
@@ -1064,7 +1200,13 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
     }
 }
 
-pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a: Args) -> Res<Value> {
+pub fn call_method(
+    it: &mut Interp,
+    o: &Rc<Obj>,
+    recv: &Value,
+    name: &str,
+    mut a: Args,
+) -> Res<Value> {
     match &**o {
         Obj::Schedule(_) => schedule_method(it, o, name, a),
         Obj::Tensor { .. } => tensor_method(it, o, name, a),
@@ -1079,13 +1221,19 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
                 let n = a.req(0, "name", "get_global_var")?;
                 let n = func_name_arg(&n)?;
                 if module.borrow().get(&n).is_none() {
-                    return Err(PyErr::value_error(format!("Cannot find global var \"{n}\" in the Module")));
+                    return Err(PyErr::value_error(format!(
+                        "Cannot find global var \"{n}\" in the Module"
+                    )));
                 }
                 Ok(host(Obj::GlobalVar(n)))
             }
             "get_global_vars" => {
                 // An FFI array, which prints like a tuple.
-                let names: Vec<Value> = module.borrow().names().map(|n| host(Obj::GlobalVar(n.to_string()))).collect();
+                let names: Vec<Value> = module
+                    .borrow()
+                    .names()
+                    .map(|n| host(Obj::GlobalVar(n.to_string())))
+                    .collect();
                 Ok(Value::tuple(names))
             }
             "update_func" => {
@@ -1105,7 +1253,10 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
             "with_attr" => {
                 let k = a.req(0, "attr_key", "with_attr")?;
                 let v = a.req(1, "attr_value", "with_attr")?;
-                let key = k.as_str().ok_or_else(|| PyErr::type_error("attribute key must be a string"))?.to_string();
+                let key = k
+                    .as_str()
+                    .ok_or_else(|| PyErr::type_error("attribute key must be a string"))?
+                    .to_string();
                 let mut m = module.borrow().clone();
                 m.attrs.insert(key, attr_value(it, &v)?);
                 Ok(host(Obj::IRModule {
@@ -1113,7 +1264,9 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
                     dialect: *dialect,
                 }))
             }
-            _ => Err(PyErr::attribute_error(format!("'IRModule' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'IRModule' object has no attribute '{name}'"
+            ))),
         },
         Obj::PrimFunc { func, dialect } => match name {
             "script" | "astext" => Ok(Value::str(script_text(o).unwrap_or_default().trim_end())),
@@ -1127,15 +1280,25 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
                 match a.pos.as_slice() {
                     [Value::Dict(d)] => {
                         for (k, v) in d.borrow().items() {
-                            let key = k.as_str().ok_or_else(|| PyErr::type_error("attribute key must be a string"))?.to_string();
+                            let key = k
+                                .as_str()
+                                .ok_or_else(|| PyErr::type_error("attribute key must be a string"))?
+                                .to_string();
                             f.attrs.insert(key, attr_value(it, &v)?);
                         }
                     }
                     [k, v] => {
-                        let key = k.as_str().ok_or_else(|| PyErr::type_error("attribute key must be a string"))?.to_string();
+                        let key = k
+                            .as_str()
+                            .ok_or_else(|| PyErr::type_error("attribute key must be a string"))?
+                            .to_string();
                         f.attrs.insert(key, attr_value(it, v)?);
                     }
-                    _ => return Err(PyErr::type_error("with_attr() takes a key and a value, or a dict")),
+                    _ => {
+                        return Err(PyErr::type_error(
+                            "with_attr() takes a key and a value, or a dict",
+                        ))
+                    }
                 }
                 Ok(host(Obj::PrimFunc {
                     func: Rc::new(f),
@@ -1153,24 +1316,38 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
                     dialect: *dialect,
                 }))
             }
-            _ => Err(PyErr::attribute_error(format!("'PrimFunc' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'PrimFunc' object has no attribute '{name}'"
+            ))),
         },
         Obj::Attrs(items) => match name {
             "keys" => {
                 let v: Vec<Value> = items.iter().map(|(k, _)| Value::str(k.as_str())).collect();
                 Ok(host(Obj::DictView("dict_keys", v)))
             }
-            "values" => Ok(host(Obj::DictView("dict_values", items.iter().map(|(_, v)| v.clone()).collect()))),
+            "values" => Ok(host(Obj::DictView(
+                "dict_values",
+                items.iter().map(|(_, v)| v.clone()).collect(),
+            ))),
             "items" => Ok(host(Obj::DictView(
                 "dict_items",
-                items.iter().map(|(k, v)| Value::tuple(vec![Value::str(k.as_str()), v.clone()])).collect(),
+                items
+                    .iter()
+                    .map(|(k, v)| Value::tuple(vec![Value::str(k.as_str()), v.clone()]))
+                    .collect(),
             ))),
             "get" => {
                 let k = a.req(0, "key", "get")?;
                 let d = a.take(1, "default").unwrap_or(Value::None);
-                Ok(items.iter().find(|(x, _)| Some(x.as_str()) == k.as_str()).map(|(_, v)| v.clone()).unwrap_or(d))
+                Ok(items
+                    .iter()
+                    .find(|(x, _)| Some(x.as_str()) == k.as_str())
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or(d))
             }
-            _ => Err(PyErr::attribute_error(format!("'DictAttrs' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'DictAttrs' object has no attribute '{name}'"
+            ))),
         },
         Obj::Trace { text } => match name {
             "show" => {
@@ -1178,34 +1355,55 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
                 Ok(Value::None)
             }
             "as_python" => {
-                let lines: Vec<Value> = text.lines().skip(2).map(|l| Value::str(l.trim_start())).collect();
+                let lines: Vec<Value> = text
+                    .lines()
+                    .skip(2)
+                    .map(|l| Value::str(l.trim_start()))
+                    .collect();
                 it.new_list(lines)
             }
-            _ => Err(PyErr::attribute_error(format!("'Trace' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'Trace' object has no attribute '{name}'"
+            ))),
         },
         Obj::Device(d) => match name {
             "sync" => Ok(Value::None),
             "dlpack_device_type" => Ok(Value::Int(d.type_code())),
-            _ => Err(PyErr::attribute_error(format!("'Device' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'Device' object has no attribute '{name}'"
+            ))),
         },
         Obj::RtModule(m) => match name {
             "time_evaluator" => {
                 let fname = a.req(0, "func_name", "time_evaluator")?;
-                let fname = fname.as_str().ok_or_else(|| PyErr::type_error("func_name must be a string"))?.to_string();
+                let fname = fname
+                    .as_str()
+                    .ok_or_else(|| PyErr::type_error("func_name must be a string"))?
+                    .to_string();
                 let fname = match m.aliases.iter().find(|(x, _)| *x == fname) {
                     Some((_, t)) => t.clone(),
                     None => fname,
                 };
                 let dev = a.take(1, "dev");
                 let _ = device_arg(it, dev)?;
-                let number = a.take(2, "number").and_then(|v| num_i64(&v)).unwrap_or(10).max(1) as u64;
-                let repeat = a.take(3, "repeat").and_then(|v| num_i64(&v)).unwrap_or(1).max(1) as u64;
+                let number = a
+                    .take(2, "number")
+                    .and_then(|v| num_i64(&v))
+                    .unwrap_or(10)
+                    .max(1) as u64;
+                let repeat = a
+                    .take(3, "repeat")
+                    .and_then(|v| num_i64(&v))
+                    .unwrap_or(1)
+                    .max(1) as u64;
                 let _ = a.take(4, "min_repeat_ms");
                 let _ = a.take_kw("cooldown_interval_ms");
                 let _ = a.take_kw("repeats_to_cooldown");
                 let _ = a.take_kw("f_preproc");
                 if number.saturating_mul(repeat) > 1_000_000 {
-                    return Err(PyErr::value_error("time_evaluator: number * repeat is too large"));
+                    return Err(PyErr::value_error(
+                        "time_evaluator: number * repeat is too large",
+                    ));
                 }
                 rt_function(m, &fname)?;
                 Ok(host(Obj::TimeEvaluator {
@@ -1221,13 +1419,17 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, mut a
             }
             "implements_function" => {
                 let n = a.req(0, "name", "implements_function")?;
-                Ok(Value::Bool(rt_function(m, n.as_str().unwrap_or("")).is_ok()))
+                Ok(Value::Bool(
+                    rt_function(m, n.as_str().unwrap_or("")).is_ok(),
+                ))
             }
             "export_library" => Err(PyErr::new(
                 ExcKind::PermissionError,
                 "export_library is not available in Tessel's sandbox (no file system)",
             )),
-            _ => Err(PyErr::attribute_error(format!("'Module' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'Module' object has no attribute '{name}'"
+            ))),
         },
         _ => {
             let f = get_attr(it, o, recv, name)?;
@@ -1245,11 +1447,19 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
                     func: f.clone(),
                     dialect: *dialect,
                 })),
-                None => Err(PyErr::value_error(format!("Cannot find global var \"{n}\" in the Module"))),
+                // Graph functions reach scripts with the graph-layer API.
+                Some(BaseFunc::Graph(_)) => Err(PyErr::value_error(format!(
+                    "\"{n}\" is a graph-level (Relax) function; scripts cannot use those yet"
+                ))),
+                None => Err(PyErr::value_error(format!(
+                    "Cannot find global var \"{n}\" in the Module"
+                ))),
             }
         }
         Obj::RtModule(m) => {
-            let n = idx.as_str().ok_or_else(|| PyErr::type_error("function name must be a string"))?;
+            let n = idx
+                .as_str()
+                .ok_or_else(|| PyErr::type_error("function name must be a string"))?;
             rt_function(m, n)
         }
         Obj::Attrs(items) => {
@@ -1261,8 +1471,14 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
                 .ok_or_else(|| PyErr::key_error(idx.clone()))
         }
         Obj::Tensor { data, .. } => super::numpy::get_item(it, data, &idx),
-        Obj::DictView(..) => Err(PyErr::type_error(format!("'{}' object is not subscriptable", o.type_name()))),
-        _ => Err(PyErr::type_error(format!("'{}' object is not subscriptable", o.type_name()))),
+        Obj::DictView(..) => Err(PyErr::type_error(format!(
+            "'{}' object is not subscriptable",
+            o.type_name()
+        ))),
+        _ => Err(PyErr::type_error(format!(
+            "'{}' object is not subscriptable",
+            o.type_name()
+        ))),
     }
 }
 
@@ -1341,9 +1557,75 @@ fn irmodule_from_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
 
 pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Value>> {
     Ok(match (c.display_name().as_str(), name) {
-        ("tvm.ir.module.IRModule", "from_expr") => Some(builtin("tvm.ir.module.IRModule.from_expr", irmodule_from_expr)),
+        ("tvm.ir.module.IRModule", "from_expr") => Some(builtin(
+            "tvm.ir.module.IRModule.from_expr",
+            irmodule_from_expr,
+        )),
+        ("tvm.s_tir.schedule.TensorIntrin", "register") => {
+            Some(builtin("tvm.s_tir.TensorIntrin.register", intrin_register))
+        }
+        ("tvm.s_tir.schedule.TensorIntrin", "get") => {
+            Some(builtin("tvm.s_tir.TensorIntrin.get", intrin_get))
+        }
         _ => None,
     })
+}
+
+fn prim_func_arg(v: &Value, what: &str) -> Res<Rc<PrimFunc>> {
+    match v {
+        Value::Host(o) => match &**o {
+            Obj::PrimFunc { func, .. } => Ok(func.clone()),
+            _ => Err(PyErr::type_error(format!("{what} must be a PrimFunc"))),
+        },
+        _ => Err(PyErr::type_error(format!("{what} must be a PrimFunc"))),
+    }
+}
+
+/// `TensorIntrin.register(name, desc, impl, override=False)`.
+fn intrin_register(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let name = a.req(0, "name", "register")?;
+    let name = name
+        .as_str()
+        .ok_or_else(|| PyErr::type_error("the intrinsic's name must be a string"))?
+        .to_string();
+    let desc = a.req(1, "desc", "register")?;
+    let desc = prim_func_arg(&desc, "desc")?;
+    let imp = a.req(2, "impl", "register")?;
+    let imp = prim_func_arg(&imp, "impl")?;
+    let over = match a.take(3, "override") {
+        Some(v) => it.truthy(&v)?,
+        None => false,
+    };
+    it.intrins
+        .register(&name, desc, imp, over)
+        .map_err(|e| PyErr::value_error(e.to_string()))?;
+    Ok(Value::None)
+}
+
+/// `TensorIntrin.get(name, allow_missing=False)`: the description and implementation.
+fn intrin_get(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let name = a.req(0, "name", "get")?;
+    let name = name.as_str().unwrap_or("").to_string();
+    let allow_missing = match a.take(1, "allow_missing") {
+        Some(v) => it.truthy(&v)?,
+        None => false,
+    };
+    match it.intrins.get(&name) {
+        Some(i) => Ok(Value::tuple(vec![
+            host(Obj::PrimFunc {
+                func: i.desc.clone(),
+                dialect: Dialect::default(),
+            }),
+            host(Obj::PrimFunc {
+                func: i.implementation.clone(),
+                dialect: Dialect::default(),
+            }),
+        ])),
+        None if allow_missing => Ok(Value::None),
+        None => Err(PyErr::value_error(format!(
+            "TensorIntrin `{name}` is not registered"
+        ))),
+    }
 }
 
 pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
@@ -1363,7 +1645,9 @@ pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
                 text: spec.text,
             }))
         }
-        other => Err(PyErr::type_error(format!("cannot create '{other}' objects directly"))),
+        other => Err(PyErr::type_error(format!(
+            "cannot create '{other}' objects directly"
+        ))),
     }
 }
 
@@ -1423,7 +1707,9 @@ fn assert_structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
 }
 
 fn structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
-    Ok(Value::Bool(structural_compare(it, &mut a, "structural_equal")?.is_ok()))
+    Ok(Value::Bool(
+        structural_compare(it, &mut a, "structural_equal")?.is_ok(),
+    ))
 }
 
 fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
@@ -1468,6 +1754,7 @@ pub fn install(it: &mut Interp) {
     let rtmod_cls = Value::Class(it.types.host_class("tvm.runtime.module.Module"));
     let primfunc_tirx = Value::Class(it.types.host_class("tvm.tirx.function.PrimFunc"));
     let sched_err = exc(it, ExcKind::ScheduleError);
+    let intrin_cls = Value::Class(it.types.host_class("tvm.s_tir.schedule.TensorIntrin"));
     let tvm_err = exc(it, ExcKind::TVMError);
     let diag_err = exc(it, ExcKind::DiagnosticError);
 
@@ -1481,14 +1768,24 @@ pub fn install(it: &mut Interp) {
         vec![
             ("IRModule", irmodule.clone()),
             ("module", ir_module_mod.clone()),
-            ("assert_structural_equal", builtin("tvm.ir.assert_structural_equal", assert_structural_equal)),
-            ("structural_equal", builtin("tvm.ir.structural_equal", structural_equal)),
+            (
+                "assert_structural_equal",
+                builtin("tvm.ir.assert_structural_equal", assert_structural_equal),
+            ),
+            (
+                "structural_equal",
+                builtin("tvm.ir.structural_equal", structural_equal),
+            ),
         ],
         None,
     );
     let s_tir_schedule = module(
         "tvm.s_tir.schedule",
-        vec![("Schedule", stir_sched.clone()), ("ScheduleError", sched_err.clone())],
+        vec![
+            ("Schedule", stir_sched.clone()),
+            ("ScheduleError", sched_err.clone()),
+            ("TensorIntrin", intrin_cls.clone()),
+        ],
         None,
     );
     let s_tir = module(
@@ -1496,13 +1793,17 @@ pub fn install(it: &mut Interp) {
         vec![
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
+            ("TensorIntrin", intrin_cls.clone()),
             ("schedule", s_tir_schedule.clone()),
         ],
         None,
     );
     let tir_schedule = module(
         "tvm.tir.schedule",
-        vec![("Schedule", tir_sched.clone()), ("ScheduleError", sched_err.clone())],
+        vec![
+            ("Schedule", tir_sched.clone()),
+            ("ScheduleError", sched_err.clone()),
+        ],
         None,
     );
     let tir = module(
@@ -1510,15 +1811,28 @@ pub fn install(it: &mut Interp) {
         vec![
             ("Schedule", tir_sched),
             ("ScheduleError", sched_err.clone()),
+            ("TensorIntrin", intrin_cls.clone()),
             ("schedule", tir_schedule.clone()),
             ("PrimFunc", primfunc_tirx.clone()),
         ],
         None,
     );
     let tirx = module("tvm.tirx", vec![("PrimFunc", primfunc_tirx)], None);
-    let script_tir = module("tvm.script.tir", vec![("prim_func", prim_func.clone())], Some(T_NOTE));
-    let script_tirx = module("tvm.script.tirx", vec![("prim_func", prim_func)], Some(T_NOTE));
-    let script_ir = module("tvm.script.ir", vec![("ir_module", ir_module.clone())], None);
+    let script_tir = module(
+        "tvm.script.tir",
+        vec![("prim_func", prim_func.clone())],
+        Some(T_NOTE),
+    );
+    let script_tirx = module(
+        "tvm.script.tirx",
+        vec![("prim_func", prim_func)],
+        Some(T_NOTE),
+    );
+    let script_ir = module(
+        "tvm.script.ir",
+        vec![("ir_module", ir_module.clone())],
+        None,
+    );
     let script_relax = module("tvm.script.relax", vec![], Some(RELAX_NOTE));
     let script = module(
         "tvm.script",
@@ -1531,7 +1845,11 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let runtime_module = module("tvm.runtime.module", vec![("Module", rtmod_cls.clone())], None);
+    let runtime_module = module(
+        "tvm.runtime.module",
+        vec![("Module", rtmod_cls.clone())],
+        None,
+    );
     let runtime = module(
         "tvm.runtime",
         vec![
@@ -1558,7 +1876,10 @@ pub fn install(it: &mut Interp) {
     let target = module("tvm.target", vec![("Target", target_cls)], None);
     let testing = module(
         "tvm.testing",
-        vec![("assert_allclose", builtin("tvm.testing.assert_allclose", testing_assert_allclose))],
+        vec![(
+            "assert_allclose",
+            builtin("tvm.testing.assert_allclose", testing_assert_allclose),
+        )],
         None,
     );
     let error = module(
@@ -1569,13 +1890,24 @@ pub fn install(it: &mut Interp) {
     let te = module("tvm.te", vec![], Some(TE_NOTE));
     let topi = module("tvm.topi", vec![], Some(TE_NOTE));
     let relax = module("tvm.relax", vec![], Some(RELAX_NOTE));
-    let meta_schedule = module("tvm.meta_schedule", vec![], Some("meta_schedule tuning is not supported by Tessel"));
-    let transform = module("tvm.transform", vec![], Some("pass infrastructure is not supported by Tessel yet"));
+    let meta_schedule = module(
+        "tvm.meta_schedule",
+        vec![],
+        Some("meta_schedule tuning is not supported by Tessel"),
+    );
+    let transform = module(
+        "tvm.transform",
+        vec![],
+        Some("pass infrastructure is not supported by Tessel yet"),
+    );
     let tvm = module(
         "tvm",
         vec![
             ("build", builtin("tvm.build", tvm_build)),
-            ("compile", builtin_with("tvm.compile", tvm_build, Value::str("compile"))),
+            (
+                "compile",
+                builtin_with("tvm.compile", tvm_build, Value::str("compile")),
+            ),
             ("IRModule", irmodule),
             ("cpu", dev("cpu")),
             ("cuda", dev("cuda")),

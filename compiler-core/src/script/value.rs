@@ -3,8 +3,8 @@
 //! A [`Value`] is cheap to clone: scalars are inline, everything else is an
 //! `Rc`. Mutable containers (lists, dicts, sets, arrays, instances) use
 //! `RefCell`; the interpreter never holds a borrow across a call back into
-//! Python code, so borrows cannot conflict (a conflict would be a bug, and
-//! is reported as an error rather than a panic: see [`try_borrow`]).
+//! Python code, so borrows cannot conflict (array views, which touch two
+//! arrays, use `try_borrow` and degrade instead of panicking).
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::collections::HashMap;
@@ -254,6 +254,9 @@ pub struct RangeObj {
 }
 
 impl RangeObj {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     pub fn len(&self) -> i64 {
         let (start, stop, step) = (self.start as i128, self.stop as i128, self.step as i128);
         let n = if step > 0 && start < stop {
@@ -477,17 +480,42 @@ pub struct ModuleObj {
 
 /// A live iterator.
 pub enum IterState {
-    Range { next: i64, stop: i64, step: i64 },
+    Range {
+        next: i64,
+        stop: i64,
+        step: i64,
+    },
     /// Iterates a list by index (sees appends, like Python).
-    List { list: Rc<List>, index: usize },
-    Seq { items: Rc<[Value]>, index: usize },
-    Chars { s: Rc<str>, pos: usize },
-    Enumerate { inner: Box<IterState>, count: i64 },
+    List {
+        list: Rc<List>,
+        index: usize,
+    },
+    Seq {
+        items: Rc<[Value]>,
+        index: usize,
+    },
+    Chars {
+        s: Rc<str>,
+        pos: usize,
+    },
+    Enumerate {
+        inner: Box<IterState>,
+        count: i64,
+    },
     Zip(Vec<IterState>),
-    Map { func: Value, inner: Vec<IterState> },
-    Filter { func: Value, inner: Box<IterState> },
+    Map {
+        func: Value,
+        inner: Vec<IterState>,
+    },
+    Filter {
+        func: Value,
+        inner: Box<IterState>,
+    },
     /// Rows of an array (`for row in a`).
-    Rows { array: Rc<ArrayObj>, index: usize },
+    Rows {
+        array: Rc<ArrayObj>,
+        index: usize,
+    },
     /// A Python iterator object (`iter(x)`), shared.
     Shared(Rc<RefCell<IterState>>),
     Done,

@@ -27,6 +27,7 @@ use crate::arith::Analyzer;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::syntax::ast;
+use crate::tvmscript::relax_builder;
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
@@ -46,6 +47,11 @@ pub enum Item {
     Module { name: String, module: IRModule },
     /// A bare `@T.prim_func def name(...)`.
     PrimFunc { name: String, func: Rc<PrimFunc> },
+    /// A bare `@R.function def name(...)` (graph level).
+    GraphFunc {
+        name: String,
+        func: Rc<crate::graph::Function>,
+    },
 }
 
 /// The result of parsing a TVMScript file.
@@ -68,6 +74,9 @@ impl ParsedScript {
                 }
                 Item::PrimFunc { name, func } => {
                     out.insert(name.clone(), BaseFunc::Prim(func.clone()))
+                }
+                Item::GraphFunc { name, func } => {
+                    out.insert(name.clone(), BaseFunc::Graph(func.clone()))
                 }
             }
         }
@@ -102,12 +111,17 @@ pub fn build_script(module: &ast::Module) -> Result<ParsedScript> {
                 out.items.push(Item::Module { name: class.name.clone(), module });
             }
             ast::StmtKind::FunctionDef(def) => {
+                if def.decorators.iter().any(|d| ns.is_relax_function_decorator(d)) {
+                    let func = relax_builder::build_bare_function(&ns.graph_aliases(), def)?;
+                    out.items.push(Item::GraphFunc { name: def.name.clone(), func: Rc::new(func) });
+                    continue;
+                }
                 if !def.decorators.iter().any(|d| ns.is_prim_func_decorator(d)) {
                     return Err(Diagnostic::error(
                         format!("function `{}` is not a TVMScript function", def.name),
                         def.name_span,
                     )
-                    .with_note("decorate it with `@T.prim_func`"));
+                    .with_note("decorate it with `@T.prim_func` or `@R.function`"));
                 }
                 let func = FuncBuilder::new(&ns, &mut out.dialect).build(def)?;
                 out.items.push(Item::PrimFunc { name: def.name.clone(), func: Rc::new(func) });
@@ -189,37 +203,39 @@ fn build_ir_module(
     dialect: &mut SourceDialect,
 ) -> Result<IRModule> {
     let mut module = IRModule::new();
+    // Graph functions are built after the PrimFuncs (they refer to them by
+    // name); `order` restores the source order.
+    let mut graph_defs: Vec<&ast::FunctionDef> = Vec::new();
+    let mut order: Vec<&str> = Vec::new();
     for stmt in &class.body {
         match &stmt.kind {
             ast::StmtKind::FunctionDef(def) => {
-                if def.decorators.iter().any(|d| ns.is_prim_func_decorator(d)) {
-                    if module.get(&def.name).is_some() {
-                        return Err(Diagnostic::error(
-                            format!("function `{}` is defined twice", def.name),
-                            def.name_span,
-                        ));
-                    }
-                    let func = FuncBuilder::new(ns, dialect).build(def)?;
-                    module.insert(def.name.clone(), BaseFunc::Prim(Rc::new(func)));
-                } else if def
+                let is_prim = def.decorators.iter().any(|d| ns.is_prim_func_decorator(d));
+                let is_graph = def
                     .decorators
                     .iter()
-                    .any(|d| ns.is_relax_function_decorator(d))
-                {
+                    .any(|d| ns.is_relax_function_decorator(d));
+                if (is_prim || is_graph) && order.contains(&def.name.as_str()) {
                     return Err(Diagnostic::error(
-                        "graph-level `@R.function`s are not supported yet",
+                        format!("function `{}` is defined twice", def.name),
                         def.name_span,
-                    )
-                    .with_note("Tessel parses TensorIR (`@T.prim_func`) functions; the graph layer comes later"));
+                    ));
+                }
+                if is_prim {
+                    let func = FuncBuilder::new(ns, dialect).build(def)?;
+                    module.insert(def.name.clone(), BaseFunc::Prim(Rc::new(func)));
+                } else if is_graph {
+                    graph_defs.push(def);
                 } else {
                     return Err(Diagnostic::error(
                         format!(
-                            "method `{}` of a TVMScript module must be a `@T.prim_func`",
+                            "method `{}` of a TVMScript module must be a `@T.prim_func` or an `@R.function`",
                             def.name
                         ),
                         def.name_span,
                     ));
                 }
+                order.push(def.name.as_str());
             }
             ast::StmtKind::Pass => {}
             ast::StmtKind::Expr(e) if matches!(e.kind, ast::ExprKind::Str(_)) => {}
@@ -230,6 +246,17 @@ fn build_ir_module(
                 ));
             }
         }
+    }
+    if !graph_defs.is_empty() {
+        relax_builder::build_graph_functions(
+            &ns.graph_aliases(),
+            &class.name,
+            &graph_defs,
+            &mut module,
+        )?;
+        module
+            .functions
+            .sort_by_key(|(n, _)| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
     }
     Ok(module)
 }
@@ -244,6 +271,8 @@ struct Namespaces {
     relax: Vec<String>,
     /// Python values of the enclosing script (see [`ScriptAliases::consts`]).
     consts: HashMap<String, PyConst>,
+    /// Names bound to the `tvm.relax` package (`from tvm import relax`).
+    relax_py: Vec<String>,
 }
 
 impl Default for Namespaces {
@@ -254,6 +283,7 @@ impl Default for Namespaces {
             ir: vec!["I".into()],
             relax: vec!["R".into()],
             consts: HashMap::new(),
+            relax_py: vec!["relax".into()],
         }
     }
 }
@@ -266,6 +296,14 @@ impl Namespaces {
             ..
         } = &stmt.kind
         {
+            if m.name == "tvm" {
+                for alias in names {
+                    if alias.name.name == "relax" {
+                        let local = alias.asname.as_ref().unwrap_or(&alias.name).name.clone();
+                        self.relax_py.push(local);
+                    }
+                }
+            }
             if m.name == "tvm.script" {
                 for alias in names {
                     let local = alias.asname.as_ref().unwrap_or(&alias.name).name.clone();
@@ -286,6 +324,15 @@ impl Namespaces {
 
     fn is_tir(&self, name: &str) -> bool {
         self.tir.iter().any(|n| n == name)
+    }
+
+    /// The aliases the graph-function builder needs.
+    fn graph_aliases(&self) -> relax_builder::Aliases {
+        relax_builder::Aliases {
+            tir: self.tir.clone(),
+            relax: self.relax.clone(),
+            relax_py: self.relax_py.clone(),
+        }
     }
 
     fn is_ir_module_decorator(&self, e: &ast::Expr) -> bool {
@@ -319,7 +366,9 @@ fn const_value(c: &PyConst, span: Span) -> Value {
         PyConst::Float(f) => Value::PyFloat(*f, span),
         PyConst::Bool(b) => Value::PyBool(*b, span),
         PyConst::Str(s) => Value::Str(s.clone(), span),
-        PyConst::Tuple(items) => Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span),
+        PyConst::Tuple(items) => {
+            Value::Tuple(items.iter().map(|i| const_value(i, span)).collect(), span)
+        }
     }
 }
 

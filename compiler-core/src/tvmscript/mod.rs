@@ -1,4 +1,6 @@
-//! TVMScript: the Python-syntax text form of TensorIR, in both directions.
+//! TVMScript: the Python-syntax text form of TensorIR and of graph-level
+//! (Relax) functions, in both directions.
 
 pub mod builder;
 pub mod printer;
+pub mod relax_builder;

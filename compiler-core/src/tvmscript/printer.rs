@@ -21,7 +21,8 @@
 //!   `# from tvm.tirx.layout import Axis` in the TVM 0.27 dialect), then a
 //!   blank line. [`PrintOptions::show_header_imports`] turns them off.
 //! - Modules print as `@I.ir_module` / `class Module:` with the functions
-//!   sorted by name (byte order) and separated by one blank line;
+//!   in TVM's order (PrimFuncs, then graph functions, each sorted by name in
+//!   byte order, and a function named `main` last), separated by one blank line;
 //!   `I.module_attrs({...})` first when the module has attributes; `pass` when
 //!   it is empty. The text has no trailing newline, like `.script()`.
 //! - Four spaces per indentation level.
@@ -142,14 +143,19 @@ mod expr;
 mod func;
 mod literal;
 mod names;
+mod relax;
 mod scope;
 mod stmt;
+
+pub use relax::{print_graph_expr, print_struct_info, relax_dim_text};
 
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::ir::{BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId};
+use crate::ir::{
+    BaseFunc, BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId,
+};
 use crate::tvmscript::builder::SourceDialect;
 
 use names::Names;
@@ -366,6 +372,30 @@ pub fn print_prim_func(func: &PrimFunc, name: &str, opts: &PrintOptions) -> Stri
     p.finish()
 }
 
+/// Prints one graph function in the bare `@R.function def name(...)` form.
+pub fn print_graph_func(func: &crate::graph::Function, name: &str, opts: &PrintOptions) -> String {
+    let mut p = Printer::new(opts, true);
+    if opts.show_header_imports {
+        if Printer::graph_needs_tir(func) {
+            p.tir_header();
+        }
+        p.relax_header();
+        p.blank_line();
+    }
+    p.graph_func(func, name, false);
+    p.finish()
+}
+
+/// Prints one top-level item of a parsed script.
+pub fn print_item(item: &crate::tvmscript::builder::Item, opts: &PrintOptions) -> String {
+    use crate::tvmscript::builder::Item;
+    match item {
+        Item::Module { module, .. } => print_module(module, opts),
+        Item::PrimFunc { name, func } => print_prim_func(func, name, opts),
+        Item::GraphFunc { name, func } => print_graph_func(func, name, opts),
+    }
+}
+
 /// Prints an expression (for diagnostics). Variables print under their own
 /// names, made distinct when two different ones share a name.
 pub fn print_expr(e: &Expr) -> String {
@@ -417,6 +447,8 @@ pub(crate) struct Printer<'o> {
     define_free: bool,
     /// The enclosing loops: variable, minimum, extent (for `T.axis.remap`).
     loops: Vec<(VarId, Expr, Expr)>,
+    /// Constants of graph functions printed as `metadata[...][i]` so far.
+    graph_meta: usize,
 }
 
 impl<'o> Printer<'o> {
@@ -436,6 +468,7 @@ impl<'o> Printer<'o> {
             paths: ScopePaths::default(),
             define_free,
             loops: Vec::new(),
+            graph_meta: 0,
         }
     }
 
@@ -448,6 +481,10 @@ impl<'o> Printer<'o> {
         let pending = std::mem::take(&mut self.pending);
         for line in pending {
             self.raw_line(&line);
+        }
+        if self.graph_meta > 0 {
+            self.blank_line();
+            self.raw_line("# Metadata omitted. Use show_meta=True in script() method to show it.");
         }
         if self.out.ends_with('\n') {
             self.out.pop();
@@ -607,12 +644,31 @@ impl<'o> Printer<'o> {
     }
 
     fn module(&mut self, module: &IRModule) {
-        let mut funcs: Vec<(&str, &std::rc::Rc<PrimFunc>)> = module.prim_funcs().collect();
-        funcs.sort_by(|a, b| a.0.cmp(b.0));
+        let mut funcs: Vec<(&str, &BaseFunc)> = module
+            .functions
+            .iter()
+            .map(|(n, f)| (n.as_str(), f))
+            .collect();
+        // TVM's order: PrimFuncs, then graph functions, each by name, and a
+        // function named `main` last.
+        let rank = |name: &str, f: &BaseFunc| match (name, f) {
+            ("main", _) => 2,
+            (_, BaseFunc::Prim(_)) => 0,
+            (_, BaseFunc::Graph(_)) => 1,
+        };
+        funcs.sort_by(|a, b| (rank(a.0, a.1), a.0).cmp(&(rank(b.0, b.1), b.0)));
         if self.opts.show_header_imports {
+            let needs_tir = funcs.iter().any(|(_, f)| match f {
+                BaseFunc::Prim(_) => true,
+                BaseFunc::Graph(g) => Printer::graph_needs_tir(g),
+            });
+            let needs_relax = funcs.iter().any(|(_, f)| matches!(f, BaseFunc::Graph(_)));
             self.raw_line("# from tvm.script import ir as I");
-            if !funcs.is_empty() {
+            if needs_tir {
                 self.tir_header();
+            }
+            if needs_relax {
+                self.relax_header();
             }
             self.blank_line();
         }
@@ -630,7 +686,10 @@ impl<'o> Printer<'o> {
             if i > 0 {
                 self.blank_line();
             }
-            self.prim_func(func, name);
+            match func {
+                BaseFunc::Prim(f) => self.prim_func(f, name),
+                BaseFunc::Graph(g) => self.graph_func(g, name, true),
+            }
         }
         self.indent -= 1;
     }

@@ -20,9 +20,12 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub struct MemoBackend;
 
+/// Results by (function, argument bytes): outputs and step count.
+type Memo = HashMap<(String, Vec<u8>), (Vec<NDArray>, u64)>;
+
 struct MemoExecutable {
     inner: Rc<dyn Executable>,
-    memo: RefCell<HashMap<(String, Vec<u8>), (Vec<NDArray>, u64)>>,
+    memo: RefCell<Memo>,
 }
 
 impl Backend for MemoBackend {
@@ -62,7 +65,9 @@ impl Executable for MemoExecutable {
 pub const STACK: usize = 256 << 20;
 
 pub fn data_dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(sub)
 }
 
 /// The `.py` files of a data directory, sorted.
@@ -106,7 +111,11 @@ pub fn run_source(src: &str, name: &str, limits: Limits) -> Run {
             let notebook = src
                 .lines()
                 .any(|l| l.trim_start().starts_with("# %%") || l.trim_start().starts_with("# In["));
-            let cells = if notebook { notebook_cells(&src) } else { vec![src.clone()] };
+            let cells = if notebook {
+                notebook_cells(&src)
+            } else {
+                vec![src.clone()]
+            };
             let mut output = String::new();
             let mut error = None;
             for cell in cells {
@@ -177,7 +186,9 @@ fn continues_block(line: &str) -> bool {
         || line.starts_with('@')
         || line.starts_with("class ")
         || line.starts_with("def ")
-        || (line.starts_with('#') && !line.starts_with("# from tvm import") && !line.starts_with("# from tvm.script import ir"))
+        || (line.starts_with('#')
+            && !line.starts_with("# from tvm import")
+            && !line.starts_with("# from tvm.script import ir"))
 }
 
 /// Splits output into IR printouts, traces and other lines.
@@ -191,7 +202,10 @@ pub fn segments(text: &str) -> Vec<Segment> {
         let trace = l.starts_with("# from tvm import");
         if ir || trace {
             let mut j = i + 1;
-            while j < lines.len() && continues_block(lines[j]) && !(ir && lines[j].starts_with("# from tvm.script import ir")) {
+            while j < lines.len()
+                && continues_block(lines[j])
+                && !(ir && lines[j].starts_with("# from tvm.script import ir"))
+            {
                 j += 1;
             }
             // Trailing blank lines belong to what follows.
@@ -200,7 +214,11 @@ pub fn segments(text: &str) -> Vec<Segment> {
                 end -= 1;
             }
             let block = lines[i..end].join("\n");
-            out.push(if ir { Segment::Ir(block) } else { Segment::Trace(block) });
+            out.push(if ir {
+                Segment::Ir(block)
+            } else {
+                Segment::Trace(block)
+            });
             i = end;
         } else {
             out.push(Segment::Line(l.to_string()));
@@ -235,7 +253,9 @@ pub fn apply_masks(text: &str, masks: &[(String, Option<String>)]) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for line in lines.iter_mut() {
         for (start, end) in masks {
-            let Some(pos) = line.find(start.as_str()) else { continue };
+            let Some(pos) = line.find(start.as_str()) else {
+                continue;
+            };
             let head = pos + start.len();
             match end {
                 Some(end) => {
@@ -290,7 +310,10 @@ pub fn lines_match(a: &str, b: &str) -> bool {
 
 fn ir_equal(a: &str, b: &str) -> Result<(), String> {
     // TVM 0.27 renamed the `tir.noalias` attribute; the IR is otherwise the same.
-    let (a, b) = (a.replace("\"tirx.noalias\"", "\"tir.noalias\""), b.replace("\"tirx.noalias\"", "\"tir.noalias\""));
+    let (a, b) = (
+        a.replace("\"tirx.noalias\"", "\"tir.noalias\""),
+        b.replace("\"tirx.noalias\"", "\"tir.noalias\""),
+    );
     let (a, b) = (a.as_str(), b.as_str());
     let pa = parse_script(a).map_err(|d| format!("cannot parse expected IR: {}", d.message))?;
     let pb = parse_script(b).map_err(|d| format!("cannot parse Tessel's IR: {}", d.message))?;
@@ -302,7 +325,12 @@ fn ir_equal(a: &str, b: &str) -> Result<(), String> {
 pub fn compare_output(expected: &str, got: &str) -> Result<(), String> {
     let (e, g) = (segments(expected), segments(got));
     for (k, pair) in e.iter().zip(&g).enumerate() {
-        let bad = |why: String| Err(format!("segment {k}: {why}\n--- expected\n{:?}\n--- got\n{:?}", pair.0, pair.1));
+        let bad = |why: String| {
+            Err(format!(
+                "segment {k}: {why}\n--- expected\n{:?}\n--- got\n{:?}",
+                pair.0, pair.1
+            ))
+        };
         match pair {
             (Segment::Ir(x), Segment::Ir(y)) => {
                 if let Err(why) = ir_equal(x, y) {

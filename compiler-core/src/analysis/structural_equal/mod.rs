@@ -87,8 +87,16 @@ pub struct EqualOptions {
 pub enum Node<'a> {
     Module(&'a IRModule),
     Func(&'a PrimFunc),
+    /// A graph-level function ([`crate::graph::equal`] compares these).
+    GraphFunc(&'a crate::graph::Function),
     Stmt(&'a Stmt),
     Expr(&'a Expr),
+}
+
+impl<'a> From<&'a crate::graph::Function> for Node<'a> {
+    fn from(f: &'a crate::graph::Function) -> Self {
+        Node::GraphFunc(f)
+    }
 }
 
 impl<'a> From<&'a IRModule> for Node<'a> {
@@ -158,6 +166,9 @@ pub fn assert_structural_equal<'a>(
             let root = c.paths.root(Seg::Root("func"));
             c.func(x, y, root)
         }
+        (Node::GraphFunc(x), Node::GraphFunc(y)) => {
+            return crate::graph::equal::function_equal(x, y, "func", options);
+        }
         (Node::Stmt(x), Node::Stmt(y)) => {
             let root = c.paths.root(Seg::Root("stmt"));
             c.stack.push(Task::Stmt(x.clone(), y.clone(), root));
@@ -188,6 +199,7 @@ fn node_kind(n: &Node) -> &'static str {
     match n {
         Node::Module(_) => "module",
         Node::Func(_) => "function",
+        Node::GraphFunc(_) => "graph function",
         Node::Stmt(_) => "statement",
         Node::Expr(_) => "expression",
     }
@@ -310,6 +322,7 @@ enum Task {
     UseBuffer(Buffer, Buffer, P),
     Attr(AttrValue, AttrValue, P),
     Func(Rc<PrimFunc>, Rc<PrimFunc>, P),
+    GraphFunc(Rc<crate::graph::Function>, Rc<crate::graph::Function>, P),
     Fail(P, String, String, String),
 }
 
@@ -365,6 +378,10 @@ impl Comparer {
                 Task::UseBuffer(a, b, path) => self.use_buffer(&a, &b, path, None)?,
                 Task::Attr(a, b, path) => self.attr(&a, &b, path),
                 Task::Func(a, b, path) => self.func(&a, &b, path),
+                Task::GraphFunc(a, b, path) => {
+                    let root = self.paths.render(path);
+                    crate::graph::equal::function_equal(&a, &b, &root, self.options)?
+                }
                 Task::Fail(path, lhs, rhs, message) => {
                     return Err(Mismatch {
                         path: self.paths.render(path),
@@ -1412,9 +1429,22 @@ impl Comparer {
             let (Some(fa), Some(fb)) = (a.get(name), b.get(name)) else {
                 continue;
             };
-            let (BaseFunc::Prim(fa), BaseFunc::Prim(fb)) = (fa, fb);
             let p = self.paths.root(Seg::Func(name.to_string()));
-            t.push(Task::Func(fa.clone(), fb.clone(), p));
+            match (fa, fb) {
+                (BaseFunc::Prim(fa), BaseFunc::Prim(fb)) => {
+                    t.push(Task::Func(fa.clone(), fb.clone(), p))
+                }
+                (BaseFunc::Graph(fa), BaseFunc::Graph(fb)) => {
+                    t.push(Task::GraphFunc(fa.clone(), fb.clone(), p))
+                }
+                (fa, fb) => {
+                    let kind = |f: &BaseFunc| match f {
+                        BaseFunc::Prim(_) => "a PrimFunc",
+                        BaseFunc::Graph(_) => "a graph function",
+                    };
+                    t.push(fail(p, kind(fa), kind(fb), "different kinds of functions"))
+                }
+            }
         }
         let root = self.paths.root(Seg::Root("mod"));
         let p = self.paths.field(root, "attrs");

@@ -66,7 +66,8 @@ pub fn parse_dtype_str(s: &str) -> Option<DataType> {
 /// A dtype argument: a string, a dtype, a NumPy scalar class or a Python type.
 pub fn dtype_arg(it: &mut Interp, v: &Value) -> Res<DataType> {
     match v {
-        Value::Str(s) => parse_dtype_str(s).ok_or_else(|| PyErr::type_error(format!("data type '{s}' not understood"))),
+        Value::Str(s) => parse_dtype_str(s)
+            .ok_or_else(|| PyErr::type_error(format!("data type '{s}' not understood"))),
         Value::NpDType(d) => Ok(*d),
         Value::Class(c) => {
             if let Some(d) = c.dtype {
@@ -79,7 +80,10 @@ pub fn dtype_arg(it: &mut Interp, v: &Value) -> Res<DataType> {
             } else if Rc::ptr_eq(c, &it.types.bool_) {
                 Ok(DataType::bool())
             } else {
-                Err(PyErr::type_error(format!("Cannot interpret '{}' as a data type", c.repr())))
+                Err(PyErr::type_error(format!(
+                    "Cannot interpret '{}' as a data type",
+                    c.repr()
+                )))
             }
         }
         other => Err(PyErr::type_error(format!(
@@ -132,7 +136,11 @@ pub fn scalar_str(s: &NpScalar) -> String {
 
 pub fn scalar_repr(s: &NpScalar) -> String {
     if s.dtype.is_bool() {
-        return if s.num.as_i64() != 0 { "np.True_".into() } else { "np.False_".into() };
+        return if s.num.as_i64() != 0 {
+            "np.True_".into()
+        } else {
+            "np.False_".into()
+        };
     }
     format!("np.{}({})", dtype_name(s.dtype), scalar_str(s))
 }
@@ -158,12 +166,21 @@ pub fn elem(a: &NDArray, flat: usize) -> Num {
 fn write_elem(a: &ArrayObj, flat: usize, n: Num) -> Res<()> {
     match a.view_of() {
         Some((base, offs)) => {
-            let o = offs.get(flat).copied().ok_or_else(|| PyErr::index_error("index out of range"))?;
-            let mut b = base.data.try_borrow_mut().map_err(|_| PyErr::new(ExcKind::RuntimeError, "array is in use"))?;
+            let o = offs
+                .get(flat)
+                .copied()
+                .ok_or_else(|| PyErr::index_error("index out of range"))?;
+            let mut b = base
+                .data
+                .try_borrow_mut()
+                .map_err(|_| PyErr::new(ExcKind::RuntimeError, "array is in use"))?;
             set_elem(&mut b, o, n)
         }
         None => {
-            let mut d = a.data.try_borrow_mut().map_err(|_| PyErr::new(ExcKind::RuntimeError, "array is in use"))?;
+            let mut d = a
+                .data
+                .try_borrow_mut()
+                .map_err(|_| PyErr::new(ExcKind::RuntimeError, "array is in use"))?;
             set_elem(&mut d, flat, n)
         }
     }
@@ -177,8 +194,10 @@ fn set_elem(a: &mut NDArray, flat: usize, n: Num) -> Res<()> {
     r.map_err(PyErr::index_error)
 }
 
+/// Number of elements (saturating: a shape that overflows is caught by the
+/// memory budget, never by a panic).
 fn numel(shape: &[usize]) -> usize {
-    shape.iter().product()
+    shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d))
 }
 
 fn shape_str(shape: &[usize]) -> String {
@@ -186,7 +205,11 @@ fn shape_str(shape: &[usize]) -> String {
         1 => format!("({},)", shape[0]),
         _ => format!(
             "({})",
-            shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -299,7 +322,12 @@ fn opnd(it: &mut Interp, v: &Value) -> Res<Opnd> {
                 weak: Weak::No,
                 vals: vals_of(&a),
             },
-            None => return Err(PyErr::type_error(format!("unsupported operand type: '{}'", v.type_name()))),
+            None => {
+                return Err(PyErr::type_error(format!(
+                    "unsupported operand type: '{}'",
+                    v.type_name()
+                )))
+            }
         },
         other => {
             return Err(PyErr::type_error(format!(
@@ -348,7 +376,11 @@ pub fn promote(a: DataType, b: DataType) -> DataType {
             DataType::new(a.kind, a.bits.max(b.bits))
         }
         _ => {
-            let (s, u) = if a.kind == ScalarKind::Int { (a, b) } else { (b, a) };
+            let (s, u) = if a.kind == ScalarKind::Int {
+                (a, b)
+            } else {
+                (b, a)
+            };
             if s.bits > u.bits {
                 s
             } else if u.bits < 64 {
@@ -394,8 +426,16 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Res<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
-        let db = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        let da = if i < n - a.len() {
+            1
+        } else {
+            a[i - (n - a.len())]
+        };
+        let db = if i < n - b.len() {
+            1
+        } else {
+            b[i - (n - b.len())]
+        };
         out[i] = if da == db {
             da
         } else if da == 1 {
@@ -485,7 +525,9 @@ fn from_i(dt: DataType, shape: &[usize], v: &[i64]) -> Res<NDArray> {
 
 fn int_pow(a: i64, b: i64) -> Res<i64> {
     if b < 0 {
-        return Err(PyErr::value_error("Integers to negative integer powers are not allowed."));
+        return Err(PyErr::value_error(
+            "Integers to negative integer powers are not allowed.",
+        ));
     }
     Ok(a.wrapping_pow(b.min(u32::MAX as i64) as u32))
 }
@@ -545,7 +587,10 @@ fn float_binop(op: BinOp, x: f64, y: f64) -> f64 {
 }
 
 fn check_op_types(op: BinOp, out: DataType, a: &Opnd, b: &Opnd) -> Res<()> {
-    let bitwise = matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift);
+    let bitwise = matches!(
+        op,
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift
+    );
     if bitwise && is_float(out) {
         let name = match op {
             BinOp::BitAnd => "bitwise_and",
@@ -590,7 +635,11 @@ fn scalar_binary(op: BinOp, l: &Value, r: &Value) -> Option<Res<Value>> {
         (Weak::No, w) => weak_with(da, w),
         (w, _) => weak_with(db, w),
     };
-    let out = if op == BinOp::Div && !is_float(out) { DataType::f64() } else { out };
+    let out = if op == BinOp::Div && !is_float(out) {
+        DataType::f64()
+    } else {
+        out
+    };
     let n = if is_float(out) {
         Num::F(float_binop(op, na.as_f64(), nb.as_f64()))
     } else {
@@ -769,7 +818,10 @@ pub fn unary(it: &mut Interp, op: UnaryOp, v: &Value) -> Res<Value> {
 pub fn ufunc1(it: &mut Interp, name: &str, v: &Value) -> Res<Value> {
     let a = opnd(it, v)?;
     let n = numel(&a.shape);
-    let keeps_int = matches!(name, "absolute" | "abs" | "negative" | "square" | "sign" | "positive");
+    let keeps_int = matches!(
+        name,
+        "absolute" | "abs" | "negative" | "square" | "sign" | "positive"
+    );
     let out = if is_float(a.dtype) || keeps_int {
         a.dtype
     } else {
@@ -800,11 +852,23 @@ pub fn ufunc1(it: &mut Interp, name: &str, v: &Value) -> Res<Value> {
         "negative" => |x: f64| -x,
         "positive" => |x: f64| x,
         "square" => |x: f64| x * x,
-        "sign" => |x: f64| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { x },
+        "sign" => |x: f64| {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                x
+            }
+        },
         "reciprocal" => |x: f64| 1.0 / x,
         "sigmoid" => |x: f64| 1.0 / (1.0 + (-x).exp()),
         "erf" => crate::eval::erf,
-        _ => return Err(PyErr::attribute_error(format!("module 'numpy' has no attribute '{name}'"))),
+        _ => {
+            return Err(PyErr::attribute_error(format!(
+                "module 'numpy' has no attribute '{name}'"
+            )))
+        }
     };
     let arr = if is_float(out) {
         let v: Vec<f64> = (0..n).map(|i| f(a.f(i))).collect();
@@ -854,11 +918,21 @@ pub fn matmul(it: &mut Interp, l: &Value, r: &Value) -> Res<Value> {
         ));
     }
     if a.shape.len() > 2 || b.shape.len() > 2 {
-        return Err(PyErr::value_error("matmul of arrays with more than 2 dimensions is not supported"));
+        return Err(PyErr::value_error(
+            "matmul of arrays with more than 2 dimensions is not supported",
+        ));
     }
     let out = promote(a.dtype, b.dtype);
-    let (m, k) = if a.shape.len() == 1 { (1, a.shape[0]) } else { (a.shape[0], a.shape[1]) };
-    let (k2, n) = if b.shape.len() == 1 { (b.shape[0], 1) } else { (b.shape[0], b.shape[1]) };
+    let (m, k) = if a.shape.len() == 1 {
+        (1, a.shape[0])
+    } else {
+        (a.shape[0], a.shape[1])
+    };
+    let (k2, n) = if b.shape.len() == 1 {
+        (b.shape[0], 1)
+    } else {
+        (b.shape[0], b.shape[1])
+    };
     if k != k2 {
         return Err(PyErr::value_error(format!(
             "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
@@ -874,7 +948,10 @@ pub fn matmul(it: &mut Interp, l: &Value, r: &Value) -> Res<Value> {
     alloc_check(it, out, m * n)?;
     it.charge_steps((m as u64).saturating_mul(n as u64).saturating_mul(k as u64) / 8)?;
     let arr = if is_float(out) {
-        let (av, bv): (Vec<f64>, Vec<f64>) = ((0..m * k).map(|i| a.f(i)).collect(), (0..k * n).map(|i| b.f(i)).collect());
+        let (av, bv): (Vec<f64>, Vec<f64>) = (
+            (0..m * k).map(|i| a.f(i)).collect(),
+            (0..k * n).map(|i| b.f(i)).collect(),
+        );
         let mut c = vec![0.0f64; m * n];
         for i in 0..m {
             for p in 0..k {
@@ -1032,7 +1109,8 @@ pub fn axis_arg(v: Option<&Value>, ndim: usize) -> Res<Option<usize>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(x) => {
-            let i = num_i64(x).ok_or_else(|| PyErr::type_error("an integer is required for the axis"))?;
+            let i = num_i64(x)
+                .ok_or_else(|| PyErr::type_error("an integer is required for the axis"))?;
             let n = ndim as i64;
             let j = if i < 0 { i + n } else { i };
             if j < 0 || j >= n {
@@ -1046,7 +1124,13 @@ pub fn axis_arg(v: Option<&Value>, ndim: usize) -> Res<Option<usize>> {
     }
 }
 
-pub fn reduce(it: &mut Interp, v: &Value, r: Red, axis: Option<&Value>, keepdims: bool) -> Res<Value> {
+pub fn reduce(
+    it: &mut Interp,
+    v: &Value,
+    r: Red,
+    axis: Option<&Value>,
+    keepdims: bool,
+) -> Res<Value> {
     let a = opnd(it, v)?;
     let ndim = a.shape.len();
     let axis = axis_arg(axis, ndim)?;
@@ -1109,7 +1193,7 @@ fn parse_ix(it: &mut Interp, v: &Value) -> Res<Ix> {
         Value::None => Ix::NewAxis,
         Value::Host(o) if matches!(**o, super::host::Obj::Ellipsis) => Ix::Ellipsis,
         Value::List(_) => {
-            let items = it.to_vec(v)?;
+            let items = it.items_of(v)?;
             let mut out = Vec::with_capacity(items.len());
             for x in &items {
                 out.push(num_i64(x).ok_or_else(|| PyErr::index_error("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"))?);
@@ -1173,7 +1257,9 @@ fn select(it: &mut Interp, shape: &[usize], idx: &Value) -> Res<(Selection, bool
             Ix::NewAxis => out_shape.push(1),
             Ix::Ellipsis => {
                 if seen_ellipsis {
-                    return Err(PyErr::index_error("an index can only have a single ellipsis ('...')"));
+                    return Err(PyErr::index_error(
+                        "an index can only have a single ellipsis ('...')",
+                    ));
                 }
                 seen_ellipsis = true;
                 let skip = shape.len() - consuming;
@@ -1293,7 +1379,9 @@ pub fn get_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value) -> Res<Value> {
                     shape_str(arr.shape())
                 )));
             }
-            let offs: Vec<usize> = (0..arr.len()).filter(|&i| mask.get_flat_i64(i).unwrap_or(0) != 0).collect();
+            let offs: Vec<usize> = (0..arr.len())
+                .filter(|&i| mask.get_flat_i64(i).unwrap_or(0) != 0)
+                .collect();
             let out = gather(&arr, &offs, &[offs.len()])?;
             drop(arr);
             drop(mask);
@@ -1321,10 +1409,16 @@ pub fn get_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value) -> Res<Value> {
 fn gather(arr: &NDArray, offs: &[usize], shape: &[usize]) -> Res<NDArray> {
     let dt = arr.dtype();
     if is_float(dt) {
-        let v: Vec<f64> = offs.iter().map(|&o| arr.get_flat_f64(o).unwrap_or(0.0)).collect();
+        let v: Vec<f64> = offs
+            .iter()
+            .map(|&o| arr.get_flat_f64(o).unwrap_or(0.0))
+            .collect();
         from_f(dt, shape, &v)
     } else {
-        let v: Vec<i64> = offs.iter().map(|&o| arr.get_flat_i64(o).unwrap_or(0)).collect();
+        let v: Vec<i64> = offs
+            .iter()
+            .map(|&o| arr.get_flat_i64(o).unwrap_or(0))
+            .collect();
         from_i(dt, shape, &v)
     }
 }
@@ -1382,7 +1476,9 @@ pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Re
     let (offs, out_shape) = match idx {
         Value::Array(m) if m.borrow().dtype().is_bool() => {
             let mask = m.borrow();
-            let offs: Vec<usize> = (0..mask.len()).filter(|&i| mask.get_flat_i64(i).unwrap_or(0) != 0).collect();
+            let offs: Vec<usize> = (0..mask.len())
+                .filter(|&i| mask.get_flat_i64(i).unwrap_or(0) != 0)
+                .collect();
             let n = offs.len();
             (offs, vec![n])
         }
@@ -1404,7 +1500,11 @@ pub fn set_item(it: &mut Interp, a: &Rc<ArrayObj>, idx: &Value, v: &Value) -> Re
     let float_src = matches!(src.vals, Vals::F(_));
     for (i, &o) in offs.iter().enumerate() {
         let j = at(&map, i);
-        let n = if float_src { Num::F(src.f(j)) } else { Num::I(src.i(j)) };
+        let n = if float_src {
+            Num::F(src.f(j))
+        } else {
+            Num::I(src.i(j))
+        };
         write_elem(a, o, n)?;
     }
     Ok(())
@@ -1436,7 +1536,17 @@ pub fn assign_all(it: &mut Interp, a: &Rc<ArrayObj>, result: &Value) -> Res<()> 
         )));
     }
     let n = a.borrow().ndim();
-    let all = Value::tuple((0..n).map(|_| Value::Slice(Rc::new(SliceObj { start: Value::None, stop: Value::None, step: Value::None }))).collect());
+    let all = Value::tuple(
+        (0..n)
+            .map(|_| {
+                Value::Slice(Rc::new(SliceObj {
+                    start: Value::None,
+                    stop: Value::None,
+                    step: Value::None,
+                }))
+            })
+            .collect(),
+    );
     if n == 0 {
         let num = scalar_num(result).unwrap_or(Num::I(0));
         return write_elem(a, 0, num);
@@ -1458,7 +1568,9 @@ pub fn array_truthy(a: &ArrayObj) -> Res<bool> {
 pub fn array_item_f64(a: &ArrayObj) -> Res<f64> {
     let arr = a.borrow();
     if arr.len() != 1 {
-        return Err(PyErr::type_error("only length-1 arrays can be converted to Python scalars"));
+        return Err(PyErr::type_error(
+            "only length-1 arrays can be converted to Python scalars",
+        ));
     }
     Ok(arr.get_flat_f64(0).unwrap_or(0.0))
 }
@@ -1471,7 +1583,13 @@ fn reshape_target(total: usize, dims: &[i64]) -> Res<Vec<usize>> {
     if neg > 1 {
         return Err(PyErr::value_error("can only specify one unknown dimension"));
     }
-    let known: i64 = dims.iter().filter(|&&d| d != -1).product();
+    let known: i64 = dims
+        .iter()
+        .filter(|&&d| d != -1)
+        .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| {
+            PyErr::value_error("maximum supported dimension for an ndarray is exceeded")
+        })?;
     let mut out = Vec::with_capacity(dims.len());
     for &d in dims {
         if d == -1 {
@@ -1500,14 +1618,20 @@ fn reshape_target(total: usize, dims: &[i64]) -> Res<Vec<usize>> {
 fn shape_tuple_str(dims: &[i64]) -> String {
     match dims.len() {
         1 => format!("({},)", dims[0]),
-        _ => format!("({})", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            dims.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
 /// Shape arguments: `reshape(2, 3)`, `reshape((2, 3))`, `zeros(5)`.
 pub fn shape_args(it: &mut Interp, args: &[Value]) -> Res<Vec<i64>> {
     let items: Vec<Value> = match args {
-        [v @ (Value::Tuple(_) | Value::List(_))] => it.to_vec(v)?,
+        [v @ (Value::Tuple(_) | Value::List(_))] => it.items_of(v)?,
         other => other.to_vec(),
     };
     items
@@ -1534,7 +1658,11 @@ fn transpose_offsets(shape: &[usize], axes: Option<Vec<usize>>) -> Res<(Vec<usiz
     let nd = shape.len();
     let axes = axes.unwrap_or_else(|| (0..nd).rev().collect());
     let mut seen = vec![false; nd];
-    if axes.len() != nd || axes.iter().any(|&x| x >= nd || std::mem::replace(&mut seen[x], true)) {
+    if axes.len() != nd
+        || axes
+            .iter()
+            .any(|&x| x >= nd || std::mem::replace(&mut seen[x], true))
+    {
         return Err(PyErr::value_error("axes don't match array"));
     }
     let out_shape: Vec<usize> = axes.iter().map(|&x| shape[x]).collect();
@@ -1580,7 +1708,11 @@ pub fn astype(it: &mut Interp, a: &NDArray, dt: DataType) -> Res<Value> {
     let out = if is_float(a.dtype()) {
         let v = a.to_f64_vec();
         if dt.is_bool() {
-            from_i(dt, a.shape(), &v.iter().map(|&x| (x != 0.0) as i64).collect::<Vec<_>>())?
+            from_i(
+                dt,
+                a.shape(),
+                &v.iter().map(|&x| (x != 0.0) as i64).collect::<Vec<_>>(),
+            )?
         } else {
             from_f(dt, a.shape(), &v)?
         }
@@ -1654,7 +1786,9 @@ pub fn get_attr(it: &mut Interp, v: &Value, name: &str) -> Res<Value> {
             "ndim" => Value::Int(0),
             "size" => Value::Int(1),
             "real" => v.clone(),
-            _ if SCALAR_METHODS.contains(&name) => Value::BoundMethod(Rc::new((v.clone(), name.into()))),
+            _ if SCALAR_METHODS.contains(&name) => {
+                Value::BoundMethod(Rc::new((v.clone(), name.into())))
+            }
             _ => {
                 return Err(PyErr::attribute_error(format!(
                     "'numpy.{}' object has no attribute '{name}'",
@@ -1671,17 +1805,49 @@ pub fn get_attr(it: &mut Interp, v: &Value, name: &str) -> Res<Value> {
                 ScalarKind::UInt => "u",
                 _ => "b",
             }),
-            "type" => Value::Class(it.types.np_scalars.get(dtype_name(*d)).cloned().unwrap_or_else(|| it.types.object.clone())),
-            _ => return Err(PyErr::attribute_error(format!("'numpy.dtype' object has no attribute '{name}'"))),
+            "type" => Value::Class(
+                it.types
+                    .np_scalars
+                    .get(dtype_name(*d))
+                    .cloned()
+                    .unwrap_or_else(|| it.types.object.clone()),
+            ),
+            _ => {
+                return Err(PyErr::attribute_error(format!(
+                    "'numpy.dtype' object has no attribute '{name}'"
+                )))
+            }
         }),
         _ => Err(PyErr::attribute_error(format!("no attribute '{name}'"))),
     }
 }
 
 const ARRAY_METHODS: &[&str] = &[
-    "reshape", "astype", "transpose", "copy", "flatten", "ravel", "sum", "mean", "max", "min",
-    "argmax", "argmin", "prod", "any", "all", "std", "var", "tolist", "item", "fill", "squeeze",
-    "clip", "dot", "round", "numpy",
+    "reshape",
+    "astype",
+    "transpose",
+    "copy",
+    "flatten",
+    "ravel",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "prod",
+    "any",
+    "all",
+    "std",
+    "var",
+    "tolist",
+    "item",
+    "fill",
+    "squeeze",
+    "clip",
+    "dot",
+    "round",
+    "numpy",
 ];
 const SCALAR_METHODS: &[&str] = &["item", "astype", "tolist", "is_integer"];
 
@@ -1729,7 +1895,12 @@ pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Re
                     let axes = if a.pos.is_empty() {
                         None
                     } else {
-                        Some(shape_args(it, &a.pos)?.into_iter().map(|x| x.max(0) as usize).collect())
+                        Some(
+                            shape_args(it, &a.pos)?
+                                .into_iter()
+                                .map(|x| x.max(0) as usize)
+                                .collect(),
+                        )
                     };
                     transpose_view(it, arr, axes)
                 }
@@ -1740,20 +1911,24 @@ pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Re
                     it.new_array(r)
                 }
                 "squeeze" => {
-                    let shape: Vec<usize> = copy.shape().iter().copied().filter(|&d| d != 1).collect();
+                    let shape: Vec<usize> =
+                        copy.shape().iter().copied().filter(|&d| d != 1).collect();
                     let r = copy.reshape(&shape).map_err(PyErr::value_error)?;
                     finish(it, r)
                 }
                 "tolist" => tolist(it, &copy),
                 "item" => {
                     if copy.len() != 1 {
-                        return Err(PyErr::value_error("can only convert an array of size 1 to a Python scalar"));
+                        return Err(PyErr::value_error(
+                            "can only convert an array of size 1 to a Python scalar",
+                        ));
                     }
                     Ok(py_scalar(copy.dtype(), elem(&copy, 0)))
                 }
                 "fill" => {
                     let v = a.req(0, "value", "fill")?;
-                    let n = scalar_num(&v).ok_or_else(|| PyErr::type_error("fill value must be a number"))?;
+                    let n = scalar_num(&v)
+                        .ok_or_else(|| PyErr::type_error("fill value must be a number"))?;
                     let len = arr.data.borrow().len();
                     for i in 0..len {
                         write_elem(arr, i, n)?;
@@ -1761,8 +1936,14 @@ pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Re
                     Ok(Value::None)
                 }
                 "clip" => {
-                    let lo = a.take(0, "a_min").or_else(|| a.take_kw("min")).unwrap_or(Value::None);
-                    let hi = a.take(1, "a_max").or_else(|| a.take_kw("max")).unwrap_or(Value::None);
+                    let lo = a
+                        .take(0, "a_min")
+                        .or_else(|| a.take_kw("min"))
+                        .unwrap_or(Value::None);
+                    let hi = a
+                        .take(1, "a_max")
+                        .or_else(|| a.take_kw("max"))
+                        .unwrap_or(Value::None);
                     module::clip(it, recv, &lo, &hi)
                 }
                 "dot" => {
@@ -1805,7 +1986,10 @@ pub fn construct_scalar(it: &mut Interp, cls: &Rc<Class>, a: Args) -> Res<Value>
         None => Ok(make_scalar(dt, Num::I(0))),
         Some(Value::Str(s)) => {
             let f: f64 = s.trim().parse().map_err(|_| {
-                PyErr::value_error(format!("could not convert string to float: {}", super::fmt::str_repr(s)))
+                PyErr::value_error(format!(
+                    "could not convert string to float: {}",
+                    super::fmt::str_repr(s)
+                ))
             })?;
             Ok(make_scalar(dt, Num::F(f)))
         }
@@ -1819,7 +2003,11 @@ pub fn construct_scalar(it: &mut Interp, cls: &Rc<Class>, a: Args) -> Res<Value>
                 other => match num_i64(other) {
                     Some(i) => Num::I(i),
                     None => Num::F(num_f64(other).ok_or_else(|| {
-                        PyErr::type_error(format!("cannot convert '{}' to {}", other.type_name(), dtype_name(dt)))
+                        PyErr::type_error(format!(
+                            "cannot convert '{}' to {}",
+                            other.type_name(),
+                            dtype_name(dt)
+                        ))
                     })?),
                 },
             };

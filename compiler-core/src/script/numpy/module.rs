@@ -60,8 +60,27 @@ pub fn make_numpy(it: &mut Interp) -> Value {
         m.insert(name.to_string(), builtin(&format!("numpy.{name}"), *f));
     }
     for name in [
-        "exp", "exp2", "log", "log2", "log10", "sqrt", "tanh", "sin", "cos", "tan", "floor", "ceil",
-        "trunc", "rint", "absolute", "abs", "negative", "positive", "square", "sign", "reciprocal",
+        "exp",
+        "exp2",
+        "log",
+        "log2",
+        "log10",
+        "sqrt",
+        "tanh",
+        "sin",
+        "cos",
+        "tan",
+        "floor",
+        "ceil",
+        "trunc",
+        "rint",
+        "absolute",
+        "abs",
+        "negative",
+        "positive",
+        "square",
+        "sign",
+        "reciprocal",
     ] {
         m.insert(
             name.to_string(),
@@ -84,25 +103,50 @@ pub fn make_numpy(it: &mut Interp) -> Value {
             builtin_with(&format!("numpy.{name}"), np_binary, Value::str(op)),
         );
     }
-    for name in ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "std", "var", "any", "all"] {
+    for name in [
+        "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "std", "var",
+        "any", "all",
+    ] {
         m.insert(
             name.to_string(),
             builtin_with(&format!("numpy.{name}"), np_reduce, Value::str(name)),
         );
     }
     for (name, class) in it.types.np_scalars.iter() {
-        let key = if name == "bool" { "bool_" } else { name.as_str() };
+        let key = if name == "bool" {
+            "bool_"
+        } else {
+            name.as_str()
+        };
         m.insert(key.to_string(), Value::Class(class.clone()));
         if name == "bool" {
             m.insert("bool".to_string(), Value::Class(class.clone()));
         }
     }
-    m.insert("float_".into(), m.get("float64").cloned().unwrap_or(Value::None));
-    m.insert("int_".into(), m.get("int64").cloned().unwrap_or(Value::None));
-    m.insert("intc".into(), m.get("int32").cloned().unwrap_or(Value::None));
-    m.insert("double".into(), m.get("float64").cloned().unwrap_or(Value::None));
-    m.insert("single".into(), m.get("float32").cloned().unwrap_or(Value::None));
-    m.insert("half".into(), m.get("float16").cloned().unwrap_or(Value::None));
+    m.insert(
+        "float_".into(),
+        m.get("float64").cloned().unwrap_or(Value::None),
+    );
+    m.insert(
+        "int_".into(),
+        m.get("int64").cloned().unwrap_or(Value::None),
+    );
+    m.insert(
+        "intc".into(),
+        m.get("int32").cloned().unwrap_or(Value::None),
+    );
+    m.insert(
+        "double".into(),
+        m.get("float64").cloned().unwrap_or(Value::None),
+    );
+    m.insert(
+        "single".into(),
+        m.get("float32").cloned().unwrap_or(Value::None),
+    );
+    m.insert(
+        "half".into(),
+        m.get("float16").cloned().unwrap_or(Value::None),
+    );
     m.insert("ndarray".into(), Value::Class(it.types.ndarray.clone()));
     m.insert("dtype".into(), Value::Class(it.types.np_dtype.clone()));
     m.insert("newaxis".into(), Value::None);
@@ -125,7 +169,10 @@ pub fn make_numpy(it: &mut Interp) -> Value {
         ("standard_normal", rnd_standard_normal),
     ];
     for (name, f) in rfns {
-        r.insert(name.to_string(), builtin(&format!("numpy.random.{name}"), *f));
+        r.insert(
+            name.to_string(),
+            builtin(&format!("numpy.random.{name}"), *f),
+        );
     }
     let random = module("numpy.random", r);
 
@@ -134,10 +181,16 @@ pub fn make_numpy(it: &mut Interp) -> Value {
         ("assert_allclose", super::testing::assert_allclose),
         ("assert_array_equal", super::testing::assert_array_equal),
         ("assert_equal", super::testing::assert_array_equal),
-        ("assert_array_almost_equal", super::testing::assert_array_almost_equal),
+        (
+            "assert_array_almost_equal",
+            super::testing::assert_array_almost_equal,
+        ),
     ];
     for (name, f) in tfns {
-        t.insert(name.to_string(), builtin(&format!("numpy.testing.{name}"), *f));
+        t.insert(
+            name.to_string(),
+            builtin(&format!("numpy.testing.{name}"), *f),
+        );
     }
     let testing = module("numpy.testing", t);
     it.modules.insert("numpy.random".into(), random.clone());
@@ -183,7 +236,7 @@ fn flatten(
     }
     match v {
         Value::List(_) | Value::Tuple(_) => {
-            let items = it.to_vec(v)?;
+            let items = it.items_of(v)?;
             if shape.len() == depth {
                 shape.push(items.len());
             } else if shape.get(depth) != Some(&items.len()) {
@@ -204,11 +257,15 @@ fn flatten(
                 if shape.len() == depth + k {
                     shape.push(d);
                 } else if shape.get(depth + k) != Some(&d) {
-                    return Err(PyErr::value_error("setting an array element with a sequence: inhomogeneous shape"));
+                    return Err(PyErr::value_error(
+                        "setting an array element with a sequence: inhomogeneous shape",
+                    ));
                 }
             }
             if shape.len() != depth + a.ndim() {
-                return Err(PyErr::value_error("setting an array element with a sequence: inhomogeneous shape"));
+                return Err(PyErr::value_error(
+                    "setting an array element with a sequence: inhomogeneous shape",
+                ));
             }
             for i in 0..a.len() {
                 leaves.push((elem(&a, i), a.dtype()));
@@ -321,7 +378,8 @@ fn shape_of(it: &mut Interp, v: &Value) -> Res<Vec<usize>> {
     let dims = shape_args(it, std::slice::from_ref(v))?;
     dims.into_iter()
         .map(|d| {
-            usize::try_from(d).map_err(|_| PyErr::value_error("negative dimensions are not allowed"))
+            usize::try_from(d)
+                .map_err(|_| PyErr::value_error("negative dimensions are not allowed"))
         })
         .collect()
 }
@@ -362,7 +420,9 @@ fn np_full(it: &mut Interp, mut a: Args) -> Res<Value> {
     let fill = a.req(1, "fill_value", "full")?;
     let n = leaf_num(&fill).ok_or_else(|| PyErr::type_error("fill_value must be a number"))?;
     let dt = a.take(2, "dtype");
-    let dt = opt_dtype(it, dt)?.or_else(|| leaf_dtype(&fill)).unwrap_or(DataType::f64());
+    let dt = opt_dtype(it, dt)?
+        .or_else(|| leaf_dtype(&fill))
+        .unwrap_or(DataType::f64());
     filled(it, &shape, dt, n)
 }
 
@@ -402,7 +462,11 @@ fn np_arange(it: &mut Interp, mut a: Args) -> Res<Value> {
         _ => return Err(PyErr::type_error("arange() requires stop to be specified.")),
     };
     let all_int = [&start, &stop, &step].iter().all(|v| num_i64(v).is_some());
-    let dt = dt.unwrap_or(if all_int { DataType::i64() } else { DataType::f64() });
+    let dt = dt.unwrap_or(if all_int {
+        DataType::i64()
+    } else {
+        DataType::f64()
+    });
     let (s, e, st) = (
         num_f64(&start).ok_or_else(|| PyErr::type_error("arange: start must be a number"))?,
         num_f64(&stop).ok_or_else(|| PyErr::type_error("arange: stop must be a number"))?,
@@ -413,13 +477,18 @@ fn np_arange(it: &mut Interp, mut a: Args) -> Res<Value> {
     }
     let n = ((e - s) / st).ceil().max(0.0);
     if n > 1e12 {
-        return Err(PyErr::memory_budget(it.limits.memory, (n as u64).saturating_mul(8)));
+        return Err(PyErr::memory_budget(
+            it.limits.memory,
+            (n as u64).saturating_mul(8),
+        ));
     }
     let n = n as usize;
     alloc_check(it, dt, n)?;
     let arr = if all_int && !is_float(dt) {
         let (s, st) = (num_i64(&start).unwrap_or(0), num_i64(&step).unwrap_or(1));
-        let v: Vec<i64> = (0..n as i64).map(|i| s.wrapping_add(i.wrapping_mul(st))).collect();
+        let v: Vec<i64> = (0..n as i64)
+            .map(|i| s.wrapping_add(i.wrapping_mul(st)))
+            .collect();
         from_i(dt, &[n], &v)?
     } else {
         let v: Vec<f64> = (0..n).map(|i| s + i as f64 * st).collect();
@@ -431,14 +500,21 @@ fn np_arange(it: &mut Interp, mut a: Args) -> Res<Value> {
 fn np_linspace(it: &mut Interp, mut a: Args) -> Res<Value> {
     let start = a.req(0, "start", "linspace")?;
     let stop = a.req(1, "stop", "linspace")?;
-    let num = a.take(2, "num").and_then(|v| num_i64(&v)).unwrap_or(50).max(0) as usize;
+    let num = a
+        .take(2, "num")
+        .and_then(|v| num_i64(&v))
+        .unwrap_or(50)
+        .max(0) as usize;
     let endpoint = match a.take(3, "endpoint") {
         Some(v) => it.truthy(&v)?,
         None => true,
     };
     let dt = a.take_kw("dtype");
     let dt = opt_dtype(it, dt)?.unwrap_or(DataType::f64());
-    let (s, e) = (num_f64(&start).unwrap_or(0.0), num_f64(&stop).unwrap_or(0.0));
+    let (s, e) = (
+        num_f64(&start).unwrap_or(0.0),
+        num_f64(&stop).unwrap_or(0.0),
+    );
     alloc_check(it, dt, num)?;
     let div = if endpoint { num.saturating_sub(1) } else { num } as f64;
     let step = if div > 0.0 { (e - s) / div } else { 0.0 };
@@ -459,7 +535,7 @@ fn np_eye(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     let dt = a.take_kw("dtype");
     let dt = opt_dtype(it, dt)?.unwrap_or(DataType::f64());
-    alloc_check(it, dt, n * m)?;
+    alloc_check(it, dt, n.saturating_mul(m))?;
     let mut arr = NDArray::zeros(dt, &[n, m]).map_err(PyErr::value_error)?;
     for i in 0..n.min(m) {
         set_elem(&mut arr, i * m + i, Num::I(1))?;
@@ -483,7 +559,12 @@ fn np_transpose(it: &mut Interp, mut a: Args) -> Res<Value> {
     let v = a.req(0, "a", "transpose")?;
     let axes = match a.take(1, "axes") {
         None | Some(Value::None) => None,
-        Some(x) => Some(shape_args(it, std::slice::from_ref(&x))?.into_iter().map(|d| d.max(0) as usize).collect()),
+        Some(x) => Some(
+            shape_args(it, std::slice::from_ref(&x))?
+                .into_iter()
+                .map(|d| d.max(0) as usize)
+                .collect(),
+        ),
     };
     if let Value::Array(obj) = &v {
         return transpose_view(it, obj, axes);
@@ -501,7 +582,12 @@ fn two(a: &Args, f: &str) -> Res<(Value, Value)> {
 
 fn np_matmul(it: &mut Interp, a: Args) -> Res<Value> {
     let (x, y) = two(&a, "matmul")?;
-    let scalar = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_) | Value::NpScalar(_) | Value::Bool(_));
+    let scalar = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_) | Value::Float(_) | Value::NpScalar(_) | Value::Bool(_)
+        )
+    };
     if scalar(&x) || scalar(&y) {
         return binary(it, BinOp::Mul, &x, &y);
     }
@@ -523,7 +609,11 @@ fn np_ufunc1(it: &mut Interp, a: Args) -> Res<Value> {
         Some(Value::Str(s)) => s.to_string(),
         _ => String::new(),
     };
-    let v = a.pos.first().cloned().ok_or_else(|| PyErr::type_error(format!("{name}() takes 1 argument")))?;
+    let v = a
+        .pos
+        .first()
+        .cloned()
+        .ok_or_else(|| PyErr::type_error(format!("{name}() takes 1 argument")))?;
     ufunc1(it, &name, &v)
 }
 
@@ -548,7 +638,11 @@ fn np_binary(it: &mut Interp, a: Args) -> Res<Value> {
 }
 
 fn np_reduce(it: &mut Interp, mut a: Args) -> Res<Value> {
-    let name = a.data.as_ref().and_then(|d| d.as_str().map(str::to_string)).unwrap_or_default();
+    let name = a
+        .data
+        .as_ref()
+        .and_then(|d| d.as_str().map(str::to_string))
+        .unwrap_or_default();
     let r = match name.as_str() {
         "sum" => Red::Sum,
         "mean" => Red::Mean,
@@ -575,7 +669,14 @@ fn np_reduce(it: &mut Interp, mut a: Args) -> Res<Value> {
     reduce(it, &v, r, axis.as_ref(), keepdims)
 }
 
-fn close_mask(it: &mut Interp, x: &Value, y: &Value, rtol: f64, atol: f64, equal_nan: bool) -> Res<(Vec<bool>, Vec<usize>)> {
+fn close_mask(
+    it: &mut Interp,
+    x: &Value,
+    y: &Value,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> Res<(Vec<bool>, Vec<usize>)> {
     let a = opnd(it, x)?;
     let b = opnd(it, y)?;
     let shape = broadcast_shapes(&a.shape, &b.shape)?;
@@ -595,9 +696,20 @@ fn close_mask(it: &mut Interp, x: &Value, y: &Value, rtol: f64, atol: f64, equal
     Ok((out, shape))
 }
 
-fn tol_args(it: &mut Interp, a: &mut Args, rtol_default: f64, atol_default: f64) -> Res<(f64, f64, bool)> {
-    let rtol = a.take(2, "rtol").and_then(|v| num_f64(&v)).unwrap_or(rtol_default);
-    let atol = a.take(3, "atol").and_then(|v| num_f64(&v)).unwrap_or(atol_default);
+fn tol_args(
+    it: &mut Interp,
+    a: &mut Args,
+    rtol_default: f64,
+    atol_default: f64,
+) -> Res<(f64, f64, bool)> {
+    let rtol = a
+        .take(2, "rtol")
+        .and_then(|v| num_f64(&v))
+        .unwrap_or(rtol_default);
+    let atol = a
+        .take(3, "atol")
+        .and_then(|v| num_f64(&v))
+        .unwrap_or(atol_default);
     let equal_nan = match a.take(4, "equal_nan") {
         Some(v) => it.truthy(&v)?,
         None => false,
@@ -634,22 +746,40 @@ fn np_array_equal(it: &mut Interp, a: Args) -> Res<Value> {
 
 fn np_where(it: &mut Interp, a: Args) -> Res<Value> {
     let [c, x, y] = a.pos.as_slice() else {
-        return Err(PyErr::type_error("where() with one argument is not supported; pass where(cond, x, y)"));
+        return Err(PyErr::type_error(
+            "where() with one argument is not supported; pass where(cond, x, y)",
+        ));
     };
     let (c, x, y) = (opnd(it, c)?, opnd(it, x)?, opnd(it, y)?);
     let out = promote_opnds(&x, &y);
     let shape = broadcast_shapes(&broadcast_shapes(&c.shape, &x.shape)?, &y.shape)?;
     let n = numel(&shape);
     alloc_check(it, out, n)?;
-    let (mc, mx, my) = (bmap(&c.shape, &shape), bmap(&x.shape, &shape), bmap(&y.shape, &shape));
+    let (mc, mx, my) = (
+        bmap(&c.shape, &shape),
+        bmap(&x.shape, &shape),
+        bmap(&y.shape, &shape),
+    );
     let arr = if is_float(out) {
         let v: Vec<f64> = (0..n)
-            .map(|i| if c.f(at(&mc, i)) != 0.0 { x.f(at(&mx, i)) } else { y.f(at(&my, i)) })
+            .map(|i| {
+                if c.f(at(&mc, i)) != 0.0 {
+                    x.f(at(&mx, i))
+                } else {
+                    y.f(at(&my, i))
+                }
+            })
             .collect();
         from_f(out, &shape, &v)?
     } else {
         let v: Vec<i64> = (0..n)
-            .map(|i| if c.f(at(&mc, i)) != 0.0 { x.i(at(&mx, i)) } else { y.i(at(&my, i)) })
+            .map(|i| {
+                if c.f(at(&mc, i)) != 0.0 {
+                    x.i(at(&mx, i))
+                } else {
+                    y.i(at(&my, i))
+                }
+            })
             .collect();
         from_i(out, &shape, &v)?
     };
@@ -657,16 +787,25 @@ fn np_where(it: &mut Interp, a: Args) -> Res<Value> {
 }
 
 fn concat_arrays(it: &mut Interp, arrays: Vec<NDArray>, axis: usize) -> Res<Value> {
-    let first = arrays.first().ok_or_else(|| PyErr::value_error("need at least one array to concatenate"))?;
+    let first = arrays
+        .first()
+        .ok_or_else(|| PyErr::value_error("need at least one array to concatenate"))?;
     let nd = first.ndim();
     if axis >= nd {
-        return Err(PyErr::value_error(format!("axis {axis} is out of bounds for array of dimension {nd}")));
+        return Err(PyErr::value_error(format!(
+            "axis {axis} is out of bounds for array of dimension {nd}"
+        )));
     }
     let mut dt = first.dtype();
     let mut shape = first.shape().to_vec();
     shape[axis] = 0;
     for a in &arrays {
-        if a.ndim() != nd || a.shape().iter().enumerate().any(|(i, &d)| i != axis && d != first.shape()[i]) {
+        if a.ndim() != nd
+            || a.shape()
+                .iter()
+                .enumerate()
+                .any(|(i, &d)| i != axis && d != first.shape()[i])
+        {
             return Err(PyErr::value_error(
                 "all the input array dimensions except for the concatenation axis must match exactly",
             ));
@@ -692,7 +831,11 @@ fn concat_arrays(it: &mut Interp, arrays: Vec<NDArray>, axis: usize) -> Res<Valu
         }
     }
     alloc_check(it, dt, numel(&shape))?;
-    let arr = if is_float(dt) { from_f(dt, &shape, &f)? } else { from_i(dt, &shape, &iv)? };
+    let arr = if is_float(dt) {
+        from_f(dt, &shape, &f)?
+    } else {
+        from_i(dt, &shape, &iv)?
+    };
     it.new_array(arr)
 }
 
@@ -700,7 +843,7 @@ fn np_concatenate(it: &mut Interp, mut a: Args) -> Res<Value> {
     let seq = a.req(0, "arrays", "concatenate")?;
     let axis = a.take(1, "axis").and_then(|v| num_i64(&v)).unwrap_or(0);
     let mut arrays = Vec::new();
-    for v in it.to_vec(&seq)? {
+    for v in it.items_of(&seq)? {
         arrays.push(array_from(it, &v, None)?);
     }
     let nd = arrays.first().map_or(1, |a| a.ndim()) as i64;
@@ -712,12 +855,14 @@ fn np_stack(it: &mut Interp, mut a: Args) -> Res<Value> {
     let seq = a.req(0, "arrays", "stack")?;
     let axis = a.take(1, "axis").and_then(|v| num_i64(&v)).unwrap_or(0);
     let mut arrays = Vec::new();
-    for v in it.to_vec(&seq)? {
+    for v in it.items_of(&seq)? {
         let arr = array_from(it, &v, None)?;
         let nd = arr.ndim() as i64 + 1;
         let ax = if axis < 0 { axis + nd } else { axis };
         if ax < 0 || ax >= nd {
-            return Err(PyErr::value_error(format!("axis {axis} is out of bounds for array of dimension {nd}")));
+            return Err(PyErr::value_error(format!(
+                "axis {axis} is out of bounds for array of dimension {nd}"
+            )));
         }
         let mut shape = arr.shape().to_vec();
         shape.insert(ax as usize, 1);
@@ -781,7 +926,9 @@ fn np_expand_dims(it: &mut Interp, mut a: Args) -> Res<Value> {
     let ax = num_i64(&axis).unwrap_or(0);
     let ax = if ax < 0 { ax + nd } else { ax };
     if ax < 0 || ax >= nd {
-        return Err(PyErr::value_error(format!("axis {ax} is out of bounds for array of dimension {nd}")));
+        return Err(PyErr::value_error(format!(
+            "axis {ax} is out of bounds for array of dimension {nd}"
+        )));
     }
     let mut shape = arr.shape().to_vec();
     shape.insert(ax as usize, 1);
@@ -820,7 +967,8 @@ fn rnd_seed(it: &mut Interp, a: Args) -> Res<Value> {
     let s = match a.pos.first() {
         None | Some(Value::None) => 0x5EED,
         Some(v) => {
-            let i = num_i64(v).ok_or_else(|| PyErr::type_error("Cannot cast seed to an integer"))?;
+            let i =
+                num_i64(v).ok_or_else(|| PyErr::type_error("Cannot cast seed to an integer"))?;
             if !(0..=u32::MAX as i64).contains(&i) {
                 return Err(PyErr::value_error("Seed must be between 0 and 2**32 - 1"));
             }
@@ -838,7 +986,11 @@ fn size_shape(it: &mut Interp, v: Option<Value>) -> Res<Option<Vec<usize>>> {
     }
 }
 
-fn random_array(it: &mut Interp, shape: Option<Vec<usize>>, mut draw: impl FnMut(&mut Interp) -> f64) -> Res<Value> {
+fn random_array(
+    it: &mut Interp,
+    shape: Option<Vec<usize>>,
+    mut draw: impl FnMut(&mut Interp) -> f64,
+) -> Res<Value> {
     match shape {
         None => Ok(Value::Float(draw(it))),
         Some(shape) => {

@@ -6,7 +6,7 @@ use super::*;
 fn err_msg_arg(it: &mut Interp, a: &mut Args, index: usize) -> Res<String> {
     match a.take(index, "err_msg") {
         None | Some(Value::None) => Ok(String::new()),
-        Some(v) => it.to_str(&v),
+        Some(v) => it.str_of(&v),
     }
 }
 
@@ -75,8 +75,15 @@ fn compare_arrays(
     let x = super::module::array_from(it, actual, None)?;
     let y = super::module::array_from(it, desired, None)?;
     if !(x.ndim() == 0 || y.ndim() == 0 || x.shape() == y.shape()) {
-        let reason = format!("{err_msg}\n(shapes {}, {} mismatch)", shape_str(x.shape()), shape_str(y.shape()));
-        return Err(PyErr::new(ExcKind::AssertionError, build_err_msg(&x, &y, &reason, header)));
+        let reason = format!(
+            "{err_msg}\n(shapes {}, {} mismatch)",
+            shape_str(x.shape()),
+            shape_str(y.shape())
+        );
+        return Err(PyErr::new(
+            ExcKind::AssertionError,
+            build_err_msg(&x, &y, &reason, header),
+        ));
     }
     let shape = broadcast_shapes(x.shape(), y.shape())?;
     let n = numel(&shape);
@@ -86,12 +93,20 @@ fn compare_arrays(
     let mut bad: Vec<usize> = Vec::new();
     let mut flagged = 0usize;
     for i in 0..n {
-        let (p, q) = (x.get_flat_f64(at(&mx, i)).unwrap_or(0.0), y.get_flat_f64(at(&my, i)).unwrap_or(0.0));
+        let (p, q) = (
+            x.get_flat_f64(at(&mx, i)).unwrap_or(0.0),
+            y.get_flat_f64(at(&my, i)).unwrap_or(0.0),
+        );
         if float {
             // NaNs and infinities must sit at the same places.
             if p.is_nan() || q.is_nan() {
                 if p.is_nan() != q.is_nan() {
-                    let e = build_err_msg(&x, &y, &format!("{err_msg}\nnan location mismatch:"), header);
+                    let e = build_err_msg(
+                        &x,
+                        &y,
+                        &format!("{err_msg}\nnan location mismatch:"),
+                        header,
+                    );
                     return Err(PyErr::new(ExcKind::AssertionError, e));
                 }
                 flagged += 1;
@@ -99,7 +114,12 @@ fn compare_arrays(
             }
             if p.is_infinite() || q.is_infinite() {
                 if p != q {
-                    let e = build_err_msg(&x, &y, &format!("{err_msg}\ninf location mismatch:"), header);
+                    let e = build_err_msg(
+                        &x,
+                        &y,
+                        &format!("{err_msg}\ninf location mismatch:"),
+                        header,
+                    );
                     return Err(PyErr::new(ExcKind::AssertionError, e));
                 }
                 flagged += 1;
@@ -133,7 +153,13 @@ fn compare_arrays(
                 // An f-string formats NumPy scalars through Python floats.
                 let s = |v: &Value| match v {
                     Value::NpScalar(s) => match s.num {
-                        _ if s.dtype.is_bool() => if s.num.as_i64() != 0 { "True".into() } else { "False".into() },
+                        _ if s.dtype.is_bool() => {
+                            if s.num.as_i64() != 0 {
+                                "True".into()
+                            } else {
+                                "False".into()
+                            }
+                        }
                         Num::I(i) => i.to_string(),
                         Num::F(f) => crate::script::fmt::float_repr(f),
                     },
@@ -141,7 +167,10 @@ fn compare_arrays(
                 };
                 format!(
                     " [{}]: {} (ACTUAL), {} (DESIRED)",
-                    idx.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                    idx.iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     s(&xv),
                     s(&yv)
                 )
@@ -181,17 +210,41 @@ fn compare_arrays(
         if q.as_f64() != 0.0 {
             any_nonzero = true;
             let rel = err.as_f64() / q.as_f64().abs();
-            let rel = if diff_dt == DataType::f32() { rel as f32 as f64 } else { rel };
+            let rel = if diff_dt == DataType::f32() {
+                rel as f32 as f64
+            } else {
+                rel
+            };
             max_rel = Some(max_rel.map_or(rel, |m: f64| m.max(rel)));
         }
     }
-    remarks.push(format!("Max absolute difference among violations: {}", fmt0(diff_dt, max_abs.unwrap_or(Num::I(0)))));
-    let rel_dt = if is_float(diff_dt) { diff_dt } else { DataType::f64() };
-    let rel = if any_nonzero { max_rel.unwrap_or(f64::INFINITY) } else { f64::INFINITY };
-    let rel_text = if any_nonzero { fmt0(rel_dt, Num::F(rel)) } else { "inf".to_string() };
-    remarks.push(format!("Max relative difference among violations: {rel_text}"));
+    remarks.push(format!(
+        "Max absolute difference among violations: {}",
+        fmt0(diff_dt, max_abs.unwrap_or(Num::I(0)))
+    ));
+    let rel_dt = if is_float(diff_dt) {
+        diff_dt
+    } else {
+        DataType::f64()
+    };
+    let rel = if any_nonzero {
+        max_rel.unwrap_or(f64::INFINITY)
+    } else {
+        f64::INFINITY
+    };
+    let rel_text = if any_nonzero {
+        fmt0(rel_dt, Num::F(rel))
+    } else {
+        "inf".to_string()
+    };
+    remarks.push(format!(
+        "Max relative difference among violations: {rel_text}"
+    ));
     let full = format!("{err_msg}\n{}", remarks.join("\n"));
-    Err(PyErr::new(ExcKind::AssertionError, build_err_msg(&x, &y, &full, header)))
+    Err(PyErr::new(
+        ExcKind::AssertionError,
+        build_err_msg(&x, &y, &full, header),
+    ))
 }
 
 pub fn assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
@@ -217,7 +270,14 @@ pub fn assert_array_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
     let actual = a.req(0, "actual", "assert_array_equal")?;
     let desired = a.req(1, "desired", "assert_array_equal")?;
     let err_msg = err_msg_arg(it, &mut a, 2)?;
-    compare_arrays(it, &actual, &desired, "Arrays are not equal", &err_msg, &|p, q| p == q)?;
+    compare_arrays(
+        it,
+        &actual,
+        &desired,
+        "Arrays are not equal",
+        &err_msg,
+        &|p, q| p == q,
+    )?;
     Ok(Value::None)
 }
 
@@ -228,6 +288,8 @@ pub fn assert_array_almost_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
     let err_msg = err_msg_arg(it, &mut a, 3)?;
     let tol = 1.5 * 10f64.powi(-(decimal.clamp(0, 300) as i32));
     let header = format!("Arrays are not almost equal to {decimal} decimals");
-    compare_arrays(it, &actual, &desired, &header, &err_msg, &move |p, q| (p - q).abs() < tol)?;
+    compare_arrays(it, &actual, &desired, &header, &err_msg, &move |p, q| {
+        (p - q).abs() < tol
+    })?;
     Ok(Value::None)
 }

@@ -1,0 +1,33 @@
+//! The graph level: Relax-like functions that stitch tensor programs into
+//! an end-to-end model (chapters 3, 5 and 7 of the MLC course).
+//!
+//! - [`ir`]: struct info (`R.Tensor((1, "m"), "float32")`), variables,
+//!   expressions, bindings, dataflow blocks and [`Function`]s. Graph
+//!   functions live in the same [`crate::ir::IRModule`] as PrimFuncs
+//!   ([`crate::ir::BaseFunc::Graph`]); symbolic dimensions are TensorIR
+//!   variables.
+//! - [`op`]: the built-in operators (`R.add`, `R.matmul`, `R.nn.conv2d`,
+//!   `R.call_tir`, …) and their shape/dtype inference.
+//! - [`infer`]: struct info of expressions and calls of graph functions.
+//! - [`equal`]: structural equality with TVM's semantics (variables mapped
+//!   by definition, names ignored).
+//! - [`vm`]: the virtual machine that runs a graph function: `call_tir`
+//!   through a pluggable [`vm::Kernels`] backend (the reference interpreter by
+//!   default), `call_dps_packed` through a [`vm::PackedRegistry`], built-in
+//!   operators by reference implementations ([`reference`]).
+//!
+//! TVMScript parsing is in [`crate::tvmscript::relax_builder`], printing in
+//! `crate::tvmscript::printer` (its `relax` part).
+
+pub mod equal;
+pub mod infer;
+pub mod ir;
+pub mod op;
+pub mod reference;
+pub mod vm;
+
+pub use ir::{
+    Binding, BindingBlock, Call, Callee, Expr, ExprKind, FuncInfo, Function, GlobalVar, PrimExpr,
+    SeqExpr, ShapeInfo, StructInfo, SymVar, TensorInfo, Var,
+};
+pub use op::{BinaryOp, Conv2dAttrs, Op};

@@ -1,0 +1,38 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+m = TypeVar("m")
+n = TypeVar("n")
+k = TypeVar("k")
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def linear0(X: T.Buffer((1, m), "float32"), W: T.Buffer((n, m), "float32"), B: T.Buffer((n,), "float32"), Z: T.Buffer((1, n), "float32")):
+        # with T.sblock("root"):
+        Y = T.sblock_alloc_buffer((1, n))
+        for i, j, k in T.grid(1, n, m):
+            with T.sblock("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(X[vi, vk], W[vj, vk])
+                T.writes(Y[vi, vj])
+                with T.init():
+                    Y[vi, vj] = T.float32(0.0)
+                Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]
+        for i, j in T.grid(1, n):
+            with T.sblock("Z"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(Y[vi, vj], B[vj])
+                T.writes(Z[vi, vj])
+                Z[vi, vj] = Y[vi, vj] + B[vj]
+
+    @R.function
+    def main(x: R.Tensor((1, m), dtype="float32"), w0: R.Tensor((n, m), dtype="float32"), b0: R.Tensor((n,), dtype="float32"), w1: R.Tensor((k, n), dtype="float32"), b1: R.Tensor((k,), dtype="float32")) -> R.Tensor((1, k), dtype="float32"):
+        with R.dataflow():
+            lv0 = R.call_dps_packed("linear0", (x, w0, b0), out_ty=R.Tensor((1, n), dtype="float32"))
+            lv1 = R.call_dps_packed("env.relu", (lv0,), out_ty=R.Tensor((1, n), dtype="float32"))
+            out = R.call_dps_packed("env.linear", (lv1, w1, b1), out_ty=R.Tensor((1, k), dtype="float32"))
+            R.output(out)
+        return out
