@@ -117,6 +117,52 @@ fn main() {
             source,
         });
     }
+    // The seeds' tensor-expression programs, as TVM prints the PrimFunc that
+    // `te.create_prim_func` makes (`### tvm`), with their schedule if any.
+    for p in files(&data.join("te"), ".txt") {
+        let id = stem(&p, ".txt");
+        if !id.starts_with("seed") {
+            continue;
+        }
+        let text = fs::read_to_string(&p).unwrap();
+        let section = |name: &str| -> String {
+            let start = format!("### {name}\n");
+            text.split_once(&start)
+                .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
+                .unwrap_or_default()
+        };
+        let program = section("tvm");
+        if program.trim().is_empty() {
+            continue;
+        }
+        let schedule = section("schedule");
+        let source = if schedule.trim().is_empty() {
+            program
+        } else {
+            format!("{}\n{MARKER}{}\n", program.trim_end(), schedule.trim_end())
+        };
+        out.push(Ex {
+            description: first_comment(&text)
+                .map(|d| format!("From tensor expressions: {d}"))
+                .unwrap_or_default(),
+            title: format!("{} (TE)", title_of(&id)),
+            id: format!("te_{id}"),
+            category: "Course programs",
+            source,
+        });
+    }
+    // Graph-level (Relax-like) modules of the seeds and the book.
+    for p in files(&data.join("graph"), ".py") {
+        let id = stem(&p, ".py");
+        let source = fs::read_to_string(&p).unwrap();
+        out.push(Ex {
+            description: first_comment(&source).unwrap_or_default(),
+            title: title_of(&id),
+            id,
+            category: "Graph-level programs",
+            source,
+        });
+    }
     // Seed programs.
     for p in files(&data.join("seeds"), ".py") {
         let id = stem(&p, ".py");
