@@ -10,7 +10,7 @@
 // Environment: TESSEL_CHROMIUM overrides the browser (default /usr/bin/chromium).
 
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,7 @@ const MIME = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
 };
 
@@ -91,67 +92,256 @@ function serveDist(root) {
 
 // --- the tests ---------------------------------------------------------------
 
-/** What the output pane should say for `text` (mirrors web-ui's `describe`). */
-function expectedOutput(text) {
-  // Rust's str::lines(): split on \n, a final empty piece is not a line.
-  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-  const chars = [...text].length; // Unicode scalar values, like str::chars()
-  const count = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  return `${count(lines, 'line')}, ${count(chars, 'character')}`;
+const doc = (page) => page.evaluate(() => window.TesselEditor.current.getDoc());
+const irText = (page) => page.evaluate(() => document.querySelector('#ir-view')?.innerText ?? '');
+const shot = (page, name) => page.screenshot({ path: join(outDir, name) });
+
+async function waitIr(page, pred, what) {
+  try {
+    await page.waitForFunction(pred, null, { timeout: TIMEOUT_MS });
+  } catch (e) {
+    const ir = (await irText(page)).slice(0, 600);
+    throw new Error(`${what}: not seen within ${TIMEOUT_MS} ms; the IR pane shows:\n${ir}`);
+  }
 }
 
-async function outputSettlesTo(page, expected) {
-  await page.waitForFunction(
-    (want) => document.querySelector('#output')?.textContent === want,
-    expected,
-    { timeout: TIMEOUT_MS },
-  );
+async function openExample(page, id) {
+  await page.click('#examples-button');
+  await page.waitForSelector('#gallery');
+  await page.fill('#gallery-filter', id);
+  await page.click(`#gallery [data-example="${id}"]`);
+  await page.waitForSelector('#gallery', { state: 'detached' });
 }
+
+/** Waits until the editor holds `want` and the IR pane reflects it. */
+async function typeAtEnd(page, text) {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text, { delay: 5 });
+}
+
+const BOOK_SCHEDULE_STEPS = 5; // original + split, reorder, reverse_compute_at, decompose_reduction
+const latencies = [];
 
 const tests = [
   // Every later test needs this one: if it fails, they are not run.
-  ['page loads and shows the header', async ({ page, url, errors }) => {
+  ['page loads: header, editor, IR of the default example', async ({ page, url, errors }) => {
     await page.goto(url, { waitUntil: 'load' });
     try {
       await page.waitForSelector('header h1', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
     } catch (e) {
       const seen = errors.length ? `; errors seen:\n  ${errors.join('\n  ')}` : '';
-      throw new Error(`the app did not render a header within ${TIMEOUT_MS} ms${seen}`);
+      throw new Error(`the app did not render within ${TIMEOUT_MS} ms${seen}`);
     }
     const title = await page.title();
     if (title !== 'Tessel') throw new Error(`title is ${JSON.stringify(title)}, want "Tessel"`);
-    const h1 = (await page.textContent('header h1'))?.trim();
-    if (h1 !== 'Tessel') throw new Error(`header is ${JSON.stringify(h1)}, want "Tessel"`);
     const bg = await page.evaluate(() => getComputedStyle(document.querySelector('header')).backgroundColor);
     if (bg === 'rgba(0, 0, 0, 0)') throw new Error('header has no background: static/style.css not applied');
-    await page.screenshot({ path: join(outDir, '01-loaded.png'), fullPage: true });
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('def mm_relu'), 'the printed mm_relu');
+    await page.waitForFunction(() => /step 4 \/ 4/.test(document.querySelector('#step-label')?.textContent ?? ''));
+    await shot(page, '01-loaded.png');
   }],
 
-  ['editor holds the sample program and the output describes it', async ({ page }) => {
-    const source = await page.inputValue('#editor');
-    if (!source.includes('@T.prim_func')) {
-      throw new Error(`#editor does not hold the sample program: ${JSON.stringify(source.slice(0, 80))}`);
+  ['typing in the editor updates the IR (debounced, in the worker)', async ({ page }) => {
+    await openExample(page, 'mm_relu_start');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('for i, j, k in T.grid(128, 128, 128)'), 'the unscheduled mm_relu');
+    // Long main-thread tasks while typing (the compiler runs in a worker).
+    await page.evaluate(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration)))
+        .observe({ type: 'longtask' });
+    });
+    await typeAtEnd(page, 'b = sch.get_block("C")\ni, j = sch.get_loops(b)\nsch.parallel(i)\n');
+    const long = await page.evaluate(() => window.__longTasks);
+    console.log(`e2e: main-thread tasks over 50 ms while typing 47 characters: ${long.length ? long.map((d) => d.toFixed(0) + ' ms').join(', ') : 'none'}`);
+    const text = await doc(page);
+    if (!text.includes('sch.parallel(i)')) throw new Error(`the editor holds:\n${text.slice(-200)}`);
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.parallel(128)'), 'a parallel loop after typing sch.parallel(i)');
+    await shot(page, '02-typed.png');
+  }],
+
+  ['a broken program shows a spanned error with its message on hover', async ({ page }) => {
+    // C is the output block: compute_inline refuses it.
+    await typeAtEnd(page, 'sch.compute_inline(b)\n');
+    await page.waitForSelector('.cm-lintRange-error', { timeout: TIMEOUT_MS });
+    const marked = await page.$eval('.cm-lintRange-error', (el) => el.textContent);
+    if (marked !== 'sch.compute_inline(b)') throw new Error(`the squiggle covers ${JSON.stringify(marked)}, want the compute_inline call`);
+    await page.hover('.cm-lintRange-error');
+    await page.waitForSelector('.cm-tooltip-lint', { timeout: TIMEOUT_MS });
+    const tip = await page.textContent('.cm-tooltip-lint');
+    if (!/output block/.test(tip)) throw new Error(`hover says ${JSON.stringify(tip)}`);
+    await page.waitForSelector('details.marked pre');
+    const consoleText = await page.textContent('#console');
+    if (!/line \d+:\d+/.test(consoleText)) throw new Error(`the console does not list the error: ${consoleText.slice(0, 300)}`);
+    await shot(page, '03-error.png');
+    // A syntax error in the module part: an exact span too.
+    await page.evaluate(() => {
+      const ed = window.TesselEditor.current;
+      ed.setDoc(ed.getDoc().replace('def mm_relu(', 'def mm_relu(('), true);
+    });
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.textContent.includes('error'), null, { timeout: TIMEOUT_MS });
+    await page.waitForSelector('.cm-lintRange-error', { timeout: TIMEOUT_MS });
+    await shot(page, '03b-syntax-error.png');
+  }],
+
+  ['step through the trace of the book schedule, with a diff', async ({ page }) => {
+    await openExample(page, 'mm_relu');
+    await page.waitForFunction((n) => document.querySelectorAll('#trace-steps li').length === n, BOOK_SCHEDULE_STEPS, { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => /step 4 \/ 4: .*decompose_reduction/.test(document.querySelector('#step-label').textContent));
+    const last = await irText(page);
+    if (!last.includes('Y_init')) throw new Error('the last step has no Y_init block');
+    await page.click('#trace-steps li:nth-child(2) button');
+    await page.waitForFunction(() => /step 1 \/ 4: .*split/.test(document.querySelector('#step-label').textContent));
+    const afterSplit = await irText(page);
+    if (!afterSplit.includes('j_0') || afterSplit.includes('Y_init')) throw new Error(`step 1 IR unexpected:\n${afterSplit.slice(0, 400)}`);
+    await page.click('button[aria-label="Next step"]');
+    await page.waitForFunction(() => /step 2 \/ 4: .*reorder/.test(document.querySelector('#step-label').textContent));
+    await page.selectOption('#compare-select', '1');
+    await page.waitForSelector('#ir-diff .irl.add');
+    const added = await page.$$eval('#ir-diff .irl.add', (els) => els.map((e) => e.textContent));
+    const removed = await page.$$eval('#ir-diff .irl.del', (els) => els.map((e) => e.textContent));
+    if (!added.length || !removed.length) throw new Error('the diff shows no added or removed lines');
+    await shot(page, '04-diff.png');
+    await page.selectOption('#compare-select', '');
+  }],
+
+  ['apply split, reorder and reverse_compute_at by clicking', async ({ page }) => {
+    await openExample(page, 'mm_relu_start');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), 'the unscheduled mm_relu');
+    // split j
+    await page.click('#ir-view button.irtarget[data-kind="loop"][data-name="j"]');
+    await page.waitForSelector('#primitives');
+    await page.fill('#prim-split-arg', 'None, 4');
+    await page.click('#prim-split');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('j_1'), 'j_0 and j_1 after split');
+    // reorder j_0, k, j_1
+    await page.click('#ir-view button.irtarget[data-kind="loop"][data-name="j_0"]');
+    await page.fill('#prim-reorder-arg', 'j_0, k, j_1');
+    await page.click('#prim-reorder');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('for i, j_0, k, j_1 in T.grid(128, 32, 128, 4)'), 'k between j_0 and j_1 after reorder');
+    // reverse_compute_at C under j_0
+    await page.click('#ir-view button.irtarget[data-kind="loop"][data-name="j_0"]');
+    await page.selectOption('#prim-reverse_compute_at-arg', 'C');
+    await page.click('#prim-reverse_compute_at');
+    await page.waitForFunction(() => document.querySelectorAll('#trace-steps li').length === 4, null, { timeout: TIMEOUT_MS });
+    const text = await doc(page);
+    for (const want of ['sch.split(j, factors=[None, 4])', 'sch.reorder(j_0, k, j_1)', 'sch.reverse_compute_at(sch.get_block("C"), j_0)']) {
+      if (!text.includes(want)) throw new Error(`the script lacks ${want}:\n${text.slice(-600)}`);
     }
-    await outputSettlesTo(page, expectedOutput(source));
+    // The loop-nest picture and the regions of one iteration of j_0.
+    await page.click('#nest button.nest-head[data-name="j_0"]');
+    await page.waitForSelector('#regions figure.region');
+    const regions = await page.$$eval('#regions figcaption code', (els) => els.map((e) => e.textContent));
+    if (!regions.some((r) => r.startsWith('A[i, 0:128]'))) throw new Error(`regions: ${regions.join(' | ')}`);
+    await shot(page, '05-clicked.png');
   }],
 
-  ['typing into the editor updates the output', async ({ page }) => {
-    const before = await page.textContent('#output');
-    await page.click('#editor');
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('\n# edited in the browser');
-    const source = await page.inputValue('#editor');
-    const want = expectedOutput(source);
-    if (want === before) throw new Error('typing did not change the editor text');
-    await outputSettlesTo(page, want);
-    await page.screenshot({ path: join(outDir, '02-typed.png'), fullPage: true });
+  ['run: the scheduled program matches the reference', async ({ page }) => {
+    await page.click('#run-button');
+    await page.waitForFunction(() => document.querySelector('#run-verdict')?.textContent.includes('outputs match'), null, { timeout: 60_000 });
+    const time = await page.textContent('#run-time');
+    if (!/\d/.test(time)) throw new Error(`no run time: ${time}`);
+    await shot(page, '06-run.png');
   }],
 
-  ['replacing the whole program updates the output', async ({ page }) => {
-    await page.fill('#editor', 'x = 1');
-    await outputSettlesTo(page, '1 line, 5 characters');
-    await page.fill('#editor', '');
-    await outputSettlesTo(page, '0 lines, 0 characters');
+  ['a share link reproduces the state in a fresh browser context', async ({ page, browser, url }) => {
+    await page.click('#share-button');
+    await page.waitForSelector('#share-link');
+    const link = await page.inputValue('#share-link');
+    if (!link.includes('#v1.')) throw new Error(`share link ${link}`);
+    const want = await doc(page);
+    const wantLabel = await page.textContent('#step-label');
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+    try {
+      const p2 = await fresh.newPage();
+      await p2.goto(link, { waitUntil: 'load' });
+      await p2.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      await p2.waitForFunction((w) => document.querySelector('#step-label')?.textContent === w, wantLabel, { timeout: TIMEOUT_MS });
+      const got = await doc(p2);
+      if (got !== want) throw new Error('the shared editor text differs');
+      await p2.screenshot({ path: join(outDir, '07-shared.png') });
+    } finally {
+      await fresh.close();
+    }
+  }],
+
+  ['embed mode: minimal chrome, read-only example', async ({ page, browser, url }) => {
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 560 } });
+    try {
+      const p = await ctx.newPage();
+      await p.goto(`${url}?embed=1&example=vecadd_schedule&readonly=1`, { waitUntil: 'load' });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      await p.waitForFunction(() => document.querySelector('#ir-view')?.innerText.includes('T.parallel'), null, { timeout: TIMEOUT_MS });
+      if (await p.$('#examples-button')) throw new Error('embed mode shows the examples button');
+      if (!(await p.$('a:has-text("Open in Tessel")'))) throw new Error('embed mode has no "Open in Tessel" link');
+      const editable = await p.$eval('.cm-content', (el) => el.getAttribute('contenteditable'));
+      if (editable !== 'false') throw new Error(`read-only embed editor is editable (${editable})`);
+      await p.screenshot({ path: join(outDir, '08-embed.png') });
+    } finally {
+      await ctx.close();
+    }
+  }],
+
+  ['dark mode and keyboard-reachable controls', async ({ page }) => {
+    await page.click('#theme-button');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await shot(page, '09-dark.png');
+    await page.click('#theme-button');
+    const unlabeled = await page.$$eval('button, select, input', (els) => els.filter((e) => {
+      const name = e.getAttribute('aria-label') || e.textContent.trim() || e.id && document.querySelector(`label[for="${e.id}"]`) || e.closest('label') || e.title;
+      return !name;
+    }).map((e) => e.outerHTML.slice(0, 80)));
+    if (unlabeled.length) throw new Error(`controls without a label:\n  ${unlabeled.join('\n  ')}`);
+  }],
+
+  ['a course notebook runs in the script interpreter (Python mode)', async ({ page }) => {
+    await openExample(page, 'tutorial_tensorir_blitz');
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: 60_000 });
+    const out = await page.textContent('#console .console-text');
+    if (!out.includes('T.prim_func')) throw new Error(`the console does not show the script's output:\n${out.slice(0, 300)}`);
+    const steps = await page.$$eval('#trace-steps li', (els) => els.length);
+    if (steps < 2) throw new Error(`the notebook's schedule shows ${steps} step(s)`);
+    await shot(page, '10-notebook.png');
+  }],
+
+  ['compile latency of the course programs and schedules', async ({ page }) => {
+    await page.click('#examples-button');
+    const all = await page.$$eval('#gallery .gallery-cat', (cats) => cats
+      .filter((c) => /Course programs|Book schedules|Course schedules/.test(c.querySelector('h3').textContent))
+      .flatMap((c) => [...c.querySelectorAll('[data-example]')].map((b) => b.dataset.example)));
+    await page.keyboard.press('Escape');
+    for (const id of all) {
+      await openExample(page, id);
+      await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: TIMEOUT_MS });
+      const ms = await page.$eval('#compile-status', (el) => parseFloat(el.dataset.compileMs));
+      latencies.push([id, ms]);
+    }
+    const sorted = latencies.map(([, ms]) => ms).sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    console.log(`e2e: compile latency over ${sorted.length} examples: median ${median.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+    for (const [id, ms] of latencies) console.log(`e2e:   ${ms.toFixed(1).padStart(7)} ms  ${id}`);
+    writeFileSync(join(outDir, 'compile-latency.json'), JSON.stringify(Object.fromEntries(latencies), null, 1));
+  }],
+
+  ['offline after the first visit (service worker)', async ({ browser, url }) => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+    try {
+      const p = await ctx.newPage();
+      await p.goto(url, { waitUntil: 'load' });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      await p.waitForFunction(() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(() => false), null, { timeout: TIMEOUT_MS }).catch(() => {});
+      await p.evaluate(() => navigator.serviceWorker.ready);
+      // Reload once online so every asset goes through the service worker's cache.
+      await p.reload({ waitUntil: 'load' });
+      await p.waitForFunction(() => document.querySelector('#ir-view')?.innerText.includes('def '), null, { timeout: TIMEOUT_MS });
+      await ctx.setOffline(true);
+      await p.reload({ waitUntil: 'load' });
+      await p.waitForFunction(() => document.querySelector('#ir-view')?.innerText.includes('def '), null, { timeout: TIMEOUT_MS });
+      await p.screenshot({ path: join(outDir, '11-offline.png') });
+    } finally {
+      await ctx.close();
+    }
   }],
 
   ['no errors in the console', async ({ errors }) => {
@@ -171,12 +361,11 @@ console.log(`e2e: browser ${chromiumPath}`);
 
 let passed = 0;
 let failed = 0;
-let context;
+let browser;
 try {
-  context = await chromium.launchPersistentContext(profile, {
+  browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    viewport: { width: 1200, height: 700 },
     args: [
       '--no-sandbox',
       '--disable-background-networking',
@@ -187,7 +376,9 @@ try {
     ],
     timeout: 60_000,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
+  const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT_MS);
   const errors = [];
   page.on('console', (msg) => {
@@ -207,16 +398,16 @@ try {
     }
     const started = Date.now();
     try {
-      await body({ page, url, errors });
+      await body({ page, url, errors, browser });
       passed += 1;
       console.log(`e2e: ok     ${name} (${Date.now() - started} ms)`);
     } catch (e) {
       failed += 1;
       const message = String(e.message ?? e).replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
       console.log(`e2e: FAILED ${name}\n       ${message.split('\n').join('\n       ')}`);
-      const shot = join(outDir, `failure-${String(index + 1).padStart(2, '0')}.png`);
-      await page.screenshot({ path: shot, fullPage: true }).then(
-        () => console.log(`       screenshot: ${shot}`),
+      const file = join(outDir, `failure-${String(index + 1).padStart(2, '0')}.png`);
+      await page.screenshot({ path: file, fullPage: true }).then(
+        () => console.log(`       screenshot: ${file}`),
         () => {},
       );
     }
@@ -225,7 +416,7 @@ try {
   failed += 1;
   console.log(`e2e: FAILED could not start the browser: ${e.message}`);
 } finally {
-  await context?.close().catch(() => {});
+  await browser?.close().catch(() => {});
   server.close();
   rmSync(profile, { recursive: true, force: true });
 }

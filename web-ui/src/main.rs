@@ -1,69 +1,1568 @@
-//! Tessel's browser playground: a Leptos client-side-rendered app.
+//! Tessel's browser playground (Leptos, client-side only).
 //!
-//! For now it is only the shell — an editor and an output pane wired
-//! reactively. The output shows trivial facts about the source until
-//! `compiler-core` exposes its parser and printer; then the pane shows the
-//! compiler's output instead (see `describe`).
+//! The main thread holds the UI and the CodeMirror editor; the compiler runs
+//! in two Web Workers (`src/bin/worker.rs`): one compiles as you type, one
+//! runs programs, so neither typing nor compiling waits for a run. The script
+//! in the editor is the single source of truth: clicking a primitive appends
+//! code to it. The whole state lives in the URL fragment (`share.rs`) and in
+//! localStorage.
 
+mod editor;
+mod worker_client;
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use leptos::ev;
+use leptos::html;
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-/// The program the editor starts with.
-const SAMPLE: &str = r#"# A TVMScript PrimFunc: C = A + B on 128 floats.
-from tvm.script import tir as T
+use editor::EditorHandle;
+use web_ui::examples;
+use web_ui::ir_view::{IrText, Selection};
+use web_ui::protocol::*;
+use web_ui::share::SavedState;
+use web_ui::{diff, highlight, ir_view, share};
+use worker_client::Channel;
 
-@T.prim_func
-def add(A: T.Buffer((128,), "float32"),
-        B: T.Buffer((128,), "float32"),
-        C: T.Buffer((128,), "float32")):
-    T.func_attr({"global_symbol": "add", "tir.noalias": True})
-    for i in range(128):
-        with T.block("C"):
-            vi = T.axis.spatial(128, i)
-            C[vi] = A[vi] + B[vi]
-"#;
+/// Debounce between the last keystroke and a compile.
+const DEBOUNCE_MS: u64 = 200;
+/// Runs per "Run" (the median is reported).
+const REPEATS: u32 = 5;
 
-/// What the output pane shows for a given source text.
-///
-/// Placeholder until `compiler-core` has a parser and printer.
-fn describe(source: &str) -> String {
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    format!(
-        "{}, {}",
-        count(source.lines().count(), "line"),
-        count(source.chars().count(), "character")
-    )
+/// The panes, in layout order: left column, then right column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pane {
+    Editor,
+    Console,
+    Run,
+    Ir,
+    Trace,
+    Nest,
+    Code,
+}
+
+impl Pane {
+    const ALL: [Pane; 7] = [
+        Pane::Editor,
+        Pane::Console,
+        Pane::Run,
+        Pane::Ir,
+        Pane::Trace,
+        Pane::Nest,
+        Pane::Code,
+    ];
+    fn idx(self) -> usize {
+        self as usize
+    }
+    fn id(self) -> &'static str {
+        match self {
+            Pane::Editor => "editor",
+            Pane::Console => "console",
+            Pane::Run => "run",
+            Pane::Ir => "ir",
+            Pane::Trace => "trace",
+            Pane::Nest => "nest",
+            Pane::Code => "code",
+        }
+    }
+    fn title(self) -> &'static str {
+        match self {
+            Pane::Editor => "Script",
+            Pane::Console => "Console",
+            Pane::Run => "Run",
+            Pane::Ir => "Transformed IR",
+            Pane::Trace => "Trace",
+            Pane::Nest => "Loop nest",
+            Pane::Code => "Generated code",
+        }
+    }
+    fn left(self) -> bool {
+        matches!(self, Pane::Editor | Pane::Console | Pane::Run)
+    }
+    fn default_weight(self) -> f64 {
+        match self {
+            Pane::Editor => 5.0,
+            Pane::Console => 1.3,
+            Pane::Run => 1.7,
+            Pane::Ir => 5.0,
+            Pane::Trace => 1.8,
+            Pane::Nest => 3.0,
+            Pane::Code => 1.5,
+        }
+    }
+    fn from_id(id: &str) -> Option<Pane> {
+        Pane::ALL.into_iter().find(|p| p.id() == id)
+    }
+}
+
+/// URL parameters for course pages' iframes: `?embed=1&example=mm_relu&readonly=1&panes=editor,ir`.
+#[derive(Clone, Debug, Default)]
+struct Embed {
+    on: bool,
+    read_only: bool,
+    example: Option<String>,
+    code: Option<String>,
+    panes: Option<Vec<Pane>>,
+}
+
+fn read_embed() -> Embed {
+    let search = window().location().search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Embed::default();
+    };
+    let flag = |k: &str| {
+        params
+            .get(k)
+            .map(|v| v != "0" && v != "false")
+            .unwrap_or(false)
+    };
+    Embed {
+        on: flag("embed"),
+        read_only: flag("readonly"),
+        example: params.get("example"),
+        code: params.get("code"),
+        panes: params
+            .get("panes")
+            .map(|p| p.split(',').filter_map(Pane::from_id).collect()),
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    source: RwSignal<String>,
+    compiled: RwSignal<Option<CompileOutcome>>,
+    compiled_source: RwSignal<String>,
+    compiling: RwSignal<bool>,
+    round_trip_ms: RwSignal<Option<f64>>,
+    sent_at: RwSignal<f64>,
+    step: RwSignal<usize>,
+    compare: RwSignal<Option<usize>>,
+    selection: RwSignal<Option<Selection>>,
+    regions: RwSignal<Option<RegionsOutcome>>,
+    region_at: RwSignal<i64>,
+    run: RwSignal<Option<RunOutcome>>,
+    running: RwSignal<bool>,
+    backend: RwSignal<String>,
+    messages: RwSignal<Vec<(String, String)>>,
+    visible: RwSignal<[bool; 7]>,
+    weights: RwSignal<[f64; 7]>,
+    left_pct: RwSignal<f64>,
+    dark: RwSignal<bool>,
+    gallery: RwSignal<bool>,
+    share_link: RwSignal<Option<String>>,
+    example: RwSignal<String>,
+    embed: StoredValue<Embed>,
+    editor: StoredValue<Option<EditorHandle>, LocalStorage>,
+    compiler: StoredValue<Option<Rc<Channel>>, LocalStorage>,
+    runner: StoredValue<Option<Rc<Channel>>, LocalStorage>,
+    debounce: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+}
+
+fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+impl Ctx {
+    fn log(&self, class: &str, text: impl Into<String>) {
+        let text = text.into();
+        self.messages.update(|m| {
+            m.push((class.to_string(), text));
+            if m.len() > 50 {
+                m.remove(0);
+            }
+        });
+    }
+
+    fn saved(&self) -> SavedState {
+        SavedState {
+            source: self.source.get_untracked(),
+            step: self.step.get_untracked(),
+            backend: self.backend.get_untracked(),
+            example: self.example.get_untracked(),
+        }
+    }
+
+    fn compile_now(&self) {
+        let source = self.source.get_untracked();
+        self.compiler.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                self.compiling.set(true);
+                self.sent_at.set(now_ms());
+                c.send(Request::Compile { id, source });
+            }
+        });
+        if !self.embed.with_value(|e| e.on) {
+            share::save_local(&self.saved());
+        }
+    }
+
+    fn schedule_compile(&self) {
+        let ctx = *self;
+        self.debounce.update_value(|h| {
+            if let Some(h) = h.take() {
+                h.clear();
+            }
+            *h = set_timeout_with_handle(
+                move || ctx.compile_now(),
+                Duration::from_millis(DEBOUNCE_MS),
+            )
+            .ok();
+        });
+    }
+
+    fn set_source(&self, text: &str) {
+        self.editor.with_value(|e| {
+            if let Some(e) = e {
+                e.set_doc(text, false);
+            }
+        });
+        self.source.set(text.to_string());
+        self.compile_now();
+    }
+
+    fn load_example(&self, id: &str) {
+        if let Some(ex) = examples::find(id) {
+            self.example.set(ex.id.to_string());
+            self.step.set(usize::MAX);
+            self.compare.set(None);
+            self.selection.set(None);
+            self.run.set(None);
+            self.set_source(ex.source);
+            self.log("info", format!("loaded example “{}”", ex.title));
+        }
+    }
+
+    fn run_now(&self) {
+        let source = self.source.get_untracked();
+        let backend = self.backend.get_untracked();
+        self.runner.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                self.running.set(true);
+                c.send(Request::Run {
+                    id,
+                    source,
+                    backend,
+                    repeats: REPEATS,
+                });
+            }
+        });
+        if !self.visible.get_untracked()[Pane::Run.idx()] {
+            self.visible.update(|v| v[Pane::Run.idx()] = true);
+        }
+    }
+
+    fn stop_run(&self) {
+        self.runner.with_value(|c| {
+            if let Some(c) = c {
+                Channel::restart(c);
+            }
+        });
+        self.running.set(false);
+        self.log("info", "run stopped");
+    }
+
+    fn share(&self) {
+        let state = self.saved();
+        let url = share::share_url(&state);
+        let hash = format!("#{}", share::encode(&state));
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&hash));
+        }
+        let clipboard = window().navigator().clipboard();
+        let _ = clipboard.write_text(&url);
+        self.share_link.set(Some(url.clone()));
+        self.log(
+            "info",
+            format!("share link copied ({} characters)", url.len()),
+        );
+    }
+
+    fn append_code(&self, lines: &[String]) {
+        self.editor.with_value(|e| {
+            let Some(e) = e else { return };
+            let doc = e.get_doc();
+            let mut text = String::new();
+            if !doc.ends_with('\n') {
+                text.push('\n');
+            }
+            if !doc
+                .lines()
+                .any(|l| l.trim_start().starts_with(web_ui::engine::SCHEDULE_MARKER))
+            {
+                text.push_str("\n# --- schedule ---\n");
+            }
+            for l in lines {
+                text.push_str(l);
+                text.push('\n');
+            }
+            e.append(&text);
+        });
+        self.step.set(usize::MAX);
+        self.selection.set(None);
+    }
+
+    fn on_compiled(&self, outcome: CompileOutcome) {
+        self.round_trip_ms
+            .set(Some(now_ms() - self.sent_at.get_untracked()));
+        let n = outcome.steps.len();
+        let old_n = self
+            .compiled
+            .with_untracked(|c| c.as_ref().map_or(0, |c| c.steps.len()));
+        let step = self.step.get_untracked();
+        if n > 0 && (step >= n || (step + 1 == old_n && n != old_n)) {
+            self.step.set(n - 1);
+        }
+        if let Some(c) = self.compare.get_untracked() {
+            if c >= n && c != usize::MAX {
+                self.compare.set(None);
+            }
+        }
+        let source = self.source.get_untracked();
+        self.editor.with_value(|e| {
+            if let Some(e) = e {
+                if e.get_doc() == source {
+                    e.set_diagnostics(&outcome.errors);
+                }
+            }
+        });
+        self.compiled_source.set(source);
+        // Keep the selection only if it still exists.
+        if let Some(sel) = self.selection.get_untracked() {
+            let keep = outcome
+                .steps
+                .get(self.step.get_untracked().min(n.saturating_sub(1)))
+                .map(|s| {
+                    ir_view::analyze(&s.ir)
+                        .line_of
+                        .iter()
+                        .any(|(x, _)| *x == sel)
+                })
+                .unwrap_or(false);
+            if !keep {
+                self.selection.set(None);
+            }
+        }
+        self.compiled.set(Some(outcome));
+        self.compiling.set(false);
+    }
 }
 
 #[component]
 fn App() -> impl IntoView {
-    let (source, set_source) = signal(SAMPLE.to_string());
-    let output = move || source.with(|s| describe(s));
+    let embed = read_embed();
+    let prefers_dark = window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .map(|m| m.matches())
+        .unwrap_or(false);
+    let dark = share::get_pref("theme")
+        .map(|t| t == "dark")
+        .unwrap_or(prefers_dark);
+    let mut visible = [true, true, true, true, true, true, false];
+    if let Some(panes) = &embed.panes {
+        visible = [false; 7];
+        for p in panes {
+            visible[p.idx()] = true;
+        }
+    } else if embed.on {
+        visible = [true, false, true, true, false, false, false];
+    }
+    let ctx = Ctx {
+        source: RwSignal::new(String::new()),
+        compiled: RwSignal::new(None),
+        compiled_source: RwSignal::new(String::new()),
+        compiling: RwSignal::new(false),
+        round_trip_ms: RwSignal::new(None),
+        sent_at: RwSignal::new(0.0),
+        step: RwSignal::new(usize::MAX),
+        compare: RwSignal::new(None),
+        selection: RwSignal::new(None),
+        regions: RwSignal::new(None),
+        region_at: RwSignal::new(0),
+        run: RwSignal::new(None),
+        running: RwSignal::new(false),
+        backend: RwSignal::new("interpreter".into()),
+        messages: RwSignal::new(vec![]),
+        visible: RwSignal::new(visible),
+        weights: RwSignal::new(Pane::ALL.map(|p| p.default_weight())),
+        left_pct: RwSignal::new(46.0),
+        dark: RwSignal::new(dark),
+        gallery: RwSignal::new(false),
+        share_link: RwSignal::new(None),
+        example: RwSignal::new(String::new()),
+        embed: StoredValue::new(embed.clone()),
+        editor: StoredValue::new_local(None),
+        compiler: StoredValue::new_local(None),
+        runner: StoredValue::new_local(None),
+        debounce: StoredValue::new_local(None),
+    };
+    provide_context(ctx);
 
+    Effect::new(move |_| {
+        let theme = if ctx.dark.get() { "dark" } else { "light" };
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("data-theme", theme);
+        }
+    });
+
+    // The initial state: share link > embed parameters > autosave > default example.
+    let hash = window().location().hash().unwrap_or_default();
+    let initial = share::decode(&hash)
+        .or_else(|| embed.code.as_deref().and_then(share::decode))
+        .or_else(|| {
+            embed
+                .example
+                .as_deref()
+                .and_then(examples::find)
+                .map(|ex| SavedState {
+                    source: ex.source.to_string(),
+                    step: usize::MAX,
+                    backend: String::new(),
+                    example: ex.id.to_string(),
+                })
+        })
+        .or_else(|| if embed.on { None } else { share::load_local() })
+        .unwrap_or_else(|| {
+            let ex = examples::find(examples::DEFAULT).expect("the default example exists");
+            SavedState {
+                source: ex.source.to_string(),
+                step: usize::MAX,
+                backend: String::new(),
+                example: ex.id.to_string(),
+            }
+        });
+    ctx.source.set(initial.source.clone());
+    ctx.step.set(initial.step);
+    ctx.example.set(initial.example.clone());
+    if !initial.backend.is_empty() {
+        ctx.backend.set(initial.backend.clone());
+    }
+
+    // Workers: one compiles (latest edit wins), one runs.
+    let compiler = Channel::new(
+        move |resp| match resp {
+            Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
+            Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
+            _ => {}
+        },
+        move |msg| ctx.log("error", msg),
+    );
+    let runner = Channel::new(
+        move |resp| {
+            if let Response::Ran { outcome, .. } = resp {
+                let class = match outcome.matches {
+                    Some(true) => "ok",
+                    Some(false) => "error",
+                    None if outcome.ok => "info",
+                    None => "error",
+                };
+                ctx.log(class, format!("run: {}", outcome.message));
+                ctx.run.set(Some(outcome));
+                ctx.running.set(false);
+            }
+        },
+        move |msg| {
+            ctx.running.set(false);
+            ctx.log("error", msg)
+        },
+    );
+    ctx.compiler.set_value(Some(compiler));
+    ctx.runner.set_value(Some(runner));
+    ctx.compile_now();
+
+    // Regions for the selected loop (the loop-nest picture).
+    Effect::new(move |_| {
+        let sel = ctx.selection.get();
+        let at = ctx.region_at.get();
+        let step = ctx.step.get();
+        let n = ctx
+            .compiled
+            .with(|c| c.as_ref().map_or(0, |c| c.steps.len()));
+        let Some(Selection::Loop { func, index, .. }) = sel else {
+            ctx.regions.set(None);
+            return;
+        };
+        if n == 0 {
+            return;
+        }
+        let source = ctx.compiled_source.get_untracked();
+        ctx.compiler.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                c.send(Request::Regions {
+                    id,
+                    source,
+                    step: step.min(n - 1),
+                    func,
+                    loop_index: index,
+                    at,
+                });
+            }
+        });
+    });
+
+    // Global shortcuts (the editor handles its own when focused).
+    let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
+        let mod_key = e.ctrl_key() || e.meta_key();
+        if mod_key && e.key() == "Enter" {
+            e.prevent_default();
+            ctx.run_now();
+        } else if mod_key && (e.key() == "s" || e.key() == "S") {
+            e.prevent_default();
+            ctx.share();
+        } else if e.key() == "Escape" && ctx.gallery.get_untracked() {
+            ctx.gallery.set(false);
+        }
+    });
+    on_cleanup(move || handle.remove());
+
+    let is_embed = embed.on;
+    view! {
+        <div class="app" class:embed=is_embed>
+            <TopBar/>
+            <Layout/>
+            <Show when=move || ctx.gallery.get()>
+                <Gallery/>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn TopBar() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let is_embed = ctx.embed.with_value(|e| e.on);
+    let gpu = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("gpu"))
+        .map(|v| !v.is_undefined() && !v.is_null())
+        .unwrap_or(false);
+    let open_full = move || {
+        let state = ctx.saved();
+        let loc = window().location();
+        format!(
+            "{}{}#{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            share::encode(&state)
+        )
+    };
     view! {
         <header class="topbar">
             <h1>"Tessel"</h1>
             <span class="tagline">"TensorIR in the browser"</span>
+            <Show when=move || !is_embed>
+                <button id="examples-button" class="tb" on:click=move |_| ctx.gallery.set(true)
+                    aria-haspopup="dialog" title="Open the examples gallery">"Examples"</button>
+            </Show>
+            <span class="spacer"></span>
+            <label class="tb-label" for="backend">"Backend"</label>
+            <select id="backend" class="tb"
+                on:change=move |ev| ctx.backend.set(event_target_value(&ev))
+                prop:value=move || ctx.backend.get()>
+                <option value="interpreter">"Reference interpreter"</option>
+                <option value="wasm" disabled=true>"CPU (wasm SIMD) — when the backend lands"</option>
+                <option value="webgpu" disabled=true>
+                    {if gpu { "WebGPU — when the backend lands" } else { "WebGPU — navigator.gpu missing in this browser" }}
+                </option>
+            </select>
+            <button id="run-button" class="tb primary"
+                on:click=move |_| if ctx.running.get_untracked() { ctx.stop_run() } else { ctx.run_now() }
+                title=move || if ctx.running.get() { "Stop the run" } else { "Run (Ctrl+Enter)" }>
+                {move || if ctx.running.get() { "■ Stop" } else { "▶ Run" }}
+            </button>
+            <Show when=move || !is_embed
+                fallback=move || view! {
+                    <a class="tb" href=open_full target="_blank" rel="noopener">"Open in Tessel ↗"</a>
+                }>
+                <button id="share-button" class="tb" on:click=move |_| ctx.share() title="Copy a link to this state (Ctrl+S)">"Share"</button>
+                <PaneMenu/>
+                <button id="theme-button" class="tb" title="Light or dark mode"
+                    aria-label=move || if ctx.dark.get() { "Switch to light mode" } else { "Switch to dark mode" }
+                    on:click=move |_| {
+                        let d = !ctx.dark.get_untracked();
+                        ctx.dark.set(d);
+                        share::set_pref("theme", if d { "dark" } else { "light" });
+                    }>
+                    {move || if ctx.dark.get() { "☀" } else { "☾" }}
+                </button>
+            </Show>
         </header>
-        <main class="panes">
-            <section class="pane">
-                <label for="editor">"Program"</label>
-                <textarea
-                    id="editor"
-                    spellcheck="false"
-                    autocomplete="off"
-                    prop:value=move || source.get()
-                    on:input=move |ev| set_source.set(event_target_value(&ev))
-                ></textarea>
-            </section>
-            <section class="pane">
-                <label for="output">"Output"</label>
-                <pre id="output" aria-live="polite">{output}</pre>
-            </section>
+        <Show when=move || ctx.share_link.get().is_some()>
+            <div class="sharebar" role="status">
+                <label for="share-link">"Link to this state:"</label>
+                <input id="share-link" readonly=true prop:value=move || ctx.share_link.get().unwrap_or_default()
+                    on:focus=move |ev| {
+                        if let Some(t) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                            t.select();
+                        }
+                    }/>
+                <button class="tb" on:click=move |_| ctx.share_link.set(None) aria-label="Close">"✕"</button>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn PaneMenu() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <details class="panemenu">
+            <summary class="tb">"Panes"</summary>
+            <div class="menu" role="group" aria-label="Show or hide panes">
+                {Pane::ALL.into_iter().map(|p| view! {
+                    <label>
+                        <input type="checkbox" id=format!("show-{}", p.id())
+                            prop:checked=move || ctx.visible.get()[p.idx()]
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                ctx.visible.update(|v| v[p.idx()] = on);
+                            }/>
+                        {p.title()}
+                    </label>
+                }).collect_view()}
+            </div>
+        </details>
+    }
+}
+
+#[component]
+fn Layout() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let main_ref = NodeRef::<html::Main>::new();
+    let dragging = StoredValue::new(false);
+    let on_move = move |ev: web_sys::PointerEvent| {
+        if !dragging.get_value() {
+            return;
+        }
+        if let Some(el) = main_ref.get_untracked() {
+            let r = el.get_bounding_client_rect();
+            let pct = (f64::from(ev.client_x()) - r.left()) / r.width() * 100.0;
+            ctx.left_pct.set(pct.clamp(15.0, 85.0));
+        }
+    };
+    let column = move |left: bool| {
+        view! {
+            <div class="column" class:left=left>
+                {move || {
+                    let vis = ctx.visible.get();
+                    let panes: Vec<Pane> = Pane::ALL
+                        .into_iter()
+                        .filter(|p| p.left() == left && vis[p.idx()])
+                        .collect();
+                    let n = panes.len();
+                    panes
+                        .into_iter()
+                        .enumerate()
+                        .map(|(k, p)| {
+                            let next = Pane::ALL
+                                .into_iter()
+                                .filter(|q| q.left() == left && vis[q.idx()])
+                                .nth(k + 1);
+                            view! {
+                                <PaneBox pane=p/>
+                                {(k + 1 < n).then(|| view! { <RowSplitter above=p below=next.unwrap()/> })}
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+        }
+    };
+    let any_left = move || {
+        ctx.visible
+            .get()
+            .iter()
+            .zip(Pane::ALL)
+            .any(|(v, p)| *v && p.left())
+    };
+    let any_right = move || {
+        ctx.visible
+            .get()
+            .iter()
+            .zip(Pane::ALL)
+            .any(|(v, p)| *v && !p.left())
+    };
+    view! {
+        <main class="layout" node_ref=main_ref
+            on:pointermove=on_move
+            on:pointerup=move |_| dragging.set_value(false)
+            on:pointerleave=move |_| dragging.set_value(false)
+            style:grid-template-columns=move || {
+                match (any_left(), any_right()) {
+                    (true, true) => format!("{:.1}% 6px 1fr", ctx.left_pct.get()),
+                    _ => "1fr".to_string(),
+                }
+            }>
+            <Show when=any_left>{column(true)}</Show>
+            <Show when=move || any_left() && any_right()>
+                <div class="col-splitter" role="separator" aria-orientation="vertical"
+                    aria-label="Resize the columns (arrow keys)" tabindex="0"
+                    aria-valuenow=move || format!("{:.0}", ctx.left_pct.get())
+                    on:pointerdown=move |ev| { ev.prevent_default(); dragging.set_value(true) }
+                    on:keydown=move |ev: web_sys::KeyboardEvent| {
+                        let d = match ev.key().as_str() { "ArrowLeft" => -2.0, "ArrowRight" => 2.0, _ => return };
+                        ev.prevent_default();
+                        ctx.left_pct.update(|p| *p = (*p + d).clamp(15.0, 85.0));
+                    }></div>
+            </Show>
+            <Show when=any_right>{column(false)}</Show>
         </main>
     }
 }
 
+#[component]
+fn RowSplitter(above: Pane, below: Pane) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let drag = StoredValue::new(None::<(f64, f64, f64)>);
+    let resize = move |delta_px: f64| {
+        let (a, b) = (above.idx(), below.idx());
+        ctx.weights.update(|w| {
+            // Weights are proportional to heights; move weight between the two.
+            let total = w[a] + w[b];
+            let el = document().get_element_by_id(&format!("pane-{}", above.id()));
+            let el2 = document().get_element_by_id(&format!("pane-{}", below.id()));
+            if let (Some(x), Some(y)) = (el, el2) {
+                let (ha, hb) = (
+                    x.get_bounding_client_rect().height(),
+                    y.get_bounding_client_rect().height(),
+                );
+                let px = ha + hb;
+                if px > 0.0 {
+                    let na = ((ha + delta_px) / px).clamp(0.08, 0.92);
+                    w[a] = total * na;
+                    w[b] = total * (1.0 - na);
+                }
+            }
+        });
+    };
+    view! {
+        <div class="row-splitter" role="separator" aria-orientation="horizontal" tabindex="0"
+            aria-label=format!("Resize {} and {} (arrow keys)", above.title(), below.title())
+            on:pointerdown=move |ev: web_sys::PointerEvent| {
+                ev.prevent_default();
+                if let Some(t) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                    let _ = t.set_pointer_capture(ev.pointer_id());
+                }
+                drag.set_value(Some((f64::from(ev.client_y()), 0.0, 0.0)));
+            }
+            on:pointermove=move |ev: web_sys::PointerEvent| {
+                if let Some((y0, _, _)) = drag.get_value() {
+                    let y = f64::from(ev.client_y());
+                    resize(y - y0);
+                    drag.set_value(Some((y, 0.0, 0.0)));
+                }
+            }
+            on:pointerup=move |_| drag.set_value(None)
+            on:keydown=move |ev: web_sys::KeyboardEvent| {
+                let d = match ev.key().as_str() { "ArrowUp" => -24.0, "ArrowDown" => 24.0, _ => return };
+                ev.prevent_default();
+                resize(d);
+            }></div>
+    }
+}
+
+#[component]
+fn PaneBox(pane: Pane) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let body = match pane {
+        Pane::Editor => view! { <EditorPane/> }.into_any(),
+        Pane::Console => view! { <ConsolePane/> }.into_any(),
+        Pane::Run => view! { <RunPane/> }.into_any(),
+        Pane::Ir => view! { <IrPane/> }.into_any(),
+        Pane::Trace => view! { <TracePane/> }.into_any(),
+        Pane::Nest => view! { <NestPane/> }.into_any(),
+        Pane::Code => view! { <CodePane/> }.into_any(),
+    };
+    let heading = format!("pane-{}-title", pane.id());
+    let labelledby = heading.clone();
+    view! {
+        <section class="pane" id=format!("pane-{}", pane.id()) aria-labelledby=labelledby
+            style:flex-grow=move || format!("{:.3}", ctx.weights.get()[pane.idx()])>
+            <div class="pane-head">
+                <h2 id=heading>{pane.title()}</h2>
+                <PaneStatus pane=pane/>
+                <button class="hide" title=format!("Hide the {} pane (Panes menu shows it again)", pane.title())
+                    aria-label=format!("Hide the {} pane", pane.title())
+                    on:click=move |_| ctx.visible.update(|v| v[pane.idx()] = false)>"✕"</button>
+            </div>
+            <div class="pane-body">{body}</div>
+        </section>
+    }
+}
+
+#[component]
+fn PaneStatus(pane: Pane) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    match pane {
+        Pane::Ir => view! {
+            <span class="status" id="compile-status"
+                data-fresh=move || (!ctx.compiling.get() && ctx.compiled_source.get() == ctx.source.get()).to_string()
+                data-compile-ms=move || ctx.compiled.with(|c| c.as_ref().map(|c| format!("{:.2}", c.millis)).unwrap_or_default())>
+                {move || {
+                    if ctx.compiling.get() && ctx.compiled.with(|c| c.is_none()) {
+                        "compiling…".to_string()
+                    } else {
+                        ctx.compiled.with(|c| match c {
+                            Some(c) => {
+                                let errs = c.errors.iter().filter(|e| e.severity == "error").count();
+                                let rt = ctx.round_trip_ms.get().map(|r| format!(", {r:.0} ms round trip")).unwrap_or_default();
+                                if errs > 0 {
+                                    format!("{errs} error{} · {:.1} ms{rt}", if errs == 1 { "" } else { "s" }, c.millis)
+                                } else {
+                                    format!("compiled in {:.1} ms{rt}", c.millis)
+                                }
+                            }
+                            None => String::new(),
+                        })
+                    }
+                }}
+            </span>
+        }
+        .into_any(),
+        Pane::Editor => view! {
+            <span class="status">{move || {
+                let ex = ctx.example.get();
+                examples::find(&ex).map(|e| e.title.to_string()).unwrap_or_default()
+            }}</span>
+        }
+        .into_any(),
+        _ => ().into_any(),
+    }
+}
+
+#[component]
+fn EditorPane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let host = NodeRef::<html::Div>::new();
+    let read_only = ctx.embed.with_value(|e| e.read_only);
+    Effect::new(move |_| {
+        let Some(el) = host.get() else { return };
+        if ctx.editor.with_value(|e| e.is_some()) {
+            return;
+        }
+        let on_change = Closure::<dyn FnMut(String)>::new(move |text: String| {
+            ctx.source.set(text);
+            ctx.schedule_compile();
+        });
+        let on_command = Closure::<dyn FnMut(String)>::new(move |cmd: String| match cmd.as_str() {
+            "run" => ctx.run_now(),
+            "share" => ctx.share(),
+            _ => {}
+        });
+        let handle = editor::create_editor(
+            &el,
+            &ctx.source.get_untracked(),
+            read_only,
+            on_change.as_ref().unchecked_ref(),
+            on_command.as_ref().unchecked_ref(),
+        );
+        on_change.forget();
+        on_command.forget();
+        ctx.editor.set_value(Some(handle));
+        // Diagnostics that arrived before the editor existed.
+        ctx.compiled.with_untracked(|c| {
+            if let Some(c) = c {
+                ctx.editor.with_value(|e| {
+                    if let Some(e) = e {
+                        e.set_diagnostics(&c.errors)
+                    }
+                });
+            }
+        });
+    });
+    on_cleanup(move || ctx.editor.set_value(None));
+    view! {
+        <div class="editor-host" id="editor" node_ref=host></div>
+        <div class="hint">"Ctrl+Enter runs · Ctrl+S copies a share link · Ctrl+F finds · the schedule goes below "<code>"# --- schedule ---"</code></div>
+    }
+}
+
+#[component]
+fn ConsolePane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <div id="console" class="console" role="log" aria-live="polite">
+            <p class="muted small" id="console-summary">{move || ctx.compiled.with(|c| c.as_ref().map(|c| {
+                let funcs = c.steps.first().map_or(0, |s| s.nests.len());
+                let insts = c.trace.lines().filter(|l| l.contains("sch.")).count();
+                format!(
+                    "{funcs} function{} · {insts} schedule instruction{} · {} step{} · {:.1} ms",
+                    if funcs == 1 { "" } else { "s" },
+                    if insts == 1 { "" } else { "s" },
+                    c.steps.len(),
+                    if c.steps.len() == 1 { "" } else { "s" },
+                    c.millis
+                )
+            }))}</p>
+            {move || ctx.compiled.with(|c| c.as_ref().map(|c| {
+                let errors = c.errors.clone();
+                view! {
+                    <pre class="console-text">{c.console.clone()}</pre>
+                    <ul class="diag-list">
+                        {errors.into_iter().map(|d| {
+                            let from = d.from;
+                            view! {
+                                <li class=format!("diag {}", d.severity)>
+                                    <button class="linklike" title="Show in the editor"
+                                        on:click=move |_| ctx.editor.with_value(|e| if let Some(e) = e { e.reveal(from) })>
+                                        {format!("line {}:{}", d.line, d.col)}
+                                    </button>
+                                    " "{d.message.lines().next().unwrap_or_default().to_string()}
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                }
+            }))}
+            <ul class="messages">
+                {move || ctx.messages.get().into_iter().rev().take(12).map(|(class, text)| view! {
+                    <li class=class>{text}</li>
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+fn fmt_ms(ms: f64) -> String {
+    if ms >= 100.0 {
+        format!("{ms:.0} ms")
+    } else if ms >= 1.0 {
+        format!("{ms:.2} ms")
+    } else {
+        format!("{:.0} µs", ms * 1000.0)
+    }
+}
+
+#[component]
+fn RunPane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let gpu = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("gpu"))
+        .map(|v| !v.is_undefined() && !v.is_null())
+        .unwrap_or(false);
+    view! {
+        <div id="run-results" class="run" aria-live="polite">
+            {move || match ctx.run.get() {
+                None => view! {
+                    <p class="muted">{move || if ctx.running.get() { "Running…" } else { "Press ▶ Run (Ctrl+Enter) to run the scheduled function on random inputs and compare it with the original." }}</p>
+                }.into_any(),
+                Some(r) => {
+                    let verdict_class = match r.matches { Some(true) => "verdict ok", Some(false) => "verdict bad", None => "verdict" };
+                    let verdict = match r.matches {
+                        Some(true) => "✔ outputs match".to_string(),
+                        Some(false) => "✘ outputs differ".to_string(),
+                        None => "not run".to_string(),
+                    };
+                    view! {
+                        <p class=verdict_class id="run-verdict">{verdict}</p>
+                        <p class="muted">{r.message.clone()}</p>
+                        <table class="facts">
+                            <tr><th scope="row">"function"</th><td>{r.func.clone()}</td></tr>
+                            <tr><th scope="row">"backend"</th><td>"reference interpreter"</td></tr>
+                            <tr><th scope="row">"time (median of "{r.times_ms.len()}")"</th>
+                                <td id="run-time">{r.median_ms.map(fmt_ms).unwrap_or_else(|| "—".into())}</td></tr>
+                            <tr><th scope="row">"original program"</th><td>{r.reference_ms.map(fmt_ms).unwrap_or_else(|| "—".into())}</td></tr>
+                            <tr><th scope="row">"FLOPs"</th><td>{r.flops.map(|f| format!("{:.3} M", f / 1e6)).unwrap_or_else(|| "unknown".into())}</td></tr>
+                            <tr><th scope="row">"GFLOPS"</th><td>{r.gflops.map(|g| format!("{g:.4}")).unwrap_or_else(|| "—".into())}</td></tr>
+                        </table>
+                        <ul class="outputs">
+                            {r.outputs.iter().map(|o| view! { <li><code>{o.clone()}</code></li> }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }
+            }}
+            <p class="muted small">
+                "The reference interpreter is exact, not fast: times show relative cost. "
+                "CPU (wasm SIMD) and GPU (WebGPU) backends join this selector when they land. "
+                {if gpu { "This browser has WebGPU." } else { "This browser has no WebGPU (navigator.gpu is missing): GPU runs will need Chrome/Edge 113+ or a flag." }}
+            </p>
+        </div>
+    }
+}
+
+/// The step being shown (clamped).
+fn current_step(ctx: &Ctx) -> Option<(usize, Step)> {
+    ctx.compiled.with(|c| {
+        let c = c.as_ref()?;
+        if c.steps.is_empty() {
+            return None;
+        }
+        let i = ctx.step.get().min(c.steps.len() - 1);
+        Some((i, c.steps[i].clone()))
+    })
+}
+
+#[component]
+fn IrPane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let n_steps = move || {
+        ctx.compiled
+            .with(|c| c.as_ref().map_or(0, |c| c.steps.len()))
+    };
+    let cur = move || ctx.step.get().min(n_steps().saturating_sub(1));
+    let analyzed = Memo::new(move |_| current_step(&ctx).map(|(_, s)| ir_view::analyze(&s.ir)));
+    view! {
+        <div class="stepper" role="group" aria-label="Step through the trace">
+            <button class="tb" aria-label="Previous step" disabled=move || cur() == 0
+                on:click=move |_| ctx.step.set(cur().saturating_sub(1))>"◀"</button>
+            <input type="range" id="step-slider" min="0" aria-label="Trace step"
+                prop:max=move || n_steps().saturating_sub(1).to_string()
+                prop:value=move || cur().to_string()
+                on:input=move |ev| ctx.step.set(event_target_value(&ev).parse().unwrap_or(0))/>
+            <button class="tb" aria-label="Next step" disabled=move || { cur() + 1 >= n_steps() }
+                on:click=move |_| ctx.step.set((cur() + 1).min(n_steps().saturating_sub(1)))>"▶"</button>
+            <span class="step-label" id="step-label">{move || {
+                let n = n_steps();
+                if n == 0 { return String::new(); }
+                let label = current_step(&ctx).map(|(_, s)| s.label).unwrap_or_default();
+                format!("step {} / {}: {}", cur(), n - 1, label)
+            }}</span>
+            <label class="compare">
+                "diff with "
+                <select id="compare-select" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        ctx.compare.set(if v == "prev" { Some(usize::MAX) } else { v.parse().ok() });
+                    }
+                    prop:value=move || match ctx.compare.get() {
+                        Some(usize::MAX) => "prev".to_string(),
+                        Some(c) => c.to_string(),
+                        None => String::new(),
+                    }>
+                    <option value="">"(none)"</option>
+                    <option value="prev">"previous step"</option>
+                    {move || (0..n_steps()).map(|i| view! {
+                        <option value=i.to_string()>{format!("step {i}")}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+        </div>
+        <div class="ir-wrap">
+            <div class="ir" id="ir-view" tabindex="0" aria-label="Transformed IR (loops and blocks are buttons)">
+                {move || {
+                    let Some((i, step)) = current_step(&ctx) else {
+                        return ctx.compiled.with(|c| match c {
+                            Some(c) if !c.errors.is_empty() => view! {
+                                <pre class="ir-error">{c.console.clone()}</pre>
+                            }.into_any(),
+                            _ => view! { <p class="muted">"compiling…"</p> }.into_any(),
+                        });
+                    };
+                    if let Some(base) = ctx.compare.get() {
+                        let base = if base == usize::MAX { i.saturating_sub(1) } else { base };
+                        let base_ir = ctx.compiled.with(|c| c.as_ref().and_then(|c| c.steps.get(base)).map(|s| s.ir.clone())).unwrap_or_default();
+                        let rows = diff::diff_lines(&base_ir, &step.ir).into_iter().map(|(ch, line)| {
+                            let (class, sign) = match ch {
+                                diff::Change::Same => ("irl", " "),
+                                diff::Change::Added => ("irl add", "+"),
+                                diff::Change::Removed => ("irl del", "-"),
+                            };
+                            view! {
+                                <div class=class><span class="sign" aria-hidden="true">{sign}</span>
+                                    {highlight::tokens(line).into_iter().map(|(c, t)| view! { <span class=c>{t}</span> }).collect_view()}
+                                </div>
+                            }
+                        }).collect_view();
+                        return view! {
+                            <p class="diff-caption" id="diff-caption">{format!("changes from step {base} to step {i}")}</p>
+                            <div class="diff" id="ir-diff">{rows}</div>
+                        }.into_any();
+                    }
+                    let text = analyzed.get().unwrap_or_default();
+                    render_ir(ctx, &text).into_any()
+                }}
+            </div>
+            <PrimitivePanel analyzed=analyzed/>
+        </div>
+        <Show when=move || ctx.compiled.with(|c| c.as_ref().and_then(|c| c.marked_ir.clone()).is_some())>
+            <details class="marked" open=true>
+                <summary>"Where the primitive refused"</summary>
+                <pre>{move || ctx.compiled.with(|c| c.as_ref().and_then(|c| c.marked_ir.clone()).unwrap_or_default())}</pre>
+            </details>
+        </Show>
+    }
+}
+
+fn render_ir(ctx: Ctx, text: &IrText) -> impl IntoView {
+    let lines = text.lines.clone();
+    view! {
+        <div class="ir-lines">
+            {lines.into_iter().enumerate().map(|(n, toks)| view! {
+                <div class="irl"><span class="ln" aria-hidden="true">{n + 1}</span>
+                    {toks.into_iter().map(|t| match t.target {
+                        None => view! { <span class=t.class>{t.text}</span> }.into_any(),
+                        Some(sel) => {
+                            let (kind, name) = match &sel {
+                                Selection::Loop { name, .. } => ("loop", name.clone()),
+                                Selection::Block { name, .. } => ("block", name.clone()),
+                            };
+                            let s2 = sel.clone();
+                            view! {
+                                <button class=format!("irtarget {} {}", kind, t.class)
+                                    class:selected=move || ctx.selection.get().as_ref() == Some(&s2)
+                                    data-kind=kind data-name=name.clone()
+                                    title=format!("{kind} {name}: show the primitives for it")
+                                    on:click=move |_| ctx.selection.set(Some(sel.clone()))>
+                                    {t.text}
+                                </button>
+                            }.into_any()
+                        }
+                    }).collect_view()}
+                </div>
+            }).collect_view()}
+        </div>
+    }
+}
+
+#[component]
+fn PrimitivePanel(analyzed: Memo<Option<IrText>>) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let read_only = ctx.embed.with_value(|e| e.read_only);
+    view! {
+        <Show when=move || ctx.selection.get().is_some() && ctx.compare.get().is_none()>
+            <aside class="prims" id="primitives" aria-label="Primitives for the selection">
+                {move || {
+                    let sel = ctx.selection.get()?;
+                    let (i, step) = current_step(&ctx)?;
+                    let text = analyzed.get()?;
+                    let close = view! {
+                        <button class="hide" aria-label="Close" on:click=move |_| ctx.selection.set(None)>"✕"</button>
+                    };
+                    if i + 1 < c_len(&ctx) {
+                        return Some(view! {
+                            {close}
+                            <p class="small">"Primitives are appended after the last step of the schedule."</p>
+                            <button class="tb" on:click=move |_| ctx.step.set(usize::MAX)>"Go to the last step"</button>
+                        }.into_any());
+                    }
+                    Some(match sel {
+                        Selection::Loop { func, index, .. } => {
+                            let Some(lc) = ir_view::loop_ctx(&step, &text, &func, index) else {
+                                return Some(view! { <p class="muted">"This loop is not under a block."</p> {close} }.into_any());
+                            };
+                            view! { {close} <LoopPrims lc=lc read_only=read_only/> }.into_any()
+                        }
+                        Selection::Block { func, name } => {
+                            let multi = step.nests.len() > 1;
+                            view! { {close} <BlockPrims func=func name=name multi=multi read_only=read_only/> }.into_any()
+                        }
+                    })
+                }}
+            </aside>
+        </Show>
+    }
+}
+
+#[component]
+fn PrimRow(
+    label: &'static str,
+    help: &'static str,
+    #[prop(optional)] input: Option<(String, &'static str)>,
+    #[prop(optional)] choices: Option<Vec<String>>,
+    apply: Rc<dyn Fn(String)>,
+    read_only: bool,
+) -> impl IntoView {
+    let value = RwSignal::new(
+        input
+            .as_ref()
+            .map(|(v, _)| v.clone())
+            .or_else(|| choices.as_ref().and_then(|c| c.first().cloned()))
+            .unwrap_or_default(),
+    );
+    let id = format!("prim-{label}");
+    let apply2 = apply.clone();
+    view! {
+        <div class="prim">
+            <button class="tb prim-apply" id=id.clone() title=help disabled=read_only
+                on:click=move |_| apply(value.get_untracked())>{label}</button>
+            {input.map(|(_, aria)| view! {
+                <input class="prim-arg" id=format!("{id}-arg") aria-label=aria
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                    on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { apply2(value.get_untracked()) }/>
+            })}
+            {choices.map(|cs| view! {
+                <select class="prim-arg" id=format!("{id}-arg") aria-label=format!("{label} argument")
+                    on:change=move |ev| value.set(event_target_value(&ev))>
+                    {cs.into_iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                </select>
+            })}
+            <span class="prim-help">{help}</span>
+        </div>
+    }
+}
+
+#[component]
+fn LoopPrims(lc: ir_view::LoopCtx, read_only: bool) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let lc = Rc::new(lc);
+    let lc2 = lc.clone();
+    let lc_for_mk = lc.clone();
+    let mk = move |prim: &'static str| -> Rc<dyn Fn(String)> {
+        let lc = lc_for_mk.clone();
+        Rc::new(move |arg: String| {
+            if let Some(edit) = ir_view::loop_primitive(&lc, prim, &arg) {
+                ctx.append_code(&edit.lines);
+            }
+        })
+    };
+    let others: Vec<String> = lc
+        .all_blocks
+        .iter()
+        .filter(|b| **b != lc.block)
+        .cloned()
+        .collect();
+    let reorder_default = lc.names[lc.pos..].join(", ");
+    let split_default = match lc.extent {
+        Some(e) if e % 4 == 0 && e > 4 => "None, 4".to_string(),
+        Some(e) if e % 2 == 0 && e > 2 => "None, 2".to_string(),
+        _ => "None, 4".to_string(),
+    };
+    let has_next = lc.pos + 1 < lc.names.len();
+    view! {
+        <h3>{format!("loop {}", lc2.name)}</h3>
+        <p class="muted small">{format!("extent {} · block \"{}\" · get_loops index {}",
+            lc2.extent.map(|e| e.to_string()).unwrap_or_else(|| "symbolic".into()), lc2.block, lc2.pos)}</p>
+        <PrimRow label="split" help="split into nested loops (None = inferred)" input=(split_default, "split factors") apply=mk("split") read_only=read_only/>
+        <PrimRow label="reorder" help="new order of these loops" input=(reorder_default, "loops in their new order") apply=mk("reorder") read_only=read_only/>
+        {has_next.then(|| view! { <PrimRow label="fuse" help="fuse with the next loop" apply=mk("fuse") read_only=read_only/> })}
+        {(!others.is_empty()).then(|| view! {
+            <PrimRow label="reverse_compute_at" help="move a consumer block under this loop" choices=others.clone() apply=mk("reverse_compute_at") read_only=read_only/>
+            <PrimRow label="compute_at" help="move a producer block under this loop" choices=others.clone() apply=mk("compute_at") read_only=read_only/>
+        })}
+        {lc2.reduction.then(|| view! {
+            <PrimRow label="decompose_reduction" help="separate the init above this loop" apply=mk("decompose_reduction") read_only=read_only/>
+            <PrimRow label="rfactor" help="factor the reduction over this loop" input=("0".to_string(), "factor axis") apply=mk("rfactor") read_only=read_only/>
+        })}
+        <PrimRow label="parallel" help="run iterations in parallel" apply=mk("parallel") read_only=read_only/>
+        <PrimRow label="vectorize" help="vectorize this loop" apply=mk("vectorize") read_only=read_only/>
+        <PrimRow label="unroll" help="unroll this loop" apply=mk("unroll") read_only=read_only/>
+        <PrimRow label="bind" help="bind to a GPU thread axis" choices=ir_view::THREAD_AXES.iter().map(|s| s.to_string()).collect() apply=mk("bind") read_only=read_only/>
+        <PrimRow label="blockize" help="make the loops below a block" apply=mk("blockize") read_only=read_only/>
+        {(!read_only).then(|| view! { <p class="muted small">"Each button appends the call to the script; edit or undo (Ctrl+Z) it there."</p> })}
+    }
+}
+
+#[component]
+fn BlockPrims(func: String, name: String, multi: bool, read_only: bool) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let mk = {
+        let func = func.clone();
+        let name = name.clone();
+        move |prim: &'static str| -> Rc<dyn Fn(String)> {
+            let func = func.clone();
+            let name = name.clone();
+            Rc::new(move |arg: String| {
+                if let Some(edit) = ir_view::block_primitive(&func, &name, multi, prim, &arg) {
+                    ctx.append_code(&edit.lines);
+                }
+            })
+        }
+    };
+    view! {
+        <h3>{format!("block \"{name}\"")}</h3>
+        <p class="muted small">"Click a loop for loop primitives (split, reorder, compute_at…)."</p>
+        <PrimRow label="compute_inline" help="inline this block into its consumers" apply=mk("compute_inline") read_only=read_only/>
+        <PrimRow label="reverse_compute_inline" help="inline this block into its producer" apply=mk("reverse_compute_inline") read_only=read_only/>
+        <PrimRow label="cache_read" help="read buffer index, scope" input=("0, shared".to_string(), "read buffer index and scope") apply=mk("cache_read") read_only=read_only/>
+        <PrimRow label="cache_write" help="write buffer index, scope" input=("0, local".to_string(), "write buffer index and scope") apply=mk("cache_write") read_only=read_only/>
+    }
+}
+
+#[component]
+fn TracePane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <ol class="steps" id="trace-steps" aria-label="Steps">
+            {move || ctx.compiled.with(|c| c.as_ref().map(|c| c.steps.iter().enumerate().map(|(i, s)| {
+                let label = s.label.clone();
+                let insts = if s.instructions.is_empty() { String::new() } else {
+                    format!("#{}", s.instructions.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",#"))
+                };
+                view! {
+                    <li>
+                        <button class="step" class:current=move || ctx.step.get().min(c_len(&ctx).saturating_sub(1)) == i
+                            aria-current=move || if ctx.step.get().min(c_len(&ctx).saturating_sub(1)) == i { "step" } else { "false" }
+                            on:click=move |_| ctx.step.set(i)>
+                            <span class="stepno">{i}</span>
+                            <code>{label}</code>
+                            <span class="muted small">{insts}</span>
+                        </button>
+                    </li>
+                }
+            }).collect_view()))}
+        </ol>
+        <details class="trace-text">
+            <summary>"print(sch.trace)"</summary>
+            <pre id="trace-text">{move || ctx.compiled.with(|c| c.as_ref().map(|c| c.trace.clone()).unwrap_or_default())}</pre>
+        </details>
+    }
+}
+
+fn c_len(ctx: &Ctx) -> usize {
+    ctx.compiled
+        .with(|c| c.as_ref().map_or(0, |c| c.steps.len()))
+}
+
+#[component]
+fn NestPane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <div class="nest-wrap">
+            <div class="nest" id="nest">
+                {move || {
+                    let (_, step) = current_step(&ctx)?;
+                    let text = ir_view::analyze(&step.ir);
+                    Some(step.nests.iter().map(|f| {
+                        let names = text.loop_names.get(&f.func).cloned().unwrap_or_default();
+                        let func = f.func.clone();
+                        view! {
+                            <div class="nest-func">
+                                <div class="nest-fname"><code>{format!("def {}", f.func)}</code>
+                                    {f.flops.map(|fl| view! { <span class="muted small">{format!(" · {:.2} MFLOP", fl / 1e6)}</span> })}
+                                </div>
+                                {f.roots.iter().map(|n| nest_node(ctx, n, &func, &names)).collect_view()}
+                            </div>
+                        }
+                    }).collect_view())
+                }}
+            </div>
+            <Regions/>
+        </div>
+    }
+}
+
+fn nest_node(ctx: Ctx, n: &NestNode, func: &str, names: &[String]) -> AnyView {
+    let children: Vec<AnyView> = n
+        .children
+        .iter()
+        .map(|c| nest_node(ctx, c, func, names))
+        .collect();
+    if n.kind == "loop" {
+        let name = names
+            .get(n.index)
+            .cloned()
+            .unwrap_or_else(|| n.name.clone());
+        let sel = Selection::Loop {
+            func: func.to_string(),
+            index: n.index,
+            name: name.clone(),
+        };
+        let s2 = sel.clone();
+        let kind_class = format!("nest-loop kind-{}", n.detail.replace('.', "-"));
+        let extent = n
+            .extent
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| "?".into());
+        let detail = if n.detail == "serial" {
+            String::new()
+        } else {
+            format!(" {}", n.detail)
+        };
+        view! {
+            <div class=kind_class class:selected=move || ctx.selection.get().as_ref() == Some(&s2)>
+                <button class="nest-head" data-name=name.clone() on:click=move |_| {
+                    ctx.selection.set(Some(sel.clone()));
+                    ctx.region_at.set(0);
+                }>
+                    <code>{format!("for {name}")}</code>
+                    <span class="extent">{format!(" × {extent}{detail}")}</span>
+                </button>
+                <div class="nest-body">{children}</div>
+            </div>
+        }
+        .into_any()
+    } else {
+        let sel = Selection::Block {
+            func: func.to_string(),
+            name: n.name.clone(),
+        };
+        let class = if n.detail == "reduction" {
+            "nest-block reduction"
+        } else {
+            "nest-block"
+        };
+        view! {
+            <div class=class>
+                <button class="nest-head" on:click=move |_| ctx.selection.set(Some(sel.clone()))>
+                    <code>{format!("block {}", n.name)}</code>
+                    <span class="muted small">{format!(" {}", n.detail)}</span>
+                </button>
+                {(!children.is_empty()).then(|| view! { <div class="nest-body">{children}</div> })}
+            </div>
+        }
+        .into_any()
+    }
+}
+
+#[component]
+fn Regions() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <div class="regions" id="regions" aria-live="polite">
+            {move || match ctx.regions.get() {
+                None => view! { <p class="muted small">"Choose a loop (here or in the IR) to see the part of each buffer one iteration of it touches."</p> }.into_any(),
+                Some(r) if r.loop_name.is_empty() => view! { <p class="muted small">{r.message}</p> }.into_any(),
+                Some(r) => {
+                    let max = r.extent.unwrap_or(1).max(1) - 1;
+                    view! {
+                        <h3>{format!("one iteration of {}", r.loop_name)}</h3>
+                        <label class="small">{format!("{} = ", r.loop_name)}
+                            <input type="range" min="0" prop:max=max.to_string() prop:value=r.at.to_string()
+                                aria-label="Iteration to draw"
+                                on:input=move |ev| ctx.region_at.set(event_target_value(&ev).parse().unwrap_or(0))/>
+                            {format!(" {} (outer loops at 0)", r.at)}
+                        </label>
+                        <div class="region-list">
+                            {r.regions.iter().map(|g| view! {
+                                <figure class=format!("region {}", g.access)>
+                                    {region_svg(g)}
+                                    <figcaption><code>{g.text.clone()}</code>
+                                        <span class="muted small">{format!(" {} by {}", g.access, g.block)}</span></figcaption>
+                                </figure>
+                            }).collect_view()}
+                        </div>
+                    }.into_any()
+                }
+            }}
+        </div>
+    }
+}
+
+/// A buffer as a grid with the touched region filled (last two dimensions).
+fn region_svg(g: &RegionInfo) -> AnyView {
+    let Some(conc) = g.concrete.clone() else {
+        return ().into_any();
+    };
+    if g.shape.is_empty() || g.shape.len() != conc.len() {
+        return ().into_any();
+    }
+    let (rows, cols, (r0, rn), (c0, cn)) = if g.shape.len() == 1 {
+        (1, g.shape[0], (0, 1), conc[0])
+    } else {
+        let k = g.shape.len();
+        (g.shape[k - 2], g.shape[k - 1], conc[k - 2], conc[k - 1])
+    };
+    let w = 120.0;
+    let h = if rows == 1 {
+        12.0
+    } else {
+        (w * rows as f64 / cols.max(1) as f64).clamp(12.0, 120.0)
+    };
+    let sx = w / cols.max(1) as f64;
+    let sy = h / rows.max(1) as f64;
+    let (x, y) = (c0 as f64 * sx, r0 as f64 * sy);
+    // At least 3 px, so one row of a 128-row buffer still shows.
+    let (rw, rh) = ((cn as f64 * sx).max(3.0), (rn as f64 * sy).max(3.0));
+    let (x, y) = (x.min(w - rw), y.min(h - rh));
+    view! {
+        <svg class="region-svg" width=w + 2.0 height=h + 2.0 viewBox=format!("-1 -1 {} {}", w + 2.0, h + 2.0)
+            role="img" aria-label=format!("{} of shape {:?}", g.text, g.shape)>
+            <rect class="buf" x="0" y="0" width=w height=h/>
+            <rect class="touched" x=x y=y width=rw height=rh/>
+        </svg>
+    }
+    .into_any()
+}
+
+#[component]
+fn CodePane() -> impl IntoView {
+    view! {
+        <div class="codegen" id="codegen">
+            <p>"Generated code appears here when the backends land:"</p>
+            <ul>
+                <li><strong>"WebAssembly (WAT)"</strong>" — the CPU backend, with SIMD"</li>
+                <li><strong>"WGSL"</strong>" — the WebGPU backend"</li>
+            </ul>
+            <p class="muted small">"Until then the reference interpreter runs the IR directly (see Run)."</p>
+        </div>
+    }
+}
+
+#[component]
+fn Gallery() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let filter = RwSignal::new(String::new());
+    let input = NodeRef::<html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(i) = input.get() {
+            let _ = i.focus();
+        }
+    });
+    let categories = {
+        let mut cats: Vec<&'static str> = Vec::new();
+        for e in examples::EXAMPLES {
+            if !cats.contains(&e.category) {
+                cats.push(e.category);
+            }
+        }
+        cats
+    };
+    view! {
+        <div class="modal-backdrop" on:click=move |_| ctx.gallery.set(false)></div>
+        <div class="gallery" id="gallery" role="dialog" aria-modal="true" aria-labelledby="gallery-title">
+            <div class="gallery-head">
+                <h2 id="gallery-title">"Examples"</h2>
+                <input type="search" id="gallery-filter" node_ref=input placeholder="Filter (e.g. mm_relu, compute_at)"
+                    aria-label="Filter examples" prop:value=move || filter.get()
+                    on:input=move |ev| filter.set(event_target_value(&ev))/>
+                <button class="hide" aria-label="Close" on:click=move |_| ctx.gallery.set(false)>"✕"</button>
+            </div>
+            <div class="gallery-body">
+                {categories.into_iter().map(|cat| view! {
+                    <section class="gallery-cat">
+                        <h3>{cat}</h3>
+                        <ul>
+                            {move || {
+                                let f = filter.get().to_lowercase();
+                                examples::EXAMPLES.iter().filter(|e| e.category == cat).filter(|e| {
+                                    f.is_empty() || e.id.to_lowercase().contains(&f) || e.title.to_lowercase().contains(&f)
+                                        || e.description.to_lowercase().contains(&f)
+                                }).map(|e| {
+                                    let id = e.id;
+                                    view! {
+                                        <li>
+                                            <button class="example" data-example=id on:click=move |_| {
+                                                ctx.load_example(id);
+                                                ctx.gallery.set(false);
+                                            }>
+                                                <span class="ex-title">{e.title}</span>
+                                                <span class="ex-desc">{e.description}</span>
+                                            </button>
+                                        </li>
+                                    }
+                                }).collect_view()
+                            }}
+                        </ul>
+                    </section>
+                }).collect_view()}
+            </div>
+        </div>
+    }
+}
+
+fn register_service_worker() {
+    let sw = window().navigator().service_worker();
+    let promise = sw.register("./sw.js");
+    let on_err = Closure::<dyn FnMut(JsValue)>::new(|e: JsValue| {
+        web_sys::console::warn_2(
+            &"service worker not registered (offline use unavailable):".into(),
+            &e,
+        );
+    });
+    let _ = promise.catch(&on_err);
+    on_err.forget();
+}
+
 fn main() {
     console_error_panic_hook::set_once();
+    if js_sys::Reflect::has(&window().navigator(), &JsValue::from_str("serviceWorker"))
+        .unwrap_or(false)
+    {
+        register_service_worker();
+    }
     mount_to_body(App);
 }

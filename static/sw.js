@@ -1,0 +1,57 @@
+// Tessel's service worker: makes the playground work offline after the
+// first visit. Everything it serves is same-origin and static.
+//
+// - Hashed assets (trunk names them `name-<hex hash>.ext`) never change:
+//   cache first.
+// - Everything else (index.html, the worker's unhashed `worker*.js/.wasm`,
+//   sw.js's neighbours): network first, falling back to the cache offline,
+//   so a deploy is picked up on the next load.
+const CACHE = 'tessel-v1';
+const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css|svg)$/;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(['./', './worker_loader.js', './worker.js', './worker_bg.wasm']))
+      .catch(() => {})
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) (await caches.open(CACHE)).put(request, response.clone());
+  return response;
+}
+
+async function networkFirst(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) (await caches.open(CACHE)).put(request, response.clone());
+    return response;
+  } catch (err) {
+    const cached = await caches.match(request, { ignoreSearch: request.mode === 'navigate' });
+    if (cached) return cached;
+    if (request.mode === 'navigate') {
+      const index = await caches.match('./');
+      if (index) return index;
+    }
+    throw err;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
+  event.respondWith(HASHED.test(url.pathname) ? cacheFirst(event.request) : networkFirst(event.request));
+});

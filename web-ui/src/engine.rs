@@ -1,0 +1,1168 @@
+//! What the compiler worker does with a script. Pure Rust over
+//! `compiler-core` (no browser APIs; clocks are passed in), so it can be
+//! tested natively.
+//!
+//! The one boundary the UI depends on is [`run_script`]: source text in,
+//! [`ScriptOutcome`] out (console text, the module after each step, the
+//! trace, errors). Today it implements a minimal "script mode" itself: a
+//! TVMScript module, then schedule calls after a `# --- schedule ---` line.
+//! When `compiler_core::script` (the Python-subset interpreter) lands,
+//! `run_script` becomes a call into it and the rest of this file stays.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use compiler_core::analysis::regions::infer_access_regions;
+use compiler_core::arith::int_set::eval_bound_with;
+use compiler_core::arith::Analyzer;
+use compiler_core::diag::{self, Diagnostic, Severity, Span};
+use compiler_core::eval::{self, allclose, CompiledFunc, EvalOptions, NDArray};
+use compiler_core::ir::mutate::substitute_expr;
+use compiler_core::ir::{
+    BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Range, Stmt, StmtKind, VarId,
+};
+use compiler_core::schedule::replay::run_python;
+use compiler_core::schedule::tensorize::TensorIntrinTable;
+use compiler_core::schedule::trace::{Trace, TraceDialect};
+use compiler_core::schedule::Schedule;
+use compiler_core::tvmscript::builder::parse_script;
+use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, PrintOptions};
+
+use crate::protocol::*;
+
+/// The line that separates the module from its schedule in script mode.
+pub const SCHEDULE_MARKER: &str = "# --- schedule";
+
+/// A module state in the step-through: label, trace instructions, module.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub label: String,
+    pub instructions: Vec<usize>,
+    pub module: IRModule,
+}
+
+/// What running a script produced (the boundary the script interpreter
+/// will implement).
+#[derive(Clone, Debug, Default)]
+pub struct ScriptOutcome {
+    /// What the script printed.
+    pub console: String,
+    /// The module before scheduling, then after each primitive that changed it.
+    pub module_snapshots: Vec<Snapshot>,
+    pub trace: Option<Trace>,
+    pub errors: Vec<Diagnostic>,
+    /// How to print IR (the dialect the script was written in).
+    pub dialect: Dialect,
+    pub trace_dialect: TraceDialect,
+    /// The function the schedule worked on.
+    pub func: Option<String>,
+}
+
+/// Replaces every character except line breaks with spaces (one per
+/// byte), so that byte offsets in the blanked text are offsets in the original.
+fn blank(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(c),
+            c => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+        }
+    }
+    out
+}
+
+/// A script-mode source cut at its `# --- kind[: arg] ---` marker lines.
+/// Every part is the full length of the source with the rest blanked, so
+/// spans in any part are offsets in the source.
+#[derive(Clone, Debug, Default)]
+pub struct Sections {
+    /// The TVMScript module (everything before the first marker).
+    pub module: String,
+    /// `# --- tensor-intrin: NAME ---` sections: description then
+    /// implementation PrimFunc (`TensorIntrin.register`).
+    pub intrins: Vec<(String, String)>,
+    /// `# --- schedule ---`: schedule calls.
+    pub schedule: Option<String>,
+    /// `# --- expect-error: TEXT ---` (the schedule cases' negative tests).
+    pub expect_error: Option<String>,
+}
+
+fn marker(line: &str) -> Option<(String, Option<String>)> {
+    let body = line.trim().strip_prefix("# ---")?.trim();
+    let body = body.strip_suffix("---").unwrap_or(body).trim();
+    let (kind, arg) = match body.split_once(':') {
+        Some((k, a)) => (k.trim(), Some(a.trim().to_string())),
+        None => (body, None),
+    };
+    matches!(kind, "schedule" | "tensor-intrin" | "expect-error").then(|| (kind.to_string(), arg))
+}
+
+/// Splits script-mode source into its sections.
+pub fn split_script(source: &str) -> Sections {
+    // (kind, arg, start of the section's text, end)
+    let mut cuts: Vec<(String, Option<String>, usize)> = Vec::new();
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        if let Some((kind, arg)) = marker(line) {
+            cuts.push((kind, arg, offset));
+        }
+        offset += line.len();
+    }
+    let first = cuts.first().map_or(source.len(), |c| c.2);
+    let keep = |start: usize, end: usize, f: &dyn Fn(&str) -> String| -> String {
+        format!(
+            "{}{}{}",
+            blank(&source[..start]),
+            f(&source[start..end]),
+            blank(&source[end..])
+        )
+    };
+    let mut out = Sections {
+        module: keep(0, first, &|t| t.to_string()),
+        ..Sections::default()
+    };
+    for (k, (kind, arg, start)) in cuts.iter().enumerate() {
+        let end = cuts.get(k + 1).map_or(source.len(), |c| c.2);
+        match kind.as_str() {
+            "schedule" => out.schedule = Some(keep(*start, end, &schedule_lines)),
+            "tensor-intrin" => out.intrins.push((
+                arg.clone().unwrap_or_default(),
+                keep(*start, end, &|t| t.to_string()),
+            )),
+            _ => out.expect_error = arg.clone(),
+        }
+    }
+    out
+}
+
+/// The schedule part with the notebook lines that are not schedule calls
+/// (`sch = tvm.tir.Schedule(mod)`, `print(…)`, imports, `….show()`) blanked.
+fn schedule_lines(rest: &str) -> String {
+    rest.split_inclusive('\n')
+        .map(|line| {
+            let t = line.trim_start();
+            let skip = (t.starts_with("sch =") || t.starts_with("sch=")) && t.contains("Schedule(")
+                || t.starts_with("print(")
+                || t.starts_with("import ")
+                || t.starts_with("from ")
+                || t.contains(".show(")
+                || t.starts_with("IPython");
+            if skip {
+                blank(line)
+            } else {
+                line.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Runs a script. Two kinds are accepted:
+///
+/// - **script mode**: a TVMScript module, then `# --- schedule ---` and
+///   schedule calls (or a bare module): parsed and scheduled directly;
+/// - **Python mode**: anything else that parses as Python (course notebook
+///   cells, `# %%` separated): run by `compiler_core::script`'s interpreter;
+///   the module's steps come from replaying the trace of its last schedule.
+///
+/// Either way the module after each step comes from replaying the trace.
+pub fn run_script(source: &str) -> ScriptOutcome {
+    if is_python_mode(source) {
+        python_mode(source)
+    } else {
+        script_mode(source)
+    }
+}
+
+/// Python mode: no `# --- schedule` marker, and Python with a top-level
+/// statement a TVMScript file cannot have (anything but imports,
+/// definitions, docstrings and `pass`). A TVMScript file with an error stays
+/// in script mode, so the error keeps its exact span.
+pub fn is_python_mode(source: &str) -> bool {
+    use compiler_core::syntax::ast::{ExprKind as E, StmtKind as S};
+    let sections = split_script(source);
+    if sections.schedule.is_some() || !sections.intrins.is_empty() {
+        return false;
+    }
+    let Ok(module) = compiler_core::syntax::parse_module(source) else {
+        return false;
+    };
+    module.body.iter().any(|stmt| match &stmt.kind {
+        S::Import(_) | S::ImportFrom { .. } | S::Pass | S::FunctionDef(_) | S::ClassDef(_) => false,
+        S::Expr(e) => !matches!(e.kind, E::Str(_)),
+        _ => true,
+    })
+}
+
+fn script_mode(source: &str) -> ScriptOutcome {
+    let mut out = ScriptOutcome::default();
+    let sections = split_script(source);
+    let parsed = match parse_script(&sections.module) {
+        Ok(p) => p,
+        Err(d) => {
+            out.errors.push(d);
+            return out;
+        }
+    };
+    out.dialect = Dialect::from_source(parsed.dialect);
+    out.trace_dialect = if parsed.dialect.sblock || parsed.dialect.tirx {
+        TraceDialect::STir
+    } else {
+        TraceDialect::Tir
+    };
+    let module = parsed.to_module();
+    if module.functions.is_empty() {
+        out.errors.push(
+            Diagnostic::error(
+                "the script defines no TVMScript function or module",
+                Span::new(0, 0),
+            )
+            .with_note("start with `@T.prim_func def …` or `@I.ir_module class …`"),
+        );
+        return out;
+    }
+    out.errors
+        .extend(compiler_core::analysis::verify::verify_module(&module));
+    if out.errors.iter().any(|d| d.is_error()) {
+        out.module_snapshots.push(Snapshot {
+            label: "original".into(),
+            instructions: vec![],
+            module,
+        });
+        return out;
+    }
+    out.module_snapshots.push(Snapshot {
+        label: "original".into(),
+        instructions: vec![],
+        module: module.clone(),
+    });
+    let Some(sched_src) = &sections.schedule else {
+        return out;
+    };
+    let mut intrins = TensorIntrinTable::new();
+    for (name, text) in &sections.intrins {
+        let funcs: Vec<Rc<PrimFunc>> = match parse_script(text) {
+            Ok(p) => p.to_module().prim_funcs().map(|(_, f)| f.clone()).collect(),
+            Err(d) => {
+                out.errors.push(d);
+                return out;
+            }
+        };
+        let span = Span::new(
+            text.len() as u32 - text.trim_start().len() as u32,
+            text.trim_end().len() as u32,
+        );
+        let registered = match funcs.as_slice() {
+            [desc, implementation] => intrins
+                .register(name, desc.clone(), implementation.clone(), true)
+                .map_err(|e| e.to_string()),
+            _ => Err("a tensor-intrin section needs two functions: the description, then the implementation".into()),
+        };
+        if let Err(message) = registered {
+            out.errors.push(Diagnostic::error(
+                format!("tensor intrinsic `{name}`: {message}"),
+                span,
+            ));
+            return out;
+        }
+    }
+    let dialects = (out.trace_dialect, out.dialect);
+    let new_schedule = || -> Option<Schedule> {
+        let mut s = Schedule::new(module.clone()).ok()?;
+        s.dialect = dialects.0;
+        s.ir_dialect = dialects.1;
+        s.set_tensor_intrins(intrins.clone());
+        Some(s)
+    };
+    let Some(mut sch) = new_schedule() else {
+        return out;
+    };
+    match (run_python(&mut sch, sched_src), &sections.expect_error) {
+        (Err(d), Some(expected)) if d.message.contains(expected.as_str()) => out
+            .console
+            .push_str(&format!("As expected, the schedule fails: {}\n", d.message)),
+        (Err(d), _) => out.errors.push(d),
+        (Ok(_), Some(expected)) => out.console.push_str(&format!(
+            "Expected an error containing “{expected}”, but the schedule ran.\n"
+        )),
+        (Ok(_), None) => {}
+    }
+    let trace = sch.trace().clone();
+    out.func = Some(sch.func_name().to_string()).filter(|n| !n.is_empty());
+    // Replay instruction by instruction to see every intermediate module.
+    let Some(mut step) = new_schedule() else {
+        return out;
+    };
+    let mut pending: Vec<usize> = Vec::new();
+    let mut last = module.clone();
+    for (i, inst) in trace.instructions.iter().enumerate() {
+        pending.push(i + 1);
+        let one = Trace {
+            instructions: vec![inst.clone()],
+        };
+        if step.replay(&one, false).is_err() {
+            // Handles should number identically on a fresh schedule; if not,
+            // replay the whole prefix instead.
+            let prefix = Trace {
+                instructions: trace.instructions[..=i].to_vec(),
+            };
+            let Some(mut fresh) = new_schedule() else {
+                break;
+            };
+            if fresh.replay(&prefix, false).is_err() {
+                break;
+            }
+            step = fresh;
+        }
+        if !same_module(&last, step.module()) {
+            last = step.module().clone();
+            out.module_snapshots.push(Snapshot {
+                label: inst.python(),
+                instructions: std::mem::take(&mut pending),
+                module: last.clone(),
+            });
+        }
+    }
+    out.trace = Some(trace);
+    out
+}
+
+fn python_mode(source: &str) -> ScriptOutcome {
+    use compiler_core::script::{notebook_cells, Interpreter, Limits};
+    let mut out = ScriptOutcome::default();
+    let mut it = Interpreter::new(Limits::default());
+    let index = diag::LineIndex::new(source);
+    for cell in notebook_cells(source) {
+        if let Err(e) = it.run_notebook_cell(&cell, "script.py") {
+            out.console.push_str(&it.take_output_text());
+            out.console.push_str(&e.traceback);
+            let span = match e.location_in("script.py") {
+                Some(f) if f.line >= 1 => {
+                    let start = index.line_start(f.line);
+                    let line = index.line_text(f.line);
+                    let col: usize = line
+                        .chars()
+                        .take(f.col.saturating_sub(1))
+                        .map(char::len_utf8)
+                        .sum();
+                    let from = (start + col) as u32;
+                    Span::new(from, from + f.span.len())
+                }
+                _ => Span::new(0, 0),
+            };
+            out.errors.push(Diagnostic::error(
+                format!("{}: {}", e.kind, e.message),
+                span,
+            ));
+            break;
+        }
+        out.console.push_str(&it.take_output_text());
+    }
+    // Find the schedules and modules the script made, and their text.
+    let names: Vec<String> = it
+        .global_names()
+        .into_iter()
+        .filter(|n| !n.starts_with('_') && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .collect();
+    let mut probe = |code: &str| -> Option<String> {
+        it.run_cell(code, "<probe>").ok()?;
+        Some(it.take_output_text())
+    };
+    let mut kinds: Vec<(String, String)> = Vec::new();
+    for n in &names {
+        if let Some(t) = probe(&format!("print(type({n}).__name__)")) {
+            kinds.push((n.clone(), t.trim().to_string()));
+        }
+    }
+    let schedule = kinds
+        .iter()
+        .filter(|(_, t)| t == "Schedule")
+        .map(|(n, _)| n.clone())
+        .max_by_key(|n| n == "sch");
+    let modules: Vec<String> = kinds
+        .iter()
+        .filter(|(_, t)| t == "IRModule" || t == "PrimFunc")
+        .filter_map(|(n, _)| probe(&format!("print({n}.script())")))
+        .collect();
+    let Some(sch) = schedule else {
+        // No schedule: show the last module the script defined.
+        if let Some(text) = modules.last() {
+            let inner = script_mode(text);
+            out.module_snapshots = inner.module_snapshots;
+            out.dialect = inner.dialect;
+        }
+        return out;
+    };
+    let trace = probe(&format!("print({sch}.trace)")).unwrap_or_default();
+    let last = probe(&format!("print({sch}.mod.script())")).unwrap_or_default();
+    // The original is the module whose replayed trace gives the schedule's module.
+    let last_printed = parse_script(&last)
+        .ok()
+        .map(|p| print(&p.to_module(), Dialect::from_source(p.dialect)));
+    let mut fallback = None;
+    for text in &modules {
+        let inner = script_mode(&format!("{text}\n{SCHEDULE_MARKER} ---\n{trace}"));
+        if !inner.errors.is_empty() {
+            continue;
+        }
+        let got = inner
+            .module_snapshots
+            .last()
+            .map(|s| print(&s.module, inner.dialect));
+        if got.is_some() && got == last_printed {
+            out.module_snapshots = inner.module_snapshots;
+            out.trace = inner.trace;
+            out.dialect = inner.dialect;
+            out.trace_dialect = inner.trace_dialect;
+            out.func = inner.func;
+            return out;
+        }
+        fallback.get_or_insert(inner);
+    }
+    // No module replays to it (e.g. an intrinsic the replay does not know):
+    // show the schedule's final module alone.
+    let inner = if last.is_empty() {
+        fallback.unwrap_or_default()
+    } else {
+        script_mode(&last)
+    };
+    out.module_snapshots = inner.module_snapshots;
+    out.dialect = inner.dialect;
+    out
+}
+
+fn same_module(a: &IRModule, b: &IRModule) -> bool {
+    a.functions.len() == b.functions.len()
+        && a.functions
+            .iter()
+            .zip(&b.functions)
+            .all(|((na, fa), (nb, fb))| {
+                na == nb
+                    && match (fa, fb) {
+                        (BaseFunc::Prim(x), BaseFunc::Prim(y)) => std::rc::Rc::ptr_eq(x, y),
+                        #[allow(unreachable_patterns)]
+                        _ => false,
+                    }
+            })
+}
+
+/// UTF-16 offset of a byte offset in `source` (CodeMirror counts UTF-16).
+fn utf16_offset(source: &str, byte: u32) -> u32 {
+    let mut b = (byte as usize).min(source.len());
+    while !source.is_char_boundary(b) {
+        b -= 1;
+    }
+    source[..b].encode_utf16().count() as u32
+}
+
+fn editor_diag(source: &str, d: &Diagnostic) -> EditorDiag {
+    let index = diag::LineIndex::new(source);
+    let (line, col) = index.line_col(d.span.start);
+    let mut message = d.message.clone();
+    for (span, label) in &d.labels {
+        if !label.is_empty() && *span != d.span {
+            message.push_str(&format!("\n{label}"));
+        }
+    }
+    for note in &d.notes {
+        if !note.starts_with("the IR, with the offending") {
+            message.push_str(&format!("\nnote: {note}"));
+        }
+    }
+    EditorDiag {
+        from: utf16_offset(source, d.span.start),
+        to: utf16_offset(source, d.span.end),
+        line: line as u32,
+        col: col as u32,
+        severity: match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            _ => "info",
+        }
+        .into(),
+        message,
+    }
+}
+
+fn print(module: &IRModule, dialect: Dialect) -> String {
+    print_module(module, &PrintOptions::new(dialect))
+}
+
+/// Compiles a script for the UI: every step printed, with loop nests.
+pub fn compile(source: &str) -> CompileOutcome {
+    let script = run_script(source);
+    let mut console = script.console.clone();
+    let mut marked_ir = None;
+    for d in &script.errors {
+        console.push_str(&diag::render(d, source, "script.py"));
+        console.push('\n');
+        for note in &d.notes {
+            if let Some(ir) = note.strip_prefix("the IR, with the offending statement marked:\n") {
+                marked_ir = Some(ir.to_string());
+            }
+        }
+    }
+    let steps: Vec<Step> = script
+        .module_snapshots
+        .iter()
+        .map(|s| Step {
+            label: s.label.clone(),
+            instructions: s.instructions.clone(),
+            ir: print(&s.module, script.dialect),
+            nests: module_nests(&s.module),
+        })
+        .collect();
+    CompileOutcome {
+        console,
+        trace: script
+            .trace
+            .as_ref()
+            .map(|t| t.python(script.trace_dialect))
+            .unwrap_or_default(),
+        errors: script
+            .errors
+            .iter()
+            .map(|d| editor_diag(source, d))
+            .collect(),
+        steps,
+        marked_ir,
+        millis: 0.0,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Loop nests
+
+pub fn module_nests(module: &IRModule) -> Vec<FuncNest> {
+    module
+        .prim_funcs()
+        .map(|(name, f)| func_nest(name, f))
+        .collect()
+}
+
+struct NestBuilder {
+    nest: FuncNest,
+    /// Loops enclosing the current point inside the current block scope.
+    scope_loops: Vec<usize>,
+    /// Extents of all enclosing loops (for FLOPs); `None` when symbolic.
+    extents: Vec<Option<i64>>,
+    flops: Option<f64>,
+}
+
+fn func_nest(name: &str, f: &PrimFunc) -> FuncNest {
+    let mut b = NestBuilder {
+        nest: FuncNest {
+            func: name.to_string(),
+            ..FuncNest::default()
+        },
+        scope_loops: vec![],
+        extents: vec![],
+        flops: Some(0.0),
+    };
+    let roots = b.stmt(&f.body, true);
+    b.nest.roots = roots;
+    b.nest.flops = b.flops.filter(|f| *f > 0.0);
+    b.nest
+}
+
+fn float_ops(e: &Expr) -> u64 {
+    let mut n = 0;
+    e.walk(&mut |x| {
+        let counts = match x.kind() {
+            ExprKind::Binary(op, _, _) => {
+                !matches!(op, BinOp::FloorDiv | BinOp::FloorMod | BinOp::Mod)
+            }
+            ExprKind::Call { .. } => true,
+            _ => false,
+        };
+        if counts && x.dtype().is_float() {
+            n += 1;
+        }
+    });
+    n
+}
+
+impl NestBuilder {
+    fn stmt(&mut self, s: &Stmt, top: bool) -> Vec<NestNode> {
+        match s.kind() {
+            StmtKind::For(f) => {
+                let index = self.nest.loops.len();
+                let extent = f.extent.as_int();
+                let detail = match &f.thread_tag {
+                    Some(tag) => tag.clone(),
+                    None => f.kind.script_name().to_string(),
+                };
+                self.nest.loops.push(LoopInfo {
+                    name: f.loop_var.name().to_string(),
+                    extent,
+                    detail: detail.clone(),
+                    blocks: vec![],
+                });
+                self.scope_loops.push(index);
+                self.extents.push(extent);
+                let first_block = self.nest.blocks.len();
+                let children = self.stmt(&f.body, false);
+                self.extents.pop();
+                self.scope_loops.pop();
+                let names: Vec<String> = self.nest.blocks[first_block..]
+                    .iter()
+                    .map(|b| b.name.clone())
+                    .collect();
+                self.nest.loops[index].blocks = names;
+                vec![NestNode {
+                    kind: "loop".into(),
+                    name: f.loop_var.name().to_string(),
+                    extent,
+                    detail,
+                    index,
+                    children,
+                }]
+            }
+            StmtKind::BlockRealize(r) => {
+                if top && r.block.name == "root" {
+                    return self.block_body(&r.block, true);
+                }
+                let index = self.nest.blocks.len();
+                let reduction = r.block.iter_vars.iter().any(|iv| iv.kind.letter() == 'R');
+                self.nest.blocks.push(BlockInfo {
+                    name: r.block.name.clone(),
+                    loops: self.scope_loops.clone(),
+                    reduction,
+                });
+                let saved = std::mem::take(&mut self.scope_loops);
+                let children = self.block_body(&r.block, false);
+                self.scope_loops = saved;
+                vec![NestNode {
+                    kind: "block".into(),
+                    name: r.block.name.clone(),
+                    extent: None,
+                    detail: if reduction { "reduction" } else { "spatial" }.into(),
+                    index,
+                    children,
+                }]
+            }
+            StmtKind::Store { value, .. } => {
+                let ops = float_ops(value) as f64;
+                if ops > 0.0 {
+                    let trips: Option<f64> = self
+                        .extents
+                        .iter()
+                        .try_fold(1.0, |acc, e| e.map(|e| acc * e as f64));
+                    self.flops = match (self.flops, trips) {
+                        (Some(f), Some(t)) => Some(f + ops * t),
+                        _ => None,
+                    };
+                }
+                vec![]
+            }
+            StmtKind::Seq(items) => items.iter().flat_map(|x| self.stmt(x, top)).collect(),
+            StmtKind::Let { body, .. } | StmtKind::Allocate { body, .. } => self.stmt(body, top),
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                let mut v = self.stmt(then, top);
+                if let Some(o) = otherwise {
+                    v.extend(self.stmt(o, top));
+                }
+                v
+            }
+            StmtKind::Evaluate(_) => vec![],
+        }
+    }
+
+    fn block_body(&mut self, b: &Block, top: bool) -> Vec<NestNode> {
+        // The init statement runs once per output element: no FLOPs worth counting.
+        self.stmt(&b.body, top)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Regions one iteration of a loop touches
+
+pub fn regions(
+    source: &str,
+    step: usize,
+    func: &str,
+    loop_index: usize,
+    at: i64,
+) -> RegionsOutcome {
+    let script = run_script(source);
+    let mut out = RegionsOutcome {
+        func: func.to_string(),
+        at,
+        ..RegionsOutcome::default()
+    };
+    let Some(snap) = script.module_snapshots.get(step) else {
+        out.message = "no such step".into();
+        return out;
+    };
+    let Some(f) = snap.module.get_prim(func) else {
+        out.message = format!("no function `{func}`");
+        return out;
+    };
+    let mut finder = RegionFinder {
+        target: loop_index,
+        count: 0,
+        outer: vec![],
+        out: &mut out,
+        at,
+    };
+    finder.find(&f.body);
+    if out.loop_name.is_empty() {
+        out.message = "no such loop".into();
+    }
+    out
+}
+
+struct RegionFinder<'a> {
+    target: usize,
+    count: usize,
+    /// Loops enclosing the walk (var, min, extent).
+    outer: Vec<(compiler_core::ir::Var, Expr, Expr)>,
+    out: &'a mut RegionsOutcome,
+    at: i64,
+}
+
+impl RegionFinder<'_> {
+    fn find(&mut self, s: &Stmt) {
+        match s.kind() {
+            StmtKind::For(f) => {
+                let index = self.count;
+                self.count += 1;
+                if index == self.target {
+                    self.out.loop_name = f.loop_var.name().to_string();
+                    self.out.extent = f.extent.as_int();
+                    self.collect(s);
+                    return;
+                }
+                self.outer
+                    .push((f.loop_var.clone(), f.min.clone(), f.extent.clone()));
+                self.find(&f.body);
+                self.outer.pop();
+            }
+            _ => s.for_each_child(|c| self.find(c)),
+        }
+    }
+
+    /// At the chosen loop: every block inside, its regions with the loops
+    /// strictly inside relaxed.
+    fn collect(&mut self, chosen: &Stmt) {
+        let StmtKind::For(f) = chosen.kind() else {
+            return;
+        };
+        let mut ana = Analyzer::new();
+        // The concrete iteration: outer loops at their minimum, the chosen loop at `at`.
+        let mut point: HashMap<VarId, Expr> = HashMap::new();
+        for (v, min, ext) in &self.outer {
+            if let (Some(m), Some(e)) = (min.as_int(), ext.as_int()) {
+                ana.bind_range(v, m, e);
+                point.insert(v.id(), Expr::int(m, v.dtype()));
+            }
+        }
+        if let (Some(m), Some(e)) = (f.min.as_int(), f.extent.as_int()) {
+            ana.bind_range(&f.loop_var, m, e);
+        }
+        let at = self.at.clamp(
+            f.min.as_int().unwrap_or(0),
+            f.min.as_int().unwrap_or(0) + f.extent.as_int().unwrap_or(1) - 1,
+        );
+        self.out.at = at;
+        point.insert(f.loop_var.id(), Expr::int(at, f.loop_var.dtype()));
+        let mut walker = InnerWalk {
+            dom: HashMap::new(),
+            subst: HashMap::new(),
+            ana: &ana,
+            point: &point,
+            out: &mut self.out.regions,
+        };
+        walker.walk(&f.body);
+    }
+}
+
+struct InnerWalk<'a> {
+    dom: HashMap<VarId, Range>,
+    subst: HashMap<VarId, Expr>,
+    ana: &'a Analyzer,
+    point: &'a HashMap<VarId, Expr>,
+    out: &'a mut Vec<RegionInfo>,
+}
+
+impl InnerWalk<'_> {
+    fn walk(&mut self, s: &Stmt) {
+        match s.kind() {
+            StmtKind::For(f) => {
+                let min = substitute_expr(&f.min, &self.subst);
+                let ext = substitute_expr(&f.extent, &self.subst);
+                self.dom.insert(f.loop_var.id(), Range::new(min, ext));
+                self.walk(&f.body);
+                self.dom.remove(&f.loop_var.id());
+            }
+            StmtKind::BlockRealize(r) => {
+                let saved = self.subst.clone();
+                for (iv, value) in r.block.iter_vars.iter().zip(&r.iter_values) {
+                    let v = substitute_expr(value, &self.subst);
+                    self.subst.insert(iv.var.id(), v);
+                }
+                let (reads, writes) = if r.block.reads.is_empty() && r.block.writes.is_empty() {
+                    infer_access_regions(&r.block)
+                } else {
+                    (r.block.reads.clone(), r.block.writes.clone())
+                };
+                for (access, list) in [("read", &reads), ("write", &writes)] {
+                    for region in list.iter() {
+                        self.region(&r.block.name, access, region);
+                    }
+                }
+                self.walk(&r.block.body);
+                self.subst = saved;
+            }
+            _ => s.for_each_child(|c| self.walk(c)),
+        }
+    }
+
+    fn region(&mut self, block: &str, access: &str, region: &compiler_core::ir::BufferRegion) {
+        let mut dims = Vec::new();
+        let mut concrete = Some(Vec::new());
+        for r in &region.region {
+            let lo = substitute_expr(&r.min, &self.subst);
+            let hi = Expr::binary(
+                BinOp::Sub,
+                Expr::binary(
+                    BinOp::Add,
+                    lo.clone(),
+                    substitute_expr(&r.extent, &self.subst),
+                ),
+                Expr::int(1, lo.dtype()),
+            );
+            let (Some(lo_r), Some(hi_r)) = (
+                eval_bound_with(self.ana, &lo, &self.dom),
+                eval_bound_with(self.ana, &hi, &self.dom),
+            ) else {
+                dims.push("?".to_string());
+                concrete = None;
+                continue;
+            };
+            let min = lo_r.min.clone();
+            let extent = self.ana.simplify(&Expr::binary(
+                BinOp::Sub,
+                Expr::binary(BinOp::Add, hi_r.min.clone(), hi_r.extent.clone()),
+                min.clone(),
+            ));
+            dims.push(if extent.is_const_int(1) {
+                print_expr(&min)
+            } else {
+                let end = self
+                    .ana
+                    .simplify(&Expr::binary(BinOp::Add, min.clone(), extent.clone()));
+                format!("{}:{}", print_expr(&min), print_expr(&end))
+            });
+            let cmin = self
+                .ana
+                .simplify(&substitute_expr(&min, self.point))
+                .as_int();
+            let cext = self
+                .ana
+                .simplify(&substitute_expr(&extent, self.point))
+                .as_int();
+            match (cmin, cext, concrete.as_mut()) {
+                (Some(m), Some(e), Some(c)) => c.push((m, e)),
+                _ => concrete = None,
+            }
+        }
+        let buffer = &region.buffer;
+        self.out.push(RegionInfo {
+            block: block.to_string(),
+            buffer: buffer.name.clone(),
+            access: access.into(),
+            shape: buffer.const_shape().unwrap_or_default(),
+            text: format!("{}[{}]", buffer.name, dims.join(", ")),
+            concrete,
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Running
+
+/// Steps the interpreter may take in one run (keeps a runaway loop from
+/// hanging the worker forever).
+pub const STEP_BUDGET: u64 = 400_000_000;
+
+pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+    let mut out = RunOutcome {
+        backend: backend.to_string(),
+        ..RunOutcome::default()
+    };
+    if backend != "interpreter" {
+        out.message = format!("the {backend} backend is not available yet");
+        return out;
+    }
+    let script = run_script(source);
+    if script.errors.iter().any(|d| d.is_error()) || script.module_snapshots.is_empty() {
+        out.message = "fix the errors first".into();
+        out.errors = script
+            .errors
+            .iter()
+            .map(|d| editor_diag(source, d))
+            .collect();
+        return out;
+    }
+    let original = &script.module_snapshots[0].module;
+    let last = &script.module_snapshots[script.module_snapshots.len() - 1].module;
+    let name = script
+        .func
+        .clone()
+        .or_else(|| original.prim_funcs().next().map(|(n, _)| n.to_string()));
+    let Some(name) = name else {
+        out.message = "no function to run".into();
+        return out;
+    };
+    out.func = name.clone();
+    let (Some(before), Some(after)) = (original.get_prim(&name), last.get_prim(&name)) else {
+        out.message = format!("no function `{name}`");
+        return out;
+    };
+    let opts = EvalOptions {
+        step_budget: Some(STEP_BUDGET),
+        ..EvalOptions::default()
+    };
+    let fail = |out: &mut RunOutcome, what: &str, e: eval::EvalError| {
+        out.message = format!("{what}: {}", e.message);
+    };
+    let inputs = match eval::random_inputs(before, 42, &HashMap::new()) {
+        Ok(i) => i,
+        Err(e) => {
+            fail(&mut out, "could not make inputs", e);
+            return out;
+        }
+    };
+    let reference = match CompiledFunc::new(before) {
+        Ok(c) => c,
+        Err(e) => {
+            fail(&mut out, "the original function does not compile", e);
+            return out;
+        }
+    };
+    let scheduled = match CompiledFunc::new(after) {
+        Ok(c) => c,
+        Err(e) => {
+            fail(&mut out, "the scheduled function does not compile", e);
+            return out;
+        }
+    };
+    let mut expected = inputs.clone();
+    let t0 = now();
+    if let Err(e) = reference.run(&mut expected, &opts) {
+        fail(&mut out, "the original function failed", e);
+        return out;
+    }
+    out.reference_ms = Some(now() - t0);
+    let mut got = inputs.clone();
+    for _ in 0..repeats.max(1) {
+        got = inputs.clone();
+        let t0 = now();
+        if let Err(e) = scheduled.run(&mut got, &opts) {
+            fail(&mut out, "the scheduled function failed", e);
+            return out;
+        }
+        out.times_ms.push(now() - t0);
+    }
+    let mut mismatch = None;
+    for ((e, g), (param, _)) in expected.iter().zip(&got).zip(param_names(after)) {
+        if let Err(msg) = allclose(e, g, 1e-4, 1e-5) {
+            mismatch.get_or_insert(format!("{param}: {msg}"));
+        }
+    }
+    out.matches = Some(mismatch.is_none());
+    for ((inp, g), (param, _)) in inputs.iter().zip(&got).zip(param_names(after)) {
+        if inp.to_f64_vec() != g.to_f64_vec() {
+            out.outputs.push(preview(&param, g));
+        }
+    }
+    let mut sorted = out.times_ms.clone();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    out.median_ms = sorted.get(sorted.len() / 2).copied();
+    out.flops = module_nests(last)
+        .into_iter()
+        .find(|n| n.func == name)
+        .and_then(|n| n.flops);
+    if let (Some(fl), Some(ms)) = (out.flops, out.median_ms) {
+        if ms > 0.0 {
+            out.gflops = Some(fl / (ms * 1e6));
+        }
+    }
+    out.ok = true;
+    out.message = match &mismatch {
+        None if script.module_snapshots.len() > 1 => "outputs match the original program".into(),
+        None => "ran (no schedule: the original is its own reference)".into(),
+        Some(m) => format!("outputs differ from the original program: {m}"),
+    };
+    out
+}
+
+fn param_names(f: &PrimFunc) -> Vec<(String, ())> {
+    f.params
+        .iter()
+        .map(|p| {
+            let name = f
+                .buffer_map
+                .iter()
+                .find(|(v, _)| v == p)
+                .map(|(_, b)| b.name.clone())
+                .unwrap_or_else(|| p.name().to_string());
+            (name, ())
+        })
+        .collect()
+}
+
+fn preview(name: &str, a: &NDArray) -> String {
+    let v = a.to_f64_vec();
+    let shown: Vec<String> = v.iter().take(6).map(|x| format!("{x:.4}")).collect();
+    format!(
+        "{name} {:?} = [{}{}]",
+        a.shape(),
+        shown.join(", "),
+        if v.len() > 6 { ", …" } else { "" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MM: &str = include_str!("../../compiler-core/tests/data/seeds/seed004_01_mm_relu.py");
+
+    fn book() -> String {
+        format!(
+            "{MM}\n# --- schedule ---\nsch = tvm.tir.Schedule(MyModule)\n\
+             block_Y = sch.get_block(\"Y\", func_name=\"mm_relu\")\n\
+             i, j, k = sch.get_loops(block_Y)\n\
+             j0, j1 = sch.split(j, factors=[None, 4])\n\
+             sch.reorder(j0, k, j1)\n\
+             block_C = sch.get_block(\"C\", \"mm_relu\")\n\
+             sch.reverse_compute_at(block_C, j0)\n\
+             block_Y = sch.get_block(\"Y\", \"mm_relu\")\n\
+             sch.decompose_reduction(block_Y, k)\n"
+        )
+    }
+
+    #[test]
+    fn book_schedule_steps() {
+        let out = compile(&book());
+        assert!(out.errors.is_empty(), "{}", out.console);
+        let labels: Vec<&str> = out.steps.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels.len(), 5, "{labels:?}");
+        assert!(labels[1].contains("split"));
+        assert!(labels[4].contains("decompose_reduction"));
+        assert!(out.steps[4].ir.contains("Y_init"));
+    }
+
+    #[test]
+    fn runs_and_matches() {
+        let out = run(&book(), "interpreter", 1, &|| 0.0);
+        assert!(out.ok, "{}", out.message);
+        assert_eq!(out.matches, Some(true));
+        assert!(out.flops.unwrap() > 4.0e6);
+    }
+
+    #[test]
+    fn error_span_in_schedule() {
+        let src = format!("{MM}\n# --- schedule ---\nsch.get_block(\"nope\")\n");
+        let out = compile(&src);
+        assert_eq!(out.errors.len(), 1);
+        let e = &out.errors[0];
+        assert_eq!(
+            &src[e.from as usize..e.to as usize],
+            "sch.get_block(\"nope\")"
+        );
+    }
+
+    #[test]
+    fn regions_of_j0() {
+        let src = book();
+        let out = compile(&src);
+        let nest = &out.steps[3].nests[0];
+        let j0 = nest.loops.iter().position(|l| l.name == "j_0").unwrap();
+        let r = regions(&src, 3, "mm_relu", j0, 1);
+        let texts: Vec<&str> = r.regions.iter().map(|r| r.text.as_str()).collect();
+        assert!(texts.contains(&"A[i, 0:128]"), "{texts:?}");
+        let b = r.regions.iter().find(|r| r.buffer == "B").unwrap();
+        assert_eq!(b.concrete, Some(vec![(0, 128), (4, 4)]));
+    }
+}
+
+#[cfg(test)]
+mod python_mode_tests {
+    use super::*;
+
+    #[test]
+    fn notebook_script_steps_and_output() {
+        let src =
+            include_str!("../../compiler-core/tests/data/scripts/nb_tensor_program_abstraction.py");
+        assert!(is_python_mode(src));
+        let out = compile(src);
+        assert!(out.errors.is_empty(), "{}", out.console);
+        assert!(out.console.contains("T.parallel"), "{}", out.console);
+        assert!(
+            out.steps.len() >= 4,
+            "{:?}",
+            out.steps.iter().map(|s| &s.label).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn tvmscript_with_an_error_stays_in_script_mode() {
+        let src = "from tvm.script import tir as T\n@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        A[i] = T.nope(1)\n";
+        assert!(!is_python_mode(src));
+        assert!(is_python_mode("import tvm\nprint(1)\n"));
+    }
+
+    #[test]
+    fn python_error_has_a_span() {
+        let src = "import tvm\nx = 1\nprint(y)\n";
+        let out = compile(src);
+        assert_eq!(out.errors.len(), 1, "{}", out.console);
+        let e = &out.errors[0];
+        assert_eq!(&src[e.from as usize..e.to as usize], "y");
+        assert!(e.message.contains("NameError"));
+    }
+}
+
+#[cfg(test)]
+mod gallery_tests {
+    use super::*;
+    use crate::examples::EXAMPLES;
+
+    /// Every gallery example compiles without a panic; the book's and the
+    /// course's programs and schedules compile without errors.
+    #[test]
+    fn every_example_compiles() {
+        let mut failures = Vec::new();
+        for ex in EXAMPLES {
+            let out = compile(ex.source);
+            let clean = matches!(
+                ex.category,
+                "Book schedules" | "Course programs" | "Course schedules"
+            );
+            let pending = ex.source.contains("# --- expect-error");
+            if clean && !pending && !out.errors.is_empty() {
+                failures.push(format!("{}: {}", ex.id, out.console));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} examples fail:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+        assert!(EXAMPLES.len() > 250, "{} examples", EXAMPLES.len());
+        // The tensorize cases carry their intrinsic as a section.
+        let ex = crate::examples::find("tensorize_book").expect("tensorize_book");
+        let out = compile(ex.source);
+        assert!(out.errors.is_empty(), "{}", out.console);
+        assert!(
+            out.steps.last().unwrap().ir.contains("tmm16"),
+            "{}",
+            out.steps.last().unwrap().ir
+        );
+    }
+}

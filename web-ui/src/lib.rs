@@ -1,0 +1,19 @@
+//! Shared by the playground's two binaries: the UI (`src/main.rs`, main
+//! thread) and the compiler worker (`src/bin/worker.rs`).
+//!
+//! - [`protocol`]: the JSON messages between them.
+//! - [`engine`]: what the worker does with a script (parse, schedule, step
+//!   through the trace, loop nests, regions, runs). Pure Rust over
+//!   `compiler-core`, so it also runs natively in tests.
+//! - The UI's pure parts, here so that they are tested natively too:
+//!   [`ir_view`] (clickable IR, schedule code for a click), [`diff`],
+//!   [`highlight`], [`share`] (the URL/localStorage state format) and the
+//!   [`examples`] gallery.
+
+pub mod diff;
+pub mod engine;
+pub mod examples;
+pub mod highlight;
+pub mod ir_view;
+pub mod protocol;
+pub mod share;

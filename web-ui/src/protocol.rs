@@ -1,0 +1,191 @@
+//! Messages between the UI and the compiler worker, sent as JSON strings
+//! through `postMessage`. Every request carries an id; the reply echoes it,
+//! so the UI can drop replies to requests that a newer one superseded.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Request {
+    /// Parse the script, run its schedule, print every step.
+    Compile { id: u64, source: String },
+    /// Run the scheduled function (and the original, for reference).
+    Run {
+        id: u64,
+        source: String,
+        backend: String,
+        repeats: u32,
+    },
+    /// Buffer regions one iteration of a loop touches, at one step.
+    Regions {
+        id: u64,
+        source: String,
+        step: usize,
+        func: String,
+        /// Pre-order index of the loop among the function's loops.
+        loop_index: usize,
+        /// The chosen loop's iteration to draw (outer loops at their minimum).
+        at: i64,
+    },
+}
+
+impl Request {
+    pub fn id(&self) -> u64 {
+        match self {
+            Request::Compile { id, .. } | Request::Run { id, .. } | Request::Regions { id, .. } => {
+                *id
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Response {
+    Compiled {
+        id: u64,
+        outcome: CompileOutcome,
+    },
+    Ran {
+        id: u64,
+        outcome: RunOutcome,
+    },
+    Regions {
+        id: u64,
+        outcome: RegionsOutcome,
+    },
+    /// The worker's wasm started and is ready for requests.
+    Ready,
+}
+
+/// A diagnostic placed in the editor.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EditorDiag {
+    /// UTF-16 offsets into the script (CodeMirror's positions).
+    pub from: u32,
+    pub to: u32,
+    /// 1-based line and column (for the console).
+    pub line: u32,
+    pub col: u32,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    pub message: String,
+}
+
+/// One state of the module: the original, then after each primitive that
+/// changed it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// The primitive call as Python (`sch.split(loop=l1, factors=[None, 4])`),
+    /// or `original`.
+    pub label: String,
+    /// 1-based trace instructions that this step covers (lookups like
+    /// `get_block` fold into the next step that changes the IR).
+    pub instructions: Vec<usize>,
+    /// The printed module.
+    pub ir: String,
+    /// The loop nest of each function.
+    pub nests: Vec<FuncNest>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FuncNest {
+    pub func: String,
+    pub roots: Vec<NestNode>,
+    /// Every loop of the function in pre-order (the printed text's order).
+    pub loops: Vec<LoopInfo>,
+    /// Every block with its enclosing loops (pre-order indices, outer first).
+    pub blocks: Vec<BlockInfo>,
+    /// Floating-point operations of one call, when every extent is constant.
+    pub flops: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NestNode {
+    /// `loop` or `block`.
+    pub kind: String,
+    pub name: String,
+    /// Loop extent (when constant) or the block's iteration domain text.
+    pub extent: Option<i64>,
+    /// Loop kind (`serial`, `parallel`, `vectorized`, `unroll`, a thread tag)
+    /// or for blocks `reduction` / `spatial`.
+    pub detail: String,
+    /// Pre-order loop index (loops) or block index (blocks).
+    pub index: usize,
+    pub children: Vec<NestNode>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LoopInfo {
+    pub name: String,
+    pub extent: Option<i64>,
+    pub detail: String,
+    /// Blocks under this loop (names).
+    pub blocks: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BlockInfo {
+    pub name: String,
+    /// Pre-order indices of the loops around it, outer first (`get_loops`).
+    pub loops: Vec<usize>,
+    pub reduction: bool,
+}
+
+/// What compiling a script produced: the [`crate::engine::run_script`] boundary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompileOutcome {
+    /// Text for the console (what the script printed, rendered errors).
+    pub console: String,
+    /// The module after each step; empty when the program did not parse.
+    pub steps: Vec<Step>,
+    /// The trace as Python (what `print(sch.trace)` shows).
+    pub trace: String,
+    pub errors: Vec<EditorDiag>,
+    /// The error's IR with the offending statement marked, if a primitive refused.
+    pub marked_ir: Option<String>,
+    /// Milliseconds the worker spent.
+    pub millis: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOutcome {
+    pub ok: bool,
+    pub func: String,
+    pub backend: String,
+    /// Did the scheduled function's outputs match the original's?
+    pub matches: Option<bool>,
+    /// Per-run milliseconds of the scheduled function.
+    pub times_ms: Vec<f64>,
+    pub median_ms: Option<f64>,
+    pub reference_ms: Option<f64>,
+    pub flops: Option<f64>,
+    pub gflops: Option<f64>,
+    /// Short previews of the outputs (`C[0:4] = …`).
+    pub outputs: Vec<String>,
+    pub message: String,
+    pub errors: Vec<EditorDiag>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RegionsOutcome {
+    pub func: String,
+    pub loop_name: String,
+    pub extent: Option<i64>,
+    pub at: i64,
+    pub regions: Vec<RegionInfo>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RegionInfo {
+    pub block: String,
+    pub buffer: String,
+    /// `read` or `write`.
+    pub access: String,
+    pub shape: Vec<i64>,
+    /// Symbolic region (`A[i, 0:128]`).
+    pub text: String,
+    /// The region at the drawn iteration, `(min, extent)` per dimension, when constant.
+    pub concrete: Option<Vec<(i64, i64)>>,
+}

@@ -1,0 +1,122 @@
+//! The UI's side of a compiler worker: one request in flight at a time, and
+//! only the newest waiting request kept (older ones are dropped, since a
+//! newer edit supersedes them). The worker says `Ready` once its wasm has
+//! started; requests wait until then.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker};
+
+use web_ui::protocol::{Request, Response};
+
+pub struct Channel {
+    worker: RefCell<Option<Worker>>,
+    busy: Cell<bool>,
+    pending: RefCell<Option<Request>>,
+    on_response: Rc<dyn Fn(Response)>,
+    on_crash: Rc<dyn Fn(String)>,
+    next_id: Cell<u64>,
+}
+
+impl Channel {
+    pub fn new(
+        on_response: impl Fn(Response) + 'static,
+        on_crash: impl Fn(String) + 'static,
+    ) -> Rc<Channel> {
+        let ch = Rc::new(Channel {
+            worker: RefCell::new(None),
+            busy: Cell::new(true),
+            pending: RefCell::new(None),
+            on_response: Rc::new(on_response),
+            on_crash: Rc::new(on_crash),
+            next_id: Cell::new(1),
+        });
+        Channel::start(&ch);
+        ch
+    }
+
+    fn start(this: &Rc<Channel>) {
+        this.busy.set(true);
+        let worker = match Worker::new("./worker_loader.js") {
+            Ok(w) => w,
+            Err(e) => {
+                (this.on_crash)(format!("could not start the compiler worker: {e:?}"));
+                return;
+            }
+        };
+        let weak = Rc::downgrade(this);
+        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            let Some(ch) = weak.upgrade() else { return };
+            let Some(text) = ev.data().as_string() else {
+                return;
+            };
+            let Ok(resp) = serde_json::from_str::<Response>(&text) else {
+                return;
+            };
+            ch.busy.set(false);
+            if !matches!(resp, Response::Ready) {
+                (ch.on_response)(resp);
+            }
+            ch.flush();
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        let weak = Rc::downgrade(this);
+        let onerror =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
+                ev.prevent_default();
+                let Some(ch) = weak.upgrade() else { return };
+                (ch.on_crash)(format!(
+                    "the compiler worker stopped ({}); restarting it",
+                    ev.message()
+                ));
+                if let Some(w) = ch.worker.borrow_mut().take() {
+                    w.terminate();
+                }
+                Channel::start(&ch);
+            });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        onerror.forget();
+        *this.worker.borrow_mut() = Some(worker);
+    }
+
+    /// Stops whatever the worker is doing (a long run) and starts a fresh one.
+    pub fn restart(this: &Rc<Channel>) {
+        if let Some(w) = this.worker.borrow_mut().take() {
+            w.terminate();
+        }
+        this.pending.borrow_mut().take();
+        Channel::start(this);
+    }
+
+    pub fn fresh_id(&self) -> u64 {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        id
+    }
+
+    /// Sends now if idle, else replaces whatever was waiting.
+    pub fn send(&self, req: Request) {
+        *self.pending.borrow_mut() = Some(req);
+        if !self.busy.get() {
+            self.flush();
+        }
+    }
+
+    fn flush(&self) {
+        let Some(req) = self.pending.borrow_mut().take() else {
+            return;
+        };
+        let Ok(text) = serde_json::to_string(&req) else {
+            return;
+        };
+        if let Some(w) = self.worker.borrow().as_ref() {
+            if w.post_message(&JsValue::from_str(&text)).is_ok() {
+                self.busy.set(true);
+            }
+        }
+    }
+}
