@@ -833,8 +833,12 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
                 "warnings",
             ]))
         }
-        // Default members only: web-ui is built for wasm32 by trunk, not natively.
-        Step::Test => ctx.run(ctx.cmd("cargo").arg("test")),
+        // Default members, then web-ui's engine tests (its library compiles
+        // natively; the app itself is built for wasm32 by trunk).
+        Step::Test => {
+            ctx.run(ctx.cmd("cargo").arg("test"))?;
+            ctx.run(ctx.cmd("cargo").args(["test", "-p", "web-ui", "--lib"]))
+        }
         Step::Wasm32 => {
             let mut cmd = ctx.cmd("cargo");
             cmd.args(["build", "--target", "wasm32-unknown-unknown"]);
