@@ -1292,28 +1292,19 @@ impl Schedule {
             seen_scope: false,
         };
         let new_scope = rw.stmt(&scope_stmt);
-        let body = tree::replace(&body, &t.scope_path, new_scope);
-        let body = insert_stage(&body, &loc, stage);
-        let body = add_alloc(&body, &t.scope_path, cache);
-        self.set_body(P, body)?;
-        let rv = self.new_block_rv(&name);
-        let mut inst = Instruction::new("cache_read")
+        let inst = Instruction::new("cache_read")
             .arg("block", TraceArg::Rv(block_rv.into()))
             .arg("read_buffer_index", TraceArg::Int(read_buffer_index))
             .arg("storage_scope", TraceArg::Str(storage_scope.to_string()));
-        if !consumer_blocks.is_empty() {
-            inst = inst.arg(
-                "consumer_blocks",
-                TraceArg::List(
-                    consumer_blocks
-                        .iter()
-                        .map(|b| TraceArg::Rv((*b).into()))
-                        .collect(),
-                ),
-            );
-        }
-        self.record(inst.outputs(vec![rv.into()]));
-        Ok(rv)
+        self.install_cache_stage(
+            P,
+            body,
+            (&t.scope_path, new_scope),
+            (&loc, stage),
+            cache,
+            inst,
+            consumer_blocks,
+        )
     }
 
     /// `sch.cache_write(block, write_buffer_index, storage_scope,
@@ -1391,15 +1382,42 @@ impl Schedule {
             seen_scope: false,
         };
         let new_scope = rw.stmt(&scope_stmt);
-        let body = tree::replace(&body, &t.scope_path, new_scope);
-        let body = insert_stage(&body, &loc, stage);
-        let body = add_alloc(&body, &t.scope_path, cache);
-        self.set_body(P, body)?;
-        let rv = self.new_block_rv(&name);
-        let mut inst = Instruction::new("cache_write")
+        let inst = Instruction::new("cache_write")
             .arg("block", TraceArg::Rv(block_rv.into()))
             .arg("write_buffer_index", TraceArg::Int(write_buffer_index))
             .arg("storage_scope", TraceArg::Str(storage_scope.to_string()));
+        self.install_cache_stage(
+            P,
+            body,
+            (&t.scope_path, new_scope),
+            (&loc, stage),
+            cache,
+            inst,
+            consumer_blocks,
+        )
+    }
+
+    /// The tail shared by `cache_read` and `cache_write`: put the rewritten
+    /// scope back, insert the copy stage at `loc`, allocate the cache buffer
+    /// in the scope, and record `inst` (with `consumer_blocks` when given)
+    /// returning the copy block's handle.
+    #[allow(clippy::too_many_arguments)]
+    fn install_cache_stage(
+        &mut self,
+        primitive: &'static str,
+        body: Stmt,
+        (scope_path, new_scope): (&StmtPath, Stmt),
+        (loc, stage): (&CacheLoc, Stmt),
+        cache: Buffer,
+        mut inst: Instruction,
+        consumer_blocks: &[BlockRV],
+    ) -> Result<BlockRV> {
+        let name = cache.name.clone();
+        let body = tree::replace(&body, scope_path, new_scope);
+        let body = insert_stage(&body, loc, stage);
+        let body = add_alloc(&body, scope_path, cache);
+        self.set_body(primitive, body)?;
+        let rv = self.new_block_rv(&name);
         if !consumer_blocks.is_empty() {
             inst = inst.arg(
                 "consumer_blocks",
