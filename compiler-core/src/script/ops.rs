@@ -370,6 +370,9 @@ impl Interp {
     }
 
     pub(crate) fn unary_op(&mut self, op: UnaryOp, v: Value) -> Res<Value> {
+        if let Some(r) = super::te::unary(op, &v)? {
+            return Ok(r);
+        }
         match (op, &v) {
             (UnaryOp::Not, _) => Ok(Value::Bool(!self.truthy(&v)?)),
             (UnaryOp::Neg, Value::Int(i)) => {
@@ -458,6 +461,9 @@ impl Interp {
         }
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             return super::numpy::compare(self, op, l, r);
+        }
+        if let Some(v) = super::te::compare(op, l, r)? {
+            return Ok(v);
         }
         match op {
             CmpOp::Eq => Ok(Value::Bool(self.values_eq(l, r)?)),
