@@ -460,19 +460,17 @@ fn te_compute(it: &mut Interp, mut a: Args) -> Res<Value> {
             .map_err(te_err)?
     };
     let mut opts = ComputeOptions::named(&name).with_tag(&tag);
-    if let Some(attrs) = attrs {
-        if let Value::Dict(d) = &attrs {
-            let items: Vec<(Value, Value)> = d.borrow().items();
-            for (k, v) in items {
-                let k = str_arg(Some(k), "")?;
-                let v = match &v {
-                    Value::Int(i) => crate::ir::AttrValue::Int(*i),
-                    Value::Bool(b) => crate::ir::AttrValue::Bool(*b),
-                    Value::Str(s) => crate::ir::AttrValue::Str(s.to_string()),
-                    other => crate::ir::AttrValue::Expr(to_expr(other)?),
-                };
-                opts = opts.with_attr(&k, v);
-            }
+    if let Some(Value::Dict(d)) = &attrs {
+        let items: Vec<(Value, Value)> = d.borrow().items();
+        for (k, v) in items {
+            let k = str_arg(Some(k), "")?;
+            let v = match &v {
+                Value::Int(i) => crate::ir::AttrValue::Int(*i),
+                Value::Bool(b) => crate::ir::AttrValue::Bool(*b),
+                Value::Str(s) => crate::ir::AttrValue::Str(s.to_string()),
+                other => crate::ir::AttrValue::Expr(to_expr(other)?),
+            };
+            opts = opts.with_attr(&k, v);
         }
     }
     opts = opts.with_names(&names);
@@ -489,20 +487,13 @@ fn te_compute(it: &mut Interp, mut a: Args) -> Res<Value> {
         Ok(o) => o,
         Err(e) => return Err(py_err.unwrap_or_else(|| te_err(e))),
     };
+    let mut outs = outs;
     if outs.len() == 1 {
-        Ok(tensor_value(
-            outs.into_iter()
-                .next()
-                .unwrap_or_else(|| unreachable_tensor()),
-        ))
-    } else {
-        Ok(Value::tuple(outs.into_iter().map(tensor_value).collect()))
+        if let Some(t) = outs.pop() {
+            return Ok(tensor_value(t));
+        }
     }
-}
-
-#[allow(clippy::unreachable)]
-fn unreachable_tensor() -> Tensor {
-    unreachable!("length checked")
+    Ok(Value::tuple(outs.into_iter().map(tensor_value).collect()))
 }
 
 /// What a compute lambda returned, as a body.
