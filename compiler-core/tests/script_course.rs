@@ -39,6 +39,7 @@ fn every_course_script_has_a_test() {
         "tutorial_te.py",
         "te_lesson.py",
         "te_lesson_port.py",
+        "te_api_surface.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();
@@ -124,4 +125,9 @@ fn te_lesson() {
 #[test]
 fn te_lesson_port() {
     check("te_lesson_port.py");
+}
+
+#[test]
+fn te_api_surface() {
+    check("te_api_surface.py");
 }

@@ -421,6 +421,9 @@ impl Interp {
             Value::Range(r) => !r.is_empty(),
             Value::NpScalar(s) => s.num.as_f64() != 0.0,
             Value::Array(a) => super::numpy::array_truthy(a)?,
+            Value::Host(_) if super::te::truthy(v).is_some() => {
+                return super::te::truthy(v).unwrap_or(Ok(true))
+            }
             Value::Instance(_) => {
                 if let Ok(m) = self.get_attr(v, "__bool__") {
                     let r = self.call(&m, Args::default())?;

@@ -1013,12 +1013,46 @@ pub fn class_name(o: &TeObj) -> &'static str {
         TeObj::Reduce(_) => "tvm.tirx.expr.Reduce",
         TeObj::Op(op) if op.is_placeholder() => "tvm.te.tensor.PlaceholderOp",
         TeObj::Op(_) => "tvm.te.tensor.ComputeOp",
-        TeObj::Expr(e) => match e.kind() {
-            crate::ir::ExprKind::Var(_) => "tvm.tirx.expr.Var",
-            crate::ir::ExprKind::Int(_) => "tvm.ir.prim.expr.IntImm",
-            crate::ir::ExprKind::Float(_) => "tvm.ir.prim.expr.FloatImm",
-            _ => "tvm.ir.prim.expr.PrimExpr",
+        TeObj::Expr(e) => expr_class(e),
+    }
+}
+
+fn expr_class(e: &Expr) -> &'static str {
+    use crate::ir::{BinOp as B, CmpOp as C, ExprKind as K};
+    match e.kind() {
+        K::Var(_) => "tvm.ir.expr.Var",
+        K::Int(_) => "tvm.ir.prim.expr.IntImm",
+        K::Float(_) => "tvm.ir.prim.expr.FloatImm",
+        K::Str(_) => "tvm.ir.prim.expr.StringImm",
+        K::Binary(op, ..) => match op {
+            B::Add => "tvm.ir.prim.expr.Add",
+            B::Sub => "tvm.ir.prim.expr.Sub",
+            B::Mul => "tvm.ir.prim.expr.Mul",
+            B::Div => "tvm.ir.prim.expr.Div",
+            B::Mod => "tvm.ir.prim.expr.Mod",
+            B::FloorDiv => "tvm.ir.prim.expr.FloorDiv",
+            B::FloorMod => "tvm.ir.prim.expr.FloorMod",
+            B::Min => "tvm.ir.prim.expr.Min",
+            B::Max => "tvm.ir.prim.expr.Max",
         },
+        K::Cmp(op, ..) => match op {
+            C::Eq => "tvm.ir.prim.expr.EQ",
+            C::Ne => "tvm.ir.prim.expr.NE",
+            C::Lt => "tvm.ir.prim.expr.LT",
+            C::Le => "tvm.ir.prim.expr.LE",
+            C::Gt => "tvm.ir.prim.expr.GT",
+            C::Ge => "tvm.ir.prim.expr.GE",
+        },
+        K::And(..) => "tvm.ir.prim.expr.And",
+        K::Or(..) => "tvm.ir.prim.expr.Or",
+        K::Not(_) => "tvm.ir.prim.expr.Not",
+        K::Select { .. } => "tvm.ir.prim.expr.Select",
+        K::Cast(_) => "tvm.ir.prim.expr.Cast",
+        K::Call { .. } => "tvm.ir.prim.expr.Call",
+        K::Load { .. } => "tvm.ir.prim.expr.ProducerLoad",
+        K::Let { .. } => "tvm.ir.prim.expr.Let",
+        K::Ramp { .. } => "tvm.ir.prim.expr.Ramp",
+        K::Broadcast(_) => "tvm.ir.prim.expr.Broadcast",
     }
 }
 
@@ -1306,7 +1340,28 @@ pub fn compare(op_: CmpOp, l: &Value, r: &Value) -> Res<Option<Value>> {
         _ => return Ok(None),
     }
     .map_err(te_err)?;
+    // Constant comparisons (`A.shape[1] == B.shape[0]`) fold to `T.bool(…)`,
+    // whose truth value `assert` and `if` see (see [`truthy`]).
     Ok(Some(expr_value(res)))
+}
+
+const EXPR_BOOL_ERROR: &str =
+    "Cannot use and / or / not operator to Expr, hint: use tvm.tirx.all / \
+     tvm.tirx.any, if it is None checking, use node is not None";
+
+/// `bool(x)` of a TE object: constants have their value; a symbolic
+/// expression is TVM's error (Python's `and`/`or`/`not`/`if` cannot build
+/// expressions). `None` for values that are not TE objects.
+pub fn truthy(v: &Value) -> Option<Res<bool>> {
+    match te_obj(v)? {
+        TeObj::Expr(e) => Some(match e.kind() {
+            crate::ir::ExprKind::Int(i) => Ok(*i != 0),
+            crate::ir::ExprKind::Float(f) => Ok(*f != 0.0),
+            _ => Err(PyErr::value_error(EXPR_BOOL_ERROR)),
+        }),
+        TeObj::IterVar(_) | TeObj::Reduce(_) => Some(Err(PyErr::value_error(EXPR_BOOL_ERROR))),
+        _ => Some(Ok(true)),
+    }
 }
 
 /// `-x` on an expression.
