@@ -1386,3 +1386,78 @@ pub fn const_int(o: &TeObj) -> Option<i64> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Interpreter, Limits};
+    use super::*;
+    use crate::tvmscript::printer::{print_prim_func, PrintOptions};
+
+    const DEFS: &str = "from tvm import te
+def te_matmul(A, B):
+    k = te.reduce_axis((0, A.shape[1]), name='k')
+    return te.compute((A.shape[0], B.shape[1]),
+                      lambda i, j: te.sum(A[i, k] * B[k, j], axis=k), name='matmul')
+def te_take(A, n):
+    return te.compute((n,), lambda i: A[i % A.shape[0]], name='take')
+def te_bad(A):
+    return 3
+";
+
+    fn session() -> Interpreter {
+        let mut s = Interpreter::new(Limits::default());
+        s.run_cell(DEFS, "<defs>").expect("definitions run");
+        s
+    }
+
+    fn global(s: &Interpreter, name: &str) -> Value {
+        s.inner.globals.get(name).cloned().expect("defined")
+    }
+
+    #[test]
+    fn call_te_function_builds_the_prim_func_of_a_python_function() {
+        let mut s = session();
+        let f = global(&s, "te_matmul");
+        let a = te::placeholder(&[Expr::i64(4), Expr::i64(3)], DataType::f32(), "A").unwrap();
+        let b = te::placeholder(&[Expr::i64(3), Expr::i64(5)], DataType::f32(), "B").unwrap();
+        let args = Args::new(vec![tensor_value(a.clone()), tensor_value(b.clone())]);
+        let call = call_te_function(&mut s.inner, &f, args, Some(DataType::i64()))
+            .unwrap_or_else(|_| panic!("call_te_function failed"));
+        assert_eq!(call.inputs, vec![a, b]);
+        assert_eq!(call.outputs.len(), 1);
+        assert_eq!(call.outputs[0].name(), "matmul");
+        assert_eq!(call.func.params.len(), 3);
+        let text = print_prim_func(&call.func, "main", &PrintOptions::new(Dialect::Tirx));
+        assert!(text.contains("T.sblock(\"matmul\")"), "{text}");
+        assert!(text.contains("T.int64(4)"), "{text}");
+    }
+
+    #[test]
+    fn call_te_function_passes_unbound_size_vars_as_scalar_params() {
+        let mut s = session();
+        let f = global(&s, "te_take");
+        let a = te::placeholder(&[Expr::i64(8)], DataType::f32(), "A").unwrap();
+        let n = te::var("n", DataType::i64());
+        let args = Args::new(vec![tensor_value(a), expr_value(n.to_expr())]);
+        let call = call_te_function(&mut s.inner, &f, args, Some(DataType::i64()))
+            .unwrap_or_else(|_| panic!("call_te_function failed"));
+        // A, n, take
+        assert_eq!(call.func.params.len(), 3);
+        assert_eq!(call.func.buffer_map.len(), 2);
+        assert_eq!(
+            call.outputs[0].shape()[0].as_var().map(|v| v.id()),
+            Some(n.id())
+        );
+    }
+
+    #[test]
+    fn call_te_function_reports_a_non_tensor_result_as_a_type_error() {
+        let mut s = session();
+        let f = global(&s, "te_bad");
+        let a = te::placeholder(&[Expr::i64(8)], DataType::f32(), "A").unwrap();
+        let err = call_te_function(&mut s.inner, &f, Args::new(vec![tensor_value(a)]), None)
+            .err()
+            .expect("an error");
+        assert_eq!(err.lazy_kind(), Some(ExcKind::TypeError));
+    }
+}
