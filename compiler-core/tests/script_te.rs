@@ -180,3 +180,55 @@ print('forms ok')
     assert!(r.output.contains("BC BC.v0 BC.v1 2 k"), "{}", r.output);
     assert!(r.output.contains("forms ok"), "{}", r.output);
 }
+
+/// TVM 0.27's explicit let spelling in TVMScript: `x: T.let[T.int32] = v`
+/// and `x: T.let = v` (typed by `v`), next to the classic `x: T.int32 = v`.
+#[test]
+fn tvmscript_let_spellings_parse_and_run() {
+    let src = "import tvm
+import numpy as np
+from tvm.script import tirx as T
+
+@T.prim_func
+def f(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):
+    for i in range(4):
+        with T.sblock(\"B\"):
+            vi = T.axis.spatial(4, i)
+            x: T.let[T.int32] = vi * 2
+            y: T.let = A[vi] + T.Cast(\"float32\", x)
+            z: T.float32 = y * T.float32(2)
+            B[vi] = z
+
+print(f.script())
+lib = tvm.build(f, target='llvm')
+a = np.arange(4, dtype='float32')
+b = tvm.runtime.tensor(np.zeros(4, dtype='float32'))
+lib(tvm.runtime.tensor(a), b)
+print(b.numpy())
+";
+    let r = run(src);
+    assert!(r.error.is_none(), "{}", r.output);
+    // (a[i] + 2 i) * 2
+    assert!(r.output.contains("[ 0.  6. 12. 18.]"), "{}", r.output);
+    assert!(r.output.contains("x: T.int32 = vi * 2"), "{}", r.output);
+    assert!(r.output.contains("y: T.float32 = A[vi]"), "{}", r.output);
+}
+
+#[test]
+fn tvmscript_let_with_a_bad_type_points_at_it() {
+    let src = "from tvm.script import tirx as T
+
+@T.prim_func
+def f(A: T.Buffer((4,), \"float32\")):
+    for i in range(4):
+        x: T.let[3] = i
+        A[i] = T.float32(0)
+";
+    let r = run(src);
+    assert!(
+        err_line(&r).contains("expected a scalar type like `T.let[T.int32]`"),
+        "{}",
+        r.output
+    );
+    assert!(r.output.contains("<cell>:6:18"), "{}", r.output);
+}
