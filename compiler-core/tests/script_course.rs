@@ -34,6 +34,12 @@ fn every_course_script_has_a_test() {
         "tvm_api_surface.py",
         "book_ch6_gpu_schedules.py",
         "book_ch6_tensorization.py",
+        "nb_te.py",
+        "book_te.py",
+        "tutorial_te.py",
+        "te_lesson.py",
+        "te_lesson_port.py",
+        "te_api_surface.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();
@@ -94,4 +100,34 @@ fn book_ch6_tensorize_runs() {
         "{}",
         run.output
     );
+}
+
+#[test]
+fn nb_te() {
+    check("nb_te.py");
+}
+
+#[test]
+fn book_te() {
+    check("book_te.py");
+}
+
+#[test]
+fn tutorial_te() {
+    check("tutorial_te.py");
+}
+
+#[test]
+fn te_lesson() {
+    check("te_lesson.py");
+}
+
+#[test]
+fn te_lesson_port() {
+    check("te_lesson_port.py");
+}
+
+#[test]
+fn te_api_surface() {
+    check("te_api_surface.py");
 }

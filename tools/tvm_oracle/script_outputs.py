@@ -217,6 +217,9 @@ def install_tvm_shims() -> None:
     tir.ScheduleError = tir_schedule.ScheduleError = s_tir.ScheduleError
     tir.TensorIntrin = s_tir.TensorIntrin
     tir.schedule = tir_schedule
+    # The TE lesson's expression helpers, spelled `tvm.tirx.*` in TVM 0.27.
+    for name in ("if_then_else", "all", "any", "const", "Select", "Var"):
+        setattr(tir, name, getattr(tvm.tirx, name))
     sys.modules["tvm.tir"] = tir
     sys.modules["tvm.tir.schedule"] = tir_schedule
     tvm.tir = tir

@@ -142,6 +142,8 @@ pub enum Obj {
         repeat: u64,
     },
     BenchmarkResult(Vec<f64>),
+    /// Tensor expressions (`tvm.te`): see [`super::te`].
+    Te(super::te::TeObj),
 }
 
 impl Obj {
@@ -199,6 +201,7 @@ impl Obj {
             Obj::PackedFunc { .. } => "tvm_ffi.core.Function",
             Obj::TimeEvaluator { .. } => "tvm_ffi.core.Function",
             Obj::BenchmarkResult(_) => "tvm.runtime.module.BenchmarkResult",
+            Obj::Te(t) => super::te::class_name(t),
         })
     }
 
@@ -215,6 +218,7 @@ impl Obj {
                 | Obj::RtModule(_)
                 | Obj::PackedFunc { .. }
                 | Obj::TimeEvaluator { .. }
+                | Obj::Te(super::te::TeObj::Tensor(_))
         )
     }
 
@@ -331,6 +335,7 @@ pub fn host_int(v: &Value) -> Option<i64> {
     match v {
         Value::Host(o) => match &**o {
             Obj::Device(d) => Some(d.index),
+            Obj::Te(t) => super::te::const_int(t),
             _ => None,
         },
         _ => None,
@@ -349,8 +354,8 @@ pub fn host_array(v: &Value) -> Option<crate::eval::NDArray> {
 }
 
 pub fn host_binary(it: &mut Interp, op: BinOp, l: &Value, r: &Value) -> Res<Option<Value>> {
-    let _ = (it, op, l, r);
-    Ok(None)
+    let _ = it;
+    super::te::binary(op, l, r)
 }
 
 pub fn host_str(it: &mut Interp, o: &Rc<Obj>) -> Res<Option<String>> {
@@ -391,6 +396,7 @@ pub fn host_repr(it: &mut Interp, o: &Rc<Obj>) -> Res<String> {
         }
         Obj::Display { kind, .. } => format!("<IPython.core.display.{kind} object>"),
         Obj::Attrs(items) => tvm::attrs_text(it, items)?,
+        Obj::Te(t) => super::te::repr(t),
         other => tvm::repr(other),
     })
 }
@@ -419,6 +425,7 @@ pub fn call_host(it: &mut Interp, o: &Rc<Obj>, args: Args) -> Res<Value> {
             let (m, n) = (module.clone(), name.clone());
             tvm::time_evaluate(it, &m, &n, *number, *repeat, args)
         }
+        Obj::Te(t) => super::te::call(it, t, args),
         _ => Err(PyErr::type_error(format!(
             "'{}' object is not callable",
             o.type_name()
@@ -445,6 +452,7 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
                 o.type_name()
             )))
         }
+        Obj::Te(t) => super::te::get_attr(it, t, v, name),
         _ => tvm::get_attr(it, o, v, name),
     }
 }
@@ -464,6 +472,9 @@ pub fn set_attr(it: &mut Interp, o: &Rc<Obj>, name: &str, v: Value) -> Res<()> {
 }
 
 pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
+    if let Obj::Te(t) = &**o {
+        return super::te::get_item(it, t, idx);
+    }
     tvm::get_item(it, o, idx)
 }
 
@@ -513,6 +524,7 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, a: Ar
             "'{}' object has no attribute '{name}'",
             o.type_name()
         ))),
+        Obj::Te(t) => super::te::call_method(it, t, name, a),
         _ => tvm::call_method(it, o, recv, name, a),
     }
 }

@@ -1934,6 +1934,14 @@ impl Interp {
         self.check_stack()?;
         if let ExprKind::Attribute { value, attr, .. } = &func.kind {
             let recv = self.eval(value)?;
+            if let Value::Module(_) = &recv {
+                // As in CPython: the attribute is looked up before the
+                // arguments are evaluated, and a missing one is reported at
+                // `mod.name`, not at the whole call.
+                let f = self.get_attr(&recv, attr).map_err(|e| e.at(func.span))?;
+                let a = self.eval_args(args)?;
+                return self.call(&f, a);
+            }
             let a = self.eval_args(args)?;
             return self.call_method(&recv, attr, a);
         }

@@ -71,6 +71,7 @@ pub mod modules;
 pub mod numpy;
 pub mod ops;
 pub mod source;
+pub mod te;
 pub mod tvm;
 pub mod value;
 

@@ -370,6 +370,9 @@ impl Interp {
     }
 
     pub(crate) fn unary_op(&mut self, op: UnaryOp, v: Value) -> Res<Value> {
+        if let Some(r) = super::te::unary(op, &v)? {
+            return Ok(r);
+        }
         match (op, &v) {
             (UnaryOp::Not, _) => Ok(Value::Bool(!self.truthy(&v)?)),
             (UnaryOp::Neg, Value::Int(i)) => {
@@ -418,6 +421,9 @@ impl Interp {
             Value::Range(r) => !r.is_empty(),
             Value::NpScalar(s) => s.num.as_f64() != 0.0,
             Value::Array(a) => super::numpy::array_truthy(a)?,
+            Value::Host(_) if super::te::truthy(v).is_some() => {
+                return super::te::truthy(v).unwrap_or(Ok(true))
+            }
             Value::Instance(_) => {
                 if let Ok(m) = self.get_attr(v, "__bool__") {
                     let r = self.call(&m, Args::default())?;
@@ -458,6 +464,9 @@ impl Interp {
         }
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             return super::numpy::compare(self, op, l, r);
+        }
+        if let Some(v) = super::te::compare(op, l, r)? {
+            return Ok(v);
         }
         match op {
             CmpOp::Eq => Ok(Value::Bool(self.values_eq(l, r)?)),

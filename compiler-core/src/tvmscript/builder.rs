@@ -1006,15 +1006,33 @@ impl<'a> FuncBuilder<'a> {
                 let Some(name) = target.as_name() else {
                     return Err(Diagnostic::error("expected a name", target.span));
                 };
-                let dtype = match dotted(annotation).as_deref() {
-                    Some([t, d]) if self.ns.is_tir(t) => DataType::parse(d),
+                // `x: T.int32 = v`, and TVM 0.27's explicit `x: T.let[T.int32] = v`
+                // / `x: T.let = v` (the type of `v`).
+                let scalar = |ns: &Self, e: &ast::Expr| match dotted(e).as_deref() {
+                    Some([t, d]) if ns.ns.is_tir(t) && *d != "let" => DataType::parse(d),
                     _ => None,
-                }
-                .ok_or_else(|| {
-                    Diagnostic::error("expected a scalar type like `T.int32`", annotation.span)
-                })?;
+                };
+                let is_let = |ns: &Self, e: &ast::Expr| matches!(dotted(e).as_deref(), Some([t, "let"]) if ns.ns.is_tir(t));
+                let dtype = match &annotation.kind {
+                    ast::ExprKind::Subscript { value: ann, index } if is_let(self, ann) => {
+                        Some(scalar(self, index).ok_or_else(|| {
+                            Diagnostic::error(
+                                "expected a scalar type like `T.let[T.int32]`",
+                                index.span,
+                            )
+                        })?)
+                    }
+                    _ if is_let(self, annotation) => None,
+                    _ => Some(scalar(self, annotation).ok_or_else(|| {
+                        Diagnostic::error("expected a scalar type like `T.int32`", annotation.span)
+                    })?),
+                };
                 let v = self.eval(value)?;
-                let value = self.expr_as(v, dtype)?;
+                let value = match dtype {
+                    Some(dt) => self.expr_as(v, dt)?,
+                    None => self.expr_of(v)?,
+                };
+                let dtype = value.dtype();
                 Ok(Built::Let(Var::new(name, dtype), value, stmt.span))
             }
             ast::StmtKind::AugAssign { target, op, value } => {

@@ -1,5 +1,5 @@
 # Seed 002 (TVM tutorial "Blitz Course to TensorIR"), the runnable cells in order. The extraction lost
-# all indentation; re-indented. Left out (PENDING.md): the tensor-expression cell and the CUDA build
+# all indentation; re-indented. The tensor-expression cell is tutorial_te.py; left out (PENDING.md): the CUDA build
 # (the oracle machine has no GPU).
 # %%
 import tvm
