@@ -76,11 +76,46 @@ fn inputs(m: &IRModule, rng: &mut Rng) -> Vec<NDArray> {
 }
 
 fn run(m: &IRModule, args: &[NDArray]) -> Result<NDArray, String> {
-    match vm::run(m, "main", args.to_vec(), &PackedRegistry::new()) {
-        Ok(Value::Tensor(t)) => Ok(t),
-        Ok(v) => Err(format!("main returned {v:?}")),
-        Err(e) => Err(e.to_string()),
+    let mut flat = run_all(m, args)?;
+    if flat.len() == 1 {
+        Ok(flat.remove(0))
+    } else {
+        Err(format!("main returned {} tensors", flat.len()))
     }
+}
+
+/// The tensors `main` returns (a tuple flattened).
+fn run_all(m: &IRModule, args: &[NDArray]) -> Result<Vec<NDArray>, String> {
+    fn flatten(v: Value, out: &mut Vec<NDArray>) -> Result<(), String> {
+        match v {
+            Value::Tensor(t) => out.push(t),
+            Value::Tuple(vs) => {
+                for v in vs {
+                    flatten(v, out)?
+                }
+            }
+            v => return Err(format!("main returned {v:?}")),
+        }
+        Ok(())
+    }
+    let v = vm::run(m, "main", args.to_vec(), &PackedRegistry::new()).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    flatten(v, &mut out)?;
+    Ok(out)
+}
+
+fn same_values(got: &[NDArray], expected: &[NDArray]) -> Result<(), String> {
+    if got.len() != expected.len() {
+        return Err(format!(
+            "{} results, expected {}",
+            got.len(),
+            expected.len()
+        ));
+    }
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        allclose(g, e, 1e-5, 1e-5).map_err(|m| format!("result {i}: {m}"))?;
+    }
+    Ok(())
 }
 
 fn show(m: &IRModule) -> String {
@@ -117,7 +152,7 @@ fn pipeline_matches_tvm_and_keeps_values() {
         let original = parse(&src, &stem);
         let mut rng = Rng::new(7);
         let args = inputs(&original, &mut rng);
-        let expected = run(&original, &args).expect("original runs");
+        let expected = run_all(&original, &args).expect("original runs");
         let mut m = original.clone();
         for (stage, pass) in stages() {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pass(&m)));
@@ -139,9 +174,9 @@ fn pipeline_matches_tvm_and_keeps_values() {
                     show(&m)
                 ));
             }
-            match run(&m, &args) {
+            match run_all(&m, &args) {
                 Ok(got) => {
-                    if let Err(e) = allclose(&got, &expected, 1e-5, 1e-5) {
+                    if let Err(e) = same_values(&got, &expected) {
                         failures.push(format!(
                             "{stem}.{stage}: values differ from the input module: {e}"
                         ));
