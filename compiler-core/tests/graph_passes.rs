@@ -487,3 +487,126 @@ class Module:
         e.message
     );
 }
+
+/// A random dataflow program over `(4, 4)` and `(4, 1)` float32 tensors:
+/// element-wise, broadcast, injective, reduction and matmul operators with
+/// operands drawn from every earlier value (so values have several
+/// consumers, and some are also results).
+fn random_program(rng: &mut Rng, len: usize) -> String {
+    let sq = "R.Tensor((4, 4), dtype=\"float32\")";
+    let col = "R.Tensor((4, 1), dtype=\"float32\")";
+    // (name, is_square)
+    let mut pool: Vec<(String, bool)> = vec![("x".into(), true), ("y".into(), true)];
+    let mut lines = Vec::new();
+    let pick = |rng: &mut Rng, pool: &[(String, bool)], square: bool| -> String {
+        let c: Vec<&(String, bool)> = pool.iter().filter(|p| !square || p.1).collect();
+        c[rng.range_i64(0, c.len() as i64) as usize].0.clone()
+    };
+    for i in 0..len {
+        let name = format!("v{i}");
+        let k = rng.range_i64(0, 11);
+        let (value, square) = match k {
+            0..=2 => {
+                let op = ["add", "multiply", "subtract"][k as usize];
+                let a = pick(rng, &pool, false);
+                let b = pick(rng, &pool, false);
+                let sq_out =
+                    pool.iter().any(|p| p.0 == a && p.1) || pool.iter().any(|p| p.0 == b && p.1);
+                (format!("R.{op}({a}, {b})"), sq_out)
+            }
+            3 => (format!("R.nn.relu({})", pick(rng, &pool, false)), true),
+            4 => (
+                format!(
+                    "R.matmul({}, {}, out_dtype=None)",
+                    pick(rng, &pool, true),
+                    pick(rng, &pool, true)
+                ),
+                true,
+            ),
+            5 => (
+                format!("R.permute_dims({}, axes=None)", pick(rng, &pool, true)),
+                true,
+            ),
+            6 => (
+                format!("R.nn.softmax({}, axis=-1)", pick(rng, &pool, true)),
+                true,
+            ),
+            7 => (
+                format!("R.sum({}, axis=[1], keepdims=True)", pick(rng, &pool, true)),
+                false,
+            ),
+            8 => (
+                format!(
+                    "R.mean({}, axis=[1], keepdims=True)",
+                    pick(rng, &pool, true)
+                ),
+                false,
+            ),
+            9 => (
+                format!("R.reshape({}, R.shape([4, 4]))", pick(rng, &pool, true)),
+                true,
+            ),
+            _ => {
+                let (a, b, c) = (
+                    pick(rng, &pool, true),
+                    pick(rng, &pool, true),
+                    pick(rng, &pool, true),
+                );
+                (format!("R.ewise_fma({a}, {b}, {c})"), true)
+            }
+        };
+        // relu keeps its operand's shape.
+        let square = if value.starts_with("R.nn.relu(") {
+            let a = &value["R.nn.relu(".len()..value.len() - 1];
+            pool.iter().any(|p| p.0 == a && p.1)
+        } else {
+            square
+        };
+        let ty = if square { sq } else { col };
+        lines.push(format!("            {name}: {ty} = {value}"));
+        pool.push((name, square));
+    }
+    let last = pool.last().expect("values").clone();
+    let other = pool[rng.range_i64(2, pool.len() as i64) as usize].clone();
+    let ty = |p: &(String, bool)| if p.1 { sq } else { col };
+    format!(
+        "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n    @R.function\n    def main(x: {sq}, y: {sq}) -> R.Tuple({}, {}):\n        with R.dataflow():\n{}\n            gv: R.Tuple({}, {}) = ({}, {})\n            R.output(gv)\n        return gv\n",
+        ty(&last),
+        ty(&other),
+        lines.join("\n"),
+        ty(&last),
+        ty(&other),
+        last.0,
+        other.0
+    )
+}
+
+/// Random programs keep their values through the whole pipeline (and every
+/// pass succeeds on them).
+#[test]
+fn random_programs_keep_their_values() {
+    let mut rng = Rng::new(2026);
+    let mut fused = 0;
+    for case in 0..40 {
+        let len = rng.range_i64(3, 12) as usize;
+        let src = random_program(&mut rng, len);
+        let m = parse(&src, &format!("case {case}:\n{src}"));
+        let args = inputs(&m, &mut rng);
+        let expected = run_all(&m, &args).unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
+        let mut p = m.clone();
+        for (stage, pass) in stages() {
+            p = pass(&p);
+            let got =
+                run_all(&p, &args).unwrap_or_else(|e| panic!("case {case} {stage}: {e}\n{src}"));
+            for (g, e) in got.iter().zip(&expected) {
+                allclose(g, e, 1e-4, 1e-4)
+                    .unwrap_or_else(|e| panic!("case {case} {stage}: {e}\n{src}\n{}", show(&p)));
+            }
+        }
+        fused += p.names().filter(|n| n.starts_with("fused_")).count();
+    }
+    assert!(
+        fused > 10,
+        "the programs exercise fusion ({fused} fused functions)"
+    );
+}
