@@ -24,6 +24,7 @@ pub mod infer;
 pub mod ir;
 pub mod op;
 pub mod reference;
+pub mod transform;
 pub mod vm;
 
 pub use ir::{

@@ -1,0 +1,12 @@
+# Pass input: R.nn.conv2d with padding and strides
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 3, 8, 8), dtype="float32"), k: R.Tensor((4, 3, 3, 3), dtype="float32")) -> R.Tensor((1, 4, 4, 4), dtype="float32"):
+        with R.dataflow():
+            gv: R.Tensor((1, 4, 4, 4), dtype="float32") = R.nn.conv2d(x, k, strides=[2, 2], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype=None)
+            R.output(gv)
+        return gv

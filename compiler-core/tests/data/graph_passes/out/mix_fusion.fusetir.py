@@ -1,0 +1,147 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def fused_matmul_relu_add_multiply_add(x: T.Buffer((T.int64(4), T.int64(8)), "float32"), w: T.Buffer((T.int64(8), T.int64(8)), "float32"), y: T.Buffer((T.int64(4), T.int64(8)), "float32"), T_add_intermediate_1: T.Buffer((T.int64(4), T.int64(8)), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        matmul_intermediate = T.sblock_alloc_buffer((T.int64(4), T.int64(8)))
+        compute_intermediate = T.sblock_alloc_buffer((T.int64(4), T.int64(8)))
+        T_add_intermediate = T.sblock_alloc_buffer((T.int64(4), T.int64(8)))
+        T_multiply_intermediate = T.sblock_alloc_buffer((T.int64(4), T.int64(8)))
+        for i0, i1, k in T.grid(T.int64(4), T.int64(8), T.int64(8)):
+            with T.sblock("matmul"):
+                v_i0, v_i1, v_k = T.axis.remap("SSR", [i0, i1, k])
+                T.reads(x[v_i0, v_k], w[v_k, v_i1])
+                T.writes(matmul_intermediate[v_i0, v_i1])
+                with T.init():
+                    matmul_intermediate[v_i0, v_i1] = T.float32(0.0)
+                matmul_intermediate[v_i0, v_i1] = matmul_intermediate[v_i0, v_i1] + x[v_i0, v_k] * w[v_k, v_i1]
+        for i0, i1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("compute"):
+                v_i0, v_i1 = T.axis.remap("SS", [i0, i1])
+                T.reads(matmul_intermediate[v_i0, v_i1])
+                T.writes(compute_intermediate[v_i0, v_i1])
+                compute_intermediate[v_i0, v_i1] = T.max(matmul_intermediate[v_i0, v_i1], T.float32(0.0))
+        for ax0, ax1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_add"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(compute_intermediate[v_ax0, v_ax1], y[v_ax0, v_ax1])
+                T.writes(T_add_intermediate[v_ax0, v_ax1])
+                T_add_intermediate[v_ax0, v_ax1] = compute_intermediate[v_ax0, v_ax1] + y[v_ax0, v_ax1]
+        for ax0, ax1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_multiply"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(compute_intermediate[v_ax0, v_ax1], T_add_intermediate[v_ax0, v_ax1])
+                T.writes(T_multiply_intermediate[v_ax0, v_ax1])
+                T_multiply_intermediate[v_ax0, v_ax1] = compute_intermediate[v_ax0, v_ax1] * T_add_intermediate[v_ax0, v_ax1]
+        for ax0, ax1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_add1"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(T_multiply_intermediate[v_ax0, v_ax1], y[v_ax0, v_ax1])
+                T.writes(T_add_intermediate_1[v_ax0, v_ax1])
+                T_add_intermediate_1[v_ax0, v_ax1] = T_multiply_intermediate[v_ax0, v_ax1] + y[v_ax0, v_ax1]
+
+    @T.prim_func(private=True, s_tir=True)
+    def fused_softmax_multiply(lv4: T.Buffer((T.int64(4), T.int64(8)), "float32"), T_multiply_intermediate: T.Buffer((T.int64(4), T.int64(8)), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        T_softmax_maxelem = T.sblock_alloc_buffer((T.int64(4),))
+        T_softmax_exp = T.sblock_alloc_buffer((T.int64(4), T.int64(8)))
+        T_softmax_expsum = T.sblock_alloc_buffer((T.int64(4),))
+        T_softmax_norm_intermediate = T.sblock_alloc_buffer((T.int64(4), T.int64(8)))
+        for i0, k in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_softmax_maxelem"):
+                v_i0, v_k = T.axis.remap("SR", [i0, k])
+                T.reads(lv4[v_i0, v_k])
+                T.writes(T_softmax_maxelem[v_i0])
+                with T.init():
+                    T_softmax_maxelem[v_i0] = T.float32(-340282346638528859811704183484516925440.0)
+                T_softmax_maxelem[v_i0] = T.max(T_softmax_maxelem[v_i0], lv4[v_i0, v_k])
+        for i0, i1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_softmax_exp"):
+                v_i0, v_i1 = T.axis.remap("SS", [i0, i1])
+                T.reads(lv4[v_i0, v_i1], T_softmax_maxelem[v_i0])
+                T.writes(T_softmax_exp[v_i0, v_i1])
+                T_softmax_exp[v_i0, v_i1] = T.exp(lv4[v_i0, v_i1] - T_softmax_maxelem[v_i0])
+        for i0, k in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_softmax_expsum"):
+                v_i0, v_k = T.axis.remap("SR", [i0, k])
+                T.reads(T_softmax_exp[v_i0, v_k])
+                T.writes(T_softmax_expsum[v_i0])
+                with T.init():
+                    T_softmax_expsum[v_i0] = T.float32(0.0)
+                T_softmax_expsum[v_i0] = T_softmax_expsum[v_i0] + T_softmax_exp[v_i0, v_k]
+        for i0, i1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_softmax_norm"):
+                v_i0, v_i1 = T.axis.remap("SS", [i0, i1])
+                T.reads(T_softmax_exp[v_i0, v_i1], T_softmax_expsum[v_i0])
+                T.writes(T_softmax_norm_intermediate[v_i0, v_i1])
+                T.sblock_attr({"axis": 1})
+                T_softmax_norm_intermediate[v_i0, v_i1] = T_softmax_exp[v_i0, v_i1] / T_softmax_expsum[v_i0]
+        for ax0, ax1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_multiply"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(T_softmax_norm_intermediate[v_ax0, v_ax1])
+                T.writes(T_multiply_intermediate[v_ax0, v_ax1])
+                T_multiply_intermediate[v_ax0, v_ax1] = T_softmax_norm_intermediate[v_ax0, v_ax1] * T_softmax_norm_intermediate[v_ax0, v_ax1]
+
+    @T.prim_func(private=True, s_tir=True)
+    def fused_transpose_reshape(lv7: T.Buffer((T.int64(4), T.int64(8)), "float32"), T_reshape_intermediate: T.Buffer((T.int64(2), T.int64(16)), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        T_transpose_intermediate = T.sblock_alloc_buffer((T.int64(8), T.int64(4)))
+        for ax0, ax1 in T.grid(T.int64(8), T.int64(4)):
+            with T.sblock("T_transpose"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(lv7[v_ax1, v_ax0])
+                T.writes(T_transpose_intermediate[v_ax0, v_ax1])
+                T_transpose_intermediate[v_ax0, v_ax1] = lv7[v_ax1, v_ax0]
+        for ax0, ax1 in T.grid(T.int64(2), T.int64(16)):
+            with T.sblock("T_reshape"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(T_transpose_intermediate[(v_ax0 * T.int64(4) + v_ax1 // T.int64(4)) % T.int64(8), v_ax1 % T.int64(4)])
+                T.writes(T_reshape_intermediate[v_ax0, v_ax1])
+                T_reshape_intermediate[v_ax0, v_ax1] = T_transpose_intermediate[(v_ax0 * T.int64(4) + v_ax1 // T.int64(4)) % T.int64(8), v_ax1 % T.int64(4)]
+
+    @T.prim_func(private=True, s_tir=True)
+    def subtract(lv10: T.Buffer((T.int64(4), T.int64(8)), "float32"), y: T.Buffer((T.int64(4), T.int64(8)), "float32"), T_subtract: T.Buffer((T.int64(4), T.int64(8)), "float32")):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0, ax1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("T_subtract"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(lv10[v_ax0, v_ax1], y[v_ax0, v_ax1])
+                T.writes(T_subtract[v_ax0, v_ax1])
+                T_subtract[v_ax0, v_ax1] = lv10[v_ax0, v_ax1] - y[v_ax0, v_ax1]
+
+    @T.prim_func(private=True, s_tir=True)
+    def sum(lv4: T.Buffer((T.int64(4), T.int64(8)), "float32"), lv4_red: T.Buffer((T.int64(4),), "float32")):
+        T.func_attr({"op_pattern": 3, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0, k1 in T.grid(T.int64(4), T.int64(8)):
+            with T.sblock("lv4_red"):
+                v_ax0, v_k1 = T.axis.remap("SR", [ax0, k1])
+                T.reads(lv4[v_ax0, v_k1])
+                T.writes(lv4_red[v_ax0])
+                with T.init():
+                    lv4_red[v_ax0] = T.float32(0.0)
+                lv4_red[v_ax0] = lv4_red[v_ax0] + lv4[v_ax0, v_k1]
+
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32"), y: R.Tensor((4, 8), dtype="float32"), w: R.Tensor((8, 8), dtype="float32")) -> R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((2, 16), dtype="float32"), R.Tensor((4, 8), dtype="float32")):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.fused_matmul_relu_add_multiply_add, (x, w, y), out_ty=R.Tensor((4, 8), dtype="float32"))
+            lv5 = R.call_tir(cls.sum, (lv,), out_ty=R.Tensor((4,), dtype="float32"))
+            lv1 = R.call_tir(cls.fused_softmax_multiply, (lv,), out_ty=R.Tensor((4, 8), dtype="float32"))
+            lv2 = R.call_tir(cls.fused_transpose_reshape, (lv1,), out_ty=R.Tensor((2, 16), dtype="float32"))
+            lv10: R.Tensor((4, 8), dtype="float32") = R.ewise_fma(lv1, y, x)
+            lv11 = R.call_tir(cls.subtract, (lv10, y), out_ty=R.Tensor((4, 8), dtype="float32"))
+            gv: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((2, 16), dtype="float32"), R.Tensor((4, 8), dtype="float32")) = lv5, lv2, lv11
+            R.output(gv)
+        return gv

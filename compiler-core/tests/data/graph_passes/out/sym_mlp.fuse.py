@@ -1,0 +1,62 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def add(lv: T.Buffer((n, T.int64(4)), "float32"), b: T.Buffer((T.int64(4),), "float32"), T_add: T.Buffer((n, T.int64(4)), "float32")):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0, ax1 in T.grid(n, T.int64(4)):
+            with T.sblock("T_add"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(lv[v_ax0, v_ax1], b[v_ax1])
+                T.writes(T_add[v_ax0, v_ax1])
+                T_add[v_ax0, v_ax1] = lv[v_ax0, v_ax1] + b[v_ax1]
+
+    @T.prim_func(private=True, s_tir=True)
+    def matmul(x: T.Buffer((n, T.int64(8)), "float32"), w: T.Buffer((T.int64(8), T.int64(4)), "float32"), matmul: T.Buffer((n, T.int64(4)), "float32")):
+        T.func_attr({"op_pattern": 4, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for i0, i1, k in T.grid(n, T.int64(4), T.int64(8)):
+            with T.sblock("matmul"):
+                v_i0, v_i1, v_k = T.axis.remap("SSR", [i0, i1, k])
+                T.reads(x[v_i0, v_k], w[v_k, v_i1])
+                T.writes(matmul[v_i0, v_i1])
+                with T.init():
+                    matmul[v_i0, v_i1] = T.float32(0.0)
+                matmul[v_i0, v_i1] = matmul[v_i0, v_i1] + x[v_i0, v_k] * w[v_k, v_i1]
+
+    @T.prim_func(private=True, s_tir=True)
+    def relu(lv1: T.Buffer((n, T.int64(4)), "float32"), compute: T.Buffer((n, T.int64(4)), "float32")):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for i0, i1 in T.grid(n, T.int64(4)):
+            with T.sblock("compute"):
+                v_i0, v_i1 = T.axis.remap("SS", [i0, i1])
+                T.reads(lv1[v_i0, v_i1])
+                T.writes(compute[v_i0, v_i1])
+                compute[v_i0, v_i1] = T.max(lv1[v_i0, v_i1], T.float32(0.0))
+
+    @R.function(private=True)
+    def fused_matmul_add_relu(x: R.Tensor((n, 8), dtype="float32"), w: R.Tensor((8, 4), dtype="float32"), b: R.Tensor((4,), dtype="float32")) -> R.Tensor((n, 4), dtype="float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.matmul, (x, w), out_ty=R.Tensor((n, 4), dtype="float32"))
+            lv1 = R.call_tir(cls.add, (lv, b), out_ty=R.Tensor((n, 4), dtype="float32"))
+            gv = R.call_tir(cls.relu, (lv1,), out_ty=R.Tensor((n, 4), dtype="float32"))
+            R.output(gv)
+        return gv
+
+    @R.function
+    def main(x: R.Tensor((n, 8), dtype="float32"), w: R.Tensor((8, 4), dtype="float32"), b: R.Tensor((4,), dtype="float32")) -> R.Tensor((n, 4), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            gv: R.Tensor((n, 4), dtype="float32") = cls.fused_matmul_add_relu(x, w, b)
+            R.output(gv)
+        return gv
