@@ -142,6 +142,8 @@ pub enum Obj {
         repeat: u64,
     },
     BenchmarkResult(Vec<f64>),
+    /// Graph-layer objects (`tvm.relax`), handled in [`super::relax`].
+    Relax(super::relax::RObj),
 }
 
 impl Obj {
@@ -199,6 +201,7 @@ impl Obj {
             Obj::PackedFunc { .. } => "tvm_ffi.core.Function",
             Obj::TimeEvaluator { .. } => "tvm_ffi.core.Function",
             Obj::BenchmarkResult(_) => "tvm.runtime.module.BenchmarkResult",
+            Obj::Relax(r) => r.class_name(),
         })
     }
 
@@ -215,7 +218,7 @@ impl Obj {
                 | Obj::RtModule(_)
                 | Obj::PackedFunc { .. }
                 | Obj::TimeEvaluator { .. }
-        )
+        ) || matches!(self, Obj::Relax(r) if r.is_callable())
     }
 
     /// What IPython shows for the object as a cell's last expression, when
@@ -259,6 +262,7 @@ pub fn host_eq(a: &Obj, b: &Obj) -> Option<bool> {
             },
         ) => x == y && s == t,
         (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented) => true,
+        (Obj::Relax(x), Obj::Relax(y)) => return x.eq(y),
         _ => return None,
     })
 }
@@ -391,6 +395,7 @@ pub fn host_repr(it: &mut Interp, o: &Rc<Obj>) -> Res<String> {
         }
         Obj::Display { kind, .. } => format!("<IPython.core.display.{kind} object>"),
         Obj::Attrs(items) => tvm::attrs_text(it, items)?,
+        Obj::Relax(r) => r.repr(),
         other => tvm::repr(other),
     })
 }
@@ -419,6 +424,7 @@ pub fn call_host(it: &mut Interp, o: &Rc<Obj>, args: Args) -> Res<Value> {
             let (m, n) = (module.clone(), name.clone());
             tvm::time_evaluate(it, &m, &n, *number, *repeat, args)
         }
+        Obj::Relax(r) => super::relax::call(it, r, args),
         _ => Err(PyErr::type_error(format!(
             "'{}' object is not callable",
             o.type_name()
@@ -445,6 +451,7 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
                 o.type_name()
             )))
         }
+        Obj::Relax(r) => super::relax::get_attr(it, r, v, name),
         _ => tvm::get_attr(it, o, v, name),
     }
 }
@@ -464,6 +471,9 @@ pub fn set_attr(it: &mut Interp, o: &Rc<Obj>, name: &str, v: Value) -> Res<()> {
 }
 
 pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
+    if let Obj::Relax(r) = &**o {
+        return super::relax::get_item(it, r, idx);
+    }
     tvm::get_item(it, o, idx)
 }
 
@@ -513,6 +523,7 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, a: Ar
             "'{}' object has no attribute '{name}'",
             o.type_name()
         ))),
+        Obj::Relax(r) => super::relax::call_method(it, r, recv, name, a),
         _ => tvm::call_method(it, o, recv, name, a),
     }
 }

@@ -40,7 +40,10 @@ impl Interp {
         }
         let top = name.split('.').next().unwrap_or(name);
         match top {
-            "tvm" => super::tvm::install(self),
+            "tvm" => {
+                super::tvm::install(self);
+                super::relax::install(self);
+            }
             "numpy" => {
                 let np = super::numpy::module::make_numpy(self);
                 self.modules.insert("numpy".into(), np);
