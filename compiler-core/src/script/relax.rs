@@ -1391,8 +1391,8 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
     let method = || Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
     match (r, name) {
         (RObj::Var(var), "name_hint") => Ok(Value::str(var.name())),
-        (RObj::Var(var), "struct_info") => Ok(host(RObj::SInfo(var.sinfo().clone()))),
-        (RObj::Expr(e), "struct_info") => {
+        (RObj::Var(var), "struct_info" | "ty") => Ok(host(RObj::SInfo(var.sinfo().clone()))),
+        (RObj::Expr(e), "struct_info" | "ty") => {
             let s = expr_sinfo(e, &crate::graph::infer::NoGlobals)
                 .map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
             Ok(host(RObj::SInfo(s)))
@@ -1591,6 +1591,8 @@ pub fn install(it: &mut Interp) {
         vec![
             ("Var", var.clone()),
             ("TensorStructInfo", tsi.clone()),
+            // TVM 0.27's name for it.
+            ("TensorType", tsi.clone()),
             ("const", konst.clone()),
             (
                 "BlockBuilder",
