@@ -36,6 +36,7 @@ fn every_course_script_has_a_test() {
         "book_ch6_tensorization.py",
         // Graph-layer scripts: tested in script_relax.rs.
         "relax_mlp_digits.py",
+        "relax_book_ch7_mutators.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();

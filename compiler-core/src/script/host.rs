@@ -535,6 +535,9 @@ pub fn class_attr(it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Valu
 
 /// Constructs a host class instance (`tvm.IRModule({...})`).
 pub fn construct_host(it: &mut Interp, c: &Rc<Class>, a: Args) -> Res<Value> {
+    if super::relax::constructs(c) {
+        return super::relax::construct(it, c, a);
+    }
     tvm::construct(it, c, a)
 }
 

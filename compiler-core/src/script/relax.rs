@@ -66,6 +66,12 @@ pub enum RObj {
         number: u64,
         repeat: u64,
     },
+    /// A graph function (`mod["main"]`, a mutator's result).
+    Func(Rc<Function>),
+    /// A mutator's bindings so far (for `lookup_binding`).
+    MutState(RefCell<HashMap<crate::ir::VarId, Expr>>),
+    /// A module pass (`@tvm.ir.transform.module_pass`): the script's object.
+    ModulePass(Value),
 }
 
 /// A built graph module: the module and its PrimFuncs built by the backend.
@@ -136,11 +142,17 @@ impl RObj {
             RObj::Exec(_) => "tvm.relax.vm_build.VMExecutable",
             RObj::Vm(_) => "tvm.runtime.vm.VirtualMachine",
             RObj::VmFunc(..) | RObj::VmTimer { .. } => "tvm_ffi.core.Function",
+            RObj::Func(_) => "tvm.relax.expr.Function",
+            RObj::MutState(_) => "tvm.relax.expr_functor.MutatorState",
+            RObj::ModulePass(_) => "tvm.ir.transform.ModulePass",
         }
     }
 
     pub fn is_callable(&self) -> bool {
-        matches!(self, RObj::VmFunc(..) | RObj::VmTimer { .. })
+        matches!(
+            self,
+            RObj::VmFunc(..) | RObj::VmTimer { .. } | RObj::ModulePass(_)
+        )
     }
 
     pub fn repr(&self) -> String {
@@ -153,6 +165,9 @@ impl RObj {
             RObj::Exec(_) => "<tvm.relax.vm_build.VMExecutable object>".into(),
             RObj::Vm(_) => "<tvm.runtime.vm.VirtualMachine object>".into(),
             RObj::VmFunc(_, n) | RObj::VmTimer { name: n, .. } => format!("<Function {n}>"),
+            RObj::Func(f) => func_print(f, &func_name(f)),
+            RObj::MutState(_) => "<mutator state>".into(),
+            RObj::ModulePass(_) => "<tvm.ir.transform.ModulePass>".into(),
         }
     }
 
@@ -1114,6 +1129,7 @@ fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Args) -> Res<
             let func = match &f {
                 Value::Host(o) => match &**o {
                     Obj::PrimFunc { func, .. } => BaseFunc::Prim(func.clone()),
+                    Obj::Relax(RObj::Func(g)) => BaseFunc::Graph(g.clone()),
                     _ => {
                         return Err(PyErr::type_error(format!(
                             "add_func() takes a PrimFunc, not {}",
@@ -1130,6 +1146,22 @@ fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Args) -> Res<
             };
             bb.borrow_mut().module.insert(fname.clone(), func);
             Ok(Value::Host(Rc::new(Obj::GlobalVar(fname))))
+        }
+        "update_func" => {
+            let gv = a.req(0, "gv", name)?;
+            let f = a.req(1, "updated_func", name)?;
+            a.done(name, 2)?;
+            let gname = super::tvm::func_name_arg(&gv)?;
+            let func = match &f {
+                Value::Host(o) => match &**o {
+                    Obj::PrimFunc { func, .. } => BaseFunc::Prim(func.clone()),
+                    Obj::Relax(RObj::Func(g)) => BaseFunc::Graph(g.clone()),
+                    _ => return Err(PyErr::type_error("update_func() takes a function")),
+                },
+                _ => return Err(PyErr::type_error("update_func() takes a function")),
+            };
+            bb.borrow_mut().module.insert(gname, func);
+            Ok(Value::None)
         }
         "emit_te" | "call_te" => Err(PyErr::new(
             ExcKind::NotImplementedError,
@@ -1380,6 +1412,10 @@ pub fn call(it: &mut Interp, r: &RObj, a: Args) -> Res<Value> {
             let (e, n) = (exec.clone(), name.clone());
             vm_time(it, &e, &n, *number, *repeat, a)
         }
+        RObj::ModulePass(p) => {
+            let p = p.clone();
+            run_pass(it, &p, a)
+        }
         other => Err(PyErr::type_error(format!(
             "'{}' object is not callable",
             other.class_name().rsplit('.').next().unwrap_or("object")
@@ -1435,6 +1471,24 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
             Ok(Value::Int(t.ndim.map(|n| n as i64).unwrap_or(-1)))
         }
         (RObj::OpRef(n), "name") => Ok(Value::str(n.as_str())),
+        (RObj::Func(f), "attrs") => {
+            let mut d = super::dict::Dict::new();
+            for (k, x) in &f.attrs {
+                d.insert(Value::str(k.as_str()), simple_attr(x))?;
+            }
+            Ok(it.new_dict(d))
+        }
+        (RObj::Func(f), "params") => {
+            let ps: Vec<Value> = f
+                .params
+                .iter()
+                .map(|p| host(RObj::Var(p.clone())))
+                .collect();
+            it.new_list(ps)
+        }
+        (RObj::Func(f), "ret_struct_info" | "ret_ty") => Ok(host(RObj::SInfo(f.ret.clone()))),
+        (RObj::Func(_), "show" | "script" | "with_attr" | "without_attr") => method(),
+        (RObj::ModulePass(_), "transform_module") => method(),
         (RObj::Builder(_), _) => method(),
         (RObj::Vm(_), "time_evaluator" | "invoke_closure" | "set_input" | "invoke_stateful") => {
             method()
@@ -1484,6 +1538,37 @@ pub fn call_method(it: &mut Interp, r: &RObj, recv: &Value, name: &str, mut a: A
                 repeat,
             }))
         }
+        RObj::Func(f) => match name {
+            "show" | "script" => {
+                a.done(name, 0)?;
+                let text = func_print(f, &func_name(f));
+                if name == "show" {
+                    it.write(super::Stream::Stdout, format!("{text}\n"));
+                    Ok(Value::None)
+                } else {
+                    Ok(Value::str(text))
+                }
+            }
+            "with_attr" => {
+                let k = a.req(0, "attr_key", name)?;
+                let v = a.req(1, "attr_value", name)?;
+                let k = it.str_of(&k)?;
+                let v = to_attr(it, &v)?;
+                let mut g = (**f).clone();
+                g.attrs.insert(k, v);
+                Ok(func_value(&Rc::new(g)))
+            }
+            "without_attr" => {
+                let k = a.req(0, "attr_key", name)?;
+                let k = it.str_of(&k)?;
+                let mut g = (**f).clone();
+                g.attrs.remove(&k);
+                Ok(func_value(&Rc::new(g)))
+            }
+            _ => Err(PyErr::attribute_error(format!(
+                "'Function' object has no attribute '{name}'"
+            ))),
+        },
         RObj::Exec(e) if name == "as_text" || name == "stats" => {
             let names: Vec<&str> = e.module.names().collect();
             Ok(Value::str(format!(
@@ -1608,8 +1693,6 @@ pub fn install(it: &mut Interp) {
                 builtin("tvm.relax.VirtualMachine", vm_new),
             ),
             ("transform", not_yet("tvm.relax.transform")),
-            ("expr_functor", not_yet("tvm.relax.expr_functor")),
-            ("analysis", not_yet("tvm.relax.analysis")),
         ],
         Some(NOTE),
     );
@@ -1619,6 +1702,56 @@ pub fn install(it: &mut Interp) {
     r_attrs.push(("const", konst));
     r_attrs.push(("shape", builtin("tvm.script.relax.shape", shape_expr)));
     let script_relax = module("tvm.script.relax", r_attrs, Some(NOTE));
+    let call_cls = Value::Class(it.types.host_class("tvm.relax.expr.Call"));
+    let func_cls = Value::Class(it.types.host_class("tvm.relax.expr.Function"));
+    let var_cls = Value::Class(it.types.host_class("tvm.relax.expr.Var"));
+    let mutator_cls = it.types.host_class("tvm.relax.expr_functor.PyExprMutator");
+    mutator_cls.dict.borrow_mut().insert(
+        "__init__".into(),
+        builtin("PyExprMutator.__init__", |_, _| Ok(Value::None)),
+    );
+    let expr_functor = module(
+        "tvm.relax.expr_functor",
+        vec![
+            ("PyExprMutator", Value::Class(mutator_cls.clone())),
+            (
+                "mutator",
+                builtin("tvm.relax.expr_functor.mutator", mutator_decorator),
+            ),
+        ],
+        Some(NOTE),
+    );
+    let analysis = module(
+        "tvm.relax.analysis",
+        vec![(
+            "remove_all_unused",
+            builtin("tvm.relax.analysis.remove_all_unused", remove_all_unused),
+        )],
+        Some(NOTE),
+    );
+    set(&relax, "Call", call_cls);
+    set(&relax, "Function", func_cls);
+    set(&relax, "Var", var_cls.clone());
+    let _ = var;
+    set(&relax, "PyExprMutator", Value::Class(mutator_cls));
+    set(&relax, "expr_functor", expr_functor.clone());
+    set(&relax, "analysis", analysis.clone());
+    it.modules
+        .insert("tvm.relax.expr_functor".into(), expr_functor);
+    it.modules.insert("tvm.relax.analysis".into(), analysis);
+    let pass = builtin("tvm.ir.transform.module_pass", module_pass);
+    let ir_transform = module(
+        "tvm.ir.transform",
+        vec![("module_pass", pass.clone())],
+        Some(NOTE),
+    );
+    if let Some(t) = it.modules.get("tvm.transform").cloned() {
+        set(&t, "module_pass", pass);
+    }
+    if let Some(ir) = it.modules.get("tvm.ir").cloned() {
+        set(&ir, "transform", ir_transform.clone());
+    }
+    it.modules.insert("tvm.ir.transform".into(), ir_transform);
     let op_get = builtin("tvm.ir.Op.get", op_get);
     let op_cls = module("tvm.ir.Op", vec![("get", op_get)], None);
 
@@ -1645,4 +1778,453 @@ pub fn install(it: &mut Interp) {
     it.modules.insert("tvm.relax.op".into(), relax_op);
     it.modules.insert("tvm.relax.op.nn".into(), nn);
     it.modules.insert("tvm.script.relax".into(), script_relax);
+}
+
+// ----------------------------------------------------------------------------
+// Graph functions as values, expression mutators, module passes
+
+/// A graph function as a script value (`mod["main"]`).
+pub fn func_value(f: &Rc<Function>) -> Value {
+    host(RObj::Func(f.clone()))
+}
+
+fn func_arg(v: &Value, what: &str) -> Res<Rc<Function>> {
+    match relax_obj(v) {
+        Some(RObj::Func(f)) => Ok(f.clone()),
+        _ => Err(PyErr::type_error(format!(
+            "{what} takes a relax.Function, not {}",
+            v.type_name()
+        ))),
+    }
+}
+
+fn simple_attr(v: &AttrValue) -> Value {
+    match v {
+        AttrValue::Bool(b) => Value::Bool(*b),
+        AttrValue::Int(i) => Value::Int(*i),
+        AttrValue::Float(f) => Value::Float(*f),
+        AttrValue::Str(s) => Value::str(s.as_str()),
+        other => Value::str(format!("{other:?}")),
+    }
+}
+
+fn to_attr(it: &mut Interp, v: &Value) -> Res<AttrValue> {
+    Ok(match v {
+        Value::Bool(b) => AttrValue::Bool(*b),
+        Value::Int(i) => AttrValue::Int(*i),
+        Value::Float(f) => AttrValue::Float(*f),
+        Value::Str(s) => AttrValue::Str(s.to_string()),
+        other => AttrValue::Str(it.str_of(other)?),
+    })
+}
+
+fn func_print(f: &Function, name: &str) -> String {
+    let opts = crate::tvmscript::printer::PrintOptions::new(Dialect::Tirx);
+    crate::tvmscript::printer::print_graph_func(f, name, &opts)
+}
+
+fn func_name(f: &Function) -> String {
+    match f.attrs.get("global_symbol") {
+        Some(AttrValue::Str(s)) => s.clone(),
+        _ => "main".to_string(),
+    }
+}
+
+/// `relax.Call(op, args, attrs=None, sinfo_args=None)`.
+fn make_call(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let op = a.req(0, "op", "Call")?;
+    let args = a.req(1, "args", "Call")?;
+    let _attrs = a.take(2, "attrs");
+    let sinfo_args = a.take(3, "sinfo_args");
+    a.done("Call", 4)?;
+    let items = it.items_of(&args)?;
+    let mut exprs = Vec::with_capacity(items.len());
+    for x in &items {
+        exprs.push(to_expr(it, x)?);
+    }
+    let sinfo_args = match sinfo_args {
+        None | Some(Value::None) => Vec::new(),
+        Some(v) => {
+            let items = it.items_of(&v)?;
+            let mut out = Vec::new();
+            for x in &items {
+                out.push(to_sinfo(it, x)?);
+            }
+            out
+        }
+    };
+    let callee = match (&op, relax_obj(&op)) {
+        (_, Some(RObj::OpRef(n))) => {
+            let op = match n.as_str() {
+                "relax.add" => Op::Binary(BinaryOp::Add),
+                "relax.subtract" => Op::Binary(BinaryOp::Subtract),
+                "relax.multiply" => Op::Binary(BinaryOp::Multiply),
+                "relax.divide" => Op::Binary(BinaryOp::Divide),
+                "relax.nn.relu" => Op::Relu,
+                "relax.matmul" => Op::Matmul { out_dtype: None },
+                "relax.permute_dims" => Op::PermuteDims { axes: None },
+                "relax.ewise_fma" => Op::EwiseFma,
+                "relax.reshape" => Op::Reshape,
+                "relax.nn.softmax" => Op::Softmax { axis: -1 },
+                "relax.sum" => Op::Sum {
+                    axis: None,
+                    keepdims: false,
+                },
+                "relax.mean" => Op::Mean {
+                    axis: None,
+                    keepdims: false,
+                },
+                "relax.call_tir" => Op::CallTir,
+                "relax.call_dps_packed" => Op::CallDpsPacked,
+                other => {
+                    return Err(PyErr::value_error(format!(
+                        "relax.Call of `{other}` is not supported by Tessel"
+                    )))
+                }
+            };
+            crate::graph::Callee::Op(op)
+        }
+        (Value::Host(o), _) if matches!(&**o, Obj::GlobalVar(_)) => {
+            let Obj::GlobalVar(n) = &**o else {
+                return Err(PyErr::type_error("not a GlobalVar"));
+            };
+            crate::graph::Callee::Global(crate::graph::GlobalVar::new(n))
+        }
+        _ => {
+            return Err(PyErr::type_error(format!(
+                "relax.Call takes an Op or a GlobalVar, not {}",
+                op.type_name()
+            )))
+        }
+    };
+    Ok(host(RObj::Expr(Expr::call(crate::graph::Call {
+        callee,
+        args: exprs,
+        sinfo_args,
+    }))))
+}
+
+const CONSTRUCTIBLE: &[&str] = &[
+    "tvm.relax.expr.Call",
+    "tvm.relax.expr.Var",
+    "tvm.relax.expr_functor.PyExprMutator",
+];
+
+/// Whether [`construct`] creates instances of this host class.
+pub fn constructs(c: &Class) -> bool {
+    CONSTRUCTIBLE.contains(&c.display_name().as_str())
+}
+
+/// Host-class construction (`relax.Call(...)`, `relax.Var(...)`).
+pub fn construct(it: &mut Interp, c: &Class, a: Args) -> Res<Value> {
+    match c.display_name().as_str() {
+        "tvm.relax.expr.Call" => make_call(it, a),
+        "tvm.relax.expr.Var" => relax_var(it, a),
+        _ => Err(PyErr::type_error(
+            "create a PyExprMutator by subclassing it under @relax.expr_functor.mutator",
+        )),
+    }
+}
+
+/// `relax.analysis.remove_all_unused(func)`: drops the dataflow bindings
+/// nothing uses (every operator here is pure).
+fn remove_all_unused(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let f = a.req(0, "func", "remove_all_unused")?;
+    let f = func_arg(&f, "remove_all_unused")?;
+    Ok(func_value(&Rc::new(dce(&f))))
+}
+
+fn dce(f: &Function) -> Function {
+    let mut used: std::collections::HashSet<crate::ir::VarId> = Default::default();
+    f.body.body.for_each_var(&mut |v| {
+        used.insert(v.id());
+    });
+    let mut blocks = f.body.blocks.clone();
+    for block in blocks.iter_mut().rev() {
+        let mut kept = Vec::with_capacity(block.bindings.len());
+        for b in block.bindings.iter().rev() {
+            let keep = !block.dataflow || !b.var.is_dataflow() || used.contains(&b.var.id());
+            if keep {
+                b.value.for_each_var(&mut |v| {
+                    used.insert(v.id());
+                });
+                kept.push(b.clone());
+            }
+        }
+        kept.reverse();
+        block.bindings = kept;
+    }
+    blocks.retain(|b| !b.bindings.is_empty());
+    Function {
+        body: SeqExpr {
+            blocks,
+            body: f.body.body.clone(),
+        },
+        ..f.clone()
+    }
+}
+
+/// Replaces variables by their new versions.
+fn remap(e: &Expr, map: &HashMap<crate::ir::VarId, Var>) -> Expr {
+    match e.kind() {
+        ExprKind::Var(v) => match map.get(&v.id()) {
+            Some(n) => n.to_expr(),
+            None => e.clone(),
+        },
+        ExprKind::Tuple(fields) => Expr::tuple(fields.iter().map(|x| remap(x, map)).collect()),
+        ExprKind::TupleGetItem(t, i) => {
+            Expr::new(ExprKind::TupleGetItem(remap(t, map), *i), e.span())
+        }
+        ExprKind::Call(c) => {
+            let mut c = c.clone();
+            c.args = c.args.iter().map(|x| remap(x, map)).collect();
+            Expr::new(ExprKind::Call(c), e.span())
+        }
+        _ => e.clone(),
+    }
+}
+
+/// `@relax.expr_functor.mutator`: the class is returned wrapped so that
+/// constructing it also sets up the mutator's state (`builder_`,
+/// `visit_expr`, `lookup_binding`, `visit_expr_post_order`).
+fn mutator_decorator(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let cls = a.req(0, "cls", "mutator")?;
+    if !matches!(cls, Value::Class(_)) {
+        return Err(PyErr::type_error(
+            "@relax.expr_functor.mutator decorates a class",
+        ));
+    }
+    Ok(builtin_with(
+        "tvm.relax.expr_functor.mutator.<class>",
+        mutator_new,
+        cls,
+    ))
+}
+
+fn mutator_new(it: &mut Interp, a: Args) -> Res<Value> {
+    let Some(cls) = a.data.clone() else {
+        return Err(PyErr::type_error("no class"));
+    };
+    let inst = it.call(
+        &cls,
+        Args {
+            pos: a.pos.clone(),
+            kw: a.kw.clone(),
+            data: None,
+        },
+    )?;
+    let Value::Instance(i) = &inst else {
+        return Err(PyErr::type_error(
+            "the mutator class did not create an instance",
+        ));
+    };
+    let builder = host(RObj::Builder(RefCell::new(Builder::default())));
+    let state = host(RObj::MutState(RefCell::new(HashMap::new())));
+    let data = Value::tuple(vec![inst.clone(), builder.clone(), state]);
+    let mut d = i.dict.borrow_mut();
+    d.entry("builder_".into()).or_insert(builder);
+    for (n, f) in [
+        ("visit_expr", mutator_visit_expr as BuiltinFn),
+        ("visit_expr_post_order", mutator_post_order as BuiltinFn),
+        ("lookup_binding", mutator_lookup as BuiltinFn),
+    ] {
+        d.insert(
+            n.to_string(),
+            builtin_with(&format!("PyExprMutator.{n}"), f, data.clone()),
+        );
+    }
+    drop(d);
+    Ok(inst)
+}
+
+fn mut_data(a: &Args) -> Res<(Value, Value, Value)> {
+    match &a.data {
+        Some(Value::Tuple(d)) if d.len() == 3 => Ok((d[0].clone(), d[1].clone(), d[2].clone())),
+        _ => Err(PyErr::type_error("not a mutator")),
+    }
+}
+
+fn mutator_post_order(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    // Arguments are leaves (variables) already remapped by visit_expr.
+    a.req(0, "expr", "visit_expr_post_order")
+}
+
+fn mutator_lookup(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let (_, _, state) = mut_data(&a)?;
+    let v = a.req(0, "var", "lookup_binding")?;
+    let Some(RObj::MutState(m)) = relax_obj(&state) else {
+        return Ok(Value::None);
+    };
+    Ok(match relax_obj(&v) {
+        Some(RObj::Var(var)) => match m.borrow().get(&var.id()) {
+            Some(e) => wrap_expr(e.clone()),
+            None => Value::None,
+        },
+        _ => Value::None,
+    })
+}
+
+/// Rewrites a function binding by binding: each call goes through the
+/// script's `visit_call_` (its arguments already rewritten); the result is
+/// normalised and re-bound, keeping the variable when its struct info is
+/// unchanged (as TVM's ExprMutator does).
+fn mutator_visit_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let (inst, builder, state) = mut_data(&a)?;
+    let f = a.req(0, "expr", "visit_expr")?;
+    let f = func_arg(&f, "visit_expr")?;
+    let Some(RObj::MutState(bindings)) = relax_obj(&state) else {
+        return Err(PyErr::type_error("not a mutator"));
+    };
+    let visit_call = it.get_attr(&inst, "visit_call_").ok();
+    let bb = bb_of(&builder)?;
+    let mut map: HashMap<crate::ir::VarId, Var> = HashMap::new();
+    let mut blocks = Vec::new();
+    for block in &f.body.blocks {
+        {
+            let mut b = bb.borrow_mut();
+            let mut names = HashMap::new();
+            for p in &f.params {
+                names.insert(p.name().to_string(), 1);
+            }
+            for x in f.body.bindings() {
+                names.insert(x.var.name().to_string(), 1);
+            }
+            b.func = Some(FuncFrame {
+                name: func_name(&f),
+                params: Some(f.params.clone()),
+                private: false,
+                pure: f.pure,
+                blocks: Vec::new(),
+                cur: Vec::new(),
+                in_dataflow: block.dataflow,
+                names,
+                done: false,
+            });
+        }
+        for binding in &block.bindings {
+            let value = remap(&binding.value, &map);
+            let new_value = match (value.kind(), &visit_call) {
+                (ExprKind::Call(_), Some(vc)) => {
+                    let r = it.call(vc, Args::new(vec![wrap_expr(value.clone())]))?;
+                    to_expr(it, &r)?
+                }
+                _ => value,
+            };
+            let mut b = bb.borrow_mut();
+            let new_value = normalize_args(&mut b, new_value)?;
+            let sinfo =
+                expr_sinfo(&new_value, &b.module).map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
+            let var = if crate::graph::equal::sinfo_equal(&sinfo, binding.var.sinfo()) {
+                binding.var.clone()
+            } else {
+                let v = Var::with(
+                    binding.var.name(),
+                    sinfo,
+                    binding.var.is_dataflow(),
+                    binding.var.span(),
+                );
+                map.insert(binding.var.id(), v.clone());
+                v
+            };
+            bindings.borrow_mut().insert(var.id(), new_value.clone());
+            if let Some(fr) = b.func.as_mut() {
+                fr.cur.push(Binding {
+                    var,
+                    value: new_value,
+                    span: binding.span,
+                });
+            }
+        }
+        let mut b = bb.borrow_mut();
+        if let Some(mut fr) = b.func.take() {
+            fr.flush();
+            blocks.extend(fr.blocks);
+        }
+    }
+    let body = remap(&f.body.body, &map);
+    let ret = {
+        let b = bb.borrow();
+        expr_sinfo(&body, &b.module).map_err(|m| PyErr::new(ExcKind::TVMError, m))?
+    };
+    Ok(func_value(&Rc::new(Function {
+        params: f.params.clone(),
+        body: SeqExpr { blocks, body },
+        ret,
+        attrs: f.attrs.clone(),
+        pure: f.pure,
+        span: f.span,
+    })))
+}
+
+/// `@tvm.ir.transform.module_pass(opt_level=..., name=...)`.
+fn module_pass(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let first = a.take(0, "pass_func");
+    let name = a.take_kw("name").unwrap_or(Value::None);
+    let _ = a.take_kw("opt_level");
+    let _ = a.take_kw("required");
+    let _ = a.take_kw("traceable");
+    match first {
+        Some(Value::Class(_)) | Some(Value::Func(_)) => pass_decorate(
+            _it,
+            Args {
+                pos: vec![first.unwrap_or(Value::None)],
+                kw: Vec::new(),
+                data: Some(name),
+            },
+        ),
+        _ => Ok(builtin_with(
+            "tvm.ir.transform.module_pass.<decorator>",
+            pass_decorate,
+            name,
+        )),
+    }
+}
+
+fn pass_decorate(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let target = a.req(0, "pass_func", "module_pass")?;
+    match &target {
+        // A function `(mod, ctx) -> mod` is the pass itself.
+        Value::Func(_) => Ok(host(RObj::ModulePass(target.clone()))),
+        // A class: calling it creates the pass.
+        Value::Class(_) => Ok(builtin_with(
+            "tvm.ir.transform.module_pass.<class>",
+            pass_class_new,
+            target.clone(),
+        )),
+        other => Err(PyErr::type_error(format!(
+            "module_pass decorates a function or a class, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn pass_class_new(it: &mut Interp, a: Args) -> Res<Value> {
+    let Some(cls) = a.data.clone() else {
+        return Err(PyErr::type_error("no class"));
+    };
+    let inst = it.call(
+        &cls,
+        Args {
+            pos: a.pos.clone(),
+            kw: a.kw.clone(),
+            data: None,
+        },
+    )?;
+    Ok(host(RObj::ModulePass(inst)))
+}
+
+fn run_pass(it: &mut Interp, p: &Value, a: Args) -> Res<Value> {
+    let m = a
+        .pos
+        .first()
+        .cloned()
+        .ok_or_else(|| PyErr::type_error("a pass takes an IRModule"))?;
+    let r = match p {
+        Value::Func(_) => it.call(p, Args::new(vec![m, Value::None]))?,
+        _ => {
+            let f = it.get_attr(p, "transform_module")?;
+            it.call(&f, Args::new(vec![m, Value::None]))?
+        }
+    };
+    Ok(r)
 }
