@@ -14,8 +14,9 @@ gallery, in `tessel run` and in the tests) and about 45 KB long.
 
 Outputs:
   static/mlp/digits_mlp.json                       weights (int8 + scales), test images, labels, accuracies
-  compiler-core/tests/data/scripts/relax_mlp_digits.py   the end-to-end script (template + literals)
-  web-ui/examples/mlp_digits.py                   the same script for the playground's gallery
+  compiler-core/tests/data/scripts/relax_mlp_digits.py   the end-to-end script (template + literals);
+                                                   the playground's gallery lists every script of
+                                                   that directory ("Notebooks (Python)")
 
 Usage (needs scikit-learn; a venv under /root/.cache is fine):
   python3 -m venv /root/.cache/tessel-mlp-venv && /root/.cache/tessel-mlp-venv/bin/pip install scikit-learn
@@ -112,7 +113,6 @@ def main() -> None:
     script = template.replace("# @@DATA@@\n", "\n".join(data) + "\n")
     for path in [
         os.path.join(ROOT, "compiler-core", "tests", "data", "scripts", "relax_mlp_digits.py"),
-        os.path.join(ROOT, "web-ui", "examples", "mlp_digits.py"),
     ]:
         with open(path, "w") as f:
             f.write(script)

@@ -1668,7 +1668,7 @@ pub fn install(it: &mut Interp) {
         module(
             what,
             vec![],
-            Some("expression mutators and graph passes are not connected to scripts yet"),
+            Some("the graph passes (relax.transform.BindParams, LegalizeOps, FuseOps, FuseTIR, DeadCodeElimination) are not connected to scripts yet"),
         )
     };
     let relax = module(
