@@ -40,6 +40,10 @@ fn every_course_script_has_a_test() {
         "te_lesson.py",
         "te_lesson_port.py",
         "te_api_surface.py",
+        // Graph-layer scripts: tested in script_relax.rs.
+        "relax_mlp_digits.py",
+        "relax_book_ch7_mutators.py",
+        "relax_book_ch3_end_to_end.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();

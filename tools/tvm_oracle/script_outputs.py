@@ -27,6 +27,8 @@ Course scripts (`scripts/`) need TVM 0.27 spellings, applied on the TVM side onl
 * `tvm.tir.TensorIntrin` is `tvm.s_tir.TensorIntrin`;
 * `tvm.nd.array` / `tvm.nd.empty` are `tvm.runtime.tensor` / `tvm.runtime.empty`;
 * `tvm.device("llvm", 0)` is `tvm.device("cpu", 0)`;
+* `relax.TensorStructInfo` is `relax.TensorType`, `expr.struct_info` is `expr.ty`, `tvm.register_func` is
+  `tvm.register_global_func`;
 * Python warnings (TVM's "install Pygments" notice on `show()`) are silenced.
 
 Timings (`time_evaluator`) and sampled schedule decisions differ between runs by nature; the Rust
@@ -238,6 +240,17 @@ def install_tvm_shims() -> None:
         return orig_device(dev_type, dev_id)
 
     tvm.device = device
+
+    # The course's Relax spelling (see README.md, "Graph level (Relax) in TVM 0.27"): struct info
+    # became "types" in 0.27 (`relax.TensorStructInfo` -> `relax.TensorType`).
+    from tvm import relax
+
+    if not hasattr(relax, "TensorStructInfo"):
+        relax.TensorStructInfo = relax.TensorType
+    if not hasattr(tvm, "register_func"):
+        tvm.register_func = tvm.register_global_func
+    if not hasattr(relax.Expr, "struct_info"):
+        relax.Expr.struct_info = property(lambda self: self.ty)
 
 
 def convert_course(src: str) -> str:

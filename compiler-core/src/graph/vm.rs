@@ -119,6 +119,19 @@ pub trait Kernels {
         func: &Rc<PrimFunc>,
         args: &mut [NDArray],
     ) -> std::result::Result<(), String>;
+
+    /// A function `R.call_dps_packed` finds by name outside the module,
+    /// asked before the [`PackedRegistry`] (the script interpreter answers
+    /// with the functions a script registered with `tvm.register_func`).
+    /// `None` when this backend does not know the name.
+    fn call_extern(
+        &mut self,
+        name: &str,
+        args: &mut [NDArray],
+    ) -> Option<std::result::Result<(), String>> {
+        let _ = (name, args);
+        None
+    }
 }
 
 /// The reference interpreter as a [`Kernels`] backend (functions compiled
@@ -517,16 +530,18 @@ impl<'a> Vm<'a> {
             None if is_tir => {
                 return Err(err(format!("`{name}` is not a PrimFunc of the module")));
             }
-            None => match self.packed.get(&name) {
-                Some(f) => {
-                    f(&mut arrays).map_err(|m| err(format!("{}: in `{name}`: {m}", frame.func)))?
-                }
-                None => {
-                    return Err(err(format!(
-                        "no function named `{name}`: it is neither a PrimFunc of the module nor registered"
-                    ))
-                    .with_note_text("register it in the PackedRegistry (`tvm.register_func` in the course)"))
-                }
+            None => match self.kernels.call_extern(&name, &mut arrays) {
+                Some(r) => r.map_err(|m| err(format!("{}: in `{name}`: {m}", frame.func)))?,
+                None => match self.packed.get(&name) {
+                    Some(f) => f(&mut arrays)
+                        .map_err(|m| err(format!("{}: in `{name}`: {m}", frame.func)))?,
+                    None => {
+                        return Err(err(format!(
+                            "no function named `{name}`: it is neither a PrimFunc of the module nor registered"
+                        ))
+                        .with_note_text("register it with `tvm.register_func` (a PackedRegistry from Rust)"))
+                    }
+                },
             },
         }
         let mut outputs: Vec<Value> = arrays

@@ -144,6 +144,8 @@ pub enum Obj {
     BenchmarkResult(Vec<f64>),
     /// Tensor expressions (`tvm.te`): see [`super::te`].
     Te(super::te::TeObj),
+    /// Graph-layer objects (`tvm.relax`), handled in [`super::relax`].
+    Relax(super::relax::RObj),
 }
 
 impl Obj {
@@ -202,6 +204,7 @@ impl Obj {
             Obj::TimeEvaluator { .. } => "tvm_ffi.core.Function",
             Obj::BenchmarkResult(_) => "tvm.runtime.module.BenchmarkResult",
             Obj::Te(t) => super::te::class_name(t),
+            Obj::Relax(r) => r.class_name(),
         })
     }
 
@@ -219,7 +222,7 @@ impl Obj {
                 | Obj::PackedFunc { .. }
                 | Obj::TimeEvaluator { .. }
                 | Obj::Te(super::te::TeObj::Tensor(_))
-        )
+        ) || matches!(self, Obj::Relax(r) if r.is_callable())
     }
 
     /// What IPython shows for the object as a cell's last expression, when
@@ -263,6 +266,7 @@ pub fn host_eq(a: &Obj, b: &Obj) -> Option<bool> {
             },
         ) => x == y && s == t,
         (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented) => true,
+        (Obj::Relax(x), Obj::Relax(y)) => return x.eq(y),
         _ => return None,
     })
 }
@@ -397,6 +401,7 @@ pub fn host_repr(it: &mut Interp, o: &Rc<Obj>) -> Res<String> {
         Obj::Display { kind, .. } => format!("<IPython.core.display.{kind} object>"),
         Obj::Attrs(items) => tvm::attrs_text(it, items)?,
         Obj::Te(t) => super::te::repr(t),
+        Obj::Relax(r) => r.repr(),
         other => tvm::repr(other),
     })
 }
@@ -426,6 +431,7 @@ pub fn call_host(it: &mut Interp, o: &Rc<Obj>, args: Args) -> Res<Value> {
             tvm::time_evaluate(it, &m, &n, *number, *repeat, args)
         }
         Obj::Te(t) => super::te::call(it, t, args),
+        Obj::Relax(r) => super::relax::call(it, r, args),
         _ => Err(PyErr::type_error(format!(
             "'{}' object is not callable",
             o.type_name()
@@ -453,6 +459,7 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
             )))
         }
         Obj::Te(t) => super::te::get_attr(it, t, v, name),
+        Obj::Relax(r) => super::relax::get_attr(it, r, v, name),
         _ => tvm::get_attr(it, o, v, name),
     }
 }
@@ -474,6 +481,9 @@ pub fn set_attr(it: &mut Interp, o: &Rc<Obj>, name: &str, v: Value) -> Res<()> {
 pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
     if let Obj::Te(t) = &**o {
         return super::te::get_item(it, t, idx);
+    }
+    if let Obj::Relax(r) = &**o {
+        return super::relax::get_item(it, r, idx);
     }
     tvm::get_item(it, o, idx)
 }
@@ -525,6 +535,7 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, a: Ar
             o.type_name()
         ))),
         Obj::Te(t) => super::te::call_method(it, t, name, a),
+        Obj::Relax(r) => super::relax::call_method(it, r, recv, name, a),
         _ => tvm::call_method(it, o, recv, name, a),
     }
 }
@@ -536,6 +547,9 @@ pub fn class_attr(it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Valu
 
 /// Constructs a host class instance (`tvm.IRModule({...})`).
 pub fn construct_host(it: &mut Interp, c: &Rc<Class>, a: Args) -> Res<Value> {
+    if super::relax::constructs(c) {
+        return super::relax::construct(it, c, a);
+    }
     tvm::construct(it, c, a)
 }
 

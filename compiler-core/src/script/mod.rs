@@ -70,6 +70,7 @@ pub mod methods;
 pub mod modules;
 pub mod numpy;
 pub mod ops;
+pub mod relax;
 pub mod source;
 pub mod te;
 pub mod tvm;

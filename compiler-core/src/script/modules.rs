@@ -43,6 +43,7 @@ impl Interp {
             "tvm" => {
                 super::tvm::install(self);
                 super::te::install(self);
+                super::relax::install(self);
             }
             "numpy" => {
                 let np = super::numpy::module::make_numpy(self);

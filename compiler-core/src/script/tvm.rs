@@ -1077,6 +1077,14 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
                         host(Obj::PrimFunc { func: f, dialect }),
                     )?;
                 }
+                let graphs: Vec<_> = module
+                    .borrow()
+                    .graph_funcs()
+                    .map(|(n, f)| (n.to_string(), f.clone()))
+                    .collect();
+                for (n, f) in graphs {
+                    d.insert(host(Obj::GlobalVar(n)), super::relax::func_value(&f))?;
+                }
                 Ok(it.new_dict(d))
             }
             "attrs" => {
@@ -1447,10 +1455,7 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
                     func: f.clone(),
                     dialect: *dialect,
                 })),
-                // Graph functions reach scripts with the graph-layer API.
-                Some(BaseFunc::Graph(_)) => Err(PyErr::value_error(format!(
-                    "\"{n}\" is a graph-level (Relax) function; scripts cannot use those yet"
-                ))),
+                Some(BaseFunc::Graph(f)) => Ok(super::relax::func_value(f)),
                 None => Err(PyErr::value_error(format!(
                     "Cannot find global var \"{n}\" in the Module"
                 ))),

@@ -1,0 +1,296 @@
+//! The graph layer from scripts: `relax.BlockBuilder`, `relax.op.*`,
+//! `relax.build` + `relax.VirtualMachine` with `call_tir` (through the
+//! script's backend) and `call_dps_packed` (into `tvm.register_func`'d
+//! script functions), and the digits MLP end to end.
+//!
+//! Course-style scripts (`tests/data/scripts/relax_*.py`) must print what
+//! TVM 0.27 + NumPy print (`.out`, from `tools/tvm_oracle/script_outputs.py`).
+
+mod script_support;
+
+use script_support::*;
+
+fn check(name: &str) -> Run {
+    let path = data_dir("scripts").join(name);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
+    let run = run_file(&path);
+    let m = masks(&src);
+    let (e, g) = (apply_masks(&expected, &m), apply_masks(&run.output, &m));
+    // Byte-identical output needs no structural comparison (which cannot
+    // parse printings whose constants TVM left out as `metadata[...]`).
+    if e == g {
+        return run;
+    }
+    if let Err(why) = compare_output(&e, &g) {
+        panic!(
+            "{name}: Tessel's output differs from TVM's: {why}\n\n=== Tessel printed:\n{}",
+            run.output
+        );
+    }
+    run
+}
+
+/// The integers of the list printed after `label` (`label [2, 0, 4]`).
+fn printed_list(output: &str, label: &str) -> Vec<i64> {
+    let line = output
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no line starting with {label:?} in:\n{output}"));
+    let inner = line[label.len()..]
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    inner
+        .split(',')
+        .map(|s| s.trim().parse::<i64>().expect("an integer"))
+        .collect()
+}
+
+#[test]
+fn mlp_digits_matches_tvm_and_numpy() {
+    let run = check("relax_mlp_digits.py");
+    assert!(run.error.is_none(), "{}", run.output);
+    let numpy = printed_list(&run.output, "NumPy predictions:");
+    let labels = printed_list(&run.output, "labels:");
+    assert_eq!(numpy.len(), labels.len());
+    assert!(numpy.len() >= 20, "the script ships at least 20 images");
+    for label in [
+        "BlockBuilder predictions:",
+        "mixture predictions:",
+        "constant-weights predictions:",
+    ] {
+        let got = printed_list(&run.output, label);
+        assert_eq!(got, numpy, "{label} differ from NumPy's");
+    }
+    // The trained model is good: at most one shipped image misclassified.
+    let correct = numpy.iter().zip(&labels).filter(|(p, l)| p == l).count();
+    assert!(
+        correct + 1 >= labels.len(),
+        "accuracy {correct}/{}",
+        labels.len()
+    );
+    // Each variant also checked its logits against NumPy's.
+    assert_eq!(
+        run.output.matches("logits close to NumPy: True").count(),
+        3,
+        "{}",
+        run.output
+    );
+}
+
+/// Chapter 3: the MLP with `call_tir` into TensorIR (run by the script's
+/// backend), with `call_dps_packed` into registered NumPy functions, and the
+/// mixture with symbolic sizes.
+#[test]
+fn book_ch3_end_to_end() {
+    let run = check("relax_book_ch3_end_to_end.py");
+    assert!(run.error.is_none(), "{}", run.output);
+    assert_eq!(
+        run.output.matches("close to NumPy: True").count(),
+        3,
+        "{}",
+        run.output
+    );
+    for m in ["MyModule", "MyModuleWithExternCall", "MyModuleMixture"] {
+        assert!(
+            run.output.contains(&format!("{m} Prediction: Pullover")),
+            "{}",
+            run.output
+        );
+    }
+}
+
+/// Chapter 7: an expression mutator (multiply + add → ewise_fma),
+/// `remove_all_unused`, and the MatmulAddFusor module pass; the fused model
+/// still computes what NumPy computes.
+#[test]
+fn book_ch7_mutators() {
+    let run = check("relax_book_ch7_mutators.py");
+    assert!(run.error.is_none(), "{}", run.output);
+    assert_eq!(
+        run.output.matches("(1, 10) True").count(),
+        2,
+        "{}",
+        run.output
+    );
+    assert!(run.output.contains("= R.ewise_fma(x, y, y)"));
+    assert!(run.output.contains("cls.fused_matmul_add1("));
+}
+
+fn run(src: &str) -> Run {
+    run_source(src, "relax_case.py", limits())
+}
+
+const PRELUDE: &str =
+    "import numpy as np\nimport tvm\nfrom tvm import relax\nfrom tvm.script import relax as R\n";
+
+fn expect_error(body: &str, kind: &str, needle: &str) {
+    let src = format!("{PRELUDE}{body}");
+    let r = run(&src);
+    let Some(e) = &r.error else {
+        panic!(
+            "expected {kind} containing {needle:?}, but the script ran:\n{}",
+            r.output
+        );
+    };
+    assert!(
+        e.traceback.contains(kind) && e.traceback.contains(needle),
+        "expected {kind} containing {needle:?}, got:\n{}",
+        e.traceback
+    );
+}
+
+#[test]
+fn builder_names_shapes_and_runs_every_operator() {
+    let src = format!(
+        "{PRELUDE}{}",
+        r#"
+bb = relax.BlockBuilder()
+a = relax.Var("a", relax.TensorStructInfo((2, 3), "float32"))
+b = relax.Var("b", R.Tensor((3, 2), "float32"))
+with bb.function("main", [a, b]):
+    with bb.dataflow():
+        s = bb.emit(relax.op.add(a, a))
+        d = bb.emit(relax.op.subtract(s, a))
+        m = bb.emit(relax.op.multiply(d, relax.const(2.0, "float32")))
+        t = bb.emit(relax.op.permute_dims(b))
+        f = bb.emit(relax.op.ewise_fma(m, t, a))
+        mm = bb.emit(relax.op.matmul(f, b))
+        r = bb.emit(relax.op.reshape(mm, (4,)))
+        sm = bb.emit(relax.op.nn.softmax(r))
+        tot = bb.emit(relax.op.sum(mm, axis=1))
+        mean = bb.emit(relax.op.mean(mm, axis=[0], keepdims=True))
+        out = bb.emit_output((sm, tot, mean))
+    bb.emit_func_output(out)
+mod = bb.get()
+print("built")
+print(s.struct_info, mm.struct_info, tot.struct_info, mean.struct_info)
+print(s.name_hint, d.name_hint, out.name_hint)
+vm = relax.VirtualMachine(relax.build(mod, "llvm"), tvm.cpu())
+an = np.arange(6, dtype="float32").reshape(2, 3) / 4
+bn = np.arange(6, dtype="float32").reshape(3, 2) / 8 - 0.25
+sm, tot, mean = vm["main"](tvm.nd.array(an), tvm.nd.array(bn))
+mmn = ((an + an - an) * 2 * bn.T + an) @ bn
+e = np.exp(mmn.reshape(4) - mmn.max())
+print(np.allclose(sm.numpy(), e / e.sum(), rtol=1e-5, atol=1e-6))
+print(np.allclose(tot.numpy(), mmn.sum(axis=1), rtol=1e-5, atol=1e-6))
+print(np.allclose(mean.numpy(), mmn.mean(axis=0, keepdims=True), rtol=1e-5, atol=1e-6))
+"#
+    );
+    let r = run(&src);
+    assert!(r.error.is_none(), "{}", r.output);
+    let lines: Vec<&str> = r.output.lines().collect();
+    assert_eq!(
+        lines[1],
+        "R.Tensor((2, 3), dtype=\"float32\") R.Tensor((2, 2), dtype=\"float32\") R.Tensor((2,), dtype=\"float32\") R.Tensor((1, 2), dtype=\"float32\")"
+    );
+    assert_eq!(lines[2], "lv lv1 gv");
+    assert_eq!(&lines[3..], ["True", "True", "True"], "{}", r.output);
+}
+
+#[test]
+fn registered_functions_receive_tensors_and_exceptions_propagate() {
+    let body = r#"
+calls = []
+@tvm.register_func("env.scale")
+def scale(x, out):
+    calls.append(x.shape)
+    out.copyfrom(x.numpy() * 3)
+
+@tvm.script.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor((2, 2), "float32")):
+        with R.dataflow():
+            y = R.call_dps_packed("env.scale", (x,), R.Tensor((2, 2), dtype="float32"))
+            R.output(y)
+        return y
+
+vm = relax.VirtualMachine(relax.build(M, target="llvm"), tvm.cpu())
+print(vm["main"](tvm.nd.array(np.ones((2, 2), "float32"))).numpy().tolist(), calls)
+
+@tvm.register_func("env.scale", override=True)
+def broken(x, out):
+    raise ValueError("boom from the script")
+vm["main"](tvm.nd.array(np.ones((2, 2), "float32")))
+"#;
+    let r = run(&format!("{PRELUDE}{body}"));
+    assert!(
+        r.output.starts_with("[[3.0, 3.0], [3.0, 3.0]] [(2, 2)]"),
+        "{}",
+        r.output
+    );
+    let e = r.error.expect("the registered function raised");
+    assert!(
+        e.traceback.contains("ValueError: boom from the script"),
+        "{}",
+        e.traceback
+    );
+}
+
+#[test]
+fn misuse_is_a_clear_error() {
+    expect_error(
+        "tvm.register_func('f', lambda: 0)\ntvm.register_func('f', lambda: 1)\n",
+        "TVMError",
+        "already registered",
+    );
+    expect_error(
+        "bb = relax.BlockBuilder()\nx = relax.Var('x', R.Tensor((2,), 'float32'))\nbb.emit(relax.op.nn.relu(x))\n",
+        "ValueError",
+        "inside `with bb.function",
+    );
+    expect_error(
+        "bb = relax.BlockBuilder()\nx = relax.Var('x', R.Tensor((2,), 'float32'))\nwith bb.function('main', [x]):\n    y = bb.emit_output(relax.op.nn.relu(x))\n",
+        "ValueError",
+        "inside a dataflow block",
+    );
+    expect_error(
+        "bb = relax.BlockBuilder()\nx = relax.Var('x', R.Tensor((2,), 'float32'))\nwith bb.function('main', [x]):\n    with bb.dataflow():\n        y = bb.emit(relax.op.nn.relu(x))\n    bb.emit_func_output(y)\n",
+        "ValueError",
+        "dataflow variable `lv`",
+    );
+    expect_error(
+        "bb = relax.BlockBuilder()\nx = relax.Var('x', R.Tensor((2,), 'float32'))\nwith bb.function('main', [x]):\n    y = bb.emit(relax.op.nn.relu(x))\n",
+        "ValueError",
+        "emit_func_output",
+    );
+    expect_error(
+        "bb = relax.BlockBuilder()\nx = relax.Var('x', R.Tensor((2, 3), 'float32'))\nw = relax.Var('w', R.Tensor((4, 5), 'float32'))\nwith bb.function('main', [x, w]):\n    y = bb.emit(relax.op.matmul(x, w))\n",
+        "TVMError",
+        "matmul",
+    );
+    expect_error(
+        "bb = relax.BlockBuilder()\nx = relax.Var('x', R.Tensor((2,), 'float32'))\nwith bb.function('main', [x]):\n    bb.emit_te(None, x)\n",
+        "NotImplementedError",
+        "tensor expressions",
+    );
+    // Run-time shape checks and unknown extern functions.
+    let module = "@tvm.script.ir_module\nclass M:\n    @R.function\n    def main(x: R.Tensor((2,), 'float32')):\n        with R.dataflow():\n            y = R.call_dps_packed('env.missing', (x,), R.Tensor((2,), dtype='float32'))\n            R.output(y)\n        return y\nvm = relax.VirtualMachine(relax.build(M, 'llvm'), tvm.cpu())\n";
+    expect_error(
+        &format!("{module}vm['main'](tvm.nd.array(np.ones((3,), 'float32')))\n"),
+        "TVMError",
+        "argument 1 (x)",
+    );
+    expect_error(
+        &format!("{module}vm['main'](tvm.nd.array(np.ones((2,), 'float32')))\n"),
+        "TVMError",
+        "env.missing",
+    );
+    expect_error(
+        &format!("{module}vm['nope']\n"),
+        "AttributeError",
+        "no function 'nope'",
+    );
+}
+
+/// Runs the script in `TESSEL_SCRIPT` (a development aid; does nothing when unset).
+#[test]
+fn scratch() {
+    let Ok(path) = std::env::var("TESSEL_SCRIPT") else {
+        return;
+    };
+    let run = run_file(std::path::Path::new(&path));
+    println!("{}", run.output);
+}
