@@ -1430,6 +1430,23 @@ def te_bad(A):
         let text = print_prim_func(&call.func, "main", &PrintOptions::new(Dialect::Tirx));
         assert!(text.contains("T.sblock(\"matmul\")"), "{text}");
         assert!(text.contains("T.int64(4)"), "{text}");
+        // And it computes a matmul (reference interpreter).
+        use crate::eval::{run_prim_func, EvalOptions, NDArray};
+        let av: Vec<f64> = (0..12).map(|x| x as f64 * 0.5 - 2.0).collect();
+        let bv: Vec<f64> = (0..15).map(|x| 1.0 - x as f64 * 0.25).collect();
+        let mut args = vec![
+            NDArray::from_f64_as(DataType::f32(), &[4, 3], &av).unwrap(),
+            NDArray::from_f64_as(DataType::f32(), &[3, 5], &bv).unwrap(),
+            NDArray::zeros(DataType::f32(), &[4, 5]).unwrap(),
+        ];
+        assert!(run_prim_func(&call.func, &mut args, &EvalOptions::default()).is_ok());
+        let got = args[2].to_f64_vec();
+        for i in 0..4 {
+            for j in 0..5 {
+                let want: f64 = (0..3).map(|k| av[i * 3 + k] * bv[k * 5 + j]).sum();
+                assert!((got[i * 5 + j] - want).abs() < 1e-5, "({i}, {j})");
+            }
+        }
     }
 
     #[test]
