@@ -82,20 +82,7 @@ fn cpu_1024_matmul_and_bmm_relu_run_on_wasm() {
 
 #[test]
 fn cpu_get_source_is_wat_and_reference_has_none() {
-    let src = "import tvm\nfrom tvm.script import tir as T\n\
-@T.prim_func\n\
-def f(A: T.Buffer((4,), \"float32\")):\n\
-    for i in range(4):\n\
-        with T.block(\"A\"):\n\
-            vi = T.axis.remap(\"S\", [i])\n\
-            A[vi] = A[vi] * T.float32(2)\n\
-lib = tvm.build(f, target=\"llvm\")\n\
-print(lib.get_source()[:7])\n\
-print(lib.inspect_source().count('(func'))\n";
-    let dir = std::env::temp_dir().join(format!("tessel-backends-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("wat.py");
-    std::fs::write(&path, src).unwrap();
+    let path = script("cpu_source.py");
     let p = path.to_str().unwrap();
     let (code, out, err) = tessel_env(&["run", p], &[]);
     assert_eq!(code, 0, "{out}\n{err}");
@@ -162,21 +149,7 @@ fn gpu_sources_are_naga_valid_wgsl_and_mixed_modules_split_like_tvm() {
 #[test]
 fn without_an_adapter_gpu_targets_fall_back_with_one_note() {
     // No adapter for a backend this build does not have.
-    let src = "import numpy as np\nimport tvm\nfrom tvm.script import tir as T\n\
-@T.prim_func\n\
-def f(A: T.Buffer((64,), \"float32\")):\n\
-    for i in T.thread_binding(64, thread=\"threadIdx.x\"):\n\
-        with T.block(\"A\"):\n\
-            vi = T.axis.remap(\"S\", [i])\n\
-            A[vi] = A[vi] + T.float32(1)\n\
-a = tvm.nd.array(np.zeros(64, dtype='float32'))\n\
-for t in ['cuda', 'webgpu', 'metal']:\n\
-    tvm.build(f, target=t)(a)\n\
-print(a.numpy()[:3])\n";
-    let dir = std::env::temp_dir().join(format!("tessel-fallback-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("fallback.py");
-    std::fs::write(&path, src).unwrap();
+    let path = script("gpu_fallback.py");
     let (code, out, err) = tessel_env(
         &["run", path.to_str().unwrap()],
         &[("WGPU_BACKEND", "dx12")],
