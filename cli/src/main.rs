@@ -5,6 +5,10 @@
 //! - `tessel eval FILE` runs a function on seeded random inputs.
 //! - `tessel run SCRIPT.py` runs a Python script (a notebook's cells) with
 //!   Tessel's interpreter; `--notebook` also shows each cell's last value.
+//!   `tvm.build`/`tvm.compile` compile CPU targets to wasm (run on wasmtime)
+//!   and GPU targets to WGSL (run on wgpu; on the reference interpreter,
+//!   after one note, when there is no adapter); `--backend reference` runs
+//!   every target on the reference interpreter instead.
 //! - `tessel build FILE` compiles every function to one WebAssembly module
 //!   (`--wat` prints its text, `--lowered` the lowered TIR and lowering
 //!   notes, `-o` writes the binary; `--schedule` applies schedule text first).
@@ -85,6 +89,11 @@ enum Command {
         /// Memory budget in MiB.
         #[arg(long)]
         memory_mib: Option<u64>,
+        /// What `tvm.build` / `tvm.compile` run on: `native` compiles CPU
+        /// targets to wasm (wasmtime) and GPU targets to WGSL (wgpu);
+        /// `reference` runs every target on the reference interpreter.
+        #[arg(long, value_enum, default_value = "native")]
+        backend: BackendArg,
     },
     /// Compile every function to one WebAssembly module (CPU backend) and
     /// print a summary of its kernels.
@@ -109,6 +118,15 @@ enum Command {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BackendArg {
+    /// CPU targets → WebAssembly on wasmtime, GPU targets → WGSL on wgpu
+    /// (the reference interpreter when the machine has no GPU adapter).
+    Native,
+    /// The reference interpreter for every target.
+    Reference,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BuildTarget {
     /// One WebAssembly module (SIMD128) for the CPU.
     Wasm,
@@ -128,13 +146,73 @@ impl compiler_core::script::Host for WallClock {
     }
 }
 
+/// GPU targets for `tessel run`: the wgpu backend, created at the first GPU
+/// build (CPU-only scripts never probe for an adapter); without an adapter
+/// the reference interpreter runs them, after one note on stderr.
+struct LazyGpu {
+    cpu: std::rc::Rc<dyn compiler_core::script::Backend>,
+    gpu: std::cell::OnceCell<std::rc::Rc<dyn compiler_core::script::Backend>>,
+}
+
+impl compiler_core::script::Backend for LazyGpu {
+    fn build(
+        &self,
+        module: &compiler_core::ir::IRModule,
+        target: &compiler_core::script::TargetSpec,
+    ) -> Result<std::rc::Rc<dyn compiler_core::script::Executable>, String> {
+        let gpu = self.gpu.get_or_init(|| {
+            use compiler_core::script::ReferenceBackend;
+            match codegen_wgsl::backend::GpuBackend::new() {
+                Ok(Some(b)) => std::rc::Rc::new(b.with_host(self.cpu.clone())),
+                Ok(None) => {
+                    eprintln!(
+                        "tessel: note: no WebGPU adapter on this machine; GPU targets \
+                         (`{}`) run on the reference interpreter",
+                        target.kind
+                    );
+                    std::rc::Rc::new(ReferenceBackend::default())
+                }
+                Err(e) => {
+                    eprintln!(
+                        "tessel: note: the GPU adapter failed ({e}); GPU targets run on the \
+                         reference interpreter"
+                    );
+                    std::rc::Rc::new(ReferenceBackend::default())
+                }
+            }
+        });
+        gpu.build(module, target)
+    }
+}
+
+/// The backend `tvm.build` uses in `tessel run`.
+fn script_backend(which: BackendArg) -> std::rc::Rc<dyn compiler_core::script::Backend> {
+    use compiler_core::script::{ReferenceBackend, RoutingBackend};
+    use std::rc::Rc;
+    match which {
+        BackendArg::Reference => Rc::new(ReferenceBackend::default()),
+        BackendArg::Native => {
+            let cpu: Rc<dyn compiler_core::script::Backend> =
+                Rc::new(codegen_wasm::backend::WasmBackend);
+            Rc::new(RoutingBackend {
+                cpu: cpu.clone(),
+                gpu: Rc::new(LazyGpu {
+                    cpu,
+                    gpu: Default::default(),
+                }),
+            })
+        }
+    }
+}
+
 fn run_script(
     file: &Path,
     notebook: bool,
     steps: Option<u64>,
     memory_mib: Option<u64>,
+    backend: BackendArg,
 ) -> ExitCode {
-    use compiler_core::script::{Interpreter, Limits, ReferenceBackend, Stream};
+    use compiler_core::script::{Interpreter, Limits, Stream};
     use std::io::Write as _;
     let src = match std::fs::read_to_string(file) {
         Ok(s) => s,
@@ -157,7 +235,7 @@ fn run_script(
     let mut interp = Interpreter::with_host(
         limits,
         std::rc::Rc::new(WallClock(std::time::Instant::now())),
-        std::rc::Rc::new(ReferenceBackend::default()),
+        script_backend(backend),
     );
     // Stream output as it is produced.
     interp.set_output_callback(Box::new(|chunk| {
@@ -207,11 +285,12 @@ fn main() -> ExitCode {
             notebook,
             steps,
             memory_mib,
+            backend,
         } => {
             // Deep Python recursion is deep Rust recursion: give it room.
             let worker = std::thread::Builder::new()
                 .stack_size(SCRIPT_STACK)
-                .spawn(move || run_script(&file, notebook, steps, memory_mib));
+                .spawn(move || run_script(&file, notebook, steps, memory_mib, backend));
             match worker.map(|h| h.join()) {
                 Ok(Ok(code)) => code,
                 _ => {

@@ -30,6 +30,8 @@ use compiler_core::lower::gpu::{is_sync, lower_func_gpu, GpuFunc, GpuKernel};
 use compiler_core::lower::{size_params, LowerOptions, LoweringReport};
 
 #[cfg(feature = "native")]
+pub mod backend;
+#[cfg(feature = "native")]
 pub mod runtime;
 
 /// The WebGPU limits a kernel is checked against (defaults: the WebGPU

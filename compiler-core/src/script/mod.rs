@@ -190,10 +190,38 @@ pub struct TargetSpec {
     pub text: String,
 }
 
+impl TargetSpec {
+    /// A target from its kind alone (`"llvm"`, `"webgpu"`).
+    pub fn new(kind: &str) -> TargetSpec {
+        TargetSpec {
+            kind: kind.to_string(),
+            text: kind.to_string(),
+        }
+    }
+    /// Whether the target's kernels run on a GPU (`cuda`, `metal`,
+    /// `webgpu`, …) rather than on the host CPU (`llvm`, `c`).
+    pub fn is_gpu(&self) -> bool {
+        matches!(
+            self.kind.as_str(),
+            "cuda" | "nvptx" | "metal" | "webgpu" | "vulkan" | "opencl" | "rocm"
+        )
+    }
+}
+
 /// Compiles modules for `tvm.build`: the reference interpreter here; the
-/// wasm (CPU) and WGSL (GPU) code generators plug in the same way.
+/// wasm (CPU, `codegen_wasm::backend`) and WGSL (GPU,
+/// `codegen_wgsl::backend`) code generators plug in the same way.
 pub trait Backend {
     fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String>;
+}
+
+/// Generated code of a device module (`rt_mod.imported_modules[i]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceModule {
+    /// `type_key` of the module (`"webgpu"`, `"wasm"`).
+    pub type_key: String,
+    /// What `get_source()` returns (every kernel's code).
+    pub source: String,
 }
 
 /// A built module.
@@ -202,6 +230,51 @@ pub trait Executable {
     /// Runs function `name` on `args` (one array per parameter, outputs
     /// written in place) within `step_budget` steps; returns the steps used.
     fn run(&self, name: &str, args: &mut [NDArray], step_budget: u64) -> Result<u64, String>;
+    /// The host module's generated code (`rt_mod.get_source(fmt)`,
+    /// `inspect_source()`): `Ok(None)` when the backend generates none (the
+    /// reference interpreter); `fmt` is TVM's format argument (`""` for the
+    /// default), `Err` for a format the backend cannot produce.
+    fn source(&self, _fmt: &str) -> Result<Option<String>, String> {
+        Ok(None)
+    }
+    /// The device modules (`rt_mod.imported_modules`): a GPU build's
+    /// kernels. Empty for CPU builds.
+    fn imported_modules(&self) -> Vec<SourceModule> {
+        Vec::new()
+    }
+    /// `time_evaluator`: runs `name` on `args` (outputs written in place)
+    /// `repeat` times `number` calls, and returns the seconds per call of
+    /// each repeat, measured on the device (GPU timestamps) or with
+    /// `clock`. `None` when the backend has no timer of its own: the
+    /// interpreter then times [`Executable::run`] with the host clock.
+    fn time(
+        &self,
+        _name: &str,
+        _args: &mut [NDArray],
+        _number: u64,
+        _repeat: u64,
+        _clock: &dyn Host,
+    ) -> Option<Result<Vec<f64>, String>> {
+        None
+    }
+}
+
+/// Routes each build by target: CPU targets (`llvm`, `c`) to `cpu`, GPU
+/// targets (`cuda`, `metal`, `webgpu`, …) to `gpu` (what `tessel run`
+/// uses, with the wasm and WGSL backends).
+pub struct RoutingBackend {
+    pub cpu: Rc<dyn Backend>,
+    pub gpu: Rc<dyn Backend>,
+}
+
+impl Backend for RoutingBackend {
+    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        if target.is_gpu() {
+            self.gpu.build(module, target)
+        } else {
+            self.cpu.build(module, target)
+        }
+    }
 }
 
 /// Runs every target with [`crate::eval`], the reference interpreter.

@@ -759,6 +759,29 @@ fn args_is_compile(a: &Args) -> bool {
 
 /// Calls a built function with tensors (written back in place).
 pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Res<Value> {
+    let (mut arrays, targets) = packed_args(&a)?;
+    let budget = it.steps_left().saturating_mul(IR_STEPS_PER_STEP);
+    let used = m
+        .exec
+        .run(name, &mut arrays, budget)
+        .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
+    it.charge_steps(used / IR_STEPS_PER_STEP)?;
+    write_back(targets, arrays);
+    Ok(Value::None)
+}
+
+type WriteBack = Vec<Option<Rc<ArrayObj>>>;
+
+fn write_back(targets: WriteBack, arrays: Vec<NDArray>) {
+    for (t, arr) in targets.into_iter().zip(arrays) {
+        if let Some(t) = t {
+            t.update(|d| *d = arr);
+        }
+    }
+}
+
+/// The arrays of a packed call, and the tensors to write them back to.
+fn packed_args(a: &Args) -> Res<(Vec<NDArray>, WriteBack)> {
     if !a.kw.is_empty() {
         return Err(PyErr::type_error(
             "compiled functions take positional arguments only",
@@ -821,18 +844,7 @@ pub fn call_packed(it: &mut Interp, m: &Rc<RtModule>, name: &str, a: Args) -> Re
             }
         }
     }
-    let budget = it.steps_left().saturating_mul(IR_STEPS_PER_STEP);
-    let used = m
-        .exec
-        .run(name, &mut arrays, budget)
-        .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
-    it.charge_steps(used / IR_STEPS_PER_STEP)?;
-    for (t, arr) in targets.into_iter().zip(arrays) {
-        if let Some(t) = t {
-            t.update(|d| *d = arr);
-        }
-    }
-    Ok(Value::None)
+    Ok((arrays, targets))
 }
 
 pub fn time_evaluate(
@@ -843,6 +855,18 @@ pub fn time_evaluate(
     repeat: u64,
     a: Args,
 ) -> Res<Value> {
+    // A backend with its own timer (compiled wasm, GPU timestamps).
+    let (mut arrays, targets) = packed_args(&a)?;
+    let clock = it.host.clone();
+    if let Some(r) = m
+        .exec
+        .time(name, &mut arrays, number.max(1), repeat.max(1), &*clock)
+    {
+        let results = r.map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
+        it.charge_steps(number.max(1).saturating_mul(repeat.max(1)))?;
+        write_back(targets, arrays);
+        return Ok(host(Obj::BenchmarkResult(results)));
+    }
     let mut results = Vec::with_capacity(repeat as usize);
     for _ in 0..repeat.max(1) {
         let t0 = it.host.now_seconds();
@@ -858,6 +882,25 @@ pub fn time_evaluate(
         results.push((t1 - t0).max(0.0) / number.max(1) as f64);
     }
     Ok(host(Obj::BenchmarkResult(results)))
+}
+
+/// A device module of a build (`rt_mod.imported_modules[i]`): its source
+/// only; its functions are called through the host module.
+struct DeviceModule(super::SourceModule);
+
+impl super::Executable for DeviceModule {
+    fn function_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn run(&self, name: &str, _args: &mut [NDArray], _budget: u64) -> Result<u64, String> {
+        Err(format!(
+            "`{name}`: call functions through the host module, not an imported {} module",
+            self.0.type_key
+        ))
+    }
+    fn source(&self, _fmt: &str) -> Result<Option<String>, String> {
+        Ok(Some(self.0.source.clone()))
+    }
 }
 
 fn rt_function(m: &Rc<RtModule>, name: &str) -> Res<Value> {
@@ -1180,13 +1223,35 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
         },
         Obj::RtModule(m) => match name {
             "entry_name" => Ok(Value::str(m.entry.as_str())),
-            "time_evaluator" | "get_function" | "implements_function" | "export_library" => bound(),
+            "time_evaluator"
+            | "get_function"
+            | "implements_function"
+            | "export_library"
+            | "get_source"
+            | "inspect_source" => bound(),
             "type_key" | "kind" => Ok(Value::str(if m.target == "llvm" {
                 "llvm"
             } else {
                 m.target.as_str()
             })),
-            "imported_modules" | "imports" => it.new_list(Vec::new()),
+            "imported_modules" | "imports" => {
+                let mods: Vec<Value> = m
+                    .exec
+                    .imported_modules()
+                    .into_iter()
+                    .map(|sm| {
+                        host(Obj::RtModule(Rc::new(RtModule {
+                            target: sm.type_key.clone(),
+                            exec: Rc::new(DeviceModule(sm)),
+                            entry: String::new(),
+                            functions: Vec::new(),
+                            aliases: Vec::new(),
+                            executable: false,
+                        })))
+                    })
+                    .collect();
+                it.new_list(mods)
+            }
             _ => missing(),
         },
         Obj::BenchmarkResult(r) => {
@@ -1430,6 +1495,27 @@ pub fn call_method(
                 Ok(Value::Bool(
                     rt_function(m, n.as_str().unwrap_or("")).is_ok(),
                 ))
+            }
+            "get_source" | "inspect_source" => {
+                let fmt = a.take(0, "fmt").or_else(|| a.take_kw("format"));
+                a.done(name, 1)?;
+                let fmt = match &fmt {
+                    None => String::new(),
+                    Some(v) => v
+                        .as_str()
+                        .ok_or_else(|| PyErr::type_error("fmt must be a string"))?
+                        .to_string(),
+                };
+                match m.exec.source(&fmt) {
+                    Ok(Some(text)) => Ok(Value::str(text.as_str())),
+                    Ok(None) => Err(PyErr::new(
+                        ExcKind::TVMError,
+                        "this module was built by the reference interpreter, which generates no \
+                         source (build with a code-generating backend, e.g. `tessel run \
+                         --backend native`)",
+                    )),
+                    Err(e) => Err(PyErr::new(ExcKind::TVMError, e)),
+                }
             }
             "export_library" => Err(PyErr::new(
                 ExcKind::PermissionError,

@@ -1,0 +1,218 @@
+//! `tvm.build` for CPU targets (`"llvm"`, `"c"`, `"llvm -mcpu=…"`, dict
+//! targets with a CPU kind): [`WasmBackend`] implements
+//! [`compiler_core::script::Backend`] by compiling the module to one wasm
+//! module ([`crate::build`]) and running it with the wasmtime
+//! [`Runtime`] (feature `native`).
+//!
+//! Each built module owns its runtime (one wasmtime store and memory). A call
+//! allocates the arguments in the module's memory, copies them in, calls the
+//! kernel, copies every buffer back and frees them
+//! ([`crate::runtime::run_ndarrays`]). `time_evaluator` uploads once and
+//! times `number` calls per repeat with the host's clock. `get_source()`
+//! is the module's text format (wasmprinter).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use compiler_core::eval::NDArray;
+use compiler_core::ir::IRModule;
+use compiler_core::script::{Backend, Executable, Host, TargetSpec};
+
+use crate::runtime::{run_ndarrays, upload, Runtime, WasmtimeRuntime};
+use crate::WasmModule;
+
+/// Builds CPU targets to WebAssembly and runs them on wasmtime.
+#[derive(Default)]
+pub struct WasmBackend;
+
+/// A module built by [`WasmBackend`].
+pub struct WasmExecutable {
+    module: WasmModule,
+    names: Vec<String>,
+    rt: RefCell<WasmtimeRuntime>,
+}
+
+impl WasmExecutable {
+    /// The compiled module.
+    pub fn module(&self) -> &WasmModule {
+        &self.module
+    }
+}
+
+impl Backend for WasmBackend {
+    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        if target.is_gpu() {
+            return Err(format!(
+                "the wasm backend builds CPU targets (llvm, c), not `{}`",
+                target.text
+            ));
+        }
+        Ok(Rc::new(WasmExecutable::new(module)?))
+    }
+}
+
+impl WasmExecutable {
+    /// Compiles and instantiates `module`.
+    pub fn new(module: &IRModule) -> Result<WasmExecutable, String> {
+        let built = crate::build(module).map_err(|e| e.message)?;
+        let mut rt = WasmtimeRuntime::new();
+        rt.load(&built).map_err(|e| e.0)?;
+        Ok(WasmExecutable {
+            names: module.names().map(str::to_string).collect(),
+            module: built,
+            rt: RefCell::new(rt),
+        })
+    }
+}
+
+/// Work charged to the script for a native call: one step per element moved
+/// (copying in and out is what a native call costs the interpreter).
+fn elements(args: &[NDArray]) -> u64 {
+    args.iter().map(|a| a.len() as u64).sum()
+}
+
+impl Executable for WasmExecutable {
+    fn function_names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    fn run(&self, name: &str, args: &mut [NDArray], _step_budget: u64) -> Result<u64, String> {
+        if self.module.kernel(name).is_none() {
+            return Err(format!("the module has no function `{name}`"));
+        }
+        let mut rt = self.rt.borrow_mut();
+        run_ndarrays(&mut *rt, &self.module, name, args).map_err(|e| e.0)?;
+        Ok(elements(args))
+    }
+
+    fn source(&self, fmt: &str) -> Result<Option<String>, String> {
+        match fmt {
+            "" | "wat" | "wasm" | "asm" | "ll" | "s" => {
+                self.module.wat().map(Some).map_err(|e| e.message)
+            }
+            _ => Err(format!(
+                "get_source: a wasm module has no `{fmt}` source (formats: \"\", \"wat\")"
+            )),
+        }
+    }
+
+    fn time(
+        &self,
+        name: &str,
+        args: &mut [NDArray],
+        number: u64,
+        repeat: u64,
+        clock: &dyn Host,
+    ) -> Option<Result<Vec<f64>, String>> {
+        Some(self.time_calls(name, args, number, repeat, clock))
+    }
+}
+
+impl WasmExecutable {
+    fn time_calls(
+        &self,
+        name: &str,
+        args: &mut [NDArray],
+        number: u64,
+        repeat: u64,
+        clock: &dyn Host,
+    ) -> Result<Vec<f64>, String> {
+        let info = self
+            .module
+            .kernel(name)
+            .ok_or_else(|| format!("the module has no function `{name}`"))?;
+        let mut rt = self.rt.borrow_mut();
+        let rt: &mut WasmtimeRuntime = &mut rt;
+        let result = (|| {
+            let wasm_args = upload(rt, info, args).map_err(|e| e.0)?;
+            // One warm-up call, as TVM's time_evaluator does.
+            rt.call(name, &wasm_args).map_err(|e| e.0)?;
+            let mut out = Vec::with_capacity(repeat as usize);
+            for _ in 0..repeat.max(1) {
+                let t0 = clock.now_seconds();
+                for _ in 0..number.max(1) {
+                    rt.call(name, &wasm_args).map_err(|e| e.0)?;
+                }
+                let t1 = clock.now_seconds();
+                out.push((t1 - t0).max(0.0) / number.max(1) as f64);
+            }
+            for (a, arr) in wasm_args.iter().zip(args.iter_mut()) {
+                if let crate::runtime::Arg::Tensor(t) = a {
+                    *arr = rt.copy_out(t).map_err(|e| e.0)?;
+                }
+            }
+            Ok(out)
+        })();
+        rt.free_all();
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler_core::eval::run_prim_func;
+    use compiler_core::script::TickClock;
+    use compiler_core::tvmscript::builder::parse_script;
+
+    const MM: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Buffer((16, 12), "float32")):
+    for i, j, k in T.grid(16, 12, 8):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#;
+
+    fn inputs() -> Vec<NDArray> {
+        let f32 = compiler_core::ir::DataType::f32();
+        let a: Vec<f64> = (0..128).map(|x| (x % 7) as f64 - 3.0).collect();
+        let b: Vec<f64> = (0..96).map(|x| (x % 5) as f64 * 0.5).collect();
+        vec![
+            NDArray::from_f64_as(f32, &[16, 8], &a).unwrap(),
+            NDArray::from_f64_as(f32, &[8, 12], &b).unwrap(),
+            NDArray::zeros(f32, &[16, 12]).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn runs_times_and_prints_like_the_reference_interpreter() {
+        let module = parse_script(MM).unwrap().to_module();
+        let exec = WasmBackend
+            .build(&module, &TargetSpec::new("llvm"))
+            .unwrap();
+        assert_eq!(exec.function_names(), vec!["mm".to_string()]);
+        let mut ours = inputs();
+        exec.run("mm", &mut ours, u64::MAX).unwrap();
+        let mut reference = inputs();
+        run_prim_func(
+            module.get_prim("mm").unwrap(),
+            &mut reference,
+            &Default::default(),
+        )
+        .unwrap();
+        assert_eq!(ours[2], reference[2]);
+
+        // Each clock reading advances 0.5 s: 2 calls per repeat take 0.25 s each.
+        let clock = TickClock::new(0.5);
+        let mut args = inputs();
+        let times = exec.time("mm", &mut args, 2, 3, &clock).unwrap().unwrap();
+        assert_eq!(times, vec![0.25; 3]);
+        assert_eq!(args[2], reference[2]);
+
+        let wat = exec.source("").unwrap().unwrap();
+        assert!(
+            wat.starts_with("(module") && wat.contains("(export \"mm\""),
+            "{wat}"
+        );
+        assert!(exec.source("cuda").is_err());
+        assert!(exec.imported_modules().is_empty());
+        assert!(exec.run("nope", &mut inputs(), 0).is_err());
+        assert!(WasmBackend
+            .build(&module, &TargetSpec::new("cuda"))
+            .is_err());
+    }
+}
