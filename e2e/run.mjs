@@ -237,12 +237,59 @@ const tests = [
     await shot(page, '05-clicked.png');
   }],
 
-  ['run: the scheduled program matches the reference', async ({ page }) => {
+  ['run on the CPU backend (wasm SIMD128): the scheduled program matches the original', async ({ page }) => {
+    await page.selectOption('#backend', 'wasm');
     await page.click('#run-button');
-    await page.waitForFunction(() => document.querySelector('#run-verdict')?.textContent.includes('outputs match'), null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'wasm', null, { timeout: 60_000 });
+    const verdict = await page.textContent('#run-verdict');
+    const message = await page.textContent('#run-message');
+    if (!verdict.includes('outputs match')) throw new Error(`CPU run: ${verdict} — ${message}`);
+    const backend = await page.textContent('#run-backend');
+    if (!backend.includes('WebAssembly')) throw new Error(`run backend shows ${backend}`);
+    const err = await page.textContent('#run-error');
+    if (!err.includes(' / ') || err.includes('—')) throw new Error(`max error cell: ${err}`);
     const time = await page.textContent('#run-time');
     if (!/\d/.test(time)) throw new Error(`no run time: ${time}`);
-    await shot(page, '06-run.png');
+    const gflops = await page.textContent('#run-gflops');
+    console.log(`e2e: mm_relu (split/reorder/reverse_compute_at) on the CPU backend: ${time}, ${gflops} GFLOPS, max error ${err}`);
+    await shot(page, '06-run-cpu.png');
+    // The reference interpreter still answers too.
+    await page.selectOption('#backend', 'interpreter');
+    await page.click('#run-button');
+    await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'interpreter', null, { timeout: 60_000 });
+    if (!(await page.textContent('#run-verdict')).includes('outputs match')) throw new Error('the interpreter run does not match');
+    const itime = await page.textContent('#run-time');
+    console.log(`e2e: the same on the reference interpreter: ${itime}`);
+    await page.selectOption('#backend', 'wasm');
+  }],
+
+  ['generated code pane: WAT and lowered TIR of the step; a GPU error names the loop', async ({ page }) => {
+    await page.waitForFunction(() => document.querySelector('#code-target')?.dataset.backend === 'wasm' && document.querySelector('#code-text'), null, { timeout: TIMEOUT_MS });
+    const wat = await page.textContent('#code-text');
+    if (!wat.includes('(module') || !wat.includes('(func $mm_relu')) throw new Error(`the code pane shows:\n${wat.slice(0, 300)}`);
+    if (!wat.includes('(import "env" "memory"')) throw new Error('the WAT does not import env.memory');
+    await page.click('#code-show-lowered');
+    const lowered = await page.textContent('#code-text');
+    if (!lowered.includes('j_0')) throw new Error(`the lowered TIR lacks the scheduled loop j_0:\n${lowered.slice(0, 400)}`);
+    await shot(page, '06b-code-wat.png');
+    // Step back to the original: the code follows the selected step.
+    await page.click('#trace-steps li:nth-child(1) button');
+    await page.waitForFunction(() => document.querySelector('#code-target')?.textContent.includes('step 0'), null, { timeout: TIMEOUT_MS });
+    const lowered0 = await page.textContent('#code-text');
+    if (lowered0.includes('j_0')) throw new Error('the lowered TIR of step 0 still has j_0');
+    await page.click('#trace-steps li:last-child button');
+    await page.click('#code-show-code');
+    // No loop of mm_relu is bound to GPU threads: the WGSL view says which.
+    const gpuOk = await page.evaluate(() => !document.querySelector('#backend option[value="webgpu"]').disabled);
+    if (gpuOk) {
+      await page.selectOption('#backend', 'webgpu');
+      await page.waitForSelector('#code-error', { timeout: TIMEOUT_MS });
+      const msg = await page.textContent('#code-error');
+      if (!/loop/.test(msg) || !/bind/.test(msg)) throw new Error(`the GPU error does not name the loop: ${msg}`);
+      console.log(`e2e: GPU code for unbound mm_relu: ${msg.slice(0, 160)}`);
+      await shot(page, '06c-code-gpu-error.png');
+      await page.selectOption('#backend', 'wasm');
+    }
   }],
 
   ['a share link reproduces the state in a fresh browser context', async ({ page, browser, url }) => {
@@ -344,6 +391,54 @@ const tests = [
     }
   }],
 
+  ['a script cell with tvm.build(target="llvm") runs on the browser CPU backend', async ({ page }) => {
+    await openExample(page, 'tutorial_tensorir_blitz');
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: 60_000 });
+    const out = await page.textContent('#console .console-text');
+    if (!/compiled to WebAssembly \(\d+ bytes\), running on this browser's CPU/.test(out)) throw new Error(`no note that tvm.build used the CPU backend:\n${out.slice(0, 600)}`);
+    // mod(a, b) computed b = a + 1 on the wasm module.
+    if (!/\[1\.\s+2\.\s+3\.\s+4\.\s+5\.\s+6\.\s+7\.\s+8\.\]/.test(out)) throw new Error(`b is not a + 1:\n${out.slice(0, 900)}`);
+    await shot(page, '12-script-llvm.png');
+  }],
+
+  ['GPU backend (WebGPU): vector add bound to threads runs and matches', async ({ page }) => {
+    await openExample(page, 'book_gpu_vecadd_bind');
+    const gpu = await page.evaluate(() => document.querySelector('#backend').value);
+    if (gpu !== 'webgpu') {
+      const why = await page.$eval('#backend option[value="webgpu"]', (o) => o.title);
+      throw new Error(`the GPU example did not select the GPU backend (${gpu}): ${why}`);
+    }
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: TIMEOUT_MS });
+    await page.click('#run-button');
+    await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'webgpu', null, { timeout: 60_000 });
+    const verdict = await page.textContent('#run-verdict');
+    const message = await page.textContent('#run-message');
+    if (!verdict.includes('outputs match')) throw new Error(`GPU run: ${verdict} — ${message}`);
+    const timing = await page.textContent('#run-timing');
+    console.log(`e2e: vector add on WebGPU: ${await page.textContent('#run-time')} (${timing})`);
+    await page.waitForFunction(() => document.querySelector('#code-target')?.dataset.backend === 'webgpu' && document.querySelector('#code-text'), null, { timeout: TIMEOUT_MS });
+    const wgsl = await page.textContent('#code-text');
+    if (!wgsl.includes('@compute') || !wgsl.includes('@workgroup_size')) throw new Error(`the code pane shows:\n${wgsl.slice(0, 300)}`);
+    await shot(page, '13-gpu-vecadd.png');
+  }],
+
+  ['GPU backend: window sum with shared memory and the shared-memory matmul match', async ({ page }) => {
+    for (const id of ['book_gpu_window_sum_3_coop_fetch', 'gpu_matmul_blocking_with_shared_256']) {
+      await openExample(page, id);
+      await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: 60_000 });
+      await page.evaluate(() => { const v = document.querySelector('#run-verdict'); if (v) v.dataset.backend = ''; });
+      await page.click('#run-button');
+      await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'webgpu', null, { timeout: 120_000 });
+      const verdict = await page.textContent('#run-verdict');
+      const message = await page.textContent('#run-message');
+      if (!verdict.includes('outputs match')) throw new Error(`${id} on the GPU: ${verdict} — ${message}`);
+      console.log(`e2e: ${id} on WebGPU: ${await page.textContent('#run-time')}, ${await page.textContent('#run-gflops')} GFLOPS, max error ${await page.textContent('#run-error')}`);
+      const wgsl = await page.textContent('#code-text');
+      if (!wgsl.includes('var<workgroup>')) throw new Error(`${id}: no var<workgroup> in the WGSL`);
+      await shot(page, `14-gpu-${id}.png`);
+    }
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],
@@ -373,6 +468,10 @@ try {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
+      // WebGPU without a GPU: Chromium's SwiftShader adapter.
+      '--enable-unsafe-webgpu',
+      '--use-webgpu-adapter=swiftshader',
+      '--enable-features=Vulkan',
     ],
     timeout: 60_000,
   });

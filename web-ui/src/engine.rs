@@ -28,6 +28,9 @@ use compiler_core::schedule::Schedule;
 use compiler_core::tvmscript::builder::parse_script;
 use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, PrintOptions};
 
+use codegen_wasm::{Runtime, WasmModule};
+use codegen_wgsl::{GpuLimits, WgslFunc};
+
 use crate::protocol::*;
 
 /// The line that separates the module from its schedule in script mode.
@@ -329,10 +332,23 @@ fn script_mode(source: &str) -> ScriptOutcome {
 fn python_mode(source: &str) -> ScriptOutcome {
     use compiler_core::script::{notebook_cells, Interpreter, Limits};
     let mut out = ScriptOutcome::default();
-    let mut it = Interpreter::new(Limits::default());
+    let p = platform();
+    let backend = Rc::new(ScriptBackend::new(p.cpu.clone()));
+    let host: Rc<dyn compiler_core::script::Host> = match p.host {
+        Some(h) => h,
+        None => Rc::new(compiler_core::script::NoClock),
+    };
+    let mut it = Interpreter::with_host(Limits::default(), host, backend.clone());
+    let take_notes = |console: &mut String| {
+        for n in backend.notes.borrow_mut().drain(..) {
+            console.push_str(&n);
+            console.push('\n');
+        }
+    };
     let index = diag::LineIndex::new(source);
     for cell in notebook_cells(source) {
         if let Err(e) = it.run_notebook_cell(&cell, "script.py") {
+            take_notes(&mut out.console);
             out.console.push_str(&it.take_output_text());
             out.console.push_str(&e.traceback);
             let span = match e.location_in("script.py") {
@@ -355,6 +371,7 @@ fn python_mode(source: &str) -> ScriptOutcome {
             ));
             break;
         }
+        take_notes(&mut out.console);
         out.console.push_str(&it.take_output_text());
     }
     // Find the schedules and modules the script made, and their text.
@@ -887,15 +904,63 @@ impl InnerWalk<'_> {
 /// hanging the worker forever).
 pub const STEP_BUDGET: u64 = 400_000_000;
 
-pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+/// What the host provides to the engine besides a clock: a way to run
+/// generated wasm (the browser's `WebAssembly` API in the worker, wasmi in
+/// native tests) and the clock of Python scripts. Set once per thread by
+/// the host ([`set_platform`]); without one, the CPU backend reports that
+/// it is unavailable and scripts' `tvm.build` uses the reference interpreter.
+#[derive(Clone, Default)]
+pub struct Platform {
+    pub cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>,
+    pub host: Option<Rc<dyn compiler_core::script::Host>>,
+}
+
+thread_local! {
+    static PLATFORM: std::cell::RefCell<Platform> = std::cell::RefCell::new(Platform::default());
+}
+
+pub fn set_platform(p: Platform) {
+    PLATFORM.with(|c| *c.borrow_mut() = p);
+}
+
+fn platform() -> Platform {
+    PLATFORM.with(|c| c.borrow().clone())
+}
+
+/// A run's backend-independent part: the scheduled function, random inputs
+/// and the original program's outputs on them (the reference).
+pub struct RunSetup {
+    pub out: RunOutcome,
+    pub name: String,
+    /// The scheduled function alone in a module (what backends compile).
+    pub module: IRModule,
+    pub after: Rc<PrimFunc>,
+    pub inputs: Vec<NDArray>,
+    pub expected: Vec<NDArray>,
+    scheduled: bool,
+    source: String,
+}
+
+impl RunSetup {
+    /// An editor diagnostic for a backend error at `span`.
+    pub fn diag(&self, d: &Diagnostic) -> EditorDiag {
+        editor_diag(&self.source, d)
+    }
+}
+
+/// Parses and schedules `source`, makes inputs and runs the original
+/// program on them in the reference interpreter. The error is the finished
+/// (failed) outcome, which the worker sends as it is.
+#[allow(clippy::result_large_err)]
+pub fn prepare_run(
+    source: &str,
+    backend: &str,
+    now: &dyn Fn() -> f64,
+) -> Result<RunSetup, RunOutcome> {
     let mut out = RunOutcome {
         backend: backend.to_string(),
         ..RunOutcome::default()
     };
-    if backend != "interpreter" {
-        out.message = format!("the {backend} backend is not available yet");
-        return out;
-    }
     let script = run_script(source);
     if script.errors.iter().any(|d| d.is_error()) || script.module_snapshots.is_empty() {
         out.message = "fix the errors first".into();
@@ -904,7 +969,7 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
             .iter()
             .map(|d| editor_diag(source, d))
             .collect();
-        return out;
+        return Err(out);
     }
     let original = &script.module_snapshots[0].module;
     let last = &script.module_snapshots[script.module_snapshots.len() - 1].module;
@@ -914,77 +979,91 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
         .or_else(|| original.prim_funcs().next().map(|(n, _)| n.to_string()));
     let Some(name) = name else {
         out.message = "no function to run".into();
-        return out;
+        return Err(out);
     };
     out.func = name.clone();
     let (Some(before), Some(after)) = (original.get_prim(&name), last.get_prim(&name)) else {
         out.message = format!("no function `{name}`");
-        return out;
+        return Err(out);
     };
     let opts = EvalOptions {
         step_budget: Some(STEP_BUDGET),
         ..EvalOptions::default()
     };
-    let fail = |out: &mut RunOutcome, what: &str, e: eval::EvalError| {
-        out.message = format!("{what}: {}", e.message);
-    };
     let inputs = match eval::random_inputs(before, 42, &HashMap::new()) {
         Ok(i) => i,
         Err(e) => {
-            fail(&mut out, "could not make inputs", e);
-            return out;
+            out.message = format!("could not make inputs: {}", e.message);
+            return Err(out);
         }
     };
     let reference = match CompiledFunc::new(before) {
         Ok(c) => c,
         Err(e) => {
-            fail(&mut out, "the original function does not compile", e);
-            return out;
-        }
-    };
-    let scheduled = match CompiledFunc::new(after) {
-        Ok(c) => c,
-        Err(e) => {
-            fail(&mut out, "the scheduled function does not compile", e);
-            return out;
+            out.message = format!("the original function does not compile: {}", e.message);
+            return Err(out);
         }
     };
     let mut expected = inputs.clone();
     let t0 = now();
     if let Err(e) = reference.run(&mut expected, &opts) {
-        fail(&mut out, "the original function failed", e);
-        return out;
+        out.message = format!("the original function failed: {}", e.message);
+        return Err(out);
     }
     out.reference_ms = Some(now() - t0);
-    let mut got = inputs.clone();
-    for _ in 0..repeats.max(1) {
-        got = inputs.clone();
-        let t0 = now();
-        if let Err(e) = scheduled.run(&mut got, &opts) {
-            fail(&mut out, "the scheduled function failed", e);
-            return out;
-        }
-        out.times_ms.push(now() - t0);
-    }
+    out.flops = module_nests(last)
+        .into_iter()
+        .find(|n| n.func == name)
+        .and_then(|n| n.flops);
+    let mut module = IRModule::new();
+    module.insert(name.clone(), BaseFunc::Prim(after.clone()));
+    Ok(RunSetup {
+        out,
+        name,
+        module,
+        after: after.clone(),
+        inputs,
+        expected,
+        scheduled: script.module_snapshots.len() > 1,
+        source: source.to_string(),
+    })
+}
+
+/// Compares a backend's outputs with the reference and fills in the verdict,
+/// errors, median time and GFLOPS (`setup.out.times_ms` holds the times).
+pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
+    let mut out = setup.out;
+    let names = param_names(&setup.after);
     let mut mismatch = None;
-    for ((e, g), (param, _)) in expected.iter().zip(&got).zip(param_names(after)) {
+    let (mut max_abs, mut max_rel) = (0.0f64, 0.0f64);
+    for ((e, g), (param, _)) in setup.expected.iter().zip(got).zip(&names) {
         if let Err(msg) = allclose(e, g, 1e-4, 1e-5) {
             mismatch.get_or_insert(format!("{param}: {msg}"));
         }
+        for (x, y) in e.to_f64_vec().iter().zip(g.to_f64_vec()) {
+            let d = (x - y).abs();
+            if d.is_nan() {
+                max_abs = f64::NAN;
+                max_rel = f64::NAN;
+                continue;
+            }
+            max_abs = max_abs.max(d);
+            if d > 0.0 {
+                max_rel = max_rel.max(d / x.abs().max(f64::MIN_POSITIVE));
+            }
+        }
     }
+    out.max_abs_err = Some(max_abs);
+    out.max_rel_err = Some(max_rel);
     out.matches = Some(mismatch.is_none());
-    for ((inp, g), (param, _)) in inputs.iter().zip(&got).zip(param_names(after)) {
+    for ((inp, g), (param, _)) in setup.inputs.iter().zip(got).zip(&names) {
         if inp.to_f64_vec() != g.to_f64_vec() {
-            out.outputs.push(preview(&param, g));
+            out.outputs.push(preview(param, g));
         }
     }
     let mut sorted = out.times_ms.clone();
     sorted.sort_by(|a, b| a.total_cmp(b));
     out.median_ms = sorted.get(sorted.len() / 2).copied();
-    out.flops = module_nests(last)
-        .into_iter()
-        .find(|n| n.func == name)
-        .and_then(|n| n.flops);
     if let (Some(fl), Some(ms)) = (out.flops, out.median_ms) {
         if ms > 0.0 {
             out.gflops = Some(fl / (ms * 1e6));
@@ -992,11 +1071,348 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
     }
     out.ok = true;
     out.message = match &mismatch {
-        None if script.module_snapshots.len() > 1 => "outputs match the original program".into(),
-        None => "ran (no schedule: the original is its own reference)".into(),
+        None if setup.scheduled => "outputs match the original program".into(),
+        None => "outputs match the original program (no schedule)".into(),
         Some(m) => format!("outputs differ from the original program: {m}"),
     };
     out
+}
+
+/// Runs the scheduled function with `backend` (`interpreter` or `wasm`;
+/// `webgpu` is asynchronous: the worker drives it with [`build_gpu`]).
+pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+    let mut setup = match prepare_run(source, backend, now) {
+        Ok(s) => s,
+        Err(out) => return out,
+    };
+    let got = match backend {
+        "interpreter" => run_interpreter(&mut setup, repeats, now),
+        "wasm" => match platform().cpu {
+            Some(make) => {
+                let mut rt = make();
+                run_wasm(&mut setup, rt.as_mut(), repeats, now)
+            }
+            None => {
+                Err("the CPU backend needs a WebAssembly runtime, and this host has none".into())
+            }
+        },
+        other => Err(format!("the {other} backend cannot run here")),
+    };
+    match got {
+        Ok(got) => finish_run(setup, &got),
+        Err(m) => {
+            let mut out = setup.out;
+            out.ok = false;
+            out.message = m;
+            out
+        }
+    }
+}
+
+fn run_interpreter(
+    setup: &mut RunSetup,
+    repeats: u32,
+    now: &dyn Fn() -> f64,
+) -> Result<Vec<NDArray>, String> {
+    let opts = EvalOptions {
+        step_budget: Some(STEP_BUDGET),
+        ..EvalOptions::default()
+    };
+    let scheduled = CompiledFunc::new(&setup.after)
+        .map_err(|e| format!("the scheduled function does not compile: {}", e.message))?;
+    let mut got = setup.inputs.clone();
+    for _ in 0..repeats.max(1) {
+        got = setup.inputs.clone();
+        let t0 = now();
+        scheduled
+            .run(&mut got, &opts)
+            .map_err(|e| format!("the scheduled function failed: {}", e.message))?;
+        setup.out.times_ms.push(now() - t0);
+    }
+    setup.out.timing = "reference interpreter, performance.now()".into();
+    Ok(got)
+}
+
+/// Milliseconds one timing sample of a wasm kernel aims for, and the most
+/// calls batched into one sample.
+const SAMPLE_MS: f64 = 1.0;
+const MAX_BATCH: u32 = 1000;
+
+/// Compiles the scheduled function to wasm, runs it once on the inputs (the
+/// outputs compared), then `repeats` samples for the timing.
+pub fn run_wasm(
+    setup: &mut RunSetup,
+    rt: &mut dyn Runtime,
+    repeats: u32,
+    now: &dyn Fn() -> f64,
+) -> Result<Vec<NDArray>, String> {
+    let t0 = now();
+    let module = match codegen_wasm::build(&setup.module) {
+        Ok(m) => m,
+        Err(e) => {
+            let d = setup.diag(&e.to_diagnostic());
+            setup.out.errors.push(d);
+            return Err(format!(
+                "the CPU backend cannot compile this: {}",
+                e.message
+            ));
+        }
+    };
+    setup.out.notes = module.lowered.report().notes;
+    rt.load(&module)
+        .map_err(|e| format!("instantiating the module: {e}"))?;
+    setup.out.compile_ms = Some(now() - t0);
+    let info = module
+        .kernel(&setup.name)
+        .ok_or_else(|| format!("no kernel `{}` in the module", setup.name))?;
+    let result = (|| {
+        let args = codegen_wasm::runtime::upload(rt, info, &setup.inputs)?;
+        rt.call(&setup.name, &args)?;
+        let mut got = setup.inputs.clone();
+        for (a, g) in args.iter().zip(got.iter_mut()) {
+            if let codegen_wasm::runtime::Arg::Tensor(t) = a {
+                *g = rt.copy_out(t)?;
+            }
+        }
+        // Browsers coarsen `performance.now()` (100 µs in a worker without
+        // cross-origin isolation): a sample is `batch` calls, enough for
+        // about a millisecond, and reports the time per call.
+        let t0 = now();
+        rt.call(&setup.name, &args)?;
+        let once = now() - t0;
+        let batch = if once > 0.0 {
+            (SAMPLE_MS / once).ceil().clamp(1.0, MAX_BATCH as f64) as u32
+        } else {
+            MAX_BATCH
+        };
+        for _ in 0..repeats.max(1) {
+            let t0 = now();
+            for _ in 0..batch {
+                rt.call(&setup.name, &args)?;
+            }
+            setup.out.times_ms.push((now() - t0) / batch as f64);
+        }
+        setup.out.timing = format!(
+            "WebAssembly ({} bytes), performance.now() around {batch} call{} per sample",
+            module.bytes().len(),
+            if batch == 1 { "" } else { "s" }
+        );
+        Ok::<_, codegen_wasm::RuntimeError>(got)
+    })();
+    rt.free_all();
+    result.map_err(|e| format!("the wasm module failed: {e}"))
+}
+
+/// The WGSL of the scheduled function, checked against `limits`.
+pub fn build_gpu(setup: &mut RunSetup, limits: &GpuLimits) -> Result<WgslFunc, String> {
+    match codegen_wgsl::build_func(&setup.name, &setup.after, limits) {
+        Ok(w) => {
+            setup.out.notes = w.report.notes.clone();
+            Ok(w)
+        }
+        Err(e) => {
+            let d = setup.diag(&e.to_diagnostic());
+            setup.out.errors.push(d);
+            Err(format!(
+                "the GPU backend cannot compile this: {}",
+                e.message
+            ))
+        }
+    }
+}
+
+/// Generated code larger than this is cut (the pane stays responsive).
+pub const MAX_CODE_CHARS: usize = 400_000;
+
+fn cut(mut text: String) -> String {
+    if text.len() > MAX_CODE_CHARS {
+        let mut at = MAX_CODE_CHARS;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        text.truncate(at);
+        text.push_str("\n… (cut: the code is longer than the pane shows)\n");
+    }
+    text
+}
+
+/// The code a backend generates for one step of the script: the lowered
+/// TIR, WAT (`wasm`) or WGSL (`webgpu`), and the lowering notes.
+pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
+    let backend = if backend == "webgpu" {
+        "webgpu"
+    } else {
+        "wasm"
+    };
+    let mut out = CodeOutcome {
+        backend: backend.to_string(),
+        ..CodeOutcome::default()
+    };
+    let script = run_script(source);
+    if script.module_snapshots.is_empty() {
+        out.error = Some("no program to compile (fix the errors first)".into());
+        return out;
+    }
+    let i = step.min(script.module_snapshots.len() - 1);
+    out.step = i;
+    let module = &script.module_snapshots[i].module;
+    let mut prims = IRModule::new();
+    for (n, f) in module.prim_funcs() {
+        prims.insert(n.to_string(), BaseFunc::Prim(f.clone()));
+    }
+    if prims.prim_funcs().next().is_none() {
+        out.error = Some("the module has no TensorIR function to compile".into());
+        return out;
+    }
+    let fail = |out: &mut CodeOutcome, what: &str, d: Diagnostic| {
+        out.error = Some(format!("{what}: {}", d.message));
+        out.errors.push(editor_diag(source, &d));
+    };
+    if backend == "webgpu" {
+        let mut lowered = IRModule::new();
+        let mut wgsl = String::new();
+        for (name, f) in prims.prim_funcs() {
+            match codegen_wgsl::build_func(name, f, &GpuLimits::default()) {
+                Ok(w) => {
+                    lowered.insert(
+                        name.to_string(),
+                        BaseFunc::Prim(Rc::new(w.lowered.to_prim_func())),
+                    );
+                    for n in &w.report.notes {
+                        out.notes.push(format!("{name}: {n}"));
+                    }
+                    for k in &w.kernels {
+                        out.notes.push(format!(
+                            "{name}: kernel {} — {} workgroups of {} invocations",
+                            k.name,
+                            k.dispatch.iter().map(|&d| d as u64).product::<u64>(),
+                            k.workgroup_size.iter().map(|&d| d as u64).product::<u64>()
+                        ));
+                    }
+                    wgsl.push_str(&w.wgsl());
+                }
+                Err(e) => {
+                    fail(
+                        &mut out,
+                        &format!("`{name}` cannot run on the GPU"),
+                        e.to_diagnostic(),
+                    );
+                    return out;
+                }
+            }
+        }
+        out.lowered = print(&lowered, script.dialect);
+        out.code = cut(wgsl);
+    } else {
+        match codegen_wasm::build(&prims) {
+            Ok(m) => {
+                out.lowered = print(&m.lowered.to_ir_module(), script.dialect);
+                out.notes = m.lowered.report().notes;
+                out.bytes = Some(m.bytes().len());
+                match m.wat() {
+                    Ok(w) => out.code = cut(w),
+                    Err(e) => out.error = Some(e.message),
+                }
+            }
+            Err(e) => fail(
+                &mut out,
+                "the CPU backend cannot compile this",
+                e.to_diagnostic(),
+            ),
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// `tvm.build` in Python scripts
+
+/// `tvm.build` for scripts in the browser: CPU targets (`llvm`, `c`, …)
+/// compile to wasm and run on the host's wasm runtime; everything else (and
+/// a module the wasm backend cannot compile) runs on the reference
+/// interpreter, with a note for the console.
+pub struct ScriptBackend {
+    pub cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>,
+    reference: compiler_core::script::ReferenceBackend,
+    /// Notes for the console, taken after each cell.
+    pub notes: std::cell::RefCell<Vec<String>>,
+}
+
+impl ScriptBackend {
+    pub fn new(cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>) -> ScriptBackend {
+        ScriptBackend {
+            cpu,
+            reference: compiler_core::script::ReferenceBackend::default(),
+            notes: Default::default(),
+        }
+    }
+}
+
+/// Target kinds that mean "the CPU".
+const CPU_TARGETS: [&str; 4] = ["llvm", "c", "wasm", "webassembly"];
+
+impl compiler_core::script::Backend for ScriptBackend {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &compiler_core::script::TargetSpec,
+    ) -> Result<Rc<dyn compiler_core::script::Executable>, String> {
+        let note = |m: String| self.notes.borrow_mut().push(m);
+        if !CPU_TARGETS.contains(&target.kind.as_str()) {
+            note(format!(
+                "note: tvm.build(target=\"{}\") runs on the reference interpreter here: WebGPU is asynchronous and a script runs synchronously (use the Run button with the GPU backend)",
+                target.text
+            ));
+            return self.reference.build(module, target);
+        }
+        let Some(make) = &self.cpu else {
+            return self.reference.build(module, target);
+        };
+        let mut prims = IRModule::new();
+        for (n, f) in module.prim_funcs() {
+            prims.insert(n.to_string(), BaseFunc::Prim(f.clone()));
+        }
+        match codegen_wasm::build(&prims) {
+            Ok(m) => {
+                let mut rt = make();
+                rt.load(&m)
+                    .map_err(|e| format!("instantiating the wasm module: {e}"))?;
+                note(format!(
+                    "note: tvm.build(target=\"{}\"): compiled to WebAssembly ({} bytes), running on this browser's CPU",
+                    target.text,
+                    m.bytes().len()
+                ));
+                Ok(Rc::new(WasmExecutable {
+                    module: m,
+                    rt: std::cell::RefCell::new(rt),
+                }))
+            }
+            Err(e) => {
+                note(format!(
+                    "note: the CPU backend cannot compile this module ({}); tvm.build runs it on the reference interpreter",
+                    e.message
+                ));
+                self.reference.build(module, target)
+            }
+        }
+    }
+}
+
+struct WasmExecutable {
+    module: WasmModule,
+    rt: std::cell::RefCell<Box<dyn Runtime>>,
+}
+
+impl compiler_core::script::Executable for WasmExecutable {
+    fn function_names(&self) -> Vec<String> {
+        self.module.kernels.iter().map(|k| k.name.clone()).collect()
+    }
+    fn run(&self, name: &str, args: &mut [NDArray], _step_budget: u64) -> Result<u64, String> {
+        let mut rt = self.rt.borrow_mut();
+        codegen_wasm::runtime::run_ndarrays(rt.as_mut(), &self.module, name, args)
+            .map_err(|e| format!("{name} (wasm): {e}"))?;
+        Ok(0)
+    }
 }
 
 fn param_names(f: &PrimFunc) -> Vec<(String, ())> {
@@ -1164,5 +1580,159 @@ mod gallery_tests {
             "{}",
             out.steps.last().unwrap().ir
         );
+    }
+}
+
+#[cfg(test)]
+mod backend_tests {
+    use super::*;
+
+    const MM: &str = include_str!("../../compiler-core/tests/data/seeds/seed004_01_mm_relu.py");
+
+    fn scheduled() -> String {
+        format!(
+            "{MM}\n# --- schedule ---\n\
+             block_Y = sch.get_block(\"Y\", func_name=\"mm_relu\")\n\
+             i, j, k = sch.get_loops(block_Y)\n\
+             j0, j1 = sch.split(j, factors=[None, 4])\n\
+             sch.reorder(j0, k, j1)\n\
+             sch.reverse_compute_at(sch.get_block(\"C\", \"mm_relu\"), j0)\n\
+             sch.vectorize(j1)\n"
+        )
+    }
+
+    fn wasmi_platform() {
+        set_platform(Platform {
+            cpu: Some(Rc::new(|| {
+                Box::new(codegen_wasm::runtime::WasmiRuntime::new()) as Box<dyn Runtime>
+            })),
+            host: None,
+        });
+    }
+
+    #[test]
+    fn cpu_backend_runs_and_matches() {
+        wasmi_platform();
+        // A clock that advances 1 ms per reading (one call per sample).
+        let t = std::cell::Cell::new(0.0);
+        let clock = || {
+            t.set(t.get() + 1.0);
+            t.get()
+        };
+        let out = run(&scheduled(), "wasm", 2, &clock);
+        assert!(out.ok, "{}", out.message);
+        assert_eq!(out.matches, Some(true), "{}", out.message);
+        assert_eq!(out.times_ms, vec![1.0, 1.0]);
+        assert!(out.timing.contains("1 call per sample"), "{}", out.timing);
+        assert!(out.max_abs_err.unwrap() < 1e-3, "{:?}", out.max_abs_err);
+        assert!(out.timing.contains("WebAssembly"));
+        assert!(
+            out.notes.iter().any(|n| n.contains("vectoriz")),
+            "{:?}",
+            out.notes
+        );
+    }
+
+    #[test]
+    fn cpu_backend_without_a_runtime_says_so() {
+        set_platform(Platform::default());
+        let out = run(&scheduled(), "wasm", 1, &|| 0.0);
+        assert!(!out.ok);
+        assert!(out.message.contains("runtime"), "{}", out.message);
+    }
+
+    #[test]
+    fn a_wrong_output_is_reported_with_its_error() {
+        let mut setup =
+            prepare_run(&scheduled(), "wasm", &|| 0.0).unwrap_or_else(|o| panic!("{}", o.message));
+        let mut got = setup.expected.clone();
+        // Corrupt one element of the output C (the last parameter).
+        let c = got.last_mut().unwrap();
+        let v = c.get_flat_f64(5).unwrap();
+        c.set_flat_f64(5, v + 0.5).unwrap();
+        setup.out.times_ms = vec![1.0];
+        let out = finish_run(setup, &got);
+        assert_eq!(out.matches, Some(false));
+        assert!(
+            (out.max_abs_err.unwrap() - 0.5).abs() < 1e-6,
+            "{:?}",
+            out.max_abs_err
+        );
+        assert!(out.message.contains("differ"), "{}", out.message);
+    }
+
+    #[test]
+    fn code_follows_the_step() {
+        let src = scheduled();
+        let last = code(&src, usize::MAX, "wasm");
+        assert!(last.error.is_none(), "{:?}", last.error);
+        assert!(last.code.contains("(module"));
+        assert!(
+            last.code.contains("v128"),
+            "the vectorized j_1 loop uses SIMD"
+        );
+        assert!(last.lowered.contains("j_0"));
+        assert!(last.bytes.unwrap() > 0);
+        let first = code(&src, 0, "wasm");
+        assert_eq!(first.step, 0);
+        assert!(!first.lowered.contains("j_0"));
+    }
+
+    #[test]
+    fn gpu_code_of_an_unbound_loop_is_an_error_naming_it() {
+        let out = code(&scheduled(), usize::MAX, "webgpu");
+        let e = out.error.expect("an error");
+        assert!(e.contains("loop") && e.contains("bind"), "{e}");
+        assert!(out.code.is_empty());
+    }
+
+    #[test]
+    fn gpu_code_of_a_bound_program() {
+        let ex = crate::examples::find("book_gpu_vecadd_bind").expect("the example");
+        assert_eq!(crate::examples::default_backend(ex), "webgpu");
+        let out = code(ex.source, usize::MAX, "webgpu");
+        assert!(out.error.is_none(), "{:?}", out.error);
+        assert!(out.code.contains("@compute"), "{}", out.code);
+        assert!(
+            out.notes.iter().any(|n| n.contains("kernel")),
+            "{:?}",
+            out.notes
+        );
+        let mm = crate::examples::find("mm_relu").unwrap();
+        assert_eq!(crate::examples::default_backend(mm), "wasm");
+    }
+
+    #[test]
+    fn script_tvm_build_llvm_uses_the_cpu_backend() {
+        wasmi_platform();
+        let src = include_str!("../../compiler-core/tests/data/scripts/tutorial_tensorir_blitz.py");
+        let out = compile(src);
+        assert!(
+            out.console.contains("compiled to WebAssembly")
+                && out.console.contains("running on this browser's CPU"),
+            "{}",
+            out.console
+        );
+        assert!(
+            out.console.contains("[1. 2. 3. 4. 5. 6. 7. 8.]"),
+            "{}",
+            out.console
+        );
+    }
+
+    #[test]
+    fn script_gpu_target_falls_back_with_a_note() {
+        wasmi_platform();
+        let src = "import tvm\nfrom tvm.script import tir as T\nimport numpy as np\n\n\
+@T.prim_func\ndef main(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        with T.block(\"B\"):\n            vi = T.axis.spatial(4, i)\n            B[vi] = A[vi] * 2.0\n\n\
+f = tvm.build(main, target=\"webgpu\")\n\
+a = tvm.nd.array(np.arange(4).astype(\"float32\"))\nb = tvm.nd.array(np.zeros((4,)).astype(\"float32\"))\nf(a, b)\nprint(b)\n";
+        let out = compile(src);
+        assert!(
+            out.console.contains("reference interpreter here"),
+            "{}",
+            out.console
+        );
+        assert!(out.console.contains("[0. 2. 4. 6.]"), "{}", out.console);
     }
 }

@@ -17,3 +17,16 @@ pub fn find(id: &str) -> Option<&'static Example> {
 
 /// The example a fresh visit starts with.
 pub const DEFAULT: &str = "mm_relu";
+
+/// The backend an example opens with: the GPU for programs bound to GPU
+/// threads (the course's GPU examples), the CPU otherwise.
+pub fn default_backend(ex: &Example) -> &'static str {
+    if ex.id.contains("gpu")
+        || ex.source.contains("\"threadIdx.")
+        || ex.source.contains("\"blockIdx.")
+    {
+        "webgpu"
+    } else {
+        "wasm"
+    }
+}

@@ -5,14 +5,21 @@
 //! - [`engine`]: what the worker does with a script (parse, schedule, step
 //!   through the trace, loop nests, regions, runs). Pure Rust over
 //!   `compiler-core`, so it also runs natively in tests.
+//! - [`cpu_rt`] and [`gpu_rt`] (wasm32 only): the CPU backend's runtime on
+//!   the JS `WebAssembly` API and the GPU backend's on WebGPU, used by the
+//!   run worker.
 //! - The UI's pure parts, here so that they are tested natively too:
 //!   [`ir_view`] (clickable IR, schedule code for a click), [`diff`],
 //!   [`highlight`], [`share`] (the URL/localStorage state format) and the
 //!   [`examples`] gallery.
 
+#[cfg(target_arch = "wasm32")]
+pub mod cpu_rt;
 pub mod diff;
 pub mod engine;
 pub mod examples;
+#[cfg(target_arch = "wasm32")]
+pub mod gpu_rt;
 pub mod highlight;
 pub mod ir_view;
 pub mod protocol;

@@ -87,10 +87,10 @@ impl Pane {
             Pane::Editor => 5.0,
             Pane::Console => 1.3,
             Pane::Run => 1.7,
-            Pane::Ir => 5.0,
-            Pane::Trace => 1.8,
-            Pane::Nest => 3.0,
-            Pane::Code => 1.5,
+            Pane::Ir => 4.2,
+            Pane::Trace => 1.5,
+            Pane::Nest => 2.4,
+            Pane::Code => 3.2,
         }
     }
     fn from_id(id: &str) -> Option<Pane> {
@@ -146,6 +146,9 @@ struct Ctx {
     run: RwSignal<Option<RunOutcome>>,
     running: RwSignal<bool>,
     backend: RwSignal<String>,
+    /// `Ok(adapter)` when WebGPU works here, else why not (the GPU option's tooltip).
+    gpu: RwSignal<Result<String, String>>,
+    code: RwSignal<Option<CodeOutcome>>,
     messages: RwSignal<Vec<(String, String)>>,
     visible: RwSignal<[bool; 7]>,
     weights: RwSignal<[f64; 7]>,
@@ -231,6 +234,13 @@ impl Ctx {
             self.compare.set(None);
             self.selection.set(None);
             self.run.set(None);
+            let backend = examples::default_backend(ex);
+            let backend = if backend == "webgpu" && self.gpu.get_untracked().is_err() {
+                "wasm"
+            } else {
+                backend
+            };
+            self.backend.set(backend.to_string());
             self.set_source(ex.source);
             self.log("info", format!("loaded example “{}”", ex.title));
         }
@@ -364,7 +374,7 @@ fn App() -> impl IntoView {
     let dark = share::get_pref("theme")
         .map(|t| t == "dark")
         .unwrap_or(prefers_dark);
-    let mut visible = [true, true, true, true, true, true, false];
+    let mut visible = [true, true, true, true, true, true, true];
     if let Some(panes) = &embed.panes {
         visible = [false; 7];
         for p in panes {
@@ -387,7 +397,9 @@ fn App() -> impl IntoView {
         region_at: RwSignal::new(0),
         run: RwSignal::new(None),
         running: RwSignal::new(false),
-        backend: RwSignal::new("interpreter".into()),
+        backend: RwSignal::new("wasm".into()),
+        gpu: RwSignal::new(Err("checking for WebGPU…".into())),
+        code: RwSignal::new(None),
         messages: RwSignal::new(vec![]),
         visible: RwSignal::new(visible),
         weights: RwSignal::new(Pane::ALL.map(|p| p.default_weight())),
@@ -449,6 +461,7 @@ fn App() -> impl IntoView {
         move |resp| match resp {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
+            Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
             _ => {}
         },
         move |msg| ctx.log("error", msg),
@@ -475,6 +488,33 @@ fn App() -> impl IntoView {
     ctx.compiler.set_value(Some(compiler));
     ctx.runner.set_value(Some(runner));
     ctx.compile_now();
+    detect_gpu(ctx);
+
+    // The generated code of the shown step, for the chosen backend (asked
+    // after each compile, so it never displaces a pending compile).
+    Effect::new(move |_| {
+        let n = ctx
+            .compiled
+            .with(|c| c.as_ref().map_or(0, |c| c.steps.len()));
+        let step = ctx.step.get();
+        let backend = ctx.backend.get();
+        let shown = ctx.visible.get()[Pane::Code.idx()];
+        if n == 0 || !shown || ctx.compiling.get() {
+            return;
+        }
+        let source = ctx.compiled_source.get_untracked();
+        ctx.compiler.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                c.send(Request::Code {
+                    id,
+                    source,
+                    step: step.min(n - 1),
+                    backend,
+                });
+            }
+        });
+    });
 
     // Regions for the selected loop (the loop-nest picture).
     Effect::new(move |_| {
@@ -538,9 +578,6 @@ fn App() -> impl IntoView {
 fn TopBar() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let is_embed = ctx.embed.with_value(|e| e.on);
-    let gpu = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("gpu"))
-        .map(|v| !v.is_undefined() && !v.is_null())
-        .unwrap_or(false);
     let open_full = move || {
         let state = ctx.saved();
         let loc = window().location();
@@ -564,10 +601,11 @@ fn TopBar() -> impl IntoView {
             <select id="backend" class="tb"
                 on:change=move |ev| ctx.backend.set(event_target_value(&ev))
                 prop:value=move || ctx.backend.get()>
-                <option value="interpreter">"Reference interpreter"</option>
-                <option value="wasm" disabled=true>"CPU (wasm SIMD) — when the backend lands"</option>
-                <option value="webgpu" disabled=true>
-                    {if gpu { "WebGPU — when the backend lands" } else { "WebGPU — navigator.gpu missing in this browser" }}
+                <option value="interpreter" title="Runs the IR directly: exact, slow">"Reference interpreter"</option>
+                <option value="wasm" title="Compiles to WebAssembly with SIMD128 and runs it in a worker">"CPU (WebAssembly SIMD128)"</option>
+                <option value="webgpu" disabled=move || ctx.gpu.get().is_err()
+                    title=move || match ctx.gpu.get() { Ok(a) => format!("Compiles to WGSL and runs on {a}"), Err(why) => why }>
+                    {move || match ctx.gpu.get() { Ok(_) => "GPU (WebGPU)".to_string(), Err(why) => format!("GPU (WebGPU) — unavailable: {why}") }}
                 </option>
             </select>
             <button id="run-button" class="tb primary"
@@ -938,17 +976,75 @@ fn fmt_ms(ms: f64) -> String {
     }
 }
 
+fn backend_title(b: &str) -> &'static str {
+    match b {
+        "wasm" => "CPU (WebAssembly SIMD128)",
+        "webgpu" => "GPU (WebGPU)",
+        _ => "reference interpreter",
+    }
+}
+
+fn fmt_err(x: Option<f64>) -> String {
+    match x {
+        Some(0.0) => "0 (exact)".into(),
+        Some(v) => format!("{v:.2e}"),
+        None => "—".into(),
+    }
+}
+
+/// Checks for WebGPU on the main thread (`navigator.gpu` and an adapter),
+/// so the GPU option can say why it is off.
+fn detect_gpu(ctx: Ctx) {
+    let gpu = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("gpu"))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null());
+    let Some(gpu) = gpu else {
+        ctx.gpu.set(Err(
+            "this browser has no WebGPU (navigator.gpu is missing; Chrome/Edge 113+ or Firefox 141+ have it)".into(),
+        ));
+        return;
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let request = js_sys::Reflect::get(&gpu, &JsValue::from_str("requestAdapter"))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|f| f.call0(&gpu).ok())
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+        let adapter = match request {
+            Some(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok(),
+            None => None,
+        };
+        match adapter.filter(|a| !a.is_null() && !a.is_undefined()) {
+            Some(a) => {
+                let info = js_sys::Reflect::get(&a, &JsValue::from_str("info")).unwrap_or(JsValue::UNDEFINED);
+                let field = |k: &str| {
+                    js_sys::Reflect::get(&info, &JsValue::from_str(k))
+                        .ok()
+                        .and_then(|v| v.as_string())
+                        .filter(|s| !s.is_empty())
+                };
+                let name = [field("vendor"), field("architecture")]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                ctx.gpu.set(Ok(if name.is_empty() { "this GPU".into() } else { name }));
+            }
+            None => ctx.gpu.set(Err(
+                "WebGPU has no adapter here (requestAdapter returned null: no usable GPU or it is blocklisted)".into(),
+            )),
+        }
+    });
+}
+
 #[component]
 fn RunPane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let gpu = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("gpu"))
-        .map(|v| !v.is_undefined() && !v.is_null())
-        .unwrap_or(false);
     view! {
         <div id="run-results" class="run" aria-live="polite">
             {move || match ctx.run.get() {
                 None => view! {
-                    <p class="muted">{move || if ctx.running.get() { "Running…" } else { "Press ▶ Run (Ctrl+Enter) to run the scheduled function on random inputs and compare it with the original." }}</p>
+                    <p class="muted">{move || if ctx.running.get() { "Running…" } else { "Press ▶ Run (Ctrl+Enter) to run the scheduled function on random inputs with the chosen backend and compare it with the original program on the reference interpreter." }}</p>
                 }.into_any(),
                 Some(r) => {
                     let verdict_class = match r.matches { Some(true) => "verdict ok", Some(false) => "verdict bad", None => "verdict" };
@@ -957,28 +1053,37 @@ fn RunPane() -> impl IntoView {
                         Some(false) => "✘ outputs differ".to_string(),
                         None => "not run".to_string(),
                     };
+                    let notes = r.notes.clone();
                     view! {
-                        <p class=verdict_class id="run-verdict">{verdict}</p>
-                        <p class="muted">{r.message.clone()}</p>
+                        <p class=verdict_class id="run-verdict" data-backend=r.backend.clone()>{verdict}</p>
+                        <p class="muted" id="run-message">{r.message.clone()}</p>
                         <table class="facts">
                             <tr><th scope="row">"function"</th><td>{r.func.clone()}</td></tr>
-                            <tr><th scope="row">"backend"</th><td>"reference interpreter"</td></tr>
+                            <tr><th scope="row">"backend"</th><td id="run-backend">{backend_title(&r.backend)}</td></tr>
+                            <tr><th scope="row">"max error (abs / rel)"</th>
+                                <td id="run-error">{format!("{} / {}", fmt_err(r.max_abs_err), fmt_err(r.max_rel_err))}</td></tr>
                             <tr><th scope="row">"time (median of "{r.times_ms.len()}")"</th>
                                 <td id="run-time">{r.median_ms.map(fmt_ms).unwrap_or_else(|| "—".into())}</td></tr>
-                            <tr><th scope="row">"original program"</th><td>{r.reference_ms.map(fmt_ms).unwrap_or_else(|| "—".into())}</td></tr>
+                            <tr><th scope="row">"GFLOPS"</th><td id="run-gflops">{r.gflops.map(|g| format!("{g:.3}")).unwrap_or_else(|| "—".into())}</td></tr>
+                            <tr><th scope="row">"compile"</th><td>{r.compile_ms.map(fmt_ms).unwrap_or_else(|| "—".into())}</td></tr>
+                            <tr><th scope="row">"original (interpreter)"</th><td>{r.reference_ms.map(fmt_ms).unwrap_or_else(|| "—".into())}</td></tr>
                             <tr><th scope="row">"FLOPs"</th><td>{r.flops.map(|f| format!("{:.3} M", f / 1e6)).unwrap_or_else(|| "unknown".into())}</td></tr>
-                            <tr><th scope="row">"GFLOPS"</th><td>{r.gflops.map(|g| format!("{g:.4}")).unwrap_or_else(|| "—".into())}</td></tr>
                         </table>
+                        <p class="muted small" id="run-timing">{r.timing.clone()}</p>
                         <ul class="outputs">
                             {r.outputs.iter().map(|o| view! { <li><code>{o.clone()}</code></li> }).collect_view()}
                         </ul>
+                        {(!notes.is_empty()).then(|| view! {
+                            <details class="notes"><summary>"Lowering notes ("{notes.len()}")"</summary>
+                                <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                            </details>
+                        })}
                     }.into_any()
                 }
             }}
             <p class="muted small">
-                "The reference interpreter is exact, not fast: times show relative cost. "
-                "CPU (wasm SIMD) and GPU (WebGPU) backends join this selector when they land. "
-                {if gpu { "This browser has WebGPU." } else { "This browser has no WebGPU (navigator.gpu is missing): GPU runs will need Chrome/Edge 113+ or a flag." }}
+                "Inputs are random (seed 42); the original program runs once on the reference interpreter and every output is compared. "
+                {move || match ctx.gpu.get() { Ok(a) => format!("WebGPU: {a}."), Err(why) => format!("GPU backend off: {why}") }}
             </p>
         </div>
     }
@@ -1470,14 +1575,44 @@ fn region_svg(g: &RegionInfo) -> AnyView {
 
 #[component]
 fn CodePane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let view_kind = RwSignal::new("code");
     view! {
         <div class="codegen" id="codegen">
-            <p>"Generated code appears here when the backends land:"</p>
-            <ul>
-                <li><strong>"WebAssembly (WAT)"</strong>" — the CPU backend, with SIMD"</li>
-                <li><strong>"WGSL"</strong>" — the WebGPU backend"</li>
-            </ul>
-            <p class="muted small">"Until then the reference interpreter runs the IR directly (see Run)."</p>
+            {move || match ctx.code.get() {
+                None => view! { <p class="muted">"Generating code…"</p> }.into_any(),
+                Some(c) => {
+                    let lang = if c.backend == "webgpu" { "WGSL" } else { "WAT" };
+                    let what = if c.backend == "webgpu" { "GPU (WebGPU): WGSL compute shaders" } else { "CPU: WebAssembly with SIMD128" };
+                    let notes = c.notes.clone();
+                    let size = c.bytes.map(|b| format!(" · {b} bytes")).unwrap_or_default();
+                    view! {
+                        <div class="code-head">
+                            <span class="muted small" id="code-target" data-backend=c.backend.clone()>{format!("{what} · step {}{size}", c.step)}</span>
+                            <span class="spacer"></span>
+                            <button class="tb" id="code-show-code" class:active=move || view_kind.get() == "code"
+                                on:click=move |_| view_kind.set("code")>{lang}</button>
+                            <button class="tb" id="code-show-lowered" class:active=move || view_kind.get() == "lowered"
+                                on:click=move |_| view_kind.set("lowered")>"Lowered TIR"</button>
+                        </div>
+                        {match &c.error {
+                            Some(e) => view! { <p class="code-error" id="code-error" role="alert">{e.clone()}</p> }.into_any(),
+                            None => ().into_any(),
+                        }}
+                        {(!notes.is_empty()).then(|| view! {
+                            <ul class="code-notes" id="code-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                        })}
+                        {
+                            let (code, lowered) = (c.code.clone(), c.lowered.clone());
+                            move || {
+                                let text = if view_kind.get() == "code" { code.clone() } else { lowered.clone() };
+                                (!text.is_empty()).then(|| view! { <pre class="code" id="code-text">{text}</pre> })
+                            }
+                        }
+                    }.into_any()
+                }
+            }}
+            <p class="muted small">{move || if ctx.backend.get() == "webgpu" { "Shown for the GPU backend (pick the backend at the top)." } else { "Shown for the CPU backend; pick GPU (WebGPU) at the top for WGSL." }}</p>
         </div>
     }
 }

@@ -16,6 +16,13 @@ pub enum Request {
         backend: String,
         repeats: u32,
     },
+    /// The generated code of one step for a backend (`wasm` or `webgpu`).
+    Code {
+        id: u64,
+        source: String,
+        step: usize,
+        backend: String,
+    },
     /// Buffer regions one iteration of a loop touches, at one step.
     Regions {
         id: u64,
@@ -32,9 +39,10 @@ pub enum Request {
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Compile { id, .. } | Request::Run { id, .. } | Request::Regions { id, .. } => {
-                *id
-            }
+            Request::Compile { id, .. }
+            | Request::Run { id, .. }
+            | Request::Code { id, .. }
+            | Request::Regions { id, .. } => *id,
         }
     }
 }
@@ -53,6 +61,10 @@ pub enum Response {
     Regions {
         id: u64,
         outcome: RegionsOutcome,
+    },
+    Code {
+        id: u64,
+        outcome: CodeOutcome,
     },
     /// The worker's wasm started and is ready for requests.
     Ready,
@@ -165,6 +177,42 @@ pub struct RunOutcome {
     pub outputs: Vec<String>,
     pub message: String,
     pub errors: Vec<EditorDiag>,
+    /// Largest absolute and relative difference from the original program
+    /// over every output element.
+    #[serde(default)]
+    pub max_abs_err: Option<f64>,
+    #[serde(default)]
+    pub max_rel_err: Option<f64>,
+    /// Milliseconds spent generating and compiling code (wasm, WGSL +
+    /// pipelines), when the backend compiles.
+    #[serde(default)]
+    pub compile_ms: Option<f64>,
+    /// How the times were taken (`performance.now()`, GPU timestamp queries…)
+    /// and on what device.
+    #[serde(default)]
+    pub timing: String,
+    /// Notes from lowering (which loops were vectorized, …).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// The generated code of one step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CodeOutcome {
+    /// `wasm` or `webgpu`.
+    pub backend: String,
+    pub step: usize,
+    /// The lowered TensorIR, printed.
+    pub lowered: String,
+    /// WAT (wasm) or WGSL (webgpu).
+    pub code: String,
+    /// Lowering notes (vectorized loops, scalar fallbacks, kernels).
+    pub notes: Vec<String>,
+    /// Why there is no code (an unbound loop on the GPU, …).
+    pub error: Option<String>,
+    pub errors: Vec<EditorDiag>,
+    /// Size of the binary module in bytes (wasm).
+    pub bytes: Option<usize>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! The UI's side of a compiler worker: one request in flight at a time, and
-//! only the newest waiting request kept (older ones are dropped, since a
-//! newer edit supersedes them). The worker says `Ready` once its wasm has
+//! only the newest waiting request of each kind kept (older ones are
+//! dropped, since a newer edit supersedes them; a code-view request never
+//! displaces a pending compile, and compiles go first). The worker says `Ready` once its wasm has
 //! started; requests wait until then.
 
 use std::cell::{Cell, RefCell};
@@ -15,7 +16,7 @@ use web_ui::protocol::{Request, Response};
 pub struct Channel {
     worker: RefCell<Option<Worker>>,
     busy: Cell<bool>,
-    pending: RefCell<Option<Request>>,
+    pending: RefCell<Vec<Request>>,
     on_response: Rc<dyn Fn(Response)>,
     on_crash: Rc<dyn Fn(String)>,
     next_id: Cell<u64>,
@@ -29,7 +30,7 @@ impl Channel {
         let ch = Rc::new(Channel {
             worker: RefCell::new(None),
             busy: Cell::new(true),
-            pending: RefCell::new(None),
+            pending: RefCell::new(Vec::new()),
             on_response: Rc::new(on_response),
             on_crash: Rc::new(on_crash),
             next_id: Cell::new(1),
@@ -88,7 +89,7 @@ impl Channel {
         if let Some(w) = this.worker.borrow_mut().take() {
             w.terminate();
         }
-        this.pending.borrow_mut().take();
+        this.pending.borrow_mut().clear();
         Channel::start(this);
     }
 
@@ -98,17 +99,31 @@ impl Channel {
         id
     }
 
-    /// Sends now if idle, else replaces whatever was waiting.
+    /// Sends now if idle, else replaces the waiting request of its kind.
     pub fn send(&self, req: Request) {
-        *self.pending.borrow_mut() = Some(req);
+        {
+            let mut p = self.pending.borrow_mut();
+            p.retain(|r| std::mem::discriminant(r) != std::mem::discriminant(&req));
+            p.push(req);
+        }
         if !self.busy.get() {
             self.flush();
         }
     }
 
     fn flush(&self) {
-        let Some(req) = self.pending.borrow_mut().take() else {
-            return;
+        let req = {
+            let mut p = self.pending.borrow_mut();
+            let rank = |r: &Request| match r {
+                Request::Compile { .. } => 0,
+                Request::Run { .. } => 1,
+                Request::Regions { .. } => 2,
+                Request::Code { .. } => 3,
+            };
+            let Some(i) = (0..p.len()).min_by_key(|&i| rank(&p[i])) else {
+                return;
+            };
+            p.remove(i)
         };
         let Ok(text) = serde_json::to_string(&req) else {
             return;

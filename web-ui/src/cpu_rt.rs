@@ -1,0 +1,246 @@
+//! The CPU backend's runtime in the browser: codegen-wasm's [`Runtime`]
+//! over the JS `WebAssembly` API. Used in the run worker (synchronous
+//! `new WebAssembly.Module` is allowed in workers) and by `tvm.build` in
+//! scripts. It follows `codegen_wasm::runtime` exactly: a JS-created
+//! `WebAssembly.Memory` imported as `env.memory` and laid out by
+//! [`MemoryPlan`], the stack globals set after instantiation, math imports
+//! (`tessel_math.*`) answered by the same Rust functions the native runtimes
+//! use ([`MathFn::eval`]), arguments marshalled by [`kernel_args`].
+
+use std::collections::HashMap;
+
+use codegen_wasm::runtime::{
+    array_from, kernel_args, tensor_bytes, Arg, MemoryPlan, Result, RuntimeError, Tensor, Timing,
+    Value, PAGE,
+};
+use codegen_wasm::{
+    KernelInfo, MathFn, Runtime, WasmModule, LAUNCH_MODULE, LAUNCH_NAME, MEMORY_MODULE,
+    MEMORY_NAME, STACK_LIMIT, STACK_POINTER,
+};
+use compiler_core::eval::NDArray;
+use compiler_core::ir::DataType;
+use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A JS exception as text.
+pub fn js_err(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return format!(
+            "{}: {}",
+            String::from(err.name()),
+            String::from(err.message())
+        );
+    }
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn rerr(what: &str, e: &JsValue) -> RuntimeError {
+    RuntimeError(format!("{what}: {}", js_err(e)))
+}
+
+/// `performance.now()` of the current global (window or worker), in ms.
+pub fn perf_now() -> f64 {
+    Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| {
+            let now: Function = Reflect::get(&p, &"now".into()).ok()?.dyn_into().ok()?;
+            now.call0(&p).ok()?.as_f64()
+        })
+        .unwrap_or(0.0)
+}
+
+fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+thread_local! {
+    /// `tessel_math`: one JS function per [`MathFn`], made once.
+    static MATH: Object = {
+        let obj = Object::new();
+        for m in MathFn::ALL {
+            let f: JsValue = if m.arity() == 2 {
+                Closure::<dyn Fn(f64, f64) -> f64>::new(move |a, b| m.eval(a, b)).into_js_value()
+            } else {
+                Closure::<dyn Fn(f64) -> f64>::new(move |a| m.eval(a, 0.0)).into_js_value()
+            };
+            set(&obj, m.name(), &f);
+        }
+        obj
+    };
+}
+
+struct Loaded {
+    memory: WebAssembly::Memory,
+    funcs: HashMap<String, Function>,
+    kernels: Vec<KernelInfo>,
+    plan: MemoryPlan,
+}
+
+/// codegen-wasm's runtime interface on the browser's WebAssembly engine.
+#[derive(Default)]
+pub struct BrowserRuntime {
+    loaded: Option<Loaded>,
+}
+
+impl BrowserRuntime {
+    pub fn new() -> BrowserRuntime {
+        BrowserRuntime::default()
+    }
+
+    fn loaded(&mut self) -> Result<&mut Loaded> {
+        self.loaded
+            .as_mut()
+            .ok_or_else(|| RuntimeError("no module loaded".into()))
+    }
+}
+
+impl Runtime for BrowserRuntime {
+    fn load(&mut self, module: &WasmModule) -> Result<f64> {
+        let t0 = perf_now();
+        let plan = MemoryPlan::for_module(module);
+        let desc = Object::new();
+        set(
+            &desc,
+            "initial",
+            &JsValue::from_f64(plan.initial_pages() as f64),
+        );
+        let memory = WebAssembly::Memory::new(&desc).map_err(|e| rerr("memory", &e))?;
+        let bytes = Uint8Array::from(module.bytes());
+        let compiled = WebAssembly::Module::new(&bytes).map_err(|e| rerr("compile", &e))?;
+        let imports = Object::new();
+        let env = Object::new();
+        set(&env, MEMORY_NAME, &memory);
+        set(&imports, MEMORY_MODULE, &env);
+        MATH.with(|m| set(&imports, codegen_wasm::math::MATH_MODULE, m));
+        if !module.tasks.is_empty() {
+            // Kernels built with ParallelLaunch::Inline never call it; a
+            // module built for host launches gets a clear trap.
+            let launch = Function::new_no_args("throw new Error('tessel.parallel_for: parallel launch is not wired in the browser yet')");
+            let tessel = Object::new();
+            set(&tessel, LAUNCH_NAME, &launch);
+            set(&imports, LAUNCH_MODULE, &tessel);
+        }
+        let instance =
+            WebAssembly::Instance::new(&compiled, &imports).map_err(|e| rerr("instantiate", &e))?;
+        let exports = instance.exports();
+        for (name, v) in [
+            (STACK_POINTER, plan.stack_base),
+            (STACK_LIMIT, plan.stack_limit),
+        ] {
+            if let Ok(g) = Reflect::get(&exports, &name.into()) {
+                if !g.is_undefined() {
+                    set(&g, "value", &JsValue::from_f64(v as f64));
+                }
+            }
+        }
+        let mut funcs = HashMap::new();
+        for k in &module.kernels {
+            let f: Function = Reflect::get(&exports, &k.name.as_str().into())
+                .ok()
+                .and_then(|f| f.dyn_into().ok())
+                .ok_or_else(|| RuntimeError(format!("no export {}", k.name)))?;
+            funcs.insert(k.name.clone(), f);
+        }
+        self.loaded = Some(Loaded {
+            memory,
+            funcs,
+            kernels: module.kernels.clone(),
+            plan,
+        });
+        Ok((perf_now() - t0) / 1000.0)
+    }
+
+    fn alloc(&mut self, dtype: DataType, shape: &[usize]) -> Result<Tensor> {
+        let l = self.loaded()?;
+        let bytes = shape.iter().product::<usize>() * dtype.bytes();
+        let (addr, pages) = l.plan.alloc(bytes as u64)?;
+        let have = l
+            .memory
+            .buffer()
+            .dyn_into::<js_sys::ArrayBuffer>()
+            .map(|b| b.byte_length() as u64 / PAGE)
+            .unwrap_or(0);
+        if pages > have {
+            let grow = (pages - have) as u32;
+            // Through `Function.call`, so a failed grow (RangeError) is an
+            // error here rather than an exception through Rust frames.
+            let grow_fn: Function = Reflect::get(&l.memory, &"grow".into())
+                .ok()
+                .and_then(|f| f.dyn_into().ok())
+                .ok_or_else(|| RuntimeError("WebAssembly.Memory has no grow".into()))?;
+            grow_fn
+                .call1(&l.memory, &JsValue::from(grow))
+                .map_err(|e| rerr(&format!("out of memory: growing by {grow} pages"), &e))?;
+        }
+        Ok(Tensor {
+            addr,
+            dtype,
+            shape: shape.to_vec(),
+        })
+    }
+
+    fn free_all(&mut self) {
+        if let Some(l) = &mut self.loaded {
+            l.plan.free_all();
+        }
+    }
+
+    fn copy_in(&mut self, t: &Tensor, data: &NDArray) -> Result<()> {
+        let bytes = tensor_bytes(t, data)?;
+        let l = self.loaded()?;
+        let view = Uint8Array::new(&l.memory.buffer());
+        view.set(&Uint8Array::from(bytes.as_slice()), t.addr);
+        Ok(())
+    }
+
+    fn copy_out(&mut self, t: &Tensor) -> Result<NDArray> {
+        let l = self.loaded()?;
+        let view = Uint8Array::new_with_byte_offset_and_length(
+            &l.memory.buffer(),
+            t.addr,
+            t.bytes() as u32,
+        );
+        array_from(t, &view.to_vec())
+    }
+
+    fn call(&mut self, kernel: &str, args: &[Arg]) -> Result<()> {
+        let l = self.loaded()?;
+        let info = l
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
+            .ok_or_else(|| RuntimeError(format!("no kernel {kernel}")))?;
+        let values = kernel_args(info, args)?;
+        let f = &l.funcs[kernel];
+        let arr = Array::new();
+        for v in values {
+            arr.push(&match v {
+                Value::I32(x) => JsValue::from(x),
+                Value::I64(x) => js_sys::BigInt::from(x).into(),
+                Value::F32(x) => JsValue::from_f64(x as f64),
+                Value::F64(x) => JsValue::from_f64(x),
+            });
+        }
+        f.apply(&JsValue::UNDEFINED, &arr)
+            .map_err(|e| rerr(kernel, &e))?;
+        Ok(())
+    }
+
+    fn time(&mut self, kernel: &str, args: &[Arg], repeat: u32) -> Result<Timing> {
+        self.call(kernel, args)?;
+        let (mut total, mut min) = (0.0f64, f64::INFINITY);
+        for _ in 0..repeat.max(1) {
+            let t0 = perf_now();
+            self.call(kernel, args)?;
+            let s = (perf_now() - t0) / 1000.0;
+            total += s;
+            min = min.min(s);
+        }
+        Ok(Timing {
+            mean: total / repeat.max(1) as f64,
+            min,
+            runs: repeat.max(1),
+        })
+    }
+}
