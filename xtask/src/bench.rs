@@ -249,8 +249,8 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
         .collect();
     s.push_str(
         "\nCompile time, ms: Tessel = parse → schedule → lower → emit wasm (+ validate), \
-         in-process, mean of 20; TVM = `tvm.compile(mod, target=\"llvm\")` of the scheduled \
-         module, mean of 5.\n\n\
+         in-process, median of 20; TVM = `tvm.compile(mod, target=\"llvm\")` of the \
+         scheduled module, median of 5 (2 with --quick).\n\n\
          | program | Tessel | TVM 0.27 | TVM/Tessel |\n|---|---:|---:|---:|\n",
     );
     for r in rows(&out.join("compile.tsv")) {
@@ -294,7 +294,7 @@ fn gpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
     cmd.args(["bench", "-p", "codegen-wgsl", "--bench", "matmul_gpu"])
         .env("BENCH_OUT", out)
         .env("BENCH_N", n.to_string())
-        .env("BENCH_REPEAT", if o.quick { "3" } else { "10" })
+        .env("BENCH_REPEAT", if o.quick { "3" } else { "5" })
         .env("BENCH_TVM_WGSL", &json);
     ctx.run(&mut cmd)?;
     let rows = rows(&out.join("gpu.tsv"));
@@ -311,12 +311,12 @@ fn gpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
     let mut s = format!(
         "### GPU: f32 matmul {n}×{n}×{n}, WGSL on {adapter}, GFLOPS\n\n\
          Both shaders run through one wgpu harness (`codegen-wgsl/benches/matmul_gpu.rs`): same \
-         device, buffers and launch loop, median of {} runs, timed by {timing}; both outputs are \
+         device, buffers and launch code, best of {} runs each, interleaved, timed by {timing}; both outputs are \
          checked against each other and f64 dot products. TVM's WGSL: \
          `tvm.compile(mod, target=Target(\"webgpu\", host=\"llvm\"))` of the same schedule \
          ({source}).\n\n\
          | schedule (book ch. 6.1) | Tessel | TVM 0.27 | Tessel/TVM |\n|---|---:|---:|---:|\n",
-        if o.quick { 3 } else { 10 }
+        if o.quick { 3 } else { 5 }
     );
     for r in &rows {
         let (ours, theirs) = (num(r.get(2)), num(r.get(3)));
