@@ -109,7 +109,7 @@ impl GpuRuntime {
                 continue;
             }
             let mut bytes = args[i].to_le_bytes();
-            while bytes.len() % 4 != 0 || bytes.is_empty() {
+            while !bytes.len().is_multiple_of(4) || bytes.is_empty() {
                 bytes.push(0);
             }
             param_bufs.push(Some(dev.create_buffer_init(
@@ -165,7 +165,7 @@ impl GpuRuntime {
                 }
             }
         }
-        while ubytes.len() % 16 != 0 || ubytes.is_empty() {
+        while !ubytes.len().is_multiple_of(16) || ubytes.is_empty() {
             ubytes.push(0);
         }
         let ubuf = dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
