@@ -9,10 +9,16 @@
 //!    wasmtime's compilation) for the course programs.
 //! 3. wasmtime vs wasmi: compile + one run of a 256³ matmul.
 //!
-//! Environment: `BENCH_ONLY=a,b,c` picks variants; `BENCH_LLVM_WASM=path`
-//! uses a prebuilt reference module; `BENCH_REPEAT=n` timed
-//! runs per variant (default 3; (a) runs once); `BENCH_SKIP_ENGINES=1`,
-//! `BENCH_SKIP_COMPILE=1` skip parts 3 and 2.
+//! The schedules are the files `tools/bench/schedules/cpu_*.py`, which
+//! `tools/bench/tvm_cpu.py` gives Apache TVM too.
+//!
+//! Environment: `BENCH_N` (1024, or 256 for the quick run); `BENCH_ONLY=a,b,c`
+//! picks variants; `BENCH_LLVM_WASM=path` uses a prebuilt reference module;
+//! `BENCH_REPEAT=n` timed runs per variant (default 3; (a) runs twice);
+//! `BENCH_SKIP_ENGINES=1`, `BENCH_SKIP_COMPILE=1` skip parts 3 and 2;
+//! `BENCH_OUT=dir` writes the results as tab-separated rows (`cpu.tsv`,
+//! `compile.tsv`) and the modules with a manifest (`wasm/`) for the browser
+//! run (`e2e/bench/run.mjs`), as `cargo xtask bench` does.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,7 +32,15 @@ use compiler_core::lower::{lower_module, LowerOptions};
 use compiler_core::schedule::{replay::run_python, Schedule};
 use compiler_core::tvmscript::builder::parse_script;
 
-const N: usize = 1024;
+/// The matrix size (`BENCH_N`, default 1024; the LLVM reference is built
+/// for 1024 or 256).
+fn size() -> usize {
+    match std::env::var("BENCH_N").ok().and_then(|v| v.parse().ok()) {
+        Some(256) => 256,
+        Some(1024) | None => 1024,
+        Some(n) => panic!("BENCH_N={n}: the LLVM reference is built for 1024 or 256"),
+    }
+}
 
 fn matmul_src(n: usize) -> String {
     format!(
@@ -46,33 +60,13 @@ def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"),
 
 /// (b) The seeds' blocking schedule (seed 000, "Transforming a matrix
 /// multiplication program").
-const BLOCKING: &str = r#"
-block_c = sch.get_block("C")
-(y, x, k) = sch.get_loops(block_c)
-block_size = 32
-yo, yi = sch.split(y, [None, block_size])
-xo, xi = sch.split(x, [None, block_size])
-sch.reorder(yo, xo, k, yi, xi)
-sch.parallel(yo)
-"#;
+const BLOCKING: &str = include_str!("../../tools/bench/schedules/cpu_blocking.py");
 
-/// (c) The hand schedule: 4 × 16 register tiles (4 rows unrolled, 16
-/// columns as 4 float32x4 vectors) over 256-deep k-blocks, columns blocked
-/// outermost so a 256 × 16 panel of B stays in L1 across all rows;
-/// decompose_reduction zeroes C before the k loop. Lowering keeps the 16
-/// accumulators in registers across the k loop.
-const BEST: &str = r#"
-block_c = sch.get_block("C")
-i, j, k = sch.get_loops(block_c)
-io, ii = sch.split(i, [None, 4])
-jo, ji = sch.split(j, [None, 16])
-ko, ki = sch.split(k, [None, 256])
-sch.reorder(jo, ko, io, ki, ii, ji)
-sch.parallel(jo)
-sch.unroll(ii)
-sch.vectorize(ji)
-sch.decompose_reduction(block_c, ko)
-"#;
+/// (c) The hand schedule (see the file for what it does).
+const BEST: &str = include_str!("../../tools/bench/schedules/cpu_hand.py");
+
+/// The book's mm_relu schedule (compile-time table).
+const MM_RELU: &str = include_str!("../../tools/bench/schedules/mm_relu.py");
 
 fn parse(src: &str) -> IRModule {
     parse_script(src)
@@ -101,6 +95,14 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
 
+    let n = size();
+    let out_dir = std::env::var("BENCH_OUT").ok().map(PathBuf::from);
+    if let Some(dir) = &out_dir {
+        std::fs::create_dir_all(dir.join("wasm")).expect("BENCH_OUT");
+        for f in ["cpu.tsv", "compile.tsv"] {
+            let _ = std::fs::remove_file(dir.join(f));
+        }
+    }
     println!("Tessel CPU backend benchmark (wasmtime 48, Cranelift, 1 thread)\n");
     let best_sched = match std::env::var("BENCH_SCHED_C") {
         Ok(path) => std::fs::read_to_string(path).expect("BENCH_SCHED_C"),
@@ -120,19 +122,23 @@ fn main() {
     // Inputs, shared by every run.
     let mut rng = Rng::new(42);
     let f32t = DataType::f32();
-    let a = NDArray::random(f32t, &[N, N], &mut rng).unwrap();
-    let b = NDArray::random(f32t, &[N, N], &mut rng).unwrap();
-    let flops = 2.0 * (N as f64).powi(3);
+    let a = NDArray::random(f32t, &[n, n], &mut rng).unwrap();
+    let b = NDArray::random(f32t, &[n, n], &mut rng).unwrap();
+    let flops = 2.0 * (n as f64).powi(3);
 
     // The LLVM reference module.
-    let llvm_wasm = build_llvm_ref();
+    let llvm_wasm = build_llvm_ref(n);
+    let mut manifest = Vec::new();
+    if let Some(dir) = &out_dir {
+        std::fs::write(dir.join("wasm/llvm_ref.wasm"), &llvm_wasm).expect("BENCH_OUT");
+    }
     let mut rows = Vec::new();
     for (key, label, sched, llvm_fn) in &variants {
         if !want(key) {
             continue;
         }
         let reps = if *key == "a" { 2 } else { repeat };
-        let m = parse(&matmul_src(N));
+        let m = parse(&matmul_src(n));
         let m = match sched {
             Some(s) => schedule(&m, s),
             None => m,
@@ -149,6 +155,11 @@ fn main() {
             );
             println!("{}", l.report().notes.join("\n"));
         }
+        if let Some(dir) = &out_dir {
+            std::fs::write(dir.join(format!("wasm/mm_{key}.wasm")), module.bytes())
+                .expect("BENCH_OUT");
+            manifest.push(manifest_entry(key, label, &module, llvm_fn, reps));
+        }
         let mut rt = WasmtimeRuntime::new();
         rt.load(&module).unwrap();
         let mut ours = Bench::new(rt, "main", &a, &b);
@@ -159,7 +170,7 @@ fn main() {
             heap_start: 2 << 20,
             heap_top: 2 << 20,
         };
-        rt.load_bytes(&llvm_wasm, vec![abc_kernel(llvm_fn)], vec![], plan)
+        rt.load_bytes(&llvm_wasm, vec![abc_kernel(llvm_fn, n)], vec![], plan)
             .unwrap();
         let mut llvm = Bench::new(rt, llvm_fn, &a, &b);
         // Interleaved, so both see the same machine load; best of each.
@@ -171,6 +182,16 @@ fn main() {
         let diff = max_rel_diff(&ours.output(), &llvm.output());
         assert!(diff < 1e-3, "{label}: results differ from LLVM's by {diff}");
         let (ours, llvm) = (t_ours, t_llvm);
+        if let Some(dir) = &out_dir {
+            append(
+                &dir.join("cpu.tsv"),
+                &format!(
+                    "wasmtime\t{key}\t{:.4}\t{:.4}",
+                    flops / ours / 1e9,
+                    flops / llvm / 1e9
+                ),
+            );
+        }
         rows.push((
             label.to_string(),
             flops / ours / 1e9,
@@ -181,8 +202,9 @@ fn main() {
     }
     if !rows.is_empty() {
         println!(
-            "f32 matmul {N}x{N}x{N} (2.1 GFLOP per run); Tessel and LLVM runs interleaved, \
-             best of {repeat} ((a): of 2)"
+            "f32 matmul {n}x{n}x{n} ({:.3} GFLOP per run); Tessel and LLVM runs interleaved, \
+             best of {repeat} ((a): of 2)",
+            flops / 1e9
         );
         println!(
             "{:<24} {:>12} {:>12} {:>14} {:>12}",
@@ -210,19 +232,74 @@ fn main() {
         println!();
     }
 
+    if let Some(dir) = &out_dir {
+        let text = format!(
+            "{{\"n\": {n}, \"variants\": [\n{}\n]}}\n",
+            manifest.join(",\n")
+        );
+        std::fs::write(dir.join("wasm/manifest.json"), text).expect("BENCH_OUT");
+    }
     if std::env::var_os("BENCH_SKIP_COMPILE").is_none() {
-        compile_times();
+        compile_times(n, out_dir.as_deref());
     }
     if std::env::var_os("BENCH_SKIP_ENGINES").is_none() {
         engines(&mut rng);
     }
 }
 
-fn abc_kernel(name: &str) -> KernelInfo {
-    let buf = |n: &str| ParamInfo::Buffer {
-        name: n.to_string(),
+fn append(path: &Path, line: &str) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("BENCH_OUT");
+    writeln!(f, "{line}").expect("BENCH_OUT");
+}
+
+/// What the browser runner (`e2e/bench/run.mjs`) needs to run one variant:
+/// the kernel, its parallel tasks, the memory plan, the LLVM function.
+fn manifest_entry(
+    key: &str,
+    label: &str,
+    module: &codegen_wasm::WasmModule,
+    llvm_fn: &str,
+    reps: u32,
+) -> String {
+    let plan = MemoryPlan::for_module(module);
+    let kernel = module
+        .kernels
+        .iter()
+        .find(|k| k.name == "main")
+        .expect("a main kernel");
+    assert_eq!(kernel.params.len(), 3, "main(A, B, C) with static shapes");
+    let tasks: Vec<String> = module
+        .tasks
+        .iter()
+        .map(|t| {
+            format!(
+                "{{\"export\": \"{}\", \"wide\": {}}}",
+                t.export,
+                t.index_dtype.bits > 32
+            )
+        })
+        .collect();
+    format!(
+        "{{\"key\": \"{key}\", \"label\": \"{label}\", \"wasm\": \"mm_{key}.wasm\", \
+         \"kernel\": \"main\", \"tasks\": [{}], \"stack_base\": {}, \"stack_limit\": {}, \
+         \"heap_start\": {}, \"llvm_fn\": \"{llvm_fn}\", \"reps\": {reps}}}",
+        tasks.join(", "),
+        plan.stack_base,
+        plan.stack_limit,
+        plan.heap_start
+    )
+}
+
+fn abc_kernel(name: &str, n: usize) -> KernelInfo {
+    let buf = |b: &str| ParamInfo::Buffer {
+        name: b.to_string(),
         dtype: DataType::f32(),
-        shape: vec![Some(N as i64), Some(N as i64)],
+        shape: vec![Some(n as i64), Some(n as i64)],
     };
     KernelInfo {
         name: name.to_string(),
@@ -275,7 +352,7 @@ fn max_rel_diff(x: &NDArray, y: &NDArray) -> f64 {
 
 /// Builds `benches/llvm-ref` for wasm32 (+simd128, imported memory), or
 /// reads a prebuilt one from `BENCH_LLVM_WASM`.
-fn build_llvm_ref() -> Vec<u8> {
+fn build_llvm_ref(n: usize) -> Vec<u8> {
     if let Ok(path) = std::env::var("BENCH_LLVM_WASM") {
         return std::fs::read(path).expect("BENCH_LLVM_WASM");
     }
@@ -285,7 +362,7 @@ fn build_llvm_ref() -> Vec<u8> {
     let target: PathBuf = exe
         .ancestors()
         .nth(3)
-        .map(|p| p.join("llvm-ref"))
+        .map(|p| p.join(format!("llvm-ref-{n}")))
         .unwrap_or_else(|| PathBuf::from("target/llvm-ref"));
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args([
@@ -296,6 +373,11 @@ fn build_llvm_ref() -> Vec<u8> {
             "--manifest-path",
         ])
         .arg(&manifest)
+        .args(if n == 256 {
+            &["--features", "n256"][..]
+        } else {
+            &[]
+        })
         .env("CARGO_TARGET_DIR", &target)
         .env(
             "RUSTFLAGS",
@@ -310,50 +392,49 @@ fn build_llvm_ref() -> Vec<u8> {
 
 /// Parse → schedule → lower → emit (+ validate), and wasmtime's compile,
 /// for the course programs; mean over several runs.
-fn compile_times() {
+fn compile_times(n: usize, out_dir: Option<&Path>) {
     let mut seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler-core/tests/data/seeds");
     if !seeds.exists() {
         // A binary moved to another checkout: run it from the repository root.
         seeds = PathBuf::from("compiler-core/tests/data/seeds");
     }
     let read = |f: &str| std::fs::read_to_string(seeds.join(f)).unwrap();
-    let mm_relu_sched = r#"
-block_Y = sch.get_block("Y", func_name="mm_relu")
-i, j, k = sch.get_loops(block_Y)
-j0, j1 = sch.split(j, factors=[None, 4])
-sch.reorder(j0, k, j1)
-block_C = sch.get_block("C", func_name="mm_relu")
-sch.reverse_compute_at(block_C, j0)
-sch.decompose_reduction(block_Y, k)
-"#;
+    // The labels are the ones `tools/bench/tvm_cpu.py` writes.
+    let (mm_a, mm_b, mm_c) = (
+        format!("matmul {n} (a)"),
+        format!("matmul {n} (b) blocking"),
+        format!("matmul {n} (c) hand"),
+    );
     let programs: Vec<(&str, String, Option<&str>)> = vec![
         ("vector add", read("seed000_01_vecadd.py"), None),
         ("mm_relu", read("seed001_02_mm_relu.py"), None),
         (
             "mm_relu + book schedule",
             read("seed001_02_mm_relu.py"),
-            Some(mm_relu_sched),
+            Some(MM_RELU),
         ),
         (
             "bmm_relu (target)",
             read("seed001_10_bmm_relu_target.py"),
             None,
         ),
-        ("matmul 1024 (a)", matmul_src(N), None),
-        ("matmul 1024 (b) blocking", matmul_src(N), Some(BLOCKING)),
-        ("matmul 1024 (c) hand", matmul_src(N), Some(BEST)),
+        (&mm_a, matmul_src(n), None),
+        (&mm_b, matmul_src(n), Some(BLOCKING)),
+        (&mm_c, matmul_src(n), Some(BEST)),
     ];
     println!(
-        "Compile time per program (ms, mean of 20; wasmtime = Cranelift compile of the module)"
+        "Compile time per program (ms, mean of 20 per stage, and the median total; wasmtime = \
+         Cranelift compile of the module)"
     );
     println!(
-        "{:<26} {:>8} {:>9} {:>8} {:>8} {:>8} {:>10} {:>9}",
-        "program", "parse", "schedule", "lower", "emit", "total", "wasmtime", "bytes"
+        "{:<26} {:>8} {:>9} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9}",
+        "program", "parse", "schedule", "lower", "emit", "total", "median", "wasmtime", "bytes"
     );
     for (label, src, sched) in programs {
         let runs = 20;
         let (mut tp, mut ts, mut tl, mut te, mut tw) = (0.0, 0.0, 0.0, 0.0, 0.0);
         let mut bytes = 0;
+        let mut totals = Vec::new();
         for _ in 0..runs {
             let t0 = Instant::now();
             let m = parse(&src);
@@ -374,19 +455,31 @@ sch.decompose_reduction(block_Y, k)
             ts += (t2 - t1).as_secs_f64();
             tl += (t3 - t2).as_secs_f64();
             te += (t4 - t3).as_secs_f64();
+            totals.push((t4 - t0).as_secs_f64());
         }
+        // The median total: robust to the other processes of a busy
+        // machine (tools/bench/tvm_cpu.py reports TVM's the same way).
+        totals.sort_by(f64::total_cmp);
+        let median = totals[totals.len() / 2];
         let ms = |t: f64| 1e3 * t / runs as f64;
         println!(
-            "{:<26} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>8.2} {:>10.2} {:>9}",
+            "{:<26} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>10.2} {:>9}",
             label,
             ms(tp),
             ms(ts),
             ms(tl),
             ms(te),
             ms(tp + ts + tl + te),
+            median * 1e3,
             ms(tw),
             bytes
         );
+        if let Some(dir) = out_dir {
+            append(
+                &dir.join("compile.tsv"),
+                &format!("{label}\t{:.4}", median * 1e3),
+            );
+        }
     }
     println!();
 }

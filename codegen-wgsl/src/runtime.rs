@@ -71,6 +71,19 @@ impl GpuRuntime {
         }))
     }
 
+    /// The device, for hosts that launch their own pipelines (the GPU
+    /// benchmark runs TVM's WGSL on the same device as ours).
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+    /// Whether the device was created with timestamp queries.
+    pub fn has_timestamps(&self) -> bool {
+        self.timestamps
+    }
+
     /// Runs `f` on `args` (one array per parameter, 0-d arrays for scalars,
     /// as for the reference interpreter); outputs are written back in place.
     pub fn run(&self, f: &WgslFunc, args: &mut [NDArray]) -> Result<RunStats, String> {

@@ -1,8 +1,10 @@
-//! `cargo xtask`: Tessel's developer commands (setup, serve, build-web, test).
+//! `cargo xtask`: Tessel's developer commands (setup, serve, build-web, test, bench).
 //!
 //! Plain std, no dependencies, so it builds in a second on a fresh machine.
 //! Every external tool it needs is installed by `setup`, which checks first and
 //! skips what is already there. Run `cargo xtask help` for the commands.
+
+mod bench;
 
 use std::env;
 use std::ffi::OsString;
@@ -56,6 +58,9 @@ commands:
       --only STEP[,..]  run only these steps (repeatable)
       --skip STEP[,..]  skip these steps (repeatable)
       steps: fmt, clippy, test, wasm32, web, e2e, differential
+  bench [options]       CPU and GPU matmul benchmarks vs LLVM and Apache TVM, as Markdown tables
+      --quick           256x256 matrices, fewer runs
+      --cpu-only, --gpu-only
   help                  this text
 
 environment:
@@ -94,6 +99,7 @@ fn dispatch(ctx: &Ctx, args: &[String]) -> Result<()> {
             build_web(ctx)
         }
         "test" => test(ctx, rest),
+        "bench" => bench::bench(ctx, rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -4,7 +4,11 @@
 //! LLVM knows the buffers do not alias — what TVM's `tir.noalias` says.
 #![no_std]
 
+/// The matrix size: 1024, or 256 for `cargo xtask bench --quick`.
+#[cfg(not(feature = "n256"))]
 const N: usize = 1024;
+#[cfg(feature = "n256")]
+const N: usize = 256;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
