@@ -370,19 +370,63 @@ fn fuse_block(
     if fused_at.is_empty() {
         return None;
     }
-    let mut bindings = Vec::new();
+    // Units in the new block: each remaining binding, the fused call
+    // standing for its whole group. A unit goes where its first binding
+    // was, later when a value it needs comes later (TVM's order).
+    let mut units: Vec<(usize, Binding, Vec<usize>)> = Vec::new();
+    let mut unit_of: HashMap<usize, usize> = HashMap::new();
     for (i, b) in bs.iter().enumerate() {
         if removed.contains(&i) {
             continue;
         }
-        match fused_at.remove(&i) {
-            Some(call) => bindings.push(Binding {
-                var: b.var.clone(),
-                value: call,
-                span: b.span,
-            }),
-            None => bindings.push(b.clone()),
+        let (binding, group) = match fused_at.remove(&i) {
+            Some(call) => (
+                Binding {
+                    var: b.var.clone(),
+                    value: call,
+                    span: b.span,
+                },
+                roots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &r)| r == roots[i])
+                    .map(|(j, _)| j)
+                    .collect::<Vec<_>>(),
+            ),
+            None => (b.clone(), vec![i]),
+        };
+        let first = *group.iter().min().expect("non-empty unit");
+        for &j in &group {
+            unit_of.insert(j, units.len());
         }
+        units.push((first, binding, group));
+    }
+    let deps: Vec<HashSet<usize>> = units
+        .iter()
+        .enumerate()
+        .map(|(u, (_, _, group))| {
+            let mut d = HashSet::new();
+            for &j in group {
+                bs[j].value.for_each_var(&mut |v| {
+                    if let Some(&k) = index.get(&v.id()) {
+                        let du = unit_of[&k];
+                        if du != u {
+                            d.insert(du);
+                        }
+                    }
+                });
+            }
+            d
+        })
+        .collect();
+    let mut emitted = vec![false; units.len()];
+    let mut bindings = Vec::new();
+    while bindings.len() < units.len() {
+        let next = (0..units.len())
+            .filter(|&u| !emitted[u] && deps[u].iter().all(|&d| emitted[d]))
+            .min_by_key(|&u| units[u].0)?;
+        emitted[next] = true;
+        bindings.push(units[next].1.clone());
     }
     Some(BindingBlock {
         bindings,
