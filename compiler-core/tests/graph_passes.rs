@@ -616,10 +616,16 @@ fn random_programs_keep_their_values() {
 #[test]
 #[ignore]
 fn regenerate_random_inputs() {
-    let mut rng = Rng::new(99);
-    for i in 0..8 {
-        let len = rng.range_i64(6, 12) as usize;
-        let src = random_program(&mut rng, len);
-        std::fs::write(dir("in").join(format!("rand_{i:02}.py")), format!("# Pass input: a random program of tests/graph_passes.rs (`random_program`, seed 99, #{i}).\n{src}")).unwrap();
+    for (seed, prefix) in [(99, "rand"), (123, "randb")] {
+        let mut rng = Rng::new(seed);
+        for i in 0..8 {
+            let len = rng.range_i64(6, 12) as usize;
+            let src = random_program(&mut rng, len);
+            std::fs::write(
+                dir("in").join(format!("{prefix}_{i:02}.py")),
+                format!("# Pass input: a random program of tests/graph_passes.rs (`random_program`, seed {seed}, #{i}).\n{src}"),
+            )
+            .unwrap();
+        }
     }
 }

@@ -19,7 +19,9 @@
 //! (`fused_matmul_add_relu`): parameters are the values the group uses from
 //! outside, in order of first use; its body is one dataflow block with the
 //! group's bindings; the caller's group is replaced by one call at the
-//! position of the group's last binding, which is its only output.
+//! position of the group's first binding (later when a value it needs comes
+//! later); its last binding is its only output. A group of two or more
+//! bindings whose result is unused is dropped (TVM emits only used outputs).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -353,6 +355,12 @@ fn fuse_block(
         if !single_output {
             continue;
         }
+        // A group whose result nothing uses is dropped whole, as TVM does
+        // (it emits a group's call only for used outputs).
+        if g.outputs[last].is_empty() && !g.extern_ref[last] {
+            removed.extend(m.iter().copied());
+            continue;
+        }
         let names: Vec<&str> = m.iter().filter_map(|&i| callee[i].as_deref()).collect();
         let base = format!("fused_{}", names.join("_"));
         let name = unique_global_name(&module_names(module), &base);
@@ -367,7 +375,7 @@ fn fuse_block(
         fused_at.insert(last, call);
         removed.extend(m.iter().copied().filter(|&i| i != last));
     }
-    if fused_at.is_empty() {
+    if fused_at.is_empty() && removed.is_empty() {
         return None;
     }
     // Units in the new block: each remaining binding, the fused call
