@@ -610,3 +610,22 @@ fn random_programs_keep_their_values() {
         "the programs exercise fusion ({fused} fused functions)"
     );
 }
+
+/// Writes `in/rand_*.py` (the random programs compared with TVM): run with
+/// `--ignored`, then `tools/tvm_oracle/graph_pass_goldens.py`.
+#[test]
+#[ignore]
+fn regenerate_random_inputs() {
+    for (seed, prefix) in [(99, "rand"), (123, "randb")] {
+        let mut rng = Rng::new(seed);
+        for i in 0..8 {
+            let len = rng.range_i64(6, 12) as usize;
+            let src = random_program(&mut rng, len);
+            std::fs::write(
+                dir("in").join(format!("{prefix}_{i:02}.py")),
+                format!("# Pass input: a random program of tests/graph_passes.rs (`random_program`, seed {seed}, #{i}).\n{src}"),
+            )
+            .unwrap();
+        }
+    }
+}

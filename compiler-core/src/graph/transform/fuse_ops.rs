@@ -19,7 +19,9 @@
 //! (`fused_matmul_add_relu`): parameters are the values the group uses from
 //! outside, in order of first use; its body is one dataflow block with the
 //! group's bindings; the caller's group is replaced by one call at the
-//! position of the group's last binding, which is its only output.
+//! position of the group's first binding (later when a value it needs comes
+//! later); its last binding is its only output. A group of two or more
+//! bindings whose result is unused is dropped (TVM emits only used outputs).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -353,6 +355,12 @@ fn fuse_block(
         if !single_output {
             continue;
         }
+        // A group whose result nothing uses is dropped whole, as TVM does
+        // (it emits a group's call only for used outputs).
+        if g.outputs[last].is_empty() && !g.extern_ref[last] {
+            removed.extend(m.iter().copied());
+            continue;
+        }
         let names: Vec<&str> = m.iter().filter_map(|&i| callee[i].as_deref()).collect();
         let base = format!("fused_{}", names.join("_"));
         let name = unique_global_name(&module_names(module), &base);
@@ -367,22 +375,66 @@ fn fuse_block(
         fused_at.insert(last, call);
         removed.extend(m.iter().copied().filter(|&i| i != last));
     }
-    if fused_at.is_empty() {
+    if fused_at.is_empty() && removed.is_empty() {
         return None;
     }
-    let mut bindings = Vec::new();
+    // Units in the new block: each remaining binding, the fused call
+    // standing for its whole group. A unit goes where its first binding
+    // was, later when a value it needs comes later (TVM's order).
+    let mut units: Vec<(usize, Binding, Vec<usize>)> = Vec::new();
+    let mut unit_of: HashMap<usize, usize> = HashMap::new();
     for (i, b) in bs.iter().enumerate() {
         if removed.contains(&i) {
             continue;
         }
-        match fused_at.remove(&i) {
-            Some(call) => bindings.push(Binding {
-                var: b.var.clone(),
-                value: call,
-                span: b.span,
-            }),
-            None => bindings.push(b.clone()),
+        let (binding, group) = match fused_at.remove(&i) {
+            Some(call) => (
+                Binding {
+                    var: b.var.clone(),
+                    value: call,
+                    span: b.span,
+                },
+                roots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &r)| r == roots[i])
+                    .map(|(j, _)| j)
+                    .collect::<Vec<_>>(),
+            ),
+            None => (b.clone(), vec![i]),
+        };
+        let first = *group.iter().min().expect("non-empty unit");
+        for &j in &group {
+            unit_of.insert(j, units.len());
         }
+        units.push((first, binding, group));
+    }
+    let deps: Vec<HashSet<usize>> = units
+        .iter()
+        .enumerate()
+        .map(|(u, (_, _, group))| {
+            let mut d = HashSet::new();
+            for &j in group {
+                bs[j].value.for_each_var(&mut |v| {
+                    if let Some(&k) = index.get(&v.id()) {
+                        let du = unit_of[&k];
+                        if du != u {
+                            d.insert(du);
+                        }
+                    }
+                });
+            }
+            d
+        })
+        .collect();
+    let mut emitted = vec![false; units.len()];
+    let mut bindings = Vec::new();
+    while bindings.len() < units.len() {
+        let next = (0..units.len())
+            .filter(|&u| !emitted[u] && deps[u].iter().all(|&d| emitted[d]))
+            .min_by_key(|&u| units[u].0)?;
+        emitted[next] = true;
+        bindings.push(units[next].1.clone());
     }
     Some(BindingBlock {
         bindings,

@@ -17,7 +17,8 @@
 //! In the callers, `y = fused(x…)` becomes `y = R.call_tir(fused, (x…),
 //! out_sinfo)`, and `gv = y` right after it (the dataflow output alias) is
 //! folded into `gv = R.call_tir(...)`. PrimFuncs only the primitive functions
-//! called disappear with them.
+//! called disappear with them; then, as TVM's FuseTIR does, dead code is
+//! eliminated (unused bindings, functions no public function reaches).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -40,9 +41,6 @@ pub fn fuse_tir(module: &IRModule) -> PassResult<IRModule> {
         .filter(|(_, f)| f.attrs.contains_key("Primitive"))
         .map(|(n, f)| (n.to_string(), f.clone()))
         .collect();
-    if primitives.is_empty() {
-        return Ok(module.clone());
-    }
     let mut out = module.clone();
     let mut inner_callees: HashSet<String> = HashSet::new();
     let mut rets = HashMap::new();
@@ -73,7 +71,8 @@ pub fn fuse_tir(module: &IRModule) -> PassResult<IRModule> {
     }
     out.functions
         .retain(|(n, _)| !inner_callees.contains(n) || used.contains(n));
-    Ok(out)
+    // TVM's FuseTIR ends with DeadCodeElimination over the public functions.
+    super::dead_code_elimination(&out, &[])
 }
 
 fn rewrite_caller(
