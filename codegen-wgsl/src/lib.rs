@@ -968,7 +968,11 @@ impl<'a> Emitter<'a> {
                     BinOp::Min => format!("min({x}, {y})"),
                     BinOp::Max => format!("max({x}, {y})"),
                     BinOp::FloorDiv if int && dt.lanes == 1 => {
-                        if self.nonneg(a) && positive_const(b) {
+                        if let Some(k) = self.nonneg(a).then(|| power_of_two(b)).flatten() {
+                            // Non-negative by a power of two: a shift (what
+                            // the division would cost without the sign fix-up).
+                            format!("({x} >> {k}u)")
+                        } else if self.nonneg(a) && positive_const(b) {
                             format!("({x} / {y})")
                         } else {
                             self.needs_floordiv = true;
@@ -976,7 +980,13 @@ impl<'a> Emitter<'a> {
                         }
                     }
                     BinOp::FloorMod if int && dt.lanes == 1 => {
-                        if self.nonneg(a) && positive_const(b) {
+                        if let (true, Some(v)) = (
+                            self.nonneg(a) && power_of_two(b).is_some(),
+                            b.as_int(),
+                        ) {
+                            let mask = self.expr(&Expr::int(v - 1, b.dtype()));
+                            format!("({x} & {mask})")
+                        } else if self.nonneg(a) && positive_const(b) {
                             format!("({x} % {y})")
                         } else {
                             self.needs_floormod = true;
@@ -1186,4 +1196,11 @@ fn strip_parens(s: &str) -> &str {
 
 fn positive_const(e: &Expr) -> bool {
     e.as_int().is_some_and(|v| v > 0)
+}
+
+/// `k` when `e` is the constant `2^k` (k ≥ 1).
+fn power_of_two(e: &Expr) -> Option<u32> {
+    e.as_int()
+        .filter(|&v| v > 1 && (v as u64).is_power_of_two())
+        .map(|v| (v as u64).trailing_zeros())
 }

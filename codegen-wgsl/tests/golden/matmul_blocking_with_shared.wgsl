@@ -18,7 +18,7 @@ fn main_kernel0(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
   }
   for (var k_0: i32 = 0; k_0 < 128; k_0 = k_0 + 1) {
     for (var ax0_ax1_fused_0: i32 = 0; ax0_ax1_fused_0 < 2; ax0_ax1_fused_0 = ax0_ax1_fused_0 + 1) {
-      let v1 = vec4<f32>(A[((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused / 2) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused % 2) * 4)], A[(((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused / 2) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused % 2) * 4)) + 1], A[(((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused / 2) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused % 2) * 4)) + 2], A[(((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused / 2) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused % 2) * 4)) + 3]);
+      let v1 = vec4<f32>(A[((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused >> 1u) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused & 1) * 4)], A[(((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused >> 1u) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused & 1) * 4)) + 1], A[(((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused >> 1u) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused & 1) * 4)) + 2], A[(((((i_0 * 65536) + (ax0_ax1_fused_0 * 32768)) + ((i_1_j_1_fused >> 1u) * 1024)) + (k_0 * 8)) + ((i_1_j_1_fused & 1) * 4)) + 3]);
       let i2: i32 = ((ax0_ax1_fused_0 * 256) + (i_1_j_1_fused * 4));
       A_shared[i2] = v1.x;
       A_shared[i2 + 1] = v1.y;
@@ -26,7 +26,7 @@ fn main_kernel0(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
       A_shared[i2 + 3] = v1.w;
     }
     for (var ax0_ax1_fused_0_1: i32 = 0; ax0_ax1_fused_0_1 < 2; ax0_ax1_fused_0_1 = ax0_ax1_fused_0_1 + 1) {
-      let v3 = vec4<f32>(B[((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused / 16) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused % 16) * 4)], B[(((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused / 16) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused % 16) * 4)) + 1], B[(((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused / 16) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused % 16) * 4)) + 2], B[(((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused / 16) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused % 16) * 4)) + 3]);
+      let v3 = vec4<f32>(B[((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused >> 4u) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused & 15) * 4)], B[(((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused >> 4u) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused & 15) * 4)) + 1], B[(((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused >> 4u) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused & 15) * 4)) + 2], B[(((((k_0 * 8192) + (ax0_ax1_fused_0_1 * 4096)) + ((i_1_j_1_fused >> 4u) * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused & 15) * 4)) + 3]);
       let i4: i32 = ((ax0_ax1_fused_0_1 * 256) + (i_1_j_1_fused * 4));
       B_shared[i4] = v3.x;
       B_shared[i4 + 1] = v3.y;
@@ -37,7 +37,7 @@ fn main_kernel0(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
     for (var k_1: i32 = 0; k_1 < 8; k_1 = k_1 + 1) {
       for (var i_2: i32 = 0; i_2 < 8; i_2 = i_2 + 1) {
         for (var j_2: i32 = 0; j_2 < 8; j_2 = j_2 + 1) {
-          C_local[(i_2 * 8) + j_2] = C_local[(i_2 * 8) + j_2] + (A_shared[(((i_1_j_1_fused / 8) * 64) + (i_2 * 8)) + k_1] * B_shared[((k_1 * 64) + ((i_1_j_1_fused % 8) * 8)) + j_2]);
+          C_local[(i_2 * 8) + j_2] = C_local[(i_2 * 8) + j_2] + (A_shared[(((i_1_j_1_fused >> 3u) * 64) + (i_2 * 8)) + k_1] * B_shared[((k_1 * 64) + ((i_1_j_1_fused & 7) * 8)) + j_2]);
         }
       }
     }
@@ -45,7 +45,7 @@ fn main_kernel0(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
   }
   for (var ax0: i32 = 0; ax0 < 8; ax0 = ax0 + 1) {
     for (var ax1: i32 = 0; ax1 < 8; ax1 = ax1 + 1) {
-      C[(((((i_0 * 65536) + ((i_1_j_1_fused / 8) * 8192)) + (ax0 * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused % 8) * 8)) + ax1] = C_local[(ax0 * 8) + ax1];
+      C[(((((i_0 * 65536) + ((i_1_j_1_fused >> 3u) * 8192)) + (ax0 * 1024)) + (j_0 * 64)) + ((i_1_j_1_fused & 7) * 8)) + ax1] = C_local[(ax0 * 8) + ax1];
     }
   }
 }
