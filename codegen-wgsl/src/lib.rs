@@ -980,10 +980,9 @@ impl<'a> Emitter<'a> {
                         }
                     }
                     BinOp::FloorMod if int && dt.lanes == 1 => {
-                        if let (true, Some(v)) = (
-                            self.nonneg(a) && power_of_two(b).is_some(),
-                            b.as_int(),
-                        ) {
+                        if let (true, Some(v)) =
+                            (self.nonneg(a) && power_of_two(b).is_some(), b.as_int())
+                        {
                             let mask = self.expr(&Expr::int(v - 1, b.dtype()));
                             format!("({x} & {mask})")
                         } else if self.nonneg(a) && positive_const(b) {
