@@ -371,17 +371,34 @@ fn fuse_block(
         return None;
     }
     let mut bindings = Vec::new();
+    // TVM emits a fused call into a fresh dataflow variable named `lv` (the
+    // printer tells equal names apart: `lv_1`); outputs keep their variable.
+    let mut renamed: std::collections::HashMap<crate::ir::VarId, Expr> =
+        std::collections::HashMap::new();
     for (i, b) in bs.iter().enumerate() {
         if removed.contains(&i) {
             continue;
         }
         match fused_at.remove(&i) {
-            Some(call) => bindings.push(Binding {
+            Some(call) => {
+                let var = if b.var.is_dataflow() && b.var.name() != "lv" {
+                    let v = Var::with("lv", b.var.sinfo().clone(), true, b.var.span());
+                    renamed.insert(b.var.id(), v.to_expr());
+                    v
+                } else {
+                    b.var.clone()
+                };
+                bindings.push(Binding {
+                    var,
+                    value: super::substitute(&call, &renamed),
+                    span: b.span,
+                })
+            }
+            None => bindings.push(Binding {
                 var: b.var.clone(),
-                value: call,
+                value: super::substitute(&b.value, &renamed),
                 span: b.span,
             }),
-            None => bindings.push(b.clone()),
         }
     }
     Some(BindingBlock {
