@@ -51,6 +51,21 @@ fn printed_list(output: &str, label: &str) -> Vec<i64> {
 fn mlp_digits_matches_tvm_and_numpy() {
     let run = check("relax_mlp_digits.py");
     assert!(run.error.is_none(), "{}", run.output);
+    // The full flow: emit_te -> FuseOps/FuseTIR -> a scheduled fused kernel
+    // (split + reorder of the first dense) -> build -> run.
+    assert!(
+        run.output.contains("R.call_tir(fused_dense_add_relu, (x,"),
+        "{}",
+        run.output
+    );
+    assert!(
+        run.output.contains(
+            "for i0, i1_0, k, i1_1 in T.grid(T.int64(24), T.int64(8), T.int64(64), T.int64(16)):"
+        ),
+        "{}",
+        run.output
+    );
+    assert!(run.output.contains("fused MLP time for"), "{}", run.output);
     let numpy = printed_list(&run.output, "NumPy predictions:");
     let labels = printed_list(&run.output, "labels:");
     assert_eq!(numpy.len(), labels.len());
@@ -59,6 +74,7 @@ fn mlp_digits_matches_tvm_and_numpy() {
         "BlockBuilder predictions:",
         "mixture predictions:",
         "constant-weights predictions:",
+        "fused + scheduled predictions:",
     ] {
         let got = printed_list(&run.output, label);
         assert_eq!(got, numpy, "{label} differ from NumPy's");
@@ -73,7 +89,7 @@ fn mlp_digits_matches_tvm_and_numpy() {
     // Each variant also checked its logits against NumPy's.
     assert_eq!(
         run.output.matches("logits close to NumPy: True").count(),
-        3,
+        4,
         "{}",
         run.output
     );
