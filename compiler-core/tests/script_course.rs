@@ -44,6 +44,8 @@ fn every_course_script_has_a_test() {
         "relax_mlp_digits.py",
         "relax_book_ch7_mutators.py",
         "relax_book_ch3_end_to_end.py",
+        "relax_book_ch5_emit_te.py",
+        "relax_book_ch7_lowering.py",
     ];
     for p in scripts_in("scripts") {
         let n = p.file_name().unwrap().to_string_lossy().to_string();

@@ -78,7 +78,12 @@ pub fn make_class(
     })
 }
 
-fn builtin_class(name: &str, module: &str, b: BuiltinType, base: Option<&Rc<Class>>) -> Rc<Class> {
+pub(crate) fn builtin_class(
+    name: &str,
+    module: &str,
+    b: BuiltinType,
+    base: Option<&Rc<Class>>,
+) -> Rc<Class> {
     let mro: Vec<Rc<Class>> = match base {
         Some(base) => std::iter::once(base.clone())
             .chain(base.mro.iter().cloned())

@@ -238,6 +238,8 @@ impl Obj {
     pub fn hash_name(&self) -> Option<(&'static str, String)> {
         match self {
             Obj::GlobalVar(n) => Some(("GlobalVar", n.clone())),
+            // `tvm.ir.Op.get("relax.add")` as a dict key (the book's op maps).
+            Obj::Relax(super::relax::RObj::OpRef(n)) => Some(("Op", n.clone())),
             Obj::Device(d) => Some(("Device", format!("{}:{}", d.kind, d.index))),
             Obj::Ellipsis => Some(("Ellipsis", String::new())),
             Obj::NotImplemented => Some(("NotImplemented", String::new())),

@@ -10,9 +10,15 @@
 //! `call_dps_packed` finds functions the script registered with
 //! `tvm.register_func`, calling them with `tvm.runtime.Tensor` arguments.
 //!
-//! Not here yet (raising errors that say so): `emit_te` / `call_te` (need
-//! tensor-expression values in scripts), expression mutators, and the
-//! `relax.transform` passes.
+//! `bb.emit_te(f, *args)` / `bb.call_te(...)` run the TE function on
+//! placeholders named after the graph variables (a constant argument is named
+//! after its position, `A`, `B`, …), add the PrimFunc to the builder's module
+//! (private, named after `f` or `primfunc_name_hint`, `name1`… when taken, a
+//! structurally equal one reused) and give the `R.call_tir` (bound by
+//! `emit_te`). `relax.transform.{BindParams, LegalizeOps,
+//! AnnotateTIROpPattern, FuseOps, FuseTIR, DeadCodeElimination}` and
+//! `tvm.transform.Sequential` are passes callable on modules, running
+//! [`crate::graph::transform`]; a pass error is a `TVMError` at the call.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -72,6 +78,33 @@ pub enum RObj {
     MutState(RefCell<HashMap<crate::ir::VarId, Expr>>),
     /// A module pass (`@tvm.ir.transform.module_pass`): the script's object.
     ModulePass(Value),
+    /// A built-in pass (`relax.transform.FuseOps()`) or `tvm.transform.Sequential`.
+    Pass(Rc<GraphPass>),
+}
+
+/// The graph passes scripts can create ([`crate::graph::transform`]).
+pub enum GraphPass {
+    BindParams(String, HashMap<String, NDArray>),
+    LegalizeOps,
+    AnnotateTIROpPattern,
+    FuseOps,
+    FuseTIR,
+    DeadCodeElimination(Vec<String>),
+    Sequential(Vec<Value>),
+}
+
+impl GraphPass {
+    fn name(&self) -> &'static str {
+        match self {
+            GraphPass::BindParams(..) => "BindParams",
+            GraphPass::LegalizeOps => "LegalizeOps",
+            GraphPass::AnnotateTIROpPattern => "AnnotateTIROpPattern",
+            GraphPass::FuseOps => "FuseOps",
+            GraphPass::FuseTIR => "FuseTIR",
+            GraphPass::DeadCodeElimination(_) => "DeadCodeElimination",
+            GraphPass::Sequential(_) => "sequential",
+        }
+    }
 }
 
 /// A built graph module: the module and its PrimFuncs built by the backend.
@@ -145,13 +178,17 @@ impl RObj {
             RObj::Func(_) => "tvm.relax.expr.Function",
             RObj::MutState(_) => "tvm.relax.expr_functor.MutatorState",
             RObj::ModulePass(_) => "tvm.ir.transform.ModulePass",
+            RObj::Pass(p) if matches!(**p, GraphPass::Sequential(_)) => {
+                "tvm.ir.transform.Sequential"
+            }
+            RObj::Pass(_) => "tvm.ir.transform.ModulePass",
         }
     }
 
     pub fn is_callable(&self) -> bool {
         matches!(
             self,
-            RObj::VmFunc(..) | RObj::VmTimer { .. } | RObj::ModulePass(_)
+            RObj::VmFunc(..) | RObj::VmTimer { .. } | RObj::ModulePass(_) | RObj::Pass(_)
         )
     }
 
@@ -168,6 +205,7 @@ impl RObj {
             RObj::Func(f) => func_print(f, &func_name(f)),
             RObj::MutState(_) => "<mutator state>".into(),
             RObj::ModulePass(_) => "<tvm.ir.transform.ModulePass>".into(),
+            RObj::Pass(p) => format!("<tvm.ir.transform.ModulePass {}>", p.name()),
         }
     }
 
@@ -1163,13 +1201,15 @@ fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Args) -> Res<
             bb.borrow_mut().module.insert(gname, func);
             Ok(Value::None)
         }
-        "emit_te" | "call_te" => Err(PyErr::new(
-            ExcKind::NotImplementedError,
-            format!(
-                "bb.{name} needs tensor expressions (tvm.te) in scripts, which Tessel does not have yet; \
-                 build the graph with relax.op.* (bb.emit) or add a PrimFunc with bb.add_func and relax.call_tir"
-            ),
-        )),
+        "emit_te" | "call_te" => {
+            let e = te_call_expr(it, bb, name, a)?;
+            if name == "call_te" {
+                return Ok(host(RObj::Expr(e)));
+            }
+            let mut b = bb.borrow_mut();
+            let var = emit_expr(&mut b, e, None, false)?;
+            Ok(host(RObj::Var(var)))
+        }
         "normalize" => {
             let v = a.req(0, "expr", name)?;
             Ok(v)
@@ -1178,6 +1218,180 @@ fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Args) -> Res<
             "'BlockBuilder' object has no attribute '{name}'"
         ))),
     }
+}
+
+/// A graph argument of `emit_te` as what the TE function receives: tensors
+/// become placeholders named after the variable (kept in `map` with their
+/// graph expression), tuples and lists convert item by item, anything else
+/// (numbers, strings) passes through.
+fn te_arg(
+    it: &mut Interp,
+    v: &Value,
+    index: usize,
+    map: &mut Vec<(crate::te::Tensor, Expr)>,
+) -> Res<Value> {
+    if let Some(r) = relax_obj(v) {
+        // TVM names the placeholder of an expression that is not a variable
+        // after the argument's position (`A`, `B`, …).
+        let (e, name) = match r {
+            RObj::Var(var) => (var.to_expr(), var.name().to_string()),
+            RObj::Expr(e) => (
+                e.clone(),
+                char::from_u32('A' as u32 + (index % 26) as u32)
+                    .unwrap_or('A')
+                    .to_string(),
+            ),
+            _ => return Ok(v.clone()),
+        };
+        if let Some((t, _)) = map.iter().find(|(_, x)| same_expr(x, &e)) {
+            return Ok(super::te::tensor_value(t.clone()));
+        }
+        let info = match &e.kind() {
+            ExprKind::Var(var) => var.sinfo().clone(),
+            ExprKind::Constant(arr) => StructInfo::tensor_of(
+                arr.shape()
+                    .iter()
+                    .map(|&d| PrimExpr::i64(d as i64))
+                    .collect(),
+                arr.dtype(),
+            ),
+            _ => StructInfo::Tensor(TensorInfo::with_ndim(None, None)),
+        };
+        let StructInfo::Tensor(ti) = info else {
+            return Err(PyErr::type_error(format!(
+                "emit_te: argument `{name}` is not a tensor (only tensors, numbers and lists of them convert to tensor expressions)"
+            )));
+        };
+        let (Some(shape), Some(dtype)) = (ti.shape.clone(), ti.dtype) else {
+            return Err(PyErr::value_error(format!(
+                "emit_te: argument `{name}` needs a known shape and dtype"
+            )));
+        };
+        let t = crate::te::placeholder(&shape, dtype, &name)
+            .map_err(|e| PyErr::value_error(e.message))?;
+        map.push((t.clone(), e));
+        return Ok(super::te::tensor_value(t));
+    }
+    match v {
+        Value::Tuple(_) | Value::List(_) => {
+            let items = it.items_of(v)?;
+            let mut out = Vec::with_capacity(items.len());
+            for x in &items {
+                out.push(te_arg(it, x, index, map)?);
+            }
+            Ok(Value::tuple(out))
+        }
+        Value::Host(o) if matches!(&**o, Obj::Tensor { .. }) => Err(PyErr::type_error(
+            "emit_te: pass tensors as Relax expressions (relax.const(...)), not runtime tensors",
+        )),
+        other => Ok(other.clone()),
+    }
+}
+
+fn same_expr(a: &Expr, b: &Expr) -> bool {
+    match (a.kind(), b.kind()) {
+        (ExprKind::Var(x), ExprKind::Var(y)) => x.id() == y.id(),
+        _ => false,
+    }
+}
+
+/// `bb.emit_te(f, *args, **kwargs)` / `bb.call_te(...)`: runs the TE function
+/// on placeholders for the graph arguments, adds the PrimFunc it makes to the
+/// builder's module (private, named after `f` or `primfunc_name_hint`, reusing
+/// a structurally equal one as TVM does) and returns the `R.call_tir`.
+fn te_call_expr(it: &mut Interp, bb: &RefCell<Builder>, what: &str, mut a: Args) -> Res<Expr> {
+    if a.pos.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "{what}() missing 1 required positional argument: 'func'"
+        )));
+    }
+    let f = a.pos.remove(0);
+    let hint = a.take_kw("primfunc_name_hint");
+    let _ = a.take_kw("name_hint");
+    let _ = a.take_kw("primfunc_attrs");
+    let mut map = Vec::new();
+    let mut pos = Vec::with_capacity(a.pos.len());
+    for (i, v) in a.pos.iter().enumerate() {
+        pos.push(te_arg(it, v, i, &mut map)?);
+    }
+    let mut kw = Vec::with_capacity(a.kw.len());
+    for (i, (k, v)) in a.kw.iter().enumerate() {
+        kw.push((k.clone(), te_arg(it, v, a.pos.len() + i, &mut map)?));
+    }
+    let base = match hint {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => match it.get_attr(&f, "__name__")? {
+            Value::Str(s) => s.to_string(),
+            _ => "te_func".to_string(),
+        },
+    };
+    let call = super::te::call_te_function(
+        it,
+        &f,
+        Args {
+            pos,
+            kw,
+            data: None,
+        },
+        Some(DataType::i64()),
+    )?;
+    let mut func = call.func;
+    func.attrs.remove("global_symbol");
+    let mut args = Vec::with_capacity(call.inputs.len());
+    for t in &call.inputs {
+        let Some((_, e)) = map.iter().find(|(x, _)| x == t) else {
+            return Err(PyErr::value_error(format!(
+                "{what}: tensor `{}` is not an argument of the call",
+                t.name()
+            )));
+        };
+        args.push(e.clone());
+    }
+    let outs: Vec<StructInfo> = call
+        .outputs
+        .iter()
+        .map(|t| {
+            let dims = t
+                .shape()
+                .iter()
+                .map(|d| d.as_int().map_or_else(|| d.clone(), PrimExpr::i64))
+                .collect();
+            StructInfo::tensor_of(dims, t.dtype())
+        })
+        .collect();
+    let out = if outs.len() == 1 {
+        outs[0].clone()
+    } else {
+        StructInfo::Tuple(outs)
+    };
+    let n_params = func.params.len();
+    if n_params != call.inputs.len() + call.outputs.len() {
+        return Err(PyErr::new(
+            ExcKind::NotImplementedError,
+            format!("{what}: tensor expressions with symbolic sizes not bound by an input are not supported yet"),
+        ));
+    }
+    let mut b = bb.borrow_mut();
+    let name = 'found: {
+        for (n, g) in b.module.prim_funcs() {
+            if crate::analysis::structural_equal::prim_func_equal(g, &func).is_ok() {
+                break 'found n.to_string();
+            }
+        }
+        let taken: std::collections::HashSet<String> =
+            b.module.names().map(str::to_string).collect();
+        let name = if taken.contains(&base) {
+            (1..)
+                .map(|i| format!("{base}{i}"))
+                .find(|n| !taken.contains(n))
+                .unwrap_or(base)
+        } else {
+            base
+        };
+        b.module.insert(name.clone(), BaseFunc::Prim(Rc::new(func)));
+        name
+    };
+    Ok(Expr::call_tir(&name, args, out))
 }
 
 // ----------------------------------------------------------------------------
@@ -1415,6 +1629,10 @@ pub fn call(it: &mut Interp, r: &RObj, a: Args) -> Res<Value> {
         RObj::ModulePass(p) => {
             let p = p.clone();
             run_pass(it, &p, a)
+        }
+        RObj::Pass(p) => {
+            let p = p.clone();
+            run_graph_pass(it, &p, a)
         }
         other => Err(PyErr::type_error(format!(
             "'{}' object is not callable",
@@ -1664,13 +1882,24 @@ pub fn install(it: &mut Interp) {
     let tsi = builtin("tvm.relax.TensorStructInfo", tensor_sinfo);
     let konst = builtin("tvm.relax.const", relax_const);
     let build = builtin("tvm.relax.build", relax_build);
-    let not_yet = |what: &'static str| {
-        module(
-            what,
-            vec![],
-            Some("the graph passes (relax.transform.BindParams, LegalizeOps, FuseOps, FuseTIR, DeadCodeElimination) are not connected to scripts yet"),
-        )
-    };
+    let relax_transform = module(
+        "tvm.relax.transform",
+        vec![
+            ("BindParams", builtin_with("tvm.relax.transform.BindParams", pass_new, Value::str("BindParams"))),
+            ("LegalizeOps", builtin_with("tvm.relax.transform.LegalizeOps", pass_new, Value::str("LegalizeOps"))),
+            (
+                "AnnotateTIROpPattern",
+                builtin_with("tvm.relax.transform.AnnotateTIROpPattern", pass_new, Value::str("AnnotateTIROpPattern")),
+            ),
+            ("FuseOps", builtin_with("tvm.relax.transform.FuseOps", pass_new, Value::str("FuseOps"))),
+            ("FuseTIR", builtin_with("tvm.relax.transform.FuseTIR", pass_new, Value::str("FuseTIR"))),
+            (
+                "DeadCodeElimination",
+                builtin_with("tvm.relax.transform.DeadCodeElimination", pass_new, Value::str("DeadCodeElimination")),
+            ),
+        ],
+        Some("Tessel's relax.transform has BindParams, LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR and DeadCodeElimination"),
+    );
     let relax = module(
         "tvm.relax",
         vec![
@@ -1692,7 +1921,7 @@ pub fn install(it: &mut Interp) {
                 "VirtualMachine",
                 builtin("tvm.relax.VirtualMachine", vm_new),
             ),
-            ("transform", not_yet("tvm.relax.transform")),
+            ("transform", relax_transform.clone()),
         ],
         Some(NOTE),
     );
@@ -1704,7 +1933,20 @@ pub fn install(it: &mut Interp) {
     let script_relax = module("tvm.script.relax", r_attrs, Some(NOTE));
     let call_cls = Value::Class(it.types.host_class("tvm.relax.expr.Call"));
     let func_cls = Value::Class(it.types.host_class("tvm.relax.expr.Function"));
-    let var_cls = Value::Class(it.types.host_class("tvm.relax.expr.Var"));
+    let var_base = it.types.host_class("tvm.relax.expr.Var");
+    // A DataflowVar is a Var (`isinstance(C, relax.Var)` in the book).
+    if !it.types.host.contains_key("tvm.relax.expr.DataflowVar") {
+        let dfv = super::builtins::builtin_class(
+            "DataflowVar",
+            "tvm.relax.expr",
+            super::value::BuiltinType::Host,
+            Some(&var_base),
+        );
+        it.types
+            .host
+            .insert("tvm.relax.expr.DataflowVar".into(), dfv);
+    }
+    let var_cls = Value::Class(var_base);
     let mutator_cls = it.types.host_class("tvm.relax.expr_functor.PyExprMutator");
     mutator_cls.dict.borrow_mut().insert(
         "__init__".into(),
@@ -1740,13 +1982,18 @@ pub fn install(it: &mut Interp) {
         .insert("tvm.relax.expr_functor".into(), expr_functor);
     it.modules.insert("tvm.relax.analysis".into(), analysis);
     let pass = builtin("tvm.ir.transform.module_pass", module_pass);
+    let sequential = builtin("tvm.ir.transform.Sequential", sequential_new);
     let ir_transform = module(
         "tvm.ir.transform",
-        vec![("module_pass", pass.clone())],
+        vec![
+            ("module_pass", pass.clone()),
+            ("Sequential", sequential.clone()),
+        ],
         Some(NOTE),
     );
     if let Some(t) = it.modules.get("tvm.transform").cloned() {
         set(&t, "module_pass", pass);
+        set(&t, "Sequential", sequential);
     }
     if let Some(ir) = it.modules.get("tvm.ir").cloned() {
         set(&ir, "transform", ir_transform.clone());
@@ -1776,6 +2023,8 @@ pub fn install(it: &mut Interp) {
     }
     it.modules.insert("tvm.relax".into(), relax);
     it.modules.insert("tvm.relax.op".into(), relax_op);
+    it.modules
+        .insert("tvm.relax.transform".into(), relax_transform);
     it.modules.insert("tvm.relax.op.nn".into(), nn);
     it.modules.insert("tvm.script.relax".into(), script_relax);
 }
@@ -2227,4 +2476,141 @@ fn run_pass(it: &mut Interp, p: &Value, a: Args) -> Res<Value> {
         }
     };
     Ok(r)
+}
+
+// ----------------------------------------------------------------------------
+// Built-in graph passes
+
+/// `relax.transform.FuseOps()` and the others: the pass's name is the builtin's data.
+fn pass_new(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let which = match &a.data {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => return Err(PyErr::type_error("no pass")),
+    };
+    let p = match which.as_str() {
+        "BindParams" => {
+            let fname = a.req(0, "func_name", "BindParams")?;
+            let fname = it.str_of(&fname)?;
+            let params = a.req(1, "params", "BindParams")?;
+            a.done("BindParams", 2)?;
+            let Value::Dict(d) = &params else {
+                return Err(PyErr::type_error(format!(
+                    "BindParams: params must be a dict of name -> tensor, not {}",
+                    params.type_name()
+                )));
+            };
+            let items = d.borrow().items();
+            let mut map = HashMap::new();
+            for (k, v) in items {
+                let k = match (&k, relax_obj(&k)) {
+                    (Value::Str(s), _) => s.to_string(),
+                    (_, Some(RObj::Var(var))) => var.name().to_string(),
+                    _ => {
+                        return Err(PyErr::type_error(format!(
+                            "BindParams: parameter keys must be names or relax.Var, not {}",
+                            k.type_name()
+                        )))
+                    }
+                };
+                map.insert(k, to_array(it, &v)?);
+            }
+            GraphPass::BindParams(fname, map)
+        }
+        "DeadCodeElimination" => {
+            let entries = a.take(0, "entry_functions");
+            a.done("DeadCodeElimination", 1)?;
+            let names = match entries {
+                None | Some(Value::None) => vec!["main".to_string()],
+                Some(v) => {
+                    let mut out = Vec::new();
+                    for x in it.items_of(&v)? {
+                        out.push(it.str_of(&x)?);
+                    }
+                    out
+                }
+            };
+            GraphPass::DeadCodeElimination(names)
+        }
+        other => {
+            a.done(other, 0)?;
+            match other {
+                "LegalizeOps" => GraphPass::LegalizeOps,
+                "AnnotateTIROpPattern" => GraphPass::AnnotateTIROpPattern,
+                "FuseOps" => GraphPass::FuseOps,
+                "FuseTIR" => GraphPass::FuseTIR,
+                _ => return Err(PyErr::attribute_error(format!("no pass {other}"))),
+            }
+        }
+    };
+    Ok(host(RObj::Pass(Rc::new(p))))
+}
+
+/// `tvm.transform.Sequential([p1, p2, ...])`.
+fn sequential_new(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let passes = a.req(0, "passes", "Sequential")?;
+    let _ = a.take(1, "opt_level");
+    let _ = a.take(2, "name");
+    let _ = a.take_kw("required");
+    let _ = a.take_kw("traceable");
+    a.done("Sequential", 3)?;
+    let items = it.items_of(&passes)?;
+    for p in &items {
+        let ok = matches!(relax_obj(p), Some(RObj::Pass(_) | RObj::ModulePass(_)));
+        if !ok {
+            return Err(PyErr::type_error(format!(
+                "Sequential takes a list of passes, found {}",
+                p.type_name()
+            )));
+        }
+    }
+    Ok(host(RObj::Pass(Rc::new(GraphPass::Sequential(items)))))
+}
+
+fn run_graph_pass(it: &mut Interp, p: &GraphPass, mut a: Args) -> Res<Value> {
+    let m = a.req(0, "mod", p.name())?;
+    let _ = a.take(1, "ctx");
+    if let GraphPass::Sequential(items) = p {
+        let mut cur = m;
+        for q in items {
+            cur = it.call(q, Args::new(vec![cur]))?;
+        }
+        return Ok(cur);
+    }
+    let (module, dialect) = match &m {
+        Value::Host(o) => match &**o {
+            Obj::IRModule { module, dialect } => (module.borrow().clone(), *dialect),
+            _ => {
+                return Err(PyErr::type_error(format!(
+                    "{}: expected an IRModule, got {}",
+                    p.name(),
+                    o.type_name()
+                )))
+            }
+        },
+        other => {
+            return Err(PyErr::type_error(format!(
+                "{}: expected an IRModule, got {}",
+                p.name(),
+                other.type_name()
+            )))
+        }
+    };
+    use crate::graph::transform as t;
+    let r = match p {
+        GraphPass::BindParams(f, params) => t::bind_params(&module, f, params),
+        GraphPass::LegalizeOps => t::legalize_ops(&module),
+        GraphPass::AnnotateTIROpPattern => Ok(t::annotate_tir_op_pattern(&module)),
+        GraphPass::FuseOps => t::fuse_ops(&module),
+        GraphPass::FuseTIR => t::fuse_tir(&module),
+        GraphPass::DeadCodeElimination(names) => {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            t::dead_code_elimination(&module, &names)
+        }
+        GraphPass::Sequential(_) => unreachable!(),
+    };
+    let out = r.map_err(|d| PyErr::new(ExcKind::TVMError, d.message))?;
+    Ok(Value::Host(Rc::new(Obj::IRModule {
+        module: RefCell::new(out),
+        dialect,
+    })))
 }

@@ -383,24 +383,36 @@ fn fuse_block(
     // was, later when a value it needs comes later (TVM's order).
     let mut units: Vec<(usize, Binding, Vec<usize>)> = Vec::new();
     let mut unit_of: HashMap<usize, usize> = HashMap::new();
+    // TVM emits a fused call into a fresh dataflow variable named `lv` (the
+    // printer tells equal names apart: `lv_1`); outputs keep their variable.
+    let mut renamed: HashMap<crate::ir::VarId, Expr> = HashMap::new();
     for (i, b) in bs.iter().enumerate() {
         if removed.contains(&i) {
             continue;
         }
         let (binding, group) = match fused_at.remove(&i) {
-            Some(call) => (
-                Binding {
-                    var: b.var.clone(),
-                    value: call,
-                    span: b.span,
-                },
-                roots
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &r)| r == roots[i])
-                    .map(|(j, _)| j)
-                    .collect::<Vec<_>>(),
-            ),
+            Some(call) => {
+                let var = if b.var.is_dataflow() && b.var.name() != "lv" {
+                    let v = Var::with("lv", b.var.sinfo().clone(), true, b.var.span());
+                    renamed.insert(b.var.id(), v.to_expr());
+                    v
+                } else {
+                    b.var.clone()
+                };
+                (
+                    Binding {
+                        var,
+                        value: call,
+                        span: b.span,
+                    },
+                    roots
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &r)| r == roots[i])
+                        .map(|(j, _)| j)
+                        .collect::<Vec<_>>(),
+                )
+            }
             None => (b.clone(), vec![i]),
         };
         let first = *group.iter().min().expect("non-empty unit");
@@ -434,7 +446,9 @@ fn fuse_block(
             .filter(|&u| !emitted[u] && deps[u].iter().all(|&d| emitted[d]))
             .min_by_key(|&u| units[u].0)?;
         emitted[next] = true;
-        bindings.push(units[next].1.clone());
+        let mut binding = units[next].1.clone();
+        binding.value = super::substitute(&binding.value, &renamed);
+        bindings.push(binding);
     }
     Some(BindingBlock {
         bindings,

@@ -237,7 +237,12 @@ fn convert_arg(a: &Expr, index: usize) -> Result<Arg, String> {
                 .iter()
                 .map(|&d| PrimExpr::i64(d as i64))
                 .collect();
-            te::placeholder(&shape, arr.dtype(), "const")
+            // TVM names a constant argument's placeholder after its
+            // position: `A`, `B`, …
+            let name = char::from_u32('A' as u32 + (index % 26) as u32)
+                .unwrap_or('A')
+                .to_string();
+            te::placeholder(&shape, arr.dtype(), &name)
                 .map(Arg::Tensor)
                 .map_err(|e| e.message)
         }

@@ -4,7 +4,7 @@
 # download) are replaced by small deterministic NumPy weights (64 -> 32 -> 10), so the module prints
 # stay short; `builder_.add_func` (copy damage) reads `self.builder_.add_func`; the fused model is
 # also run with relax.build + the VM and compared with NumPy. §7.5-7.6 (call_te with topi, FuseTIR)
-# need TE in scripts and the graph passes.
+# are relax_book_ch7_lowering.py.
 import numpy as np
 import tvm
 from tvm import relax, topi
