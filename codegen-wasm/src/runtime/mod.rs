@@ -24,6 +24,8 @@
 //! [`DEFAULT_STACK`] when that is dynamic. The memory grows as tensors are
 //! allocated; [`Runtime::free_all`] resets the heap.
 
+#[cfg(any(feature = "interp", feature = "native"))]
+mod native;
 #[cfg(feature = "interp")]
 mod wasmi_rt;
 #[cfg(feature = "native")]
