@@ -1539,56 +1539,21 @@ impl<'a> FuncGen<'a> {
             let sh = shape(dt)?;
             self.expr_as(x, dt)?;
             let w = sh == Shape::F64x2;
-            self.i(match op {
-                Intrinsic::Fabs if dt.is_float() => {
-                    if w {
-                        I::F64x2Abs
-                    } else {
-                        I::F32x4Abs
-                    }
-                }
-                Intrinsic::Sqrt => {
-                    if w {
-                        I::F64x2Sqrt
-                    } else {
-                        I::F32x4Sqrt
-                    }
-                }
-                Intrinsic::Floor => {
-                    if w {
-                        I::F64x2Floor
-                    } else {
-                        I::F32x4Floor
-                    }
-                }
-                Intrinsic::Ceil => {
-                    if w {
-                        I::F64x2Ceil
-                    } else {
-                        I::F32x4Ceil
-                    }
-                }
-                Intrinsic::Trunc => {
-                    if w {
-                        I::F64x2Trunc
-                    } else {
-                        I::F32x4Trunc
-                    }
-                }
-                Intrinsic::Round => {
-                    if w {
-                        I::F64x2Nearest
-                    } else {
-                        I::F32x4Nearest
-                    }
-                }
+            let (f64x2, f32x4) = match op {
+                Intrinsic::Fabs if dt.is_float() => (I::F64x2Abs, I::F32x4Abs),
+                Intrinsic::Sqrt => (I::F64x2Sqrt, I::F32x4Sqrt),
+                Intrinsic::Floor => (I::F64x2Floor, I::F32x4Floor),
+                Intrinsic::Ceil => (I::F64x2Ceil, I::F32x4Ceil),
+                Intrinsic::Trunc => (I::F64x2Trunc, I::F32x4Trunc),
+                Intrinsic::Round => (I::F64x2Nearest, I::F32x4Nearest),
                 _ => {
                     return Err(CodegenError::unsupported(format!(
                         "T.{} on {dt} vectors",
                         op.name()
                     )))
                 }
-            });
+            };
+            self.i(if w { f64x2 } else { f32x4 });
             return Ok(());
         }
         if !at.is_float() {
