@@ -9,13 +9,13 @@
 
 pub mod analysis;
 pub mod arith;
-pub mod diag;
+pub use tessel_syntax::diag;
 pub mod eval;
 pub mod graph;
 pub mod ir;
 pub mod lower;
 pub mod schedule;
 pub mod script;
-pub mod syntax;
+pub use tessel_syntax as syntax;
 pub mod te;
 pub mod tvmscript;

@@ -2,10 +2,10 @@
 //! parsed and dumped with `syntax::dump`, and sub-expression spans are
 //! checked against the source text. Run with `UPDATE_EXPECT=1` to update.
 
-use compiler_core::diag::render;
-use compiler_core::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
-use compiler_core::syntax::dump::{dump_expr, dump_module};
-use compiler_core::syntax::{parse_expr, parse_module};
+use tessel_syntax::diag::render;
+use tessel_syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
+use tessel_syntax::dump::{dump_expr, dump_module};
+use tessel_syntax::{parse_expr, parse_module};
 use expect_test::{expect, Expect};
 
 fn check(src: &str, expected: Expect) {
@@ -524,13 +524,13 @@ fn spans_inside_calls_and_fstrings() {
     let ExprKind::FString(parts) = &right.kind else {
         panic!()
     };
-    let compiler_core::syntax::ast::FStringPart::Field(field) = &parts[1] else {
+    let tessel_syntax::ast::FStringPart::Field(field) = &parts[1] else {
         panic!()
     };
     assert_eq!(field.span.slice(src), "{value * 2!r:>{w}}");
     assert_eq!(text(src, &field.expr), "value * 2");
     let spec = field.format_spec.as_ref().unwrap();
-    let compiler_core::syntax::ast::FStringPart::Field(w) = &spec[1] else {
+    let tessel_syntax::ast::FStringPart::Field(w) = &spec[1] else {
         panic!()
     };
     assert_eq!(text(src, &w.expr), "w");
@@ -540,7 +540,7 @@ fn spans_inside_calls_and_fstrings() {
     let ExprKind::Call { args, .. } = &e.kind else {
         panic!()
     };
-    let compiler_core::syntax::ast::Arg::Keyword(k) = &args[1] else {
+    let tessel_syntax::ast::Arg::Keyword(k) = &args[1] else {
         panic!()
     };
     assert_eq!(k.name_span.slice(src), "end");

@@ -126,6 +126,7 @@
 //! fields. Each is reported as an error rather than misparsed.
 
 pub mod ast;
+pub mod diag;
 pub mod dump;
 pub(crate) mod lexer;
 pub(crate) mod parser;

@@ -4,9 +4,9 @@
 //!
 //! `PROPTEST_CASES` overrides the number of cases (default 2000).
 
-use compiler_core::diag::{render, LineIndex};
-use compiler_core::syntax::dump::{dump_expr, dump_module};
-use compiler_core::syntax::{parse_expr, parse_module};
+use tessel_syntax::diag::{render, LineIndex};
+use tessel_syntax::dump::{dump_expr, dump_module};
+use tessel_syntax::{parse_expr, parse_module};
 use proptest::prelude::*;
 
 /// Valid programs that the mutation strategy starts from.
@@ -187,7 +187,7 @@ proptest! {
         len in 0u32..50,
         label_at in any::<u32>(),
     ) {
-        use compiler_core::diag::{Diagnostic, Span};
+        use tessel_syntax::diag::{Diagnostic, Span};
         let d = Diagnostic::error("m", Span { start, end: start.saturating_add(len) })
             .with_label(Span { start: label_at, end: label_at / 2 }, "l")
             .with_note("n");

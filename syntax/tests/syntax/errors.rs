@@ -2,8 +2,8 @@
 //! span pointing at the right place. The expectations are the rendered,
 //! rustc-style diagnostics. Run with `UPDATE_EXPECT=1` to update.
 
-use compiler_core::diag::render;
-use compiler_core::syntax::{parse_expr, parse_module};
+use tessel_syntax::diag::render;
+use tessel_syntax::{parse_expr, parse_module};
 use expect_test::{expect, Expect};
 
 fn check(src: &str, expected: Expect) {

@@ -2,7 +2,7 @@
 //! edge cases the renderer must survive (spans past the end, inside UTF-8
 //! sequences, reversed, on empty input).
 
-use compiler_core::diag::{render, Diagnostic, LineIndex, Severity, Span};
+use tessel_syntax::diag::{render, Diagnostic, LineIndex, Severity, Span};
 use expect_test::expect;
 
 #[test]
