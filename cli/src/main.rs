@@ -304,7 +304,7 @@ fn main() -> ExitCode {
                 Some(DialectArg::Block) => Dialect::Block,
                 Some(DialectArg::Sblock) => Dialect::SBlock,
                 Some(DialectArg::Tirx) => Dialect::Tirx,
-                None => Dialect::from_source(parsed.dialect),
+                None => Dialect::from(parsed.dialect),
             };
             print!("{}", format_script(parsed, dialect));
             ExitCode::SUCCESS
@@ -444,7 +444,7 @@ fn build(
         }
     };
     if lowered {
-        let opts = PrintOptions::new(Dialect::from_source(parsed.dialect));
+        let opts = PrintOptions::new(Dialect::from(parsed.dialect));
         println!("{}", print_module(&built.lowered.to_ir_module(), &opts));
         for n in built.lowered.report().notes {
             println!("# {n}");

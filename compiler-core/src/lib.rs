@@ -12,7 +12,7 @@ pub mod arith;
 pub use tessel_syntax::diag;
 pub mod eval;
 pub mod graph;
-pub mod ir;
+pub use tessel_ir as ir;
 pub mod lower;
 pub mod schedule;
 pub mod script;

@@ -7,7 +7,8 @@
 use compiler_core::diag::render;
 use compiler_core::graph::vm::{self, PackedRegistry};
 use compiler_core::tvmscript::builder::parse_script;
-use compiler_core::tvmscript::printer::{print_item, Dialect, PrintOptions};
+use compiler_core::tvmscript::builder::print_item;
+use compiler_core::tvmscript::printer::{Dialect, PrintOptions};
 
 const SIG: &str = r#"from tvm.script import tir as T
 from tvm.script import relax as R

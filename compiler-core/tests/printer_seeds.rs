@@ -52,7 +52,7 @@ fn name(p: &Path) -> String {
 /// source is written in).
 fn reprint(src: &str, dialect: Option<Dialect>) -> Result<String, String> {
     let parsed = parse_script(src).map_err(|d| d.message.clone())?;
-    let dialect = dialect.unwrap_or(Dialect::from_source(parsed.dialect));
+    let dialect = dialect.unwrap_or(Dialect::from(parsed.dialect));
     let opts = PrintOptions::new(dialect);
     let texts: Vec<String> = parsed
         .items

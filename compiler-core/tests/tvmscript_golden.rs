@@ -19,7 +19,7 @@ fn data_dir() -> PathBuf {
 }
 
 fn format(parsed: &ParsedScript) -> String {
-    let opts = PrintOptions::new(Dialect::from_source(parsed.dialect));
+    let opts = PrintOptions::new(Dialect::from(parsed.dialect));
     let mut out = String::new();
     for (i, item) in parsed.items.iter().enumerate() {
         if i > 0 {

@@ -206,7 +206,7 @@ fn script_mode(source: &str) -> ScriptOutcome {
             return out;
         }
     };
-    out.dialect = Dialect::from_source(parsed.dialect);
+    out.dialect = Dialect::from(parsed.dialect);
     out.trace_dialect = if parsed.dialect.sblock || parsed.dialect.tirx {
         TraceDialect::STir
     } else {
@@ -414,7 +414,7 @@ fn python_mode(source: &str) -> ScriptOutcome {
     // The original is the module whose replayed trace gives the schedule's module.
     let last_printed = parse_script(&last)
         .ok()
-        .map(|p| print(&p.to_module(), Dialect::from_source(p.dialect)));
+        .map(|p| print(&p.to_module(), Dialect::from(p.dialect)));
     let mut fallback = None;
     for text in &modules {
         let inner = script_mode(&format!("{text}\n{SCHEDULE_MARKER} ---\n{trace}"));

@@ -11,7 +11,6 @@
 //! checked; a simplification that would overflow is skipped.
 
 pub mod bound;
-mod equal;
 pub mod fold;
 pub mod int_set;
 pub mod iter_map;
@@ -23,7 +22,7 @@ use std::collections::HashMap;
 use crate::ir::{CmpOp, Expr, ExprKind, Range, Var, VarId};
 
 pub use bound::{Bound, NEG_INF, POS_INF};
-pub use equal::expr_deep_equal;
+pub use crate::ir::deep_equal::expr_deep_equal;
 pub use int_set::eval_bound;
 pub use iter_map::{detect_iter_map, IterMap, IterMark, IterSplit, IterSum, MarkSource};
 

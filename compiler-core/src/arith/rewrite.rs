@@ -4,7 +4,7 @@
 
 use crate::ir::{BinOp, CmpOp, Expr, ExprKind};
 
-use super::equal::expr_deep_equal;
+use super::expr_deep_equal;
 use super::fold::{fold_int_binary, try_fold_binary, try_fold_cast, try_fold_cmp};
 use super::simplify::{fold_op, is_index_type, CompareResult, Simplifier};
 

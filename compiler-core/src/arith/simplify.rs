@@ -15,7 +15,7 @@
 use crate::ir::{BinOp, CmpOp, DataType, Expr, ExprKind, VarId};
 
 use super::bound::{self, Bound, POS_INF};
-use super::equal::expr_deep_equal;
+use super::expr_deep_equal;
 use super::fold::{floordiv_i64, floormod_i64, gcd, try_fold_binary};
 use super::Analyzer;
 

@@ -53,10 +53,7 @@
 
 mod compile;
 mod exec;
-pub(crate) mod format;
-mod ndarray;
-mod rng;
-mod scalar;
+pub use crate::ir::values::{format, ndarray, rng, scalar};
 
 use std::collections::HashMap;
 use std::fmt;

@@ -21,7 +21,7 @@
 
 pub mod equal;
 pub mod infer;
-pub mod ir;
+pub use tessel_ir::graph as ir;
 pub mod op;
 pub mod reference;
 pub mod transform;

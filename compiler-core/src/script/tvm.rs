@@ -121,7 +121,7 @@ fn diagnostic_error(it: &Interp, diags: &[crate::diag::Diagnostic]) -> Box<PyErr
 pub fn build_tvmscript(it: &mut Interp, stmt: &ast::Stmt) -> Res<Value> {
     let ns = aliases(it);
     let parsed = build_item(stmt, &ns).map_err(|d| diagnostic_error(it, &[d]))?;
-    let dialect = Dialect::from_source(parsed.dialect);
+    let dialect = Dialect::from(parsed.dialect);
     let module = parsed.to_module();
     let errors: Vec<_> = crate::analysis::verify::verify_module(&module)
         .into_iter()

@@ -28,6 +28,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::syntax::ast;
 use crate::tvmscript::relax_builder;
+use crate::tvmscript::printer::{print_graph_func, print_module, print_prim_func, Dialect, PrintOptions};
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
@@ -38,6 +39,28 @@ pub struct SourceDialect {
     pub sblock: bool,
     /// `from tvm.script import tirx` (TVM 0.27).
     pub tirx: bool,
+}
+
+impl From<SourceDialect> for Dialect {
+    /// The dialect a parsed script was written in.
+    fn from(d: SourceDialect) -> Dialect {
+        if d.tirx {
+            Dialect::Tirx
+        } else if d.sblock {
+            Dialect::SBlock
+        } else {
+            Dialect::Block
+        }
+    }
+}
+
+/// Prints one top-level item of a parsed script.
+pub fn print_item(item: &Item, opts: &PrintOptions) -> String {
+    match item {
+        Item::Module { module, .. } => print_module(module, opts),
+        Item::PrimFunc { name, func } => print_prim_func(func, name, opts),
+        Item::GraphFunc { name, func } => print_graph_func(func, name, opts),
+    }
 }
 
 /// One top-level TVMScript item of a file.

@@ -2,5 +2,5 @@
 //! (Relax) functions, in both directions.
 
 pub mod builder;
-pub mod printer;
+pub use tessel_ir::printer;
 pub mod relax_builder;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::literal::{float_literal, str_literal};
 use super::Printer;
-use crate::ir::{
+use crate::{
     AttrValue, BinOp, Buffer, CmpOp, DataType, Expr, ExprKind, Intrinsic, Range, ScalarKind, Var,
 };
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::buffer::{Buffer, BufferRegion, MatchBufferRegion};
 use super::expr::{Expr, Range, Var};
 use super::func::AttrValue;
-use crate::diag::Span;
+use tessel_syntax::diag::Span;
 
 /// Key-sorted annotations (`T.block_attr`, loop `annotations=`), so printing
 /// and comparison are deterministic.

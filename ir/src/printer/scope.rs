@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Buffer, BufferId, Expr, ExprKind, Range, Stmt, StmtKind, VarId};
+use crate::{Buffer, BufferId, Expr, ExprKind, Range, Stmt, StmtKind, VarId};
 
 /// Identifies a scope: a statement node (by address) and which of its
 /// bodies (loop or block body, `then`, `else`, `init`).

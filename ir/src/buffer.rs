@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::dtype::DataType;
 use super::expr::{fresh_id, Expr, Range, Var};
-use crate::diag::Span;
+use tessel_syntax::diag::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BufferId(pub u64);

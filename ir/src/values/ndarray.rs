@@ -5,12 +5,12 @@ use std::fmt;
 
 use super::rng::Rng;
 use super::scalar::{cast, round_to_f16, NumTy, V};
-use crate::ir::DataType;
+use crate::DataType;
 
 /// Typed element storage. `float16` is kept as `f32` values that are always
 /// exactly representable in half precision (every store rounds).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Data {
+pub enum Data {
     Bool(Vec<bool>),
     I8(Vec<i8>),
     I16(Vec<i16>),
@@ -42,11 +42,11 @@ fn refill<T: Clone>(v: &mut Vec<T>, n: usize, value: T) -> Result<(), String> {
 
 impl Data {
     /// An empty placeholder (no allocation).
-    pub(crate) fn empty() -> Data {
+    pub fn empty() -> Data {
         Data::F32(Vec::new())
     }
 
-    pub(crate) fn zeros(ty: NumTy, n: usize) -> Result<Data, String> {
+    pub fn zeros(ty: NumTy, n: usize) -> Result<Data, String> {
         Ok(match ty {
             NumTy::Bool => Data::Bool(try_filled(n, false)?),
             NumTy::I8 => Data::I8(try_filled(n, 0)?),
@@ -64,7 +64,7 @@ impl Data {
 
     /// Makes this storage `n` zeros of type `ty`, reusing its allocation when
     /// the element type already matches.
-    pub(crate) fn reset_zeros(&mut self, ty: NumTy, n: usize) -> Result<(), String> {
+    pub fn reset_zeros(&mut self, ty: NumTy, n: usize) -> Result<(), String> {
         match (ty, &mut *self) {
             (NumTy::Bool, Data::Bool(v)) => refill(v, n, false),
             (NumTy::I8, Data::I8(v)) => refill(v, n, 0),
@@ -84,7 +84,7 @@ impl Data {
         }
     }
 
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         match self {
             Data::Bool(v) => v.len(),
             Data::I8(v) => v.len(),
@@ -102,7 +102,7 @@ impl Data {
 
     /// Element `i` as an interpreter value.
     #[inline]
-    pub(crate) fn load(&self, i: usize) -> Option<V> {
+    pub fn load(&self, i: usize) -> Option<V> {
         Some(match self {
             Data::F32(v) => V::from_f(*v.get(i)? as f64),
             Data::F64(v) => V::from_f(*v.get(i)?),
@@ -121,7 +121,7 @@ impl Data {
     /// Stores an interpreter value already of this storage's element type
     /// (for `float16`, already rounded). Returns false when out of range.
     #[inline]
-    pub(crate) fn store(&mut self, i: usize, x: V) -> bool {
+    pub fn store(&mut self, i: usize, x: V) -> bool {
         macro_rules! put {
             ($v:expr, $val:expr) => {
                 match $v.get_mut(i) {
@@ -172,7 +172,7 @@ impl fmt::Display for Checksum {
 pub struct NDArray {
     dtype: DataType,
     shape: Vec<usize>,
-    pub(crate) data: Data,
+    pub data: Data,
 }
 
 fn numel(shape: &[usize]) -> Result<usize, String> {
@@ -182,7 +182,7 @@ fn numel(shape: &[usize]) -> Result<usize, String> {
         .ok_or_else(|| format!("shape {shape:?} has too many elements"))
 }
 
-pub(crate) fn num_ty(dtype: DataType) -> Result<NumTy, String> {
+pub fn num_ty(dtype: DataType) -> Result<NumTy, String> {
     if !dtype.is_scalar() {
         return Err(format!(
             "arrays of vector dtype {dtype} are not supported; use a scalar dtype"
@@ -326,7 +326,7 @@ impl NDArray {
         self.len() == 0
     }
 
-    pub(crate) fn ty(&self) -> NumTy {
+    pub fn ty(&self) -> NumTy {
         // The constructors only accept dtypes with a NumTy.
         NumTy::of(self.dtype).unwrap_or(NumTy::F32)
     }
@@ -356,7 +356,7 @@ impl NDArray {
         Some(flat)
     }
 
-    pub(crate) fn get_v(&self, flat: usize) -> Option<V> {
+    pub fn get_v(&self, flat: usize) -> Option<V> {
         self.data.load(flat)
     }
 

@@ -8,11 +8,11 @@
 //! its result to the node's type). Which of the two a `V` holds is decided
 //! statically by the node's [`NumTy`], so no tag is stored or checked.
 
-use crate::ir::{BinOp, CmpOp, DataType, ScalarKind};
+use crate::{BinOp, CmpOp, DataType, ScalarKind};
 
 /// The element type of a value, as far as arithmetic is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum NumTy {
+pub enum NumTy {
     Bool,
     I8,
     I16,
@@ -30,7 +30,7 @@ pub(crate) enum NumTy {
 impl NumTy {
     /// The arithmetic type of one lane of `dt`; `None` for handles and
     /// widths the interpreter does not know.
-    pub(crate) fn of(dt: DataType) -> Option<NumTy> {
+    pub fn of(dt: DataType) -> Option<NumTy> {
         Some(match (dt.kind, dt.bits) {
             (ScalarKind::Bool, _) => NumTy::Bool,
             (ScalarKind::Int, 8) => NumTy::I8,
@@ -48,42 +48,42 @@ impl NumTy {
         })
     }
 
-    pub(crate) fn is_float(self) -> bool {
+    pub fn is_float(self) -> bool {
         matches!(self, NumTy::F16 | NumTy::F32 | NumTy::F64)
     }
 }
 
 /// One lane of a value: raw bits, interpreted by the static [`NumTy`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct V(u64);
+pub struct V(u64);
 
 impl V {
     #[inline]
-    pub(crate) fn from_i(x: i64) -> V {
+    pub fn from_i(x: i64) -> V {
         V(x as u64)
     }
     #[inline]
-    pub(crate) fn from_f(x: f64) -> V {
+    pub fn from_f(x: f64) -> V {
         V(x.to_bits())
     }
     #[inline]
-    pub(crate) fn from_bool(b: bool) -> V {
+    pub fn from_bool(b: bool) -> V {
         V(b as u64)
     }
     #[inline]
-    pub(crate) fn as_i(self) -> i64 {
+    pub fn as_i(self) -> i64 {
         self.0 as i64
     }
     #[inline]
-    pub(crate) fn as_f(self) -> f64 {
+    pub fn as_f(self) -> f64 {
         f64::from_bits(self.0)
     }
     #[inline]
-    pub(crate) fn is_true(self) -> bool {
+    pub fn is_true(self) -> bool {
         self.0 != 0
     }
     /// The value as an `f64`, whatever its type (for printing and arrays).
-    pub(crate) fn to_f64(self, ty: NumTy) -> f64 {
+    pub fn to_f64(self, ty: NumTy) -> f64 {
         if ty.is_float() {
             self.as_f()
         } else if ty == NumTy::U64 {
@@ -93,7 +93,7 @@ impl V {
         }
     }
     /// The value as an `i64`, whatever its type (floats truncate, saturating).
-    pub(crate) fn to_i64(self, ty: NumTy) -> i64 {
+    pub fn to_i64(self, ty: NumTy) -> i64 {
         if ty.is_float() {
             self.as_f() as i64
         } else {
@@ -104,7 +104,7 @@ impl V {
 
 /// Wraps an integer to the width of `ty` (two's complement, like C).
 #[inline]
-pub(crate) fn wrap(ty: NumTy, x: i64) -> i64 {
+pub fn wrap(ty: NumTy, x: i64) -> i64 {
     match ty {
         NumTy::Bool => x & 1,
         NumTy::I8 => x as i8 as i64,
@@ -119,7 +119,7 @@ pub(crate) fn wrap(ty: NumTy, x: i64) -> i64 {
 
 /// Rounds a float to the precision of `ty` (`float16`, `float32` or `float64`).
 #[inline]
-pub(crate) fn round_float(ty: NumTy, x: f64) -> f64 {
+pub fn round_float(ty: NumTy, x: f64) -> f64 {
     match ty {
         NumTy::F32 => x as f32 as f64,
         NumTy::F16 => round_to_f16(x),
@@ -194,7 +194,7 @@ pub fn f16_bits_to_f64(bits: u16) -> f64 {
 /// `a op b` in type `ty`. The only fault is an integer division by zero,
 /// reported as `Err(message)`.
 #[inline(always)]
-pub(crate) fn binary(op: BinOp, ty: NumTy, a: V, b: V) -> Result<V, &'static str> {
+pub fn binary(op: BinOp, ty: NumTy, a: V, b: V) -> Result<V, &'static str> {
     match ty {
         NumTy::F32 => {
             let (x, y) = (a.as_f() as f32, b.as_f() as f32);
@@ -354,7 +354,7 @@ pub(crate) fn binary(op: BinOp, ty: NumTy, a: V, b: V) -> Result<V, &'static str
 
 /// `a op b` for operands of type `ty`.
 #[inline]
-pub(crate) fn compare(op: CmpOp, ty: NumTy, a: V, b: V) -> bool {
+pub fn compare(op: CmpOp, ty: NumTy, a: V, b: V) -> bool {
     use std::cmp::Ordering;
     let ord = if ty.is_float() {
         // IEEE: every comparison with NaN is false except `!=`.
@@ -380,7 +380,7 @@ pub(crate) fn compare(op: CmpOp, ty: NumTy, a: V, b: V) -> bool {
 /// Conversion with Rust `as` semantics: integers wrap, floats round to
 /// nearest, float→int truncates and saturates (NaN → 0; C leaves
 /// out-of-range conversions undefined), anything→bool is `!= 0`.
-pub(crate) fn cast(from: NumTy, to: NumTy, v: V) -> V {
+pub fn cast(from: NumTy, to: NumTy, v: V) -> V {
     if from.is_float() {
         let f = v.as_f();
         return match to {
@@ -417,7 +417,7 @@ pub(crate) fn cast(from: NumTy, to: NumTy, v: V) -> V {
 
 /// Unary math intrinsics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Math1 {
+pub enum Math1 {
     Exp,
     Exp2,
     Exp10,
@@ -446,14 +446,14 @@ pub(crate) enum Math1 {
 
 impl Math1 {
     /// Whether the intrinsic also accepts integer arguments (as identity or |x|).
-    pub(crate) fn accepts_int(self) -> bool {
+    pub fn accepts_int(self) -> bool {
         matches!(
             self,
             Math1::Fabs | Math1::Floor | Math1::Ceil | Math1::Round | Math1::Trunc
         )
     }
     /// Whether the result is a bool (the predicates) rather than the argument type.
-    pub(crate) fn is_predicate(self) -> bool {
+    pub fn is_predicate(self) -> bool {
         matches!(self, Math1::IsNan | Math1::IsInf | Math1::IsFinite)
     }
 }
@@ -461,7 +461,7 @@ impl Math1 {
 /// `f(x)` for an argument of type `ty`. Floats are computed in `f64` and the
 /// result rounded to `ty` (for `float32` this is the correctly rounded
 /// result for sqrt and the rounding functions, and within 1 ulp elsewhere).
-pub(crate) fn math1(f: Math1, ty: NumTy, v: V) -> V {
+pub fn math1(f: Math1, ty: NumTy, v: V) -> V {
     if !ty.is_float() {
         let x = v.as_i();
         return match f {
@@ -506,7 +506,7 @@ pub(crate) fn math1(f: Math1, ty: NumTy, v: V) -> V {
 }
 
 /// `pow(x, y)` for floats of type `ty`, computed in `f64` and rounded.
-pub(crate) fn pow(ty: NumTy, x: V, y: V) -> V {
+pub fn pow(ty: NumTy, x: V, y: V) -> V {
     V::from_f(round_float(ty, x.as_f().powf(y.as_f())))
 }
 

@@ -5,7 +5,7 @@ use super::expr::{add_folded, dtype_name, index_list};
 use super::literal::str_literal;
 use super::scope::{body_key, else_key, init_key, then_key, ScopeKey};
 use super::{Mark, Printer};
-use crate::ir::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
+use crate::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
 
 fn is_zero_int(e: &Expr) -> bool {
     matches!(e.kind(), ExprKind::Int(0))

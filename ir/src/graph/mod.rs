@@ -16,22 +16,27 @@
 //! Values are immutable `Rc` trees like the TIR: "before" and "after" of a
 //! pass share untouched subtrees. Variables have identity (an id), names only
 //! matter to the printer.
+//!
+//! [`op`] holds the built-in operators; their inference, the passes and the
+//! VM are compiler-core's.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
 
-use crate::diag::Span;
-use crate::eval::NDArray;
-use crate::ir::expr::fresh_id;
-use crate::ir::{AttrValue, DataType, ExprKind as PrimKind, VarId};
+use tessel_syntax::diag::Span;
+use crate::values::NDArray;
+use crate::expr::fresh_id;
+use crate::{AttrValue, DataType, ExprKind as PrimKind, VarId};
 
-use super::op::Op;
+pub mod op;
+
+use op::Op;
 
 /// A TensorIR expression used as a dimension (`1`, `n`, `n * 3`).
-pub type PrimExpr = crate::ir::Expr;
+pub type PrimExpr = crate::Expr;
 /// A TensorIR variable used as a symbolic dimension (`n = T.int64()`).
-pub type SymVar = crate::ir::Var;
+pub type SymVar = crate::Var;
 
 // ---------------------------------------------------------------------------
 // Struct info
@@ -204,7 +209,7 @@ pub fn collect_sym_vars(e: &PrimExpr, seen: &mut HashSet<VarId>, out: &mut Vec<S
 
 /// A dimension for error messages: `3`, `n`, `n * 3`.
 pub fn describe_dim(e: &PrimExpr) -> String {
-    crate::tvmscript::printer::relax_dim_text(e)
+    crate::printer::relax_dim_text(e)
 }
 
 fn describe_sinfo(s: &StructInfo) -> String {
@@ -644,5 +649,42 @@ impl Function {
     /// The binding that defines each variable of the body.
     pub fn binding_map(&self) -> HashMap<VarId, &Binding> {
         self.body.bindings().map(|b| (b.var.id(), b)).collect()
+    }
+}
+
+/// Whether two struct infos are the same, dimensions compared as trees with
+/// variables by identity (no variable mapping): the printer's "annotation
+/// equals what inference would give" test.
+pub fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
+    fn dims(p: &[PrimExpr], q: &[PrimExpr]) -> bool {
+        p.len() == q.len() && p.iter().zip(q).all(|(x, y)| crate::deep_equal::expr_deep_equal(x, y))
+    }
+    fn opt_dims(p: &Option<Vec<PrimExpr>>, q: &Option<Vec<PrimExpr>>) -> bool {
+        match (p, q) {
+            (None, None) => true,
+            (Some(p), Some(q)) => dims(p, q),
+            _ => false,
+        }
+    }
+    match (a, b) {
+        (StructInfo::Object, StructInfo::Object) => true,
+        (StructInfo::Prim(x), StructInfo::Prim(y)) => x == y,
+        (StructInfo::Shape(x), StructInfo::Shape(y)) => x.ndim == y.ndim && opt_dims(&x.values, &y.values),
+        (StructInfo::Tensor(x), StructInfo::Tensor(y)) => {
+            x.dtype == y.dtype && x.ndim == y.ndim && opt_dims(&x.shape, &y.shape)
+        }
+        (StructInfo::Tuple(x), StructInfo::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| sinfo_equal(p, q))
+        }
+        (StructInfo::Func(x), StructInfo::Func(y)) => {
+            x.pure == y.pure
+                && match (&x.params, &y.params) {
+                    (None, None) => true,
+                    (Some(p), Some(q)) => p.len() == q.len() && p.iter().zip(q).all(|(s, t)| sinfo_equal(s, t)),
+                    _ => false,
+                }
+                && sinfo_equal(&x.ret, &y.ret)
+        }
+        _ => false,
     }
 }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use super::buffer::Buffer;
 use super::expr::{Expr, Var};
 use super::stmt::{Block, BlockRealize, Stmt, StmtKind};
-use crate::diag::Span;
+use tessel_syntax::diag::Span;
 
 /// A value in a function attribute or annotation dictionary.
 #[derive(Clone, Debug)]

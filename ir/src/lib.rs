@@ -1,4 +1,6 @@
-//! The TensorIR intermediate representation.
+//! `tessel-ir`: the data Tessel compiles — TensorIR and the graph-level
+//! (Relax-like) IR — with its printing as TVMScript and the tensor values
+//! (NDArray) that constants and the interpreters hold.
 //!
 //! Values are immutable trees shared through `Rc`: a transformation builds new
 //! nodes and reuses untouched subtrees, so "before" and "after" can be held
@@ -10,6 +12,11 @@
 //! - [`stmt`]: loops, blocks, stores and the rest.
 //! - [`func`]: `PrimFunc`, `IRModule`, attribute values.
 //! - [`mutate`]: rebuilding helpers — substitution and generic rewriting.
+//! - [`deep_equal`]: tree equality of expressions, variables by identity.
+//! - [`graph`]: the graph-level IR (struct info, bindings, functions, operators).
+//! - [`printer`]: TVMScript text of modules, functions and fragments, as TVM 0.27 prints it.
+//! - [`values`]: NDArray, element arithmetic with exact rounding, the seeded
+//!   random source, NumPy-style formatting.
 //!
 //! Invariants the rest of the compiler relies on:
 //! - a variable or buffer is *defined* exactly once (parameter, loop, block
@@ -17,14 +24,21 @@
 //! - both operands of an arithmetic or comparison node have the same dtype;
 //! - a `Load`/`Store` has one index per buffer dimension.
 //!
-//! The verifier ([`crate::analysis::verify`]) checks these on parsed input.
+//! compiler-core's verifier (`analysis::verify`) checks these on parsed input.
+//!
+//! This crate depends on `tessel-syntax` (for spans) only: no analysis, no
+//! transformation, no interpreter.
 
 pub mod buffer;
+pub mod deep_equal;
 pub mod dtype;
 pub mod expr;
 pub mod func;
+pub mod graph;
 pub mod mutate;
+pub mod printer;
 pub mod stmt;
+pub mod values;
 
 pub use buffer::{Buffer, BufferId, BufferNode, BufferRegion, MatchBufferRegion};
 pub use dtype::{DataType, ScalarKind};

@@ -153,10 +153,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::ir::{
+use crate::{
     BaseFunc, BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId,
 };
-use crate::tvmscript::builder::SourceDialect;
 
 use names::Names;
 use scope::{ScopeKey, ScopePaths};
@@ -187,16 +186,6 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    /// The dialect a parsed script was written in.
-    pub fn from_source(d: SourceDialect) -> Dialect {
-        if d.tirx {
-            Dialect::Tirx
-        } else if d.sblock {
-            Dialect::SBlock
-        } else {
-            Dialect::Block
-        }
-    }
     fn tir_module(self) -> &'static str {
         match self {
             Dialect::Tirx => "tirx",
@@ -220,12 +209,6 @@ impl Dialect {
             Dialect::Tirx => "sblock_alloc_buffer",
             _ => "alloc_buffer",
         }
-    }
-}
-
-impl From<SourceDialect> for Dialect {
-    fn from(d: SourceDialect) -> Dialect {
-        Dialect::from_source(d)
     }
 }
 
@@ -384,16 +367,6 @@ pub fn print_graph_func(func: &crate::graph::Function, name: &str, opts: &PrintO
     }
     p.graph_func(func, name, false);
     p.finish()
-}
-
-/// Prints one top-level item of a parsed script.
-pub fn print_item(item: &crate::tvmscript::builder::Item, opts: &PrintOptions) -> String {
-    use crate::tvmscript::builder::Item;
-    match item {
-        Item::Module { module, .. } => print_module(module, opts),
-        Item::PrimFunc { name, func } => print_prim_func(func, name, opts),
-        Item::GraphFunc { name, func } => print_graph_func(func, name, opts),
-    }
 }
 
 /// Prints an expression (for diagnostics). Variables print under their own

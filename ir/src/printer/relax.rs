@@ -54,11 +54,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::literal::{float_literal, sanitize_identifier, str_literal};
 use super::{Dialect, Printer};
-use crate::graph::ir::{
+use crate::graph::{
     BindingBlock, Call, Callee, Expr, ExprKind, Function, PrimExpr, StructInfo, SymVar,
 };
 use crate::graph::op::{Conv2dAttrs, Op};
-use crate::ir::{AttrValue, BinOp, DataType, ExprKind as PrimKind, VarId};
+use crate::{AttrValue, BinOp, DataType, ExprKind as PrimKind, VarId};
 
 /// Precedences for dimension expressions.
 const P_ADD: u8 = 1;
@@ -542,7 +542,7 @@ impl<'o> Printer<'o> {
 }
 
 /// The literal of a 0-d constant, when TVM prints it inline.
-fn scalar_const(a: &crate::eval::NDArray) -> Option<String> {
+fn scalar_const(a: &crate::values::NDArray) -> Option<String> {
     let d = a.dtype();
     if d.is_bool() {
         let v = a.get_flat_i64(0)?;
@@ -560,7 +560,7 @@ fn scalar_const(a: &crate::eval::NDArray) -> Option<String> {
 /// Structural equality of two struct infos without variable mapping (the
 /// printer's "same as inferred" test).
 pub(crate) fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
-    crate::graph::equal::sinfo_equal(a, b)
+    crate::graph::sinfo_equal(a, b)
 }
 
 /// A dimension as TVM prints it inside Relax (`n * 3`), for messages.

@@ -6,7 +6,7 @@ use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
 use super::scope::{ScopePaths, FUNC_SCOPE};
 use super::{Dialect, Printer};
-use crate::ir::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
+use crate::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
 /// TVM's default data alignment (`kAllocAlignment`).
 const DEFAULT_ALIGN: i64 = 64;
@@ -138,7 +138,7 @@ impl<'o> Printer<'o> {
             }
         }
         args.push(tuple(&shape));
-        if param || b.dtype != crate::ir::DataType::f32() {
+        if param || b.dtype != crate::DataType::f32() {
             args.push(str_literal(&dtype_name(b.dtype)));
         }
         if let Some(data) = self.names.var(b.data.id()) {

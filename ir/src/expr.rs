@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::buffer::Buffer;
 use super::dtype::DataType;
-use crate::diag::Span;
+use tessel_syntax::diag::Span;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 

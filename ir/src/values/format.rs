@@ -15,7 +15,7 @@ const THRESHOLD: usize = 1000;
 const EDGE_ITEMS: usize = 3;
 const PRECISION: usize = 8;
 
-pub(crate) fn format_array(a: &NDArray) -> String {
+pub fn format_array(a: &NDArray) -> String {
     let ty = a.ty();
     if a.ndim() == 0 {
         return format_scalar(
@@ -51,7 +51,7 @@ fn array2string(a: &NDArray, separator: &str, prefix: &str, line_width: usize) -
 
 /// The text NumPy's `array2string` gives a 0-d array (used in
 /// `assert_allclose` messages): the element in array format.
-pub(crate) fn format_0d_element(a: &NDArray) -> String {
+pub fn format_0d_element(a: &NDArray) -> String {
     if a.is_empty() {
         return "[]".to_string();
     }
@@ -60,8 +60,8 @@ pub(crate) fn format_0d_element(a: &NDArray) -> String {
 
 /// NumPy's `repr(array)`: `array([1., 2.], dtype=float32)`, wrapped at 75
 /// columns, the dtype left out for `float64`, `int64` and `bool`.
-pub(crate) fn format_array_repr(a: &NDArray) -> String {
-    use crate::ir::ScalarKind;
+pub fn format_array_repr(a: &NDArray) -> String {
+    use crate::ScalarKind;
     let dt = a.dtype();
     let implied = matches!(
         (dt.kind, dt.bits),
@@ -101,8 +101,8 @@ pub(crate) fn format_array_repr(a: &NDArray) -> String {
 }
 
 /// NumPy's short dtype name (`float32`, `int64`, `bool`).
-pub(crate) fn dtype_short_name(dt: crate::ir::DataType) -> String {
-    use crate::ir::ScalarKind;
+pub fn dtype_short_name(dt: crate::DataType) -> String {
+    use crate::ScalarKind;
     match dt.kind {
         ScalarKind::Bool => "bool".to_string(),
         ScalarKind::Int => format!("int{}", dt.bits),
@@ -113,7 +113,7 @@ pub(crate) fn dtype_short_name(dt: crate::ir::DataType) -> String {
 }
 
 /// Python's `str()` of a NumPy scalar (public for the script interpreter).
-pub(crate) fn format_numpy_scalar(f: f64, i: i64, dt: crate::ir::DataType) -> String {
+pub fn format_numpy_scalar(f: f64, i: i64, dt: crate::DataType) -> String {
     match NumTy::of(dt) {
         Some(ty) => format_scalar(f, i, ty),
         None => f.to_string(),

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::literal::{sanitize_identifier, PYTHON_KEYWORDS};
-use crate::ir::{BufferId, VarId};
+use crate::{BufferId, VarId};
 
 /// The import aliases a printed program uses; TVM never gives a variable one
 /// of these names (`T` → `T_1`).

@@ -1,6 +1,6 @@
 //! Deep (structural) equality of expressions, variables compared by identity.
 
-use crate::ir::{Expr, ExprKind};
+use crate::{Expr, ExprKind};
 
 /// Whether two expressions are the same tree (same dtypes, same variables by
 /// identity, same buffers by identity, floats bit-equal).
