@@ -17,5 +17,6 @@ pub mod lower;
 pub mod schedule;
 pub mod script;
 pub use tessel_syntax as syntax;
+pub mod target;
 pub mod te;
 pub mod tvmscript;

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::buffer::Buffer;
-use super::dtype::DataType;
+use super::dtype::{DataType, ScalarKind};
 use tessel_syntax::diag::Span;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -496,4 +496,26 @@ impl Range {
             extent: one,
         }
     }
+}
+
+/// The largest (`max`) or smallest finite value of `dt` as a constant: the
+/// identity of min/max reductions. `None` for types without one.
+pub fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
+    Some(match (dt.kind, dt.bits, max) {
+        (ScalarKind::Float, 16, true) => Expr::float(65504.0, dt),
+        (ScalarKind::Float, 16, false) => Expr::float(-65504.0, dt),
+        (ScalarKind::Float, 32, true) => Expr::float(f32::MAX as f64, dt),
+        (ScalarKind::Float, 32, false) => Expr::float(f32::MIN as f64, dt),
+        (ScalarKind::Float, 64, true) => Expr::float(f64::MAX, dt),
+        (ScalarKind::Float, 64, false) => Expr::float(f64::MIN, dt),
+        (ScalarKind::Int, bits, true) if bits <= 64 => {
+            Expr::int(((1u128 << (bits - 1)) - 1) as i64, dt)
+        }
+        (ScalarKind::Int, bits, false) if bits <= 64 => {
+            Expr::int((-(1i128 << (bits - 1))) as i64, dt)
+        }
+        (ScalarKind::UInt, bits, true) if bits < 64 => Expr::int(((1u128 << bits) - 1) as i64, dt),
+        (ScalarKind::UInt, _, false) => Expr::int(0, dt),
+        _ => return None,
+    })
 }

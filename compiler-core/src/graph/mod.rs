@@ -9,17 +9,16 @@
 //! - [`op`]: the built-in operators (`R.add`, `R.matmul`, `R.nn.conv2d`,
 //!   `R.call_tir`, …) and their shape/dtype inference.
 //! - [`infer`]: struct info of expressions and calls of graph functions.
-//! - [`equal`]: structural equality with TVM's semantics (variables mapped
-//!   by definition, names ignored).
+//! - structural equality with TVM's semantics (variables mapped by
+//!   definition, names ignored) is `analysis::structural_equal::graph`.
 //! - [`vm`]: the virtual machine that runs a graph function: `call_tir`
 //!   through a pluggable [`vm::Kernels`] backend (the reference interpreter by
 //!   default), `call_dps_packed` through a [`vm::PackedRegistry`], built-in
 //!   operators by reference implementations ([`reference`]).
 //!
-//! TVMScript parsing is in [`crate::tvmscript::relax_builder`], printing in
-//! `crate::tvmscript::printer` (its `relax` part).
+//! TVMScript parsing is in `tvmscript::relax_builder` (above this module),
+//! printing in `tessel_ir::printer` (its `relax` part).
 
-pub mod equal;
 pub mod infer;
 pub use tessel_ir::graph as ir;
 pub mod op;

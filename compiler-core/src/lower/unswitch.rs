@@ -137,7 +137,7 @@ impl Mutator for Unswitcher<'_> {
                 self.report.note(format!(
                     "loop {}: unswitched on `{}` (decided once, outside the loop)",
                     l.loop_var.name(),
-                    crate::tvmscript::printer::print_expr(&c)
+                    crate::ir::printer::print_expr(&c)
                 ));
                 self.depth += 1;
                 let yes = self.stmt(&yes);

@@ -124,7 +124,7 @@ fn trace_value(v: &AttrValue) -> TraceArg {
             out.push('}');
             TraceArg::Source(out)
         }
-        AttrValue::Expr(e) => TraceArg::Source(crate::tvmscript::printer::print_expr(e)),
+        AttrValue::Expr(e) => TraceArg::Source(crate::ir::printer::print_expr(e)),
     }
 }
 

@@ -499,7 +499,7 @@ fn split_predicate(
             (true, true) => {
                 return Err(format!(
                     "the predicate `{}` mixes loops from both sides",
-                    crate::tvmscript::printer::print_expr(&c)
+                    crate::ir::printer::print_expr(&c)
                 ))
             }
             (false, true) => inner.push(c),

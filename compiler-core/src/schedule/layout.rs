@@ -166,7 +166,7 @@ impl IndexMap {
         let params: Vec<&str> = self.params.iter().map(|v| v.name()).collect();
         let mut out = format!("lambda {}: (", params.join(", "));
         for r in &self.results {
-            out.push_str(&crate::tvmscript::printer::print_expr(r));
+            out.push_str(&crate::ir::printer::print_expr(r));
             out.push_str(", ");
         }
         if out.ends_with(", ") {
@@ -564,7 +564,7 @@ impl Schedule {
                     P,
                     format!(
                         "result {k} of the index map starts at {} over the buffer's shape; every new index must start at 0",
-                        crate::tvmscript::printer::print_expr(&lo)
+                        crate::ir::printer::print_expr(&lo)
                     ),
                 ));
             }
@@ -577,7 +577,7 @@ impl Schedule {
         let shape_text = |s: &[Expr]| {
             let items: Vec<String> = s
                 .iter()
-                .map(crate::tvmscript::printer::print_expr)
+                .map(crate::ir::printer::print_expr)
                 .collect();
             if items.len() == 1 {
                 format!("({},)", items[0])

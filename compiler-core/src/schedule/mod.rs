@@ -55,7 +55,7 @@ pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
 
 use crate::ir::*;
-use crate::tvmscript::printer::{print_prim_func, Dialect, Mark, PrintOptions};
+use crate::ir::printer::{print_prim_func, Dialect, Mark, PrintOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockRV(pub u32);

@@ -284,8 +284,8 @@ impl Reducer {
         match self {
             Reducer::Sum => Some(constant(0)),
             Reducer::Product => Some(constant(1)),
-            Reducer::Min => crate::tvmscript::builder::extreme_value(dt, true),
-            Reducer::Max => crate::tvmscript::builder::extreme_value(dt, false),
+            Reducer::Min => crate::ir::expr::extreme_value(dt, true),
+            Reducer::Max => crate::ir::expr::extreme_value(dt, false),
         }
     }
 
@@ -608,8 +608,8 @@ impl Schedule {
                 format!(
                     "no commutative reducer matches block `{}`: its init stores {} and its update {}; rfactor recognises {}",
                     block.name,
-                    crate::tvmscript::printer::print_expr(&init_value),
-                    crate::tvmscript::printer::print_expr(&upd_value),
+                    crate::ir::printer::print_expr(&init_value),
+                    crate::ir::printer::print_expr(&upd_value),
                     Reducer::ALL.iter().map(|r| r.pattern()).collect::<Vec<_>>().join(", ")
                 ),
             )

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use super::*;
 use crate::arith::Analyzer;
 use crate::ir::mutate::{walk_expr, walk_stmt, Mutator};
-use crate::tvmscript::printer::print_expr;
+use crate::ir::printer::print_expr;
 
 /// `tvm.tir.TensorIntrin`: a description and an implementation.
 #[derive(Clone, Debug)]

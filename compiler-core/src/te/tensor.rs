@@ -165,7 +165,7 @@ impl fmt::Debug for Tensor {
             "Tensor(shape={:?}, op.name={})",
             self.shape()
                 .iter()
-                .map(crate::tvmscript::printer::print_expr)
+                .map(crate::ir::printer::print_expr)
                 .collect::<Vec<_>>(),
             self.op.name()
         )

@@ -25,6 +25,7 @@ use std::rc::Rc;
 use crate::analysis::regions::infer_access_regions;
 use crate::arith::Analyzer;
 use crate::diag::{Diagnostic, Span};
+use crate::ir::expr::extreme_value;
 use crate::ir::*;
 use crate::syntax::ast;
 use crate::tvmscript::relax_builder;
@@ -2779,26 +2780,6 @@ fn zero_of(dtype: DataType) -> Expr {
     } else {
         Expr::int(0, dtype)
     }
-}
-
-pub(crate) fn extreme_value(dt: DataType, max: bool) -> Option<Expr> {
-    Some(match (dt.kind, dt.bits, max) {
-        (ScalarKind::Float, 16, true) => Expr::float(65504.0, dt),
-        (ScalarKind::Float, 16, false) => Expr::float(-65504.0, dt),
-        (ScalarKind::Float, 32, true) => Expr::float(f32::MAX as f64, dt),
-        (ScalarKind::Float, 32, false) => Expr::float(f32::MIN as f64, dt),
-        (ScalarKind::Float, 64, true) => Expr::float(f64::MAX, dt),
-        (ScalarKind::Float, 64, false) => Expr::float(f64::MIN, dt),
-        (ScalarKind::Int, bits, true) if bits <= 64 => {
-            Expr::int(((1u128 << (bits - 1)) - 1) as i64, dt)
-        }
-        (ScalarKind::Int, bits, false) if bits <= 64 => {
-            Expr::int((-(1i128 << (bits - 1))) as i64, dt)
-        }
-        (ScalarKind::UInt, bits, true) if bits < 64 => Expr::int(((1u128 << bits) - 1) as i64, dt),
-        (ScalarKind::UInt, _, false) => Expr::int(0, dt),
-        _ => return None,
-    })
 }
 
 /// `@T.prim_func(private=True)`.

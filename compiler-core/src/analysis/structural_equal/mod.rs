@@ -31,6 +31,7 @@
 //! The comparison runs on an explicit work stack, so arbitrarily deep IR does
 //! not overflow the call stack.
 
+pub mod graph;
 pub mod render;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -87,14 +88,14 @@ pub struct EqualOptions {
 pub enum Node<'a> {
     Module(&'a IRModule),
     Func(&'a PrimFunc),
-    /// A graph-level function ([`crate::graph::equal`] compares these).
-    GraphFunc(&'a crate::graph::Function),
+    /// A graph-level function ([`graph`] compares these).
+    GraphFunc(&'a crate::ir::graph::Function),
     Stmt(&'a Stmt),
     Expr(&'a Expr),
 }
 
-impl<'a> From<&'a crate::graph::Function> for Node<'a> {
-    fn from(f: &'a crate::graph::Function) -> Self {
+impl<'a> From<&'a crate::ir::graph::Function> for Node<'a> {
+    fn from(f: &'a crate::ir::graph::Function) -> Self {
         Node::GraphFunc(f)
     }
 }
@@ -167,7 +168,7 @@ pub fn assert_structural_equal<'a>(
             c.func(x, y, root)
         }
         (Node::GraphFunc(x), Node::GraphFunc(y)) => {
-            return crate::graph::equal::function_equal(x, y, "func", options);
+            return graph::function_equal(x, y, "func", options);
         }
         (Node::Stmt(x), Node::Stmt(y)) => {
             let root = c.paths.root(Seg::Root("stmt"));
@@ -322,7 +323,7 @@ enum Task {
     UseBuffer(Buffer, Buffer, P),
     Attr(AttrValue, AttrValue, P),
     Func(Rc<PrimFunc>, Rc<PrimFunc>, P),
-    GraphFunc(Rc<crate::graph::Function>, Rc<crate::graph::Function>, P),
+    GraphFunc(Rc<crate::ir::graph::Function>, Rc<crate::ir::graph::Function>, P),
     Fail(P, String, String, String),
 }
 
@@ -380,7 +381,7 @@ impl Comparer {
                 Task::Func(a, b, path) => self.func(&a, &b, path),
                 Task::GraphFunc(a, b, path) => {
                     let root = self.paths.render(path);
-                    crate::graph::equal::function_equal(&a, &b, &root, self.options)?
+                    graph::function_equal(&a, &b, &root, self.options)?
                 }
                 Task::Fail(path, lhs, rhs, message) => {
                     return Err(Mismatch {

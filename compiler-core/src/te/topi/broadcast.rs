@@ -148,14 +148,14 @@ fn broadcast_shape(s1: &[Expr], s2: &[Expr]) -> TeResult<Broadcast> {
         } else {
             let show = |s: &[Expr]| {
                 s.iter()
-                    .map(crate::tvmscript::printer::print_expr)
+                    .map(crate::ir::printer::print_expr)
                     .collect::<Vec<_>>()
                     .join(", ")
             };
             return Err(TeError::new(format!(
                 "Incompatible broadcast dims: {} and {} in: [{}] and [{}]",
-                crate::tvmscript::printer::print_expr(d1),
-                crate::tvmscript::printer::print_expr(d2),
+                crate::ir::printer::print_expr(d1),
+                crate::ir::printer::print_expr(d2),
                 show(s1),
                 show(s2)
             )));

@@ -18,13 +18,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::analysis::structural_equal::{EqualOptions, Mismatch};
+use super::{EqualOptions, Mismatch};
 use crate::arith::expr_deep_equal;
 use crate::ir::mutate::substitute_expr;
 use crate::ir::{AttrValue, VarId};
-use crate::tvmscript::printer::{print_graph_expr, relax_dim_text};
+use crate::ir::printer::{print_graph_expr, relax_dim_text};
 
-use super::ir::{
+use crate::ir::graph::{
     BindingBlock, Callee, Expr, ExprKind, Function, PrimExpr, SeqExpr, StructInfo, Var,
 };
 
