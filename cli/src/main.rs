@@ -140,7 +140,7 @@ const SCRIPT_STACK: usize = 256 << 20;
 /// The wall clock for `time.time()` and `time_evaluator`.
 struct WallClock(std::time::Instant);
 
-impl compiler_core::script::Host for WallClock {
+impl compiler_core::target::Host for WallClock {
     fn now_seconds(&self) -> f64 {
         self.0.elapsed().as_secs_f64()
     }
@@ -150,18 +150,18 @@ impl compiler_core::script::Host for WallClock {
 /// build (CPU-only scripts never probe for an adapter); without an adapter
 /// the reference interpreter runs them, after one note on stderr.
 struct LazyGpu {
-    cpu: std::rc::Rc<dyn compiler_core::script::Backend>,
-    gpu: std::cell::OnceCell<std::rc::Rc<dyn compiler_core::script::Backend>>,
+    cpu: std::rc::Rc<dyn compiler_core::target::Backend>,
+    gpu: std::cell::OnceCell<std::rc::Rc<dyn compiler_core::target::Backend>>,
 }
 
-impl compiler_core::script::Backend for LazyGpu {
+impl compiler_core::target::Backend for LazyGpu {
     fn build(
         &self,
         module: &compiler_core::ir::IRModule,
-        target: &compiler_core::script::TargetSpec,
-    ) -> Result<std::rc::Rc<dyn compiler_core::script::Executable>, String> {
+        target: &compiler_core::target::TargetSpec,
+    ) -> Result<std::rc::Rc<dyn compiler_core::target::Executable>, String> {
         let gpu = self.gpu.get_or_init(|| {
-            use compiler_core::script::ReferenceBackend;
+            use compiler_core::target::ReferenceBackend;
             match codegen_wgsl::backend::GpuBackend::new() {
                 Ok(Some(b)) => std::rc::Rc::new(b.with_host(self.cpu.clone())),
                 Ok(None) => {
@@ -186,13 +186,13 @@ impl compiler_core::script::Backend for LazyGpu {
 }
 
 /// The backend `tvm.build` uses in `tessel run`.
-fn script_backend(which: BackendArg) -> std::rc::Rc<dyn compiler_core::script::Backend> {
-    use compiler_core::script::{ReferenceBackend, RoutingBackend};
+fn script_backend(which: BackendArg) -> std::rc::Rc<dyn compiler_core::target::Backend> {
+    use compiler_core::target::{ReferenceBackend, RoutingBackend};
     use std::rc::Rc;
     match which {
         BackendArg::Reference => Rc::new(ReferenceBackend::default()),
         BackendArg::Native => {
-            let cpu: Rc<dyn compiler_core::script::Backend> =
+            let cpu: Rc<dyn compiler_core::target::Backend> =
                 Rc::new(codegen_wasm::backend::WasmBackend);
             Rc::new(RoutingBackend {
                 cpu: cpu.clone(),
@@ -212,8 +212,8 @@ fn run_script(
     memory_mib: Option<u64>,
     backend: BackendArg,
 ) -> ExitCode {
-    use compiler_core::script::{Interpreter, Limits, Stream};
     use std::io::Write as _;
+    use tessel_script::{Interpreter, Limits, Stream};
     let src = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
@@ -248,7 +248,7 @@ fn run_script(
     }));
     let name = file.display().to_string();
     let cells = if notebook {
-        compiler_core::script::notebook_cells(&src)
+        tessel_script::notebook_cells(&src)
     } else {
         vec![src.clone()]
     };

@@ -1,6 +1,6 @@
 //! `tvm.build` for CPU targets (`"llvm"`, `"c"`, `"llvm -mcpu=…"`, dict
 //! targets with a CPU kind): [`WasmBackend`] implements
-//! [`compiler_core::script::Backend`] by compiling the module to one wasm
+//! [`compiler_core::target::Backend`] by compiling the module to one wasm
 //! module ([`crate::build`]) and running it with the wasmtime
 //! [`Runtime`] (feature `native`).
 //!
@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
 use compiler_core::ir::IRModule;
-use compiler_core::script::{Backend, Executable, Host, TargetSpec};
+use compiler_core::target::{Backend, Executable, Host, TargetSpec};
 
 use crate::runtime::{run_ndarrays, upload, Runtime, WasmtimeRuntime};
 use crate::WasmModule;
@@ -152,7 +152,7 @@ impl WasmExecutable {
 mod tests {
     use super::*;
     use compiler_core::eval::run_prim_func;
-    use compiler_core::script::TickClock;
+    use compiler_core::target::TickClock;
     use compiler_core::tvmscript::builder::parse_script;
 
     const MM: &str = r#"

@@ -1,6 +1,6 @@
 //! `tvm.build` for GPU targets (`"webgpu"`, `"cuda"`, `"metal"`,
 //! `Target("webgpu", host="llvm")`, dict targets with a GPU kind):
-//! [`GpuBackend`] implements [`compiler_core::script::Backend`] with the
+//! [`GpuBackend`] implements [`compiler_core::target::Backend`] with the
 //! WGSL code generator and the wgpu [`GpuRuntime`] (feature `native`).
 //!
 //! As in TVM, a function with thread-bound loops becomes GPU kernels (a
@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
 use compiler_core::ir::{BaseFunc, ForKind, IRModule, PrimFunc, StmtKind};
-use compiler_core::script::{
+use compiler_core::target::{
     Backend, Executable, Host, ReferenceBackend, SourceModule, TargetSpec,
 };
 
@@ -215,7 +215,7 @@ mod tests {
     use super::*;
     use compiler_core::eval::run_prim_func;
     use compiler_core::ir::DataType;
-    use compiler_core::script::NoClock;
+    use compiler_core::target::NoClock;
     use compiler_core::tvmscript::builder::parse_script;
 
     const MIXED: &str = r#"

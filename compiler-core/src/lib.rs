@@ -15,7 +15,6 @@ pub mod graph;
 pub use tessel_ir as ir;
 pub mod lower;
 pub mod schedule;
-pub mod script;
 pub use tessel_syntax as syntax;
 pub mod target;
 pub mod te;

@@ -6,7 +6,7 @@
 //! [`ScriptOutcome`] out (console text, the module after each step, the
 //! trace, errors). Today it implements a minimal "script mode" itself: a
 //! TVMScript module, then schedule calls after a `# --- schedule ---` line.
-//! When `compiler_core::script` (the Python-subset interpreter) lands,
+//! When `tessel_script` (the Python-subset interpreter) lands,
 //! `run_script` becomes a call into it and the rest of this file stays.
 
 use std::collections::HashMap;
@@ -164,7 +164,7 @@ fn schedule_lines(rest: &str) -> String {
 /// - **script mode**: a TVMScript module, then `# --- schedule ---` and
 ///   schedule calls (or a bare module): parsed and scheduled directly;
 /// - **Python mode**: anything else that parses as Python (course notebook
-///   cells, `# %%` separated): run by `compiler_core::script`'s interpreter;
+///   cells, `# %%` separated): run by `tessel_script`'s interpreter;
 ///   the module's steps come from replaying the trace of its last schedule.
 ///
 /// Either way the module after each step comes from replaying the trace.
@@ -330,13 +330,13 @@ fn script_mode(source: &str) -> ScriptOutcome {
 }
 
 fn python_mode(source: &str) -> ScriptOutcome {
-    use compiler_core::script::{notebook_cells, Interpreter, Limits};
+    use tessel_script::{notebook_cells, Interpreter, Limits};
     let mut out = ScriptOutcome::default();
     let p = platform();
     let backend = Rc::new(ScriptBackend::new(p.cpu.clone()));
-    let host: Rc<dyn compiler_core::script::Host> = match p.host {
+    let host: Rc<dyn compiler_core::target::Host> = match p.host {
         Some(h) => h,
-        None => Rc::new(compiler_core::script::NoClock),
+        None => Rc::new(compiler_core::target::NoClock),
     };
     let mut it = Interpreter::with_host(Limits::default(), host, backend.clone());
     let take_notes = |console: &mut String| {
@@ -912,7 +912,7 @@ pub const STEP_BUDGET: u64 = 400_000_000;
 #[derive(Clone, Default)]
 pub struct Platform {
     pub cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>,
-    pub host: Option<Rc<dyn compiler_core::script::Host>>,
+    pub host: Option<Rc<dyn compiler_core::target::Host>>,
 }
 
 thread_local! {
@@ -1333,7 +1333,7 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
 /// interpreter, with a note for the console.
 pub struct ScriptBackend {
     pub cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>,
-    reference: compiler_core::script::ReferenceBackend,
+    reference: compiler_core::target::ReferenceBackend,
     /// Notes for the console, taken after each cell.
     pub notes: std::cell::RefCell<Vec<String>>,
 }
@@ -1342,7 +1342,7 @@ impl ScriptBackend {
     pub fn new(cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>) -> ScriptBackend {
         ScriptBackend {
             cpu,
-            reference: compiler_core::script::ReferenceBackend::default(),
+            reference: compiler_core::target::ReferenceBackend::default(),
             notes: Default::default(),
         }
     }
@@ -1351,12 +1351,12 @@ impl ScriptBackend {
 /// Target kinds that mean "the CPU".
 const CPU_TARGETS: [&str; 4] = ["llvm", "c", "wasm", "webassembly"];
 
-impl compiler_core::script::Backend for ScriptBackend {
+impl compiler_core::target::Backend for ScriptBackend {
     fn build(
         &self,
         module: &IRModule,
-        target: &compiler_core::script::TargetSpec,
-    ) -> Result<Rc<dyn compiler_core::script::Executable>, String> {
+        target: &compiler_core::target::TargetSpec,
+    ) -> Result<Rc<dyn compiler_core::target::Executable>, String> {
         let note = |m: String| self.notes.borrow_mut().push(m);
         if !CPU_TARGETS.contains(&target.kind.as_str()) {
             note(format!(
@@ -1403,7 +1403,7 @@ struct WasmExecutable {
     rt: std::cell::RefCell<Box<dyn Runtime>>,
 }
 
-impl compiler_core::script::Executable for WasmExecutable {
+impl compiler_core::target::Executable for WasmExecutable {
     fn function_names(&self) -> Vec<String> {
         self.module.kernels.iter().map(|k| k.name.clone()).collect()
     }

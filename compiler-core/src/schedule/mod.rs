@@ -54,8 +54,8 @@ pub use tensorize::{TensorIntrin, TensorIntrinTable};
 pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
 
-use crate::ir::*;
 use crate::ir::printer::{print_prim_func, Dialect, Mark, PrintOptions};
+use crate::ir::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockRV(pub u32);
@@ -310,11 +310,7 @@ impl Schedule {
     }
 
     /// Finds the block a handle refers to: its path and realize.
-    pub(crate) fn resolve_block(
-        &self,
-        primitive: &str,
-        rv: BlockRV,
-    ) -> Result<(StmtPath, BlockRealize)> {
+    pub fn resolve_block(&self, primitive: &str, rv: BlockRV) -> Result<(StmtPath, BlockRealize)> {
         let name = match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Block(Some(n))) => n.clone(),
             Some(RvTarget::Block(None)) => {
@@ -358,7 +354,7 @@ impl Schedule {
     }
 
     /// Finds the loop a handle refers to: its path and node.
-    pub(crate) fn resolve_loop(&self, primitive: &str, rv: LoopRV) -> Result<(StmtPath, For)> {
+    pub fn resolve_loop(&self, primitive: &str, rv: LoopRV) -> Result<(StmtPath, For)> {
         let var = match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Loop(Some(v))) => *v,
             Some(RvTarget::Loop(None)) => {

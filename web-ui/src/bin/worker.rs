@@ -15,7 +15,7 @@ use web_ui::protocol::{Request, Response, RunOutcome};
 /// The clock of Python scripts (`time.time()`, `time_evaluator`).
 struct PerfClock;
 
-impl compiler_core::script::Host for PerfClock {
+impl compiler_core::target::Host for PerfClock {
     fn now_seconds(&self) -> f64 {
         web_ui::cpu_rt::perf_now() / 1000.0
     }

@@ -6,9 +6,7 @@
 //! Course-style scripts (`tests/data/scripts/relax_*.py`) must print what
 //! TVM 0.27 + NumPy print (`.out`, from `tools/tvm_oracle/script_outputs.py`).
 
-mod script_support;
-
-use script_support::*;
+use crate::support::*;
 
 fn check(name: &str) -> Run {
     let path = data_dir("scripts").join(name);

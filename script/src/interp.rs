@@ -20,8 +20,8 @@ use super::host::Obj;
 use super::source::Source;
 use super::value::*;
 use super::{Backend, Host, Limits, OutputChunk, Stream};
-use crate::diag::Span;
-use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
+use tessel_syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
+use tessel_syntax::diag::Span;
 
 /// A subscript index evaluated by [`Interp::int_indices`].
 enum IntIndex {
@@ -367,7 +367,7 @@ pub struct Interp {
     /// Bytes of output written by the current cell.
     pub(crate) out_bytes: u64,
     /// Tensor intrinsics registered by the session (`TensorIntrin.register`).
-    pub(crate) intrins: crate::schedule::TensorIntrinTable,
+    pub(crate) intrins: compiler_core::schedule::TensorIntrinTable,
     /// The stack address when the cell started (see [`stack_addr`]).
     pub(crate) stack_base: usize,
     /// Deepest stack use seen in this cell, in bytes.
@@ -507,7 +507,7 @@ impl Interp {
         list.charge.set(n * SLOT_BYTES)
     }
 
-    pub(crate) fn new_array(&mut self, a: crate::eval::NDArray) -> Res<Value> {
+    pub(crate) fn new_array(&mut self, a: compiler_core::eval::NDArray) -> Res<Value> {
         let charge = Charge::new(&self.mem);
         charge.set(array_bytes(&a))?;
         Ok(Value::Array(Rc::new(ArrayObj {
@@ -517,7 +517,7 @@ impl Interp {
         })))
     }
 
-    pub(crate) fn array_obj(&mut self, a: crate::eval::NDArray) -> Res<Rc<ArrayObj>> {
+    pub(crate) fn array_obj(&mut self, a: compiler_core::eval::NDArray) -> Res<Rc<ArrayObj>> {
         let charge = Charge::new(&self.mem);
         charge.set(array_bytes(&a))?;
         Ok(Rc::new(ArrayObj {
@@ -532,7 +532,7 @@ impl Interp {
         &mut self,
         base: &Rc<ArrayObj>,
         offs: Vec<usize>,
-        data: crate::eval::NDArray,
+        data: compiler_core::eval::NDArray,
     ) -> Res<Value> {
         let (root, offs): (Rc<ArrayObj>, Vec<usize>) = match base.view_of() {
             Some((root, parent)) => (
@@ -2501,6 +2501,6 @@ fn quote_list(names: &[String]) -> String {
     }
 }
 
-pub(crate) fn array_bytes(a: &crate::eval::NDArray) -> u64 {
+pub(crate) fn array_bytes(a: &compiler_core::eval::NDArray) -> u64 {
     (a.len() as u64).saturating_mul(a.dtype().bytes().max(1) as u64)
 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::source::Source;
 use super::value::Value;
-use crate::diag::Span;
+use tessel_syntax::diag::Span;
 
 /// The result of evaluating something that may raise.
 pub type Res<T> = Result<T, Box<PyErr>>;
@@ -361,8 +361,8 @@ fn caret_line(text: &str, line: usize, col: usize, e: &TbEntry) -> Option<String
 /// CPython's `_extract_caret_anchors_from_line_segment` (character offsets
 /// into `segment`).
 fn anchors(segment: &str) -> Option<(usize, usize)> {
-    use crate::syntax::ast::ExprKind;
-    let expr = crate::syntax::parse_expr(segment).ok()?;
+    use tessel_syntax::ast::ExprKind;
+    let expr = tessel_syntax::parse_expr(segment).ok()?;
     let seg: Vec<char> = segment.chars().collect();
     let to_char = |byte: u32| {
         segment

@@ -16,9 +16,9 @@ use super::error::{ExcKind, PyErr, Res};
 use super::host::Obj;
 use super::interp::{CodeInfo, Env};
 use super::source::Source;
-use crate::eval::NDArray;
-use crate::ir::DataType;
-use crate::syntax::ast;
+use compiler_core::eval::NDArray;
+use tessel_ir::DataType;
+use tessel_syntax::ast;
 
 /// A Python value.
 #[derive(Clone)]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::error::{ExcKind, PyErr, Res};
 use super::interp::Interp;
 use super::value::*;
-use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use tessel_syntax::ast::{BinOp, CmpOp, UnaryOp};
 
 /// Python's float floor division and modulo (`divmod` for floats).
 pub fn float_divmod(a: f64, b: f64) -> (f64, f64) {

@@ -2,10 +2,10 @@
 //! info, `relax.op.*` expressions, the `BlockBuilder`, `relax.build` and the
 //! `VirtualMachine`, and `tvm.register_func` for `R.call_dps_packed`.
 //!
-//! Expressions are [`crate::graph`] values wrapped in [`RObj`]; the builder
+//! Expressions are [`compiler_core::graph`] values wrapped in [`RObj`]; the builder
 //! normalises them to A-normal form as TVM does (a nested call gets its own
-//! binding) and infers struct info with [`crate::graph::infer`]. The VM is
-//! [`crate::graph::vm::Vm`]: `call_tir` runs PrimFuncs through the script's
+//! binding) and infers struct info with [`compiler_core::graph::infer`]. The VM is
+//! [`compiler_core::graph::vm::Vm`]: `call_tir` runs PrimFuncs through the script's
 //! [`super::Backend`] (the reference interpreter by default) and
 //! `call_dps_packed` finds functions the script registered with
 //! `tvm.register_func`, calling them with `tvm.runtime.Tensor` arguments.
@@ -18,7 +18,7 @@
 //! `emit_te`). `relax.transform.{BindParams, LegalizeOps,
 //! AnnotateTIROpPattern, FuseOps, FuseTIR, DeadCodeElimination}` and
 //! `tvm.transform.Sequential` are passes callable on modules, running
-//! [`crate::graph::transform`]; a pass error is a `TVMError` at the call.
+//! [`compiler_core::graph::transform`]; a pass error is a `TVMError` at the call.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -30,15 +30,15 @@ use super::host::{Device, Obj};
 use super::interp::Interp;
 use super::value::*;
 use super::{Executable, TargetSpec};
-use crate::eval::NDArray;
-use crate::graph::infer::expr_sinfo;
-use crate::graph::vm::{Kernels, PackedRegistry, Value as VmValue, Vm};
-use crate::graph::{
+use compiler_core::eval::NDArray;
+use compiler_core::graph::infer::expr_sinfo;
+use compiler_core::graph::vm::{Kernels, PackedRegistry, Value as VmValue, Vm};
+use compiler_core::graph::{
     BinaryOp, Binding, BindingBlock, Conv2dAttrs, Expr, ExprKind, Function, Op, PrimExpr, SeqExpr,
     StructInfo, TensorInfo, Var,
 };
-use crate::ir::{AttrValue, BaseFunc, DataType, IRModule};
-use crate::tvmscript::printer::Dialect;
+use tessel_ir::printer::Dialect;
+use tessel_ir::{AttrValue, BaseFunc, DataType, IRModule};
 
 /// Reference-interpreter steps per script step (as for `tvm.build`).
 const IR_STEPS_PER_STEP: u64 = 8;
@@ -75,14 +75,14 @@ pub enum RObj {
     /// A graph function (`mod["main"]`, a mutator's result).
     Func(Rc<Function>),
     /// A mutator's bindings so far (for `lookup_binding`).
-    MutState(RefCell<HashMap<crate::ir::VarId, Expr>>),
+    MutState(RefCell<HashMap<tessel_ir::VarId, Expr>>),
     /// A module pass (`@tvm.ir.transform.module_pass`): the script's object.
     ModulePass(Value),
     /// A built-in pass (`relax.transform.FuseOps()`) or `tvm.transform.Sequential`.
     Pass(Rc<GraphPass>),
 }
 
-/// The graph passes scripts can create ([`crate::graph::transform`]).
+/// The graph passes scripts can create ([`compiler_core::graph::transform`]).
 pub enum GraphPass {
     BindParams(String, HashMap<String, NDArray>),
     LegalizeOps,
@@ -228,15 +228,15 @@ fn expr_text(e: &Expr) -> String {
             format!("({})", parts.join(", "))
         }
         ExprKind::TupleGetItem(t, i) => format!("{}[{i}]", expr_text(t)),
-        ExprKind::Shape(v) => format!("R.shape({})", crate::graph::op::shape_text(v)),
+        ExprKind::Shape(v) => format!("R.shape({})", compiler_core::graph::op::shape_text(v)),
         ExprKind::PrimValue(_) => "R.prim_value(...)".into(),
         ExprKind::Str(s) => format!("R.str({s:?})"),
         ExprKind::GlobalVar(g) => format!("cls.{}", g.name()),
         ExprKind::ExternFunc(s) => format!("{s:?}"),
         ExprKind::Call(c) => {
             let callee = match &c.callee {
-                crate::graph::Callee::Op(op) => format!("R.{}", op.script_name()),
-                crate::graph::Callee::Global(g) => format!("cls.{}", g.name()),
+                compiler_core::graph::Callee::Op(op) => format!("R.{}", op.script_name()),
+                compiler_core::graph::Callee::Global(g) => format!("cls.{}", g.name()),
             };
             let parts: Vec<String> = c.args.iter().map(expr_text).collect();
             format!("{callee}({})", parts.join(", "))
@@ -319,7 +319,7 @@ fn to_dim(it: &mut Interp, v: &Value) -> Res<PrimExpr> {
                     }
                 }
             }
-            let var = crate::ir::Var::new(name.to_string(), DataType::i64());
+            let var = tessel_ir::Var::new(name.to_string(), DataType::i64());
             let p: PrimExpr = PrimExpr::from(&var);
             let stored = Expr::new(ExprKind::PrimValue(p.clone()), Default::default());
             m.attrs
@@ -615,12 +615,12 @@ fn op_get(it: &mut Interp, mut a: Args) -> Res<Value> {
     let name = it.str_of(&name)?;
     let known = name
         .strip_prefix("relax.")
-        .map(|n| crate::graph::op::OP_NAMES.contains(&n) || n == "linear")
+        .map(|n| compiler_core::graph::op::OP_NAMES.contains(&n) || n == "linear")
         .unwrap_or(false);
     if !known {
         return Err(PyErr::value_error(format!(
             "Cannot find op `{name}` (Tessel knows relax.{})",
-            crate::graph::op::OP_NAMES.join(", relax.")
+            compiler_core::graph::op::OP_NAMES.join(", relax.")
         )));
     }
     Ok(host(RObj::OpRef(name)))
@@ -682,7 +682,7 @@ fn op_call(it: &mut Interp, mut a: Args) -> Res<Value> {
             };
             let out_dtype = dtype_opt(it, a.take(3, "out_dtype"))?;
             a.done(f, 4)?;
-            crate::graph::op::linear(x, w, b, out_dtype)
+            compiler_core::graph::op::linear(x, w, b, out_dtype)
         }
         "ewise_fma" => {
             let x = arg(&mut a, it, 0, "x1")?;
@@ -1228,7 +1228,7 @@ fn te_arg(
     it: &mut Interp,
     v: &Value,
     index: usize,
-    map: &mut Vec<(crate::te::Tensor, Expr)>,
+    map: &mut Vec<(compiler_core::te::Tensor, Expr)>,
 ) -> Res<Value> {
     if let Some(r) = relax_obj(v) {
         // TVM names the placeholder of an expression that is not a variable
@@ -1267,7 +1267,7 @@ fn te_arg(
                 "emit_te: argument `{name}` needs a known shape and dtype"
             )));
         };
-        let t = crate::te::placeholder(&shape, dtype, &name)
+        let t = compiler_core::te::placeholder(&shape, dtype, &name)
             .map_err(|e| PyErr::value_error(e.message))?;
         map.push((t.clone(), e));
         return Ok(super::te::tensor_value(t));
@@ -1374,7 +1374,7 @@ fn te_call_expr(it: &mut Interp, bb: &RefCell<Builder>, what: &str, mut a: Args)
     let mut b = bb.borrow_mut();
     let name = 'found: {
         for (n, g) in b.module.prim_funcs() {
-            if crate::analysis::structural_equal::prim_func_equal(g, &func).is_ok() {
+            if compiler_core::analysis::structural_equal::prim_func_equal(g, &func).is_ok() {
                 break 'found n.to_string();
             }
         }
@@ -1499,7 +1499,7 @@ impl Kernels for ScriptKernels<'_> {
     fn call_prim_func(
         &mut self,
         name: &str,
-        _func: &Rc<crate::ir::PrimFunc>,
+        _func: &Rc<tessel_ir::PrimFunc>,
         args: &mut [NDArray],
     ) -> Result<(), String> {
         let Some(exec) = self.exec.clone() else {
@@ -1647,13 +1647,13 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
         (RObj::Var(var), "name_hint") => Ok(Value::str(var.name())),
         (RObj::Var(var), "struct_info" | "ty") => Ok(host(RObj::SInfo(var.sinfo().clone()))),
         (RObj::Expr(e), "struct_info" | "ty") => {
-            let s = expr_sinfo(e, &crate::graph::infer::NoGlobals)
+            let s = expr_sinfo(e, &compiler_core::graph::infer::NoGlobals)
                 .map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
             Ok(host(RObj::SInfo(s)))
         }
         (RObj::Expr(e), "op") => match e.kind() {
             ExprKind::Call(c) => match &c.callee {
-                crate::graph::Callee::Op(op) => {
+                compiler_core::graph::Callee::Op(op) => {
                     let n = if matches!(op, Op::CallTir) {
                         "relax.call_tir".to_string()
                     } else {
@@ -1661,7 +1661,7 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
                     };
                     Ok(host(RObj::OpRef(n)))
                 }
-                crate::graph::Callee::Global(g) => {
+                compiler_core::graph::Callee::Global(g) => {
                     Ok(Value::Host(Rc::new(Obj::GlobalVar(g.name().to_string()))))
                 }
             },
@@ -2068,8 +2068,8 @@ fn to_attr(it: &mut Interp, v: &Value) -> Res<AttrValue> {
 }
 
 fn func_print(f: &Function, name: &str) -> String {
-    let opts = crate::tvmscript::printer::PrintOptions::new(Dialect::Tirx);
-    crate::tvmscript::printer::print_graph_func(f, name, &opts)
+    let opts = tessel_ir::printer::PrintOptions::new(Dialect::Tirx);
+    tessel_ir::printer::print_graph_func(f, name, &opts)
 }
 
 fn func_name(f: &Function) -> String {
@@ -2131,13 +2131,13 @@ fn make_call(it: &mut Interp, mut a: Args) -> Res<Value> {
                     )))
                 }
             };
-            crate::graph::Callee::Op(op)
+            compiler_core::graph::Callee::Op(op)
         }
         (Value::Host(o), _) if matches!(&**o, Obj::GlobalVar(_)) => {
             let Obj::GlobalVar(n) = &**o else {
                 return Err(PyErr::type_error("not a GlobalVar"));
             };
-            crate::graph::Callee::Global(crate::graph::GlobalVar::new(n))
+            compiler_core::graph::Callee::Global(compiler_core::graph::GlobalVar::new(n))
         }
         _ => {
             return Err(PyErr::type_error(format!(
@@ -2146,7 +2146,7 @@ fn make_call(it: &mut Interp, mut a: Args) -> Res<Value> {
             )))
         }
     };
-    Ok(host(RObj::Expr(Expr::call(crate::graph::Call {
+    Ok(host(RObj::Expr(Expr::call(compiler_core::graph::Call {
         callee,
         args: exprs,
         sinfo_args,
@@ -2184,7 +2184,7 @@ fn remove_all_unused(_it: &mut Interp, mut a: Args) -> Res<Value> {
 }
 
 fn dce(f: &Function) -> Function {
-    let mut used: std::collections::HashSet<crate::ir::VarId> = Default::default();
+    let mut used: std::collections::HashSet<tessel_ir::VarId> = Default::default();
     f.body.body.for_each_var(&mut |v| {
         used.insert(v.id());
     });
@@ -2214,7 +2214,7 @@ fn dce(f: &Function) -> Function {
 }
 
 /// Replaces variables by their new versions.
-fn remap(e: &Expr, map: &HashMap<crate::ir::VarId, Var>) -> Expr {
+fn remap(e: &Expr, map: &HashMap<tessel_ir::VarId, Var>) -> Expr {
     match e.kind() {
         ExprKind::Var(v) => match map.get(&v.id()) {
             Some(n) => n.to_expr(),
@@ -2326,7 +2326,7 @@ fn mutator_visit_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     let visit_call = it.get_attr(&inst, "visit_call_").ok();
     let bb = bb_of(&builder)?;
-    let mut map: HashMap<crate::ir::VarId, Var> = HashMap::new();
+    let mut map: HashMap<tessel_ir::VarId, Var> = HashMap::new();
     let mut blocks = Vec::new();
     for block in &f.body.blocks {
         {
@@ -2363,7 +2363,10 @@ fn mutator_visit_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
             let new_value = normalize_args(&mut b, new_value)?;
             let sinfo =
                 expr_sinfo(&new_value, &b.module).map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
-            let var = if crate::analysis::structural_equal::graph::sinfo_equal(&sinfo, binding.var.sinfo()) {
+            let var = if compiler_core::analysis::structural_equal::graph::sinfo_equal(
+                &sinfo,
+                binding.var.sinfo(),
+            ) {
                 binding.var.clone()
             } else {
                 let v = Var::with(
@@ -2595,7 +2598,7 @@ fn run_graph_pass(it: &mut Interp, p: &GraphPass, mut a: Args) -> Res<Value> {
             )))
         }
     };
-    use crate::graph::transform as t;
+    use compiler_core::graph::transform as t;
     let r = match p {
         GraphPass::BindParams(f, params) => t::bind_params(&module, f, params),
         GraphPass::LegalizeOps => t::legalize_ops(&module),

@@ -633,7 +633,7 @@ impl Interp {
                 }
                 if let Value::NpScalar(s) = v {
                     // np.float64 is a float, np.int64 an int in Python's eyes.
-                    if Rc::ptr_eq(c, &self.types.float) && s.dtype == crate::ir::DataType::f64() {
+                    if Rc::ptr_eq(c, &self.types.float) && s.dtype == tessel_ir::DataType::f64() {
                         return Ok(true);
                     }
                 }
@@ -891,7 +891,7 @@ fn bi_sum(it: &mut Interp, mut a: Args) -> Res<Value> {
     let items = it.items_of(&v)?;
     for x in items {
         it.tick()?;
-        acc = it.binary_op(crate::syntax::ast::BinOp::Add, acc, x)?;
+        acc = it.binary_op(tessel_syntax::ast::BinOp::Add, acc, x)?;
     }
     Ok(acc)
 }
@@ -1275,8 +1275,8 @@ fn bi_divmod(it: &mut Interp, a: Args) -> Res<Value> {
                     return Ok(Value::tuple(vec![Value::Int(q), Value::Int(r)]));
                 }
             }
-            let q = it.binary_op(crate::syntax::ast::BinOp::FloorDiv, x.clone(), y.clone())?;
-            let r = it.binary_op(crate::syntax::ast::BinOp::Mod, x.clone(), y.clone())?;
+            let q = it.binary_op(tessel_syntax::ast::BinOp::FloorDiv, x.clone(), y.clone())?;
+            let r = it.binary_op(tessel_syntax::ast::BinOp::Mod, x.clone(), y.clone())?;
             Ok(Value::tuple(vec![q, r]))
         }
         _ => Err(PyErr::type_error("divmod expected 2 arguments")),
@@ -1285,7 +1285,7 @@ fn bi_divmod(it: &mut Interp, a: Args) -> Res<Value> {
 
 fn bi_pow(it: &mut Interp, a: Args) -> Res<Value> {
     match a.pos.as_slice() {
-        [x, y] => it.binary_op(crate::syntax::ast::BinOp::Pow, x.clone(), y.clone()),
+        [x, y] => it.binary_op(tessel_syntax::ast::BinOp::Pow, x.clone(), y.clone()),
         [x, y, m] => {
             let (Some(b), Some(e), Some(m)) = (num_i64(x), num_i64(y), num_i64(m)) else {
                 return Err(PyErr::type_error(

@@ -13,7 +13,10 @@ fn err_msg_arg(it: &mut Interp, a: &mut Args, index: usize) -> Res<String> {
 /// The repr NumPy puts in the message: at most 3 lines, then `...`.
 fn short_repr(a: &NDArray) -> String {
     let r = if a.ndim() == 0 {
-        format!("array({})", crate::eval::format::format_0d_element(a))
+        format!(
+            "array({})",
+            compiler_core::eval::format::format_0d_element(a)
+        )
     } else {
         array_repr(a)
     };
@@ -57,7 +60,7 @@ fn fmt0(dt: DataType, n: Num) -> String {
         NDArray::from_i64(dt, &[], &[n.as_i64()])
     };
     match arr {
-        Ok(a) => crate::eval::format::format_0d_element(&a),
+        Ok(a) => compiler_core::eval::format::format_0d_element(&a),
         Err(_) => String::new(),
     }
 }
@@ -140,7 +143,7 @@ fn compare_arrays(
         "Mismatched elements: {} / {} ({}%)",
         bad.len(),
         total,
-        crate::script::fmt::fmt_general(percent, 3, false, false)
+        crate::fmt::fmt_general(percent, 3, false, false)
     )];
     if !shape.is_empty() {
         let lines: Vec<String> = bad
@@ -161,7 +164,7 @@ fn compare_arrays(
                             }
                         }
                         Num::I(i) => i.to_string(),
-                        Num::F(f) => crate::script::fmt::float_repr(f),
+                        Num::F(f) => crate::fmt::float_repr(f),
                     },
                     _ => String::new(),
                 };
@@ -258,8 +261,8 @@ pub fn assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
     let _ = a.take_kw("strict");
     let header = format!(
         "Not equal to tolerance rtol={}, atol={}",
-        crate::script::fmt::fmt_general(rtol, 6, false, false),
-        crate::script::fmt::fmt_general(atol, 6, false, false)
+        crate::fmt::fmt_general(rtol, 6, false, false),
+        crate::fmt::fmt_general(atol, 6, false, false)
     );
     let close = move |p: f64, q: f64| (p - q).abs() <= atol + rtol * q.abs();
     compare_arrays(it, &actual, &desired, &header, &err_msg, &close)?;

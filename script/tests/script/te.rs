@@ -2,9 +2,7 @@
 //! point at the script's line (never a panic), and what TE builds computes
 //! what NumPy computes.
 
-mod script_support;
-
-use script_support::*;
+use crate::support::*;
 
 fn run(src: &str) -> Run {
     run_source(src, "<cell>", limits())

@@ -1,5 +1,5 @@
 //! Tensor expressions in scripts: `tvm.te`, `tvm.topi` and the
-//! `tvm.tir` expression helpers, as script values over [`crate::te`].
+//! `tvm.tir` expression helpers, as script values over [`compiler_core::te`].
 //!
 //! A TE object is a host value `Obj::Te(`[`TeObj`]`)`: a tensor, an
 //! expression (`tir.Var`, constants, loads, arithmetic), an iteration
@@ -41,13 +41,13 @@ use super::error::{ExcKind, PyErr, Res};
 use super::host::Obj;
 use super::interp::Interp;
 use super::value::*;
-use crate::ir::{DataType, Expr, IterKind, IterVar, PrimFunc, Var};
-use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
-use crate::te::{
+use compiler_core::te::{
     self, op, topi, BodyItem, ComputeBody, ComputeOptions, FuncArg, Operation, Reduce, TeError,
     Tensor,
 };
-use crate::tvmscript::printer::{print_expr, Dialect};
+use tessel_ir::printer::{print_expr, Dialect};
+use tessel_ir::{DataType, Expr, IterKind, IterVar, PrimFunc, Var};
+use tessel_syntax::ast::{BinOp, CmpOp, UnaryOp};
 
 /// A TE script object.
 pub enum TeObj {
@@ -465,10 +465,10 @@ fn te_compute(it: &mut Interp, mut a: Args) -> Res<Value> {
         for (k, v) in items {
             let k = str_arg(Some(k), "")?;
             let v = match &v {
-                Value::Int(i) => crate::ir::AttrValue::Int(*i),
-                Value::Bool(b) => crate::ir::AttrValue::Bool(*b),
-                Value::Str(s) => crate::ir::AttrValue::Str(s.to_string()),
-                other => crate::ir::AttrValue::Expr(to_expr(other)?),
+                Value::Int(i) => tessel_ir::AttrValue::Int(*i),
+                Value::Bool(b) => tessel_ir::AttrValue::Bool(*b),
+                Value::Str(s) => tessel_ir::AttrValue::Str(s.to_string()),
+                other => tessel_ir::AttrValue::Expr(to_expr(other)?),
             };
             opts = opts.with_attr(&k, v);
         }
@@ -1018,7 +1018,7 @@ pub fn class_name(o: &TeObj) -> &'static str {
 }
 
 fn expr_class(e: &Expr) -> &'static str {
-    use crate::ir::{BinOp as B, CmpOp as C, ExprKind as K};
+    use tessel_ir::{BinOp as B, CmpOp as C, ExprKind as K};
     match e.kind() {
         K::Var(_) => "tvm.ir.expr.Var",
         K::Int(_) => "tvm.ir.prim.expr.IntImm",
@@ -1190,8 +1190,8 @@ pub fn get_attr(_it: &mut Interp, o: &TeObj, v: &Value, name: &str) -> Res<Value
                 Value::str(e.as_var().map(|v| v.name().to_string()).unwrap_or_default())
             }
             "value" => match e.kind() {
-                crate::ir::ExprKind::Int(i) => Value::Int(*i),
-                crate::ir::ExprKind::Float(f) => Value::Float(*f),
+                tessel_ir::ExprKind::Int(i) => Value::Int(*i),
+                tessel_ir::ExprKind::Float(f) => Value::Float(*f),
                 _ => return Err(no_attr(o, name)),
             },
             "astype" => bound(),
@@ -1355,8 +1355,8 @@ const EXPR_BOOL_ERROR: &str =
 pub fn truthy(v: &Value) -> Option<Res<bool>> {
     match te_obj(v)? {
         TeObj::Expr(e) => Some(match e.kind() {
-            crate::ir::ExprKind::Int(i) => Ok(*i != 0),
-            crate::ir::ExprKind::Float(f) => Ok(*f != 0.0),
+            tessel_ir::ExprKind::Int(i) => Ok(*i != 0),
+            tessel_ir::ExprKind::Float(f) => Ok(*f != 0.0),
             _ => Err(PyErr::value_error(EXPR_BOOL_ERROR)),
         }),
         TeObj::IterVar(_) | TeObj::Reduce(_) => Some(Err(PyErr::value_error(EXPR_BOOL_ERROR))),
@@ -1391,7 +1391,7 @@ pub fn const_int(o: &TeObj) -> Option<i64> {
 mod tests {
     use super::super::{Interpreter, Limits};
     use super::*;
-    use crate::tvmscript::printer::{print_prim_func, PrintOptions};
+    use tessel_ir::printer::{print_prim_func, PrintOptions};
 
     const DEFS: &str = "from tvm import te
 def te_matmul(A, B):
@@ -1431,7 +1431,7 @@ def te_bad(A):
         assert!(text.contains("T.sblock(\"matmul\")"), "{text}");
         assert!(text.contains("T.int64(4)"), "{text}");
         // And it computes a matmul (reference interpreter).
-        use crate::eval::{run_prim_func, EvalOptions, NDArray};
+        use compiler_core::eval::{run_prim_func, EvalOptions, NDArray};
         let av: Vec<f64> = (0..12).map(|x| x as f64 * 0.5 - 2.0).collect();
         let bv: Vec<f64> = (0..15).map(|x| 1.0 - x as f64 * 0.25).collect();
         let mut args = vec![

@@ -260,8 +260,8 @@ impl Interp {
                 "__module__" => Ok(Value::str("__main__")),
                 "__doc__" => Ok(match &f.body {
                     FuncBody::Def(d) => match d.body.first().map(|s| &s.kind) {
-                        Some(crate::syntax::ast::StmtKind::Expr(e)) => match &e.kind {
-                            crate::syntax::ast::ExprKind::Str(s) => Value::str(s.as_str()),
+                        Some(tessel_syntax::ast::StmtKind::Expr(e)) => match &e.kind {
+                            tessel_syntax::ast::ExprKind::Str(s) => Value::str(s.as_str()),
                             _ => Value::None,
                         },
                         _ => Value::None,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::*;
-use crate::script::builtins::{builtin, builtin_with};
+use crate::builtins::{builtin, builtin_with};
 
 fn module(name: &str, attrs: HashMap<String, Value>) -> Value {
     Value::Module(Rc::new(ModuleObj {
@@ -895,7 +895,7 @@ fn np_round(it: &mut Interp, mut a: Args) -> Res<Value> {
     let v = a.req(0, "a", "round")?;
     let d = a.take(1, "decimals").and_then(|x| num_i64(&x)).unwrap_or(0);
     match &v {
-        Value::Float(f) => Ok(Value::Float(crate::script::builtins::round_float(*f, d))),
+        Value::Float(f) => Ok(Value::Float(crate::builtins::round_float(*f, d))),
         _ => round_array(it, &v, d),
     }
 }

@@ -2,14 +2,14 @@
 //! notebook cells: plain Python (functions, classes, closures, exceptions,
 //! comprehensions, f-strings and `%`-formatting), a NumPy subset, and the
 //! `tvm` package surface — TVMScript classes and functions become IR through
-//! [`crate::tvmscript::builder`], schedules go through
-//! [`crate::schedule::Schedule::call`], and `tvm.build` goes through a
+//! [`compiler_core::tvmscript::builder`], schedules go through
+//! [`compiler_core::schedule::Schedule::call`], and `tvm.build` goes through a
 //! [`Backend`] (by default [`ReferenceBackend`], the reference interpreter).
 //!
 //! # Using it
 //!
 //! ```
-//! use compiler_core::script::{Interpreter, Stream};
+//! use tessel_script::{Interpreter, Stream};
 //! let mut interp = Interpreter::new(Default::default());
 //! let result = interp.run_cell("x = [i * i for i in range(4)]\nprint(x)", "<cell>");
 //! assert!(result.is_ok());
@@ -79,11 +79,11 @@ pub mod value;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub use error::{ScriptError, TraceFrame};
-pub use crate::target::{
+pub use compiler_core::target::{
     Backend, Executable, Host, NoClock, ReferenceBackend, RoutingBackend, SourceModule, TargetSpec,
     TickClock,
 };
+pub use error::{ScriptError, TraceFrame};
 
 use error::{Exc, PyErr};
 use interp::{Frame, Interp};
@@ -209,7 +209,7 @@ impl Interpreter {
     }
 
     fn run(&mut self, src: &str, name: &str, display_last: bool) -> Result<(), ScriptError> {
-        let module = match crate::syntax::parse_module(src) {
+        let module = match tessel_syntax::parse_module(src) {
             Ok(m) => m,
             Err(d) => return Err(syntax_error(src, name, &d)),
         };
@@ -292,8 +292,8 @@ pub fn run_script(
     (i.take_output(), r.err())
 }
 
-fn syntax_error(src: &str, name: &str, d: &crate::diag::Diagnostic) -> ScriptError {
-    let index = crate::diag::LineIndex::new(src);
+fn syntax_error(src: &str, name: &str, d: &tessel_syntax::diag::Diagnostic) -> ScriptError {
+    let index = tessel_syntax::diag::LineIndex::new(src);
     let (line, col) = index.line_col(d.span.start);
     let text = index.line_text(line);
     let stripped = text.trim_start();

@@ -7,12 +7,12 @@ use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
 use compiler_core::ir::IRModule;
-use compiler_core::script::{
+use std::cell::RefCell;
+use std::collections::HashMap;
+use tessel_script::{
     notebook_cells, Backend, Executable, Interpreter, Limits, ReferenceBackend, ScriptError,
     TargetSpec, TickClock,
 };
-use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The reference backend, remembering results: `time_evaluator` runs the
 /// same function on the same inputs many times, which the debug-build
@@ -66,7 +66,7 @@ pub const STACK: usize = 256 << 20;
 
 pub fn data_dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../compiler-core/tests/data")
         .join(sub)
 }
 

@@ -5,9 +5,7 @@
 //! traces and other lines as text, numbers within a relative 1e-5, timings
 //! and sampled decisions masked where a script's header says so.
 
-mod script_support;
-
-use script_support::*;
+use crate::support::*;
 
 fn check(name: &str) {
     let path = data_dir("scripts").join(name);

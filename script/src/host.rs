@@ -13,10 +13,10 @@ use super::interp::Interp;
 use super::tvm;
 use super::value::*;
 use super::Executable;
-use crate::ir::{IRModule, PrimFunc};
-use crate::schedule::{Rv, Schedule, TraceDialect};
-use crate::syntax::ast::BinOp;
-use crate::tvmscript::printer::Dialect;
+use compiler_core::schedule::{Rv, Schedule, TraceDialect};
+use tessel_ir::printer::Dialect;
+use tessel_ir::{IRModule, PrimFunc};
+use tessel_syntax::ast::BinOp;
 
 /// A TVM device (`tvm.cpu(0)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,7 +349,7 @@ pub fn host_int(v: &Value) -> Option<i64> {
 }
 
 /// The array inside a TVM tensor (for NumPy functions given a tensor).
-pub fn host_array(v: &Value) -> Option<crate::eval::NDArray> {
+pub fn host_array(v: &Value) -> Option<compiler_core::eval::NDArray> {
     match v {
         Value::Host(o) => match &**o {
             Obj::Tensor { data, .. } => Some(data.borrow().clone()),

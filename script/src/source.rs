@@ -1,6 +1,6 @@
 //! Source text of a cell, with line lookups for tracebacks.
 
-use crate::diag::LineIndex;
+use tessel_syntax::diag::LineIndex;
 
 /// One cell (or file) of source, shared by everything defined in it.
 pub struct Source {
@@ -28,7 +28,7 @@ impl Source {
         LineIndex::new(&self.text).line_text(line)
     }
     /// The source text a span covers (`""` if out of range).
-    pub fn slice(&self, span: crate::diag::Span) -> &str {
+    pub fn slice(&self, span: tessel_syntax::diag::Span) -> &str {
         span.slice(&self.text)
     }
 }

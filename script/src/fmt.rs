@@ -6,7 +6,7 @@ use super::host::Obj;
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
-use crate::syntax::ast::FStringPart;
+use tessel_syntax::ast::FStringPart;
 
 /// Containers nested deeper than this print as `...`.
 const MAX_REPR_DEPTH: u32 = 64;

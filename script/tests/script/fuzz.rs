@@ -3,11 +3,9 @@
 //! end normally or with a Python exception — never a panic — within small
 //! budgets. `PROPTEST_CASES` overrides the number of cases (default 150).
 
-mod script_support;
-
-use compiler_core::script::{Interpreter, Limits};
+use crate::support::*;
 use proptest::prelude::*;
-use script_support::*;
+use tessel_script::{Interpreter, Limits};
 
 fn corpus() -> Vec<String> {
     let mut out = Vec::new();
@@ -129,7 +127,7 @@ fn mutated_scripts_never_panic() {
                         let mut interp = Interpreter::new(limits);
                         // Whole script, then as notebook cells.
                         let _ = interp.run_cell(&src, "<fuzz>");
-                        for cell in compiler_core::script::notebook_cells(&src) {
+                        for cell in tessel_script::notebook_cells(&src) {
                             let _ = interp.run_notebook_cell(&cell, "<fuzz>");
                         }
                         let _ = interp.take_output();

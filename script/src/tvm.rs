@@ -15,14 +15,16 @@ use super::interp::Interp;
 use super::ops::num_i64;
 use super::value::*;
 use super::TargetSpec;
-use crate::analysis::structural_equal::{assert_structural_equal as ir_equal, EqualOptions};
-use crate::eval::NDArray;
-use crate::ir::{AttrValue, BaseFunc, IRModule, PrimFunc};
-use crate::schedule::replay::SchedValue;
-use crate::schedule::{Rv, Schedule, ScheduleError, TraceDialect};
-use crate::syntax::ast;
-use crate::tvmscript::builder::{build_item, Item, PyConst, ScriptAliases};
-use crate::tvmscript::printer::{print_module, print_prim_func, print_stmt, Dialect, PrintOptions};
+use compiler_core::analysis::structural_equal::{
+    assert_structural_equal as ir_equal, EqualOptions,
+};
+use compiler_core::eval::NDArray;
+use compiler_core::schedule::replay::SchedValue;
+use compiler_core::schedule::{Rv, Schedule, ScheduleError, TraceDialect};
+use compiler_core::tvmscript::builder::{build_item, Item, PyConst, ScriptAliases};
+use tessel_ir::printer::{print_module, print_prim_func, print_stmt, Dialect, PrintOptions};
+use tessel_ir::{AttrValue, BaseFunc, IRModule, PrimFunc};
+use tessel_syntax::ast;
 
 const PRIM_FUNC: &str = "tvm.script.tir.prim_func";
 /// Reference-interpreter steps (loop iterations and stores) per script step:
@@ -104,11 +106,11 @@ fn py_const(v: &Value, depth: u32) -> Option<PyConst> {
     })
 }
 
-fn diagnostic_error(it: &Interp, diags: &[crate::diag::Diagnostic]) -> Box<PyErr> {
+fn diagnostic_error(it: &Interp, diags: &[tessel_syntax::diag::Diagnostic]) -> Box<PyErr> {
     let src = &it.frame.source;
     let text: Vec<String> = diags
         .iter()
-        .map(|d| crate::diag::render(d, &src.text, &src.name))
+        .map(|d| tessel_syntax::diag::render(d, &src.text, &src.name))
         .collect();
     // Like TVM's, the message is the rendered diagnostics.
     PyErr::new(
@@ -123,7 +125,7 @@ pub fn build_tvmscript(it: &mut Interp, stmt: &ast::Stmt) -> Res<Value> {
     let parsed = build_item(stmt, &ns).map_err(|d| diagnostic_error(it, &[d]))?;
     let dialect = Dialect::from(parsed.dialect);
     let module = parsed.to_module();
-    let errors: Vec<_> = crate::analysis::verify::verify_module(&module)
+    let errors: Vec<_> = compiler_core::analysis::verify::verify_module(&module)
         .into_iter()
         .filter(|d| d.is_error())
         .collect();
@@ -248,7 +250,7 @@ fn attr_to_value(it: &mut Interp, a: &AttrValue) -> Res<Value> {
         AttrValue::Int(i) => Value::Int(*i),
         AttrValue::Float(f) => Value::Float(*f),
         AttrValue::Str(s) => Value::str(s.as_str()),
-        AttrValue::Expr(e) => Value::str(crate::tvmscript::printer::print_expr(e)),
+        AttrValue::Expr(e) => Value::str(tessel_ir::printer::print_expr(e)),
         AttrValue::Array(items) => {
             let mut out = Vec::new();
             for x in items {
@@ -593,17 +595,17 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
             return match rv {
                 Rv::Expr(i) => Ok(Value::Int(
                     s.sch
-                        .get_value(crate::schedule::ExprRV(*i))
+                        .get_value(compiler_core::schedule::ExprRV(*i))
                         .map_err(schedule_error)?,
                 )),
                 Rv::Block(i) => {
                     let (_, realize) = s
                         .sch
-                        .resolve_block("get", crate::schedule::BlockRV(*i))
+                        .resolve_block("get", compiler_core::schedule::BlockRV(*i))
                         .map_err(schedule_error)?;
-                    let stmt = crate::ir::Stmt::new(
-                        crate::ir::StmtKind::BlockRealize(realize),
-                        crate::diag::Span::default(),
+                    let stmt = tessel_ir::Stmt::new(
+                        tessel_ir::StmtKind::BlockRealize(realize),
+                        tessel_syntax::diag::Span::default(),
                     );
                     let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
                     Ok(host(Obj::IRText {
@@ -614,11 +616,11 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
                 Rv::Loop(i) => {
                     let (_, node) = s
                         .sch
-                        .resolve_loop("get", crate::schedule::LoopRV(*i))
+                        .resolve_loop("get", compiler_core::schedule::LoopRV(*i))
                         .map_err(schedule_error)?;
-                    let stmt = crate::ir::Stmt::new(
-                        crate::ir::StmtKind::For(node),
-                        crate::diag::Span::default(),
+                    let stmt = tessel_ir::Stmt::new(
+                        tessel_ir::StmtKind::For(node),
+                        tessel_syntax::diag::Span::default(),
                     );
                     let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
                     Ok(host(Obj::IRText {
@@ -809,21 +811,21 @@ fn packed_args(a: &Args) -> Res<(Vec<NDArray>, WriteBack)> {
             }
             Value::Int(x) => {
                 arrays.push(
-                    NDArray::scalar_i64(crate::ir::DataType::i64(), *x)
+                    NDArray::scalar_i64(tessel_ir::DataType::i64(), *x)
                         .map_err(PyErr::value_error)?,
                 );
                 targets.push(None);
             }
             Value::Bool(x) => {
                 arrays.push(
-                    NDArray::scalar_i64(crate::ir::DataType::bool(), *x as i64)
+                    NDArray::scalar_i64(tessel_ir::DataType::bool(), *x as i64)
                         .map_err(PyErr::value_error)?,
                 );
                 targets.push(None);
             }
             Value::Float(x) => {
                 arrays.push(
-                    NDArray::scalar_f64(crate::ir::DataType::f64(), *x)
+                    NDArray::scalar_f64(tessel_ir::DataType::f64(), *x)
                         .map_err(PyErr::value_error)?,
                 );
                 targets.push(None);

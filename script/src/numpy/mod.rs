@@ -1,4 +1,4 @@
-//! A NumPy subset: `ndarray` (stored as [`crate::eval::NDArray`], the
+//! A NumPy subset: `ndarray` (stored as [`compiler_core::eval::NDArray`], the
 //! reference interpreter's array), NumPy scalars, dtype promotion (NEP 50:
 //! Python scalars are "weak"), broadcasting, indexing, reductions, `matmul`,
 //! printing exactly like NumPy 2, `np.random` (MT19937, bit-exact with
@@ -20,9 +20,9 @@ use super::error::{ExcKind, PyErr, Res};
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
-use crate::eval::NDArray;
-use crate::ir::{DataType, ScalarKind};
-use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use compiler_core::eval::NDArray;
+use tessel_ir::{DataType, ScalarKind};
+use tessel_syntax::ast::{BinOp, CmpOp, UnaryOp};
 
 // ----------------------------------------------------------------------------
 // dtypes
@@ -101,7 +101,7 @@ fn is_float(dt: DataType) -> bool {
 pub fn normalize(dt: DataType, n: Num) -> Num {
     match (dt.kind, dt.bits) {
         (ScalarKind::Float, 32) => Num::F(n.as_f64() as f32 as f64),
-        (ScalarKind::Float, 16) => Num::F(crate::eval::round_to_f16(n.as_f64())),
+        (ScalarKind::Float, 16) => Num::F(compiler_core::eval::round_to_f16(n.as_f64())),
         (ScalarKind::Float, _) => Num::F(n.as_f64()),
         (ScalarKind::Bool, _) => Num::I((n.as_f64() != 0.0) as i64),
         (ScalarKind::Int, bits) | (ScalarKind::UInt, bits) => {
@@ -131,7 +131,7 @@ pub fn make_scalar(dt: DataType, n: Num) -> Value {
 }
 
 pub fn scalar_str(s: &NpScalar) -> String {
-    crate::eval::format::format_numpy_scalar(s.num.as_f64(), s.num.as_i64(), s.dtype)
+    compiler_core::eval::format::format_numpy_scalar(s.num.as_f64(), s.num.as_i64(), s.dtype)
 }
 
 pub fn scalar_repr(s: &NpScalar) -> String {
@@ -146,11 +146,11 @@ pub fn scalar_repr(s: &NpScalar) -> String {
 }
 
 pub fn array_str(a: &NDArray) -> String {
-    crate::eval::format::format_array(a)
+    compiler_core::eval::format::format_array(a)
 }
 
 pub fn array_repr(a: &NDArray) -> String {
-    crate::eval::format::format_array_repr(a)
+    compiler_core::eval::format::format_array_repr(a)
 }
 
 /// Element `flat` as a NumPy scalar value.
@@ -863,7 +863,7 @@ pub fn ufunc1(it: &mut Interp, name: &str, v: &Value) -> Res<Value> {
         },
         "reciprocal" => |x: f64| 1.0 / x,
         "sigmoid" => |x: f64| 1.0 / (1.0 + (-x).exp()),
-        "erf" => crate::eval::erf,
+        "erf" => compiler_core::eval::erf,
         _ => {
             return Err(PyErr::attribute_error(format!(
                 "module 'numpy' has no attribute '{name}'"

@@ -240,7 +240,7 @@ fn math1(it: &mut Interp, a: Args) -> Res<Value> {
         "cos" => Value::Float(x.cos()),
         "tan" => Value::Float(x.tan()),
         "tanh" => Value::Float(x.tanh()),
-        "erf" => Value::Float(crate::eval::erf(x)),
+        "erf" => Value::Float(compiler_core::eval::erf(x)),
         "isnan" => Value::Bool(x.is_nan()),
         "isinf" => Value::Bool(x.is_infinite()),
         "isfinite" => Value::Bool(x.is_finite()),
@@ -267,7 +267,7 @@ fn math_prod(it: &mut Interp, a: Args) -> Res<Value> {
     let v = a.pos.first().cloned().unwrap_or(Value::None);
     let mut acc = Value::Int(1);
     for x in it.items_of(&v)? {
-        acc = it.binary_op(crate::syntax::ast::BinOp::Mul, acc, x)?;
+        acc = it.binary_op(tessel_syntax::ast::BinOp::Mul, acc, x)?;
     }
     Ok(acc)
 }

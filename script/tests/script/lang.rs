@@ -2,9 +2,7 @@
 //! `tests/data/script_lang/` must print exactly what CPython 3.11 + NumPy 2.4
 //! print (`<name>.out`, written by `tools/tvm_oracle/script_outputs.py`).
 
-mod script_support;
-
-use script_support::*;
+use crate::support::*;
 
 #[test]
 fn scripts_print_what_cpython_prints() {

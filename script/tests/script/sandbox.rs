@@ -1,10 +1,8 @@
 //! The sandbox: budgets end runaway scripts with clear errors, nothing
 //! reaches the host, and no input makes the interpreter panic.
 
-mod script_support;
-
-use compiler_core::script::{Interpreter, Limits, Stream};
-use script_support::*;
+use crate::support::*;
+use tessel_script::{Interpreter, Limits, Stream};
 
 fn run(src: &str, limits: Limits) -> Run {
     run_source(src, "<cell>", limits)

@@ -1,0 +1,11 @@
+//! The script interpreter's tests, one binary: the course's cells against
+//! TVM 0.27's and NumPy's output, the language against CPython, the
+//! sandbox's budgets, the graph layer and TE in scripts, and a fuzz test.
+
+mod course;
+mod fuzz;
+mod lang;
+mod relax;
+mod sandbox;
+mod support;
+mod te;
