@@ -6,11 +6,11 @@
 //! nodes and reuses untouched subtrees, so "before" and "after" can be held
 //! (and printed, and compared) side by side — the playground shows every step.
 //!
-//! - [`dtype`]: `float32`, `int64`, vector lanes.
-//! - [`expr`]: expressions, variables (identity by id), ranges.
-//! - [`buffer`]: buffers (identity by id), regions.
-//! - [`stmt`]: loops, blocks, stores and the rest.
-//! - [`func`]: `PrimFunc`, `IRModule`, attribute values.
+//! - [`tir`]: TensorIR's nodes, re-exported under their short paths:
+//!   [`dtype`] (`float32`, `int64`, vector lanes), [`expr`] (expressions,
+//!   variables by id, ranges), [`buffer`] (buffers by id, regions), [`stmt`]
+//!   (loops, blocks, stores and the rest), [`func`] (`PrimFunc`, attribute values).
+//! - [`module`]: `IRModule`, holding PrimFuncs and graph functions.
 //! - [`mutate`]: rebuilding helpers — substitution and generic rewriting.
 //! - [`deep_equal`]: tree equality of expressions, variables by identity.
 //! - [`graph`]: the graph-level IR (struct info, bindings, functions, operators).
@@ -29,19 +29,20 @@
 //! This crate depends on `tessel-syntax` (for spans) only: no analysis, no
 //! transformation, no interpreter.
 
-pub mod buffer;
 pub mod deep_equal;
-pub mod dtype;
-pub mod expr;
-pub mod func;
 pub mod graph;
+pub mod module;
 pub mod mutate;
 pub mod printer;
-pub mod stmt;
+pub mod tir;
 pub mod values;
+
+// The TensorIR node modules keep their short paths (`tessel_ir::expr::Var`).
+pub use tir::{buffer, dtype, expr, func, stmt};
 
 pub use buffer::{Buffer, BufferId, BufferNode, BufferRegion, MatchBufferRegion};
 pub use dtype::{DataType, ScalarKind};
 pub use expr::{BinOp, CmpOp, Expr, ExprKind, Intrinsic, Range, Var, VarId};
-pub use func::{AttrValue, BaseFunc, IRModule, PrimFunc};
+pub use func::{AttrValue, PrimFunc};
+pub use module::{BaseFunc, IRModule};
 pub use stmt::{Annotations, Block, BlockRealize, For, ForKind, IterKind, IterVar, Stmt, StmtKind};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::graph::Function;
-use crate::tir::{AttrValue, PrimFunc};
+use crate::tir::func::{AttrValue, PrimFunc};
 
 /// Any function an [`IRModule`] can hold.
 #[derive(Clone, Debug)]

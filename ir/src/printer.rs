@@ -139,6 +139,7 @@
 //! the statement's first line (under the loop variable alone when the loop is
 //! folded into a `T.grid`).
 
+mod describe;
 mod expr;
 mod func;
 mod literal;
@@ -147,15 +148,14 @@ mod relax;
 mod scope;
 mod stmt;
 
+pub use describe::describe_dim;
 pub use relax::{print_graph_expr, print_struct_info, relax_dim_text};
 
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::{
-    BaseFunc, BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId,
-};
+use crate::{BaseFunc, BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId};
 
 use names::Names;
 use scope::{ScopeKey, ScopePaths};

@@ -5,6 +5,7 @@
 //! skips what is already there. Run `cargo xtask help` for the commands.
 
 mod bench;
+mod layers;
 
 use std::env;
 use std::ffi::OsString;
@@ -21,7 +22,14 @@ const TVM_REQUIREMENTS: &[&str] = &["apache-tvm==0.27.0.post1", "numpy"];
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// Crates that must build for the browser (no fs, threads or clocks).
-const WASM32_CRATES: &[&str] = &["compiler-core", "codegen-wasm", "codegen-wgsl"];
+const WASM32_CRATES: &[&str] = &[
+    "tessel-syntax",
+    "tessel-ir",
+    "compiler-core",
+    "tessel-script",
+    "codegen-wasm",
+    "codegen-wgsl",
+];
 const DIFFERENTIAL_SCRIPT: &str = "tools/tvm_oracle/differential.py";
 
 type Result<T> = std::result::Result<T, Failure>;
@@ -61,6 +69,7 @@ commands:
   bench [options]       CPU and GPU matmul benchmarks vs LLVM and Apache TVM, as Markdown tables
       --quick           256x256 matrices, fewer runs
       --cpu-only, --gpu-only
+  layers                each crate's top-level modules bottom-up; fails on a module cycle
   help                  this text
 
 environment:
@@ -100,6 +109,10 @@ fn dispatch(ctx: &Ctx, args: &[String]) -> Result<()> {
         }
         "test" => test(ctx, rest),
         "bench" => bench::bench(ctx, rest),
+        "layers" => {
+            no_extra_args(rest)?;
+            layers::report(&ctx.root).map_err(Failure::new)
+        }
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -21,8 +21,8 @@ use std::collections::HashMap;
 
 use crate::ir::{CmpOp, Expr, ExprKind, Range, Var, VarId};
 
-pub use bound::{Bound, NEG_INF, POS_INF};
 pub use crate::ir::deep_equal::expr_deep_equal;
+pub use bound::{Bound, NEG_INF, POS_INF};
 pub use int_set::eval_bound;
 pub use iter_map::{detect_iter_map, IterMap, IterMark, IterSplit, IterSum, MarkSource};
 

@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use crate::ir::mutate::substitute_expr;
 use crate::ir::{ExprKind as PrimKind, IRModule, VarId};
 
-use super::ir::{describe_dim, Callee, Expr, ExprKind, FuncInfo, PrimExpr, StructInfo, TensorInfo};
+use super::ir::{Callee, Expr, ExprKind, FuncInfo, PrimExpr, StructInfo, TensorInfo};
 use super::op::{infer_op, prove_equal, shape_sinfo};
+use crate::ir::printer::describe_dim;
 
 /// What inference needs to know about the module: the struct info of a
 /// global function (`R.Callable`), by name.

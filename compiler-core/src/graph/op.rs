@@ -15,7 +15,8 @@ pub use tessel_ir::graph::op::*;
 use crate::arith::Analyzer;
 use crate::ir::{BinOp, DataType};
 
-use super::ir::{describe_dim, PrimExpr, StructInfo, TensorInfo};
+use super::ir::{PrimExpr, StructInfo, TensorInfo};
+use crate::ir::printer::describe_dim;
 
 // ---------------------------------------------------------------------------
 // Inference

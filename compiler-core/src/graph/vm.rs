@@ -578,7 +578,12 @@ pub fn eval_dim(syms: &HashMap<VarId, i64>, e: &PrimExpr) -> std::result::Result
             .ok_or_else(|| format!("the symbolic size `{}` is not known here", v.name())),
         PrimKind::Binary(op, a, b) => {
             let (x, y) = (eval_dim(syms, a)?, eval_dim(syms, b)?);
-            let overflow = || format!("overflow in the size {}", super::ir::describe_dim(e));
+            let overflow = || {
+                format!(
+                    "overflow in the size {}",
+                    crate::ir::printer::describe_dim(e)
+                )
+            };
             match op {
                 BinOp::Add => x.checked_add(y).ok_or_else(overflow),
                 BinOp::Sub => x.checked_sub(y).ok_or_else(overflow),
@@ -599,7 +604,7 @@ pub fn eval_dim(syms: &HashMap<VarId, i64>, e: &PrimExpr) -> std::result::Result
         }
         _ => Err(format!(
             "cannot evaluate the size {}",
-            super::ir::describe_dim(e)
+            crate::ir::printer::describe_dim(e)
         )),
     }
 }

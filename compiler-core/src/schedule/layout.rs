@@ -575,10 +575,7 @@ impl Schedule {
             )));
         }
         let shape_text = |s: &[Expr]| {
-            let items: Vec<String> = s
-                .iter()
-                .map(crate::ir::printer::print_expr)
-                .collect();
+            let items: Vec<String> = s.iter().map(crate::ir::printer::print_expr).collect();
             if items.len() == 1 {
                 format!("({},)", items[0])
             } else {

@@ -28,8 +28,10 @@ use crate::diag::{Diagnostic, Span};
 use crate::ir::expr::extreme_value;
 use crate::ir::*;
 use crate::syntax::ast;
+use crate::tvmscript::printer::{
+    print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
+};
 use crate::tvmscript::relax_builder;
-use crate::tvmscript::printer::{print_graph_func, print_module, print_prim_func, Dialect, PrintOptions};
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 

@@ -1700,8 +1700,8 @@ impl<'a> GraphBuilder<'a> {
                     return Err(Diagnostic::error(
                         format!(
                             "cannot reshape {} elements into a shape with {} elements per -1",
-                            crate::graph::ir::describe_dim(&t),
-                            crate::graph::ir::describe_dim(&k)
+                            crate::ir::printer::describe_dim(&t),
+                            crate::ir::printer::describe_dim(&k)
                         ),
                         span,
                     ))

@@ -24,10 +24,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
 
-use tessel_syntax::diag::Span;
-use crate::values::NDArray;
 use crate::expr::fresh_id;
+use crate::values::NDArray;
 use crate::{AttrValue, DataType, ExprKind as PrimKind, VarId};
+use tessel_syntax::diag::Span;
 
 pub mod op;
 
@@ -129,10 +129,6 @@ impl StructInfo {
             _ => None,
         }
     }
-    /// A short description for error messages: `R.Tensor((2, 3), "float32")`.
-    pub fn describe(&self) -> String {
-        describe_sinfo(self)
-    }
     /// Calls `f` on every dimension expression inside, in order.
     pub fn for_each_dim(&self, f: &mut impl FnMut(&PrimExpr)) {
         match self {
@@ -205,68 +201,6 @@ pub fn collect_sym_vars(e: &PrimExpr, seen: &mut HashSet<VarId>, out: &mut Vec<S
             }
         }
     });
-}
-
-/// A dimension for error messages: `3`, `n`, `n * 3`.
-pub fn describe_dim(e: &PrimExpr) -> String {
-    crate::printer::relax_dim_text(e)
-}
-
-fn describe_sinfo(s: &StructInfo) -> String {
-    fn dims(v: &[PrimExpr]) -> String {
-        let parts: Vec<String> = v.iter().map(describe_dim).collect();
-        if parts.len() == 1 {
-            format!("({},)", parts[0])
-        } else {
-            format!("({})", parts.join(", "))
-        }
-    }
-    match s {
-        StructInfo::Object => "R.Object".into(),
-        StructInfo::Prim(d) => format!("R.Prim({:?})", d.to_string()),
-        StructInfo::Shape(sh) => match (&sh.values, sh.ndim) {
-            (Some(v), _) => {
-                let parts: Vec<String> = v.iter().map(describe_dim).collect();
-                format!("R.Shape([{}])", parts.join(", "))
-            }
-            (None, Some(n)) => format!("R.Shape(ndim={n})"),
-            (None, None) => "R.Shape".into(),
-        },
-        StructInfo::Tensor(t) => {
-            let mut args = Vec::new();
-            if let Some(shape) = &t.shape {
-                args.push(dims(shape));
-            }
-            if let Some(d) = t.dtype {
-                args.push(format!("dtype={:?}", d.to_string()));
-            }
-            if t.shape.is_none() {
-                if let Some(n) = t.ndim {
-                    args.push(format!("ndim={n}"));
-                }
-            }
-            if args.is_empty() {
-                "R.Tensor".into()
-            } else {
-                format!("R.Tensor({})", args.join(", "))
-            }
-        }
-        StructInfo::Tuple(fields) => {
-            let parts: Vec<String> = fields.iter().map(describe_sinfo).collect();
-            if parts.is_empty() {
-                "R.Tuple".into()
-            } else {
-                format!("R.Tuple({})", parts.join(", "))
-            }
-        }
-        StructInfo::Func(_) => "R.Callable".into(),
-    }
-}
-
-impl fmt::Display for StructInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&describe_sinfo(self))
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -657,7 +591,10 @@ impl Function {
 /// equals what inference would give" test.
 pub fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
     fn dims(p: &[PrimExpr], q: &[PrimExpr]) -> bool {
-        p.len() == q.len() && p.iter().zip(q).all(|(x, y)| crate::deep_equal::expr_deep_equal(x, y))
+        p.len() == q.len()
+            && p.iter()
+                .zip(q)
+                .all(|(x, y)| crate::deep_equal::expr_deep_equal(x, y))
     }
     fn opt_dims(p: &Option<Vec<PrimExpr>>, q: &Option<Vec<PrimExpr>>) -> bool {
         match (p, q) {
@@ -669,7 +606,9 @@ pub fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
     match (a, b) {
         (StructInfo::Object, StructInfo::Object) => true,
         (StructInfo::Prim(x), StructInfo::Prim(y)) => x == y,
-        (StructInfo::Shape(x), StructInfo::Shape(y)) => x.ndim == y.ndim && opt_dims(&x.values, &y.values),
+        (StructInfo::Shape(x), StructInfo::Shape(y)) => {
+            x.ndim == y.ndim && opt_dims(&x.values, &y.values)
+        }
         (StructInfo::Tensor(x), StructInfo::Tensor(y)) => {
             x.dtype == y.dtype && x.ndim == y.ndim && opt_dims(&x.shape, &y.shape)
         }
@@ -680,7 +619,9 @@ pub fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
             x.pure == y.pure
                 && match (&x.params, &y.params) {
                     (None, None) => true,
-                    (Some(p), Some(q)) => p.len() == q.len() && p.iter().zip(q).all(|(s, t)| sinfo_equal(s, t)),
+                    (Some(p), Some(q)) => {
+                        p.len() == q.len() && p.iter().zip(q).all(|(s, t)| sinfo_equal(s, t))
+                    }
                     _ => false,
                 }
                 && sinfo_equal(&x.ret, &y.ret)

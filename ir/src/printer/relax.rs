@@ -54,10 +54,10 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::literal::{float_literal, sanitize_identifier, str_literal};
 use super::{Dialect, Printer};
+use crate::graph::op::{Conv2dAttrs, Op};
 use crate::graph::{
     BindingBlock, Call, Callee, Expr, ExprKind, Function, PrimExpr, StructInfo, SymVar,
 };
-use crate::graph::op::{Conv2dAttrs, Op};
 use crate::{AttrValue, BinOp, DataType, ExprKind as PrimKind, VarId};
 
 /// Precedences for dimension expressions.

@@ -4,10 +4,10 @@
 //!
 //! `PROPTEST_CASES` overrides the number of cases (default 2000).
 
+use proptest::prelude::*;
 use tessel_syntax::diag::{render, LineIndex};
 use tessel_syntax::dump::{dump_expr, dump_module};
 use tessel_syntax::{parse_expr, parse_module};
-use proptest::prelude::*;
 
 /// Valid programs that the mutation strategy starts from.
 const CORPUS: &[&str] = &[

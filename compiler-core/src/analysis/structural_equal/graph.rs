@@ -21,8 +21,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::{EqualOptions, Mismatch};
 use crate::arith::expr_deep_equal;
 use crate::ir::mutate::substitute_expr;
-use crate::ir::{AttrValue, VarId};
 use crate::ir::printer::{print_graph_expr, relax_dim_text};
+use crate::ir::{AttrValue, VarId};
 
 use crate::ir::graph::{
     BindingBlock, Callee, Expr, ExprKind, Function, PrimExpr, SeqExpr, StructInfo, Var,

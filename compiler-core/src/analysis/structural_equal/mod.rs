@@ -323,7 +323,11 @@ enum Task {
     UseBuffer(Buffer, Buffer, P),
     Attr(AttrValue, AttrValue, P),
     Func(Rc<PrimFunc>, Rc<PrimFunc>, P),
-    GraphFunc(Rc<crate::ir::graph::Function>, Rc<crate::ir::graph::Function>, P),
+    GraphFunc(
+        Rc<crate::ir::graph::Function>,
+        Rc<crate::ir::graph::Function>,
+        P,
+    ),
     Fail(P, String, String, String),
 }
 

@@ -101,7 +101,7 @@ pub fn bind_params(
                             format!(
                                 "BindParams: dimension {i} of parameter `{}` is the expression {}, which cannot be bound",
                                 p.name(),
-                                super::super::ir::describe_dim(&d)
+                                crate::ir::printer::describe_dim(&d)
                             ),
                             p.span(),
                         ))
