@@ -285,7 +285,31 @@ impl ModuleGraph {
     }
 }
 
+/// Cycles that exist and are still to be broken, by crate: a cycle found
+/// must lie inside one of these (so they can only shrink). The script
+/// interpreter's modules are one cluster: values hold host objects, host
+/// objects are the TVM bindings, and the bindings call back into the
+/// interpreter; breaking it needs a host-object trait between the Python
+/// core and the bindings. web-ui's engine and protocol share types.
+const KNOWN_CYCLES: &[(&str, &[&str])] = &[
+    (
+        "script",
+        &[
+            "builtins", "dict", "error", "fmt", "host", "interp", "methods", "numpy", "ops",
+            "relax", "te", "tvm", "value",
+        ],
+    ),
+    ("web-ui", &["engine", "protocol"]),
+];
+
+fn is_known(krate: &str, cycle: &[String]) -> bool {
+    KNOWN_CYCLES
+        .iter()
+        .any(|(k, modules)| *k == krate && cycle.iter().all(|m| modules.contains(&m.as_str())))
+}
+
 /// `cargo xtask layers`: each crate's modules bottom-up, or its cycles.
+/// Fails on a cycle that is not a known one (or part of one).
 pub fn report(root: &Path) -> Result<(), String> {
     let mut failures = Vec::new();
     for g in workspace_graphs(root) {
@@ -293,7 +317,16 @@ pub fn report(root: &Path) -> Result<(), String> {
             Some(order) => println!("{:<14} {}", g.krate, order.join(" < ")),
             None => {
                 for cycle in g.cycles() {
-                    failures.push(format!("{}: {}", g.krate, cycle.join(" <-> ")));
+                    let line = format!("{}: {}", g.krate, cycle.join(" <-> "));
+                    if is_known(&g.krate, &cycle) {
+                        println!(
+                            "{:<14} known cycle, to be broken: {}",
+                            g.krate,
+                            cycle.join(" <-> ")
+                        );
+                    } else {
+                        failures.push(line);
+                    }
                 }
             }
         }
