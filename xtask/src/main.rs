@@ -30,6 +30,11 @@ const WASM32_CRATES: &[&str] = &[
     "codegen-wasm",
     "codegen-wgsl",
 ];
+/// Trunk.toml's `[watch] ignore` folders (made before trunk runs).
+const TRUNK_WATCH_IGNORED: &[&str] = &["web-ui/editor/build", "web-ui/editor/node_modules"];
+/// How long the `serve` step waits for `cargo xtask serve`'s first (debug)
+/// build and page.
+const SERVE_SMOKE_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 const DIFFERENTIAL_SCRIPT: &str = "tools/tvm_oracle/differential.py";
 
 type Result<T> = std::result::Result<T, Failure>;
@@ -65,7 +70,7 @@ commands:
       --skip-web        skip the web build and the browser tests (and their setup)
       --only STEP[,..]  run only these steps (repeatable)
       --skip STEP[,..]  skip these steps (repeatable)
-      steps: fmt, clippy, test, wasm32, web, e2e, differential
+      steps: fmt, clippy, test, wasm32, serve, web, e2e, differential
   bench [options]       CPU and GPU matmul benchmarks vs LLVM and Apache TVM, as Markdown tables
       --quick           256x256 matrices, fewer runs
       --cpu-only, --gpu-only
@@ -570,6 +575,12 @@ impl Ctx {
 // serve / build-web
 
 fn trunk(ctx: &Ctx, args: &[&str]) -> Command {
+    // trunk canonicalizes every `[watch] ignore` path at start-up and fails
+    // on one that does not exist yet, as on a fresh clone before the first
+    // editor build.
+    for dir in TRUNK_WATCH_IGNORED {
+        let _ = fs::create_dir_all(ctx.root.join(dir));
+    }
     let mut cmd = ctx.cmd("trunk");
     cmd.args(args)
         .arg("--config")
@@ -604,6 +615,40 @@ fn serve(ctx: &Ctx, rest: &[String]) -> Result<()> {
         ctx,
         &["serve", "--address", "127.0.0.1", "--port", &port],
     ))
+}
+
+/// The README's first command, checked: starts `cargo xtask serve` as a
+/// user would (in this checkout, on a free port), waits for the page, and
+/// has Chromium load it once and see the playground render
+/// (`e2e/serve_smoke.mjs`). Stops the server either way.
+fn serve_smoke(ctx: &Ctx) -> Result<()> {
+    use std::os::unix::process::CommandExt;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| Failure::new(format!("no free port: {e}")))?;
+    let mut server = ctx.cmd("cargo");
+    server
+        .args(["xtask", "serve", "--port", &port.to_string()])
+        .current_dir(&ctx.root)
+        .stdin(process::Stdio::null())
+        // Its own process group, so stopping it stops trunk too.
+        .process_group(0);
+    println!("xtask: $ {}", show(&server));
+    let mut child = server
+        .spawn()
+        .map_err(|e| Failure::new(format!("cannot start `cargo xtask serve`: {e}")))?;
+    let smoke = ctx.run(
+        ctx.cmd("node")
+            .arg("e2e/serve_smoke.mjs")
+            .arg(format!("http://127.0.0.1:{port}/"))
+            .arg(SERVE_SMOKE_TIMEOUT.as_secs().to_string()),
+    );
+    let _ = Command::new("kill")
+        .args(["-TERM", &format!("-{}", child.id())])
+        .status();
+    let _ = child.wait();
+    smoke
 }
 
 fn build_web(ctx: &Ctx) -> Result<()> {
@@ -659,17 +704,19 @@ enum Step {
     Clippy,
     Test,
     Wasm32,
+    Serve,
     Web,
     E2e,
     Differential,
 }
 
 impl Step {
-    const ALL: [Step; 7] = [
+    const ALL: [Step; 8] = [
         Step::Fmt,
         Step::Clippy,
         Step::Test,
         Step::Wasm32,
+        Step::Serve,
         Step::Web,
         Step::E2e,
         Step::Differential,
@@ -681,6 +728,7 @@ impl Step {
             Step::Clippy => "clippy",
             Step::Test => "test",
             Step::Wasm32 => "wasm32",
+            Step::Serve => "serve",
             Step::Web => "web",
             Step::E2e => "e2e",
             Step::Differential => "differential",
@@ -706,6 +754,15 @@ impl Step {
             Step::Clippy => &[Part::RustComponents, Part::Wasm32Target],
             Step::Test => &[],
             Step::Wasm32 => &[Part::Wasm32Target],
+            Step::Serve => &[
+                Part::Wasm32Target,
+                Part::Trunk,
+                Part::WasmBindgen,
+                Part::Binaryen,
+                Part::CrateSources,
+                Part::E2eNpm,
+                Part::Chromium,
+            ],
             Step::Web => &Part::WEB,
             Step::E2e => &[Part::E2eNpm, Part::Chromium],
             Step::Differential => &[Part::TvmVenv],
@@ -738,7 +795,7 @@ fn test(ctx: &Ctx, rest: &[String]) -> Result<()> {
                 .ok_or_else(|| Failure::new(format!("{flag} needs a step name")))
         };
         match arg.as_str() {
-            "--skip-web" => skip.extend([Step::Web, Step::E2e]),
+            "--skip-web" => skip.extend([Step::Serve, Step::Web, Step::E2e]),
             "--only" => only.extend(parse_steps(&value("--only")?)?),
             "--skip" => skip.extend(parse_steps(&value("--skip")?)?),
             other => {
@@ -866,6 +923,7 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
             }
             ctx.run(&mut cmd)
         }
+        Step::Serve => serve_smoke(ctx),
         Step::Web => trunk_build(ctx),
         Step::E2e => {
             if !ctx.dist().join("index.html").is_file() {
@@ -917,8 +975,8 @@ mod tests {
 
     #[test]
     fn parses_step_lists() {
-        let steps = parse_steps("fmt,e2e").unwrap();
-        assert_eq!(steps, vec![Step::Fmt, Step::E2e]);
+        let steps = parse_steps("fmt,serve,e2e").unwrap();
+        assert_eq!(steps, vec![Step::Fmt, Step::Serve, Step::E2e]);
         assert!(parse_steps("nope").is_err());
     }
 }
