@@ -16,7 +16,7 @@ use super::replay::SchedValue;
 use super::*;
 use crate::syntax::{self, ast};
 
-pub(super) static ANNOTATE: Primitive = Primitive {
+pub(super) const ANNOTATE: Primitive = Primitive {
     method: "annotate",
     aliases: &[],
     kind: "Annotate",
@@ -38,7 +38,7 @@ pub(super) static ANNOTATE: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static UNANNOTATE: Primitive = Primitive {
+pub(super) const UNANNOTATE: Primitive = Primitive {
     method: "unannotate",
     aliases: &[],
     kind: "Unannotate",

@@ -40,7 +40,7 @@ enum Side {
     Inner,
 }
 
-pub(super) static BLOCKIZE: Primitive = Primitive {
+pub(super) const BLOCKIZE: Primitive = Primitive {
     method: "blockize",
     aliases: &[],
     kind: "Blockize",

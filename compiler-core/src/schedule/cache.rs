@@ -1194,7 +1194,7 @@ fn menu_call(method: &str, site: &MenuSite, arg: &str) -> String {
 const CACHE_READ_PARAMS: &[Param] = cache_params!("read_buffer_index");
 const CACHE_WRITE_PARAMS: &[Param] = cache_params!("write_buffer_index");
 
-pub(super) static CACHE_READ: Primitive = Primitive {
+pub(super) const CACHE_READ: Primitive = Primitive {
     method: "cache_read",
     aliases: &[],
     kind: "CacheRead",
@@ -1222,7 +1222,7 @@ pub(super) static CACHE_READ: Primitive = Primitive {
     }),
 };
 
-pub(super) static CACHE_WRITE: Primitive = Primitive {
+pub(super) const CACHE_WRITE: Primitive = Primitive {
     method: "cache_write",
     aliases: &[],
     kind: "CacheWrite",

@@ -287,7 +287,7 @@ fn menu_call(method: &str, site: &MenuSite, block: &str) -> Option<String> {
     ))
 }
 
-pub(super) static COMPUTE_AT: Primitive = Primitive {
+pub(super) const COMPUTE_AT: Primitive = Primitive {
     method: "compute_at",
     aliases: &[],
     kind: "ComputeAt",
@@ -304,7 +304,7 @@ pub(super) static COMPUTE_AT: Primitive = Primitive {
     }),
 };
 
-pub(super) static REVERSE_COMPUTE_AT: Primitive = Primitive {
+pub(super) const REVERSE_COMPUTE_AT: Primitive = Primitive {
     method: "reverse_compute_at",
     aliases: &[],
     kind: "ReverseComputeAt",

@@ -232,7 +232,7 @@ fn inlined_predicate(
     Analyzer::new().simplify(&substitute_expr(&pred, &outer))
 }
 
-pub(super) static COMPUTE_INLINE: Primitive = Primitive {
+pub(super) const COMPUTE_INLINE: Primitive = Primitive {
     method: "compute_inline",
     aliases: &[],
     kind: "ComputeInline",
@@ -252,7 +252,7 @@ pub(super) static COMPUTE_INLINE: Primitive = Primitive {
     }),
 };
 
-pub(super) static REVERSE_COMPUTE_INLINE: Primitive = Primitive {
+pub(super) const REVERSE_COMPUTE_INLINE: Primitive = Primitive {
     method: "reverse_compute_inline",
     aliases: &[],
     kind: "ReverseComputeInline",

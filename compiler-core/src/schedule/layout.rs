@@ -404,7 +404,7 @@ impl Mutator for SwapBuffer {
     }
 }
 
-pub(super) static TRANSFORM_LAYOUT: Primitive = Primitive {
+pub(super) const TRANSFORM_LAYOUT: Primitive = Primitive {
     method: "transform_layout",
     aliases: &[],
     kind: "TransformLayout",
@@ -465,7 +465,7 @@ pub(super) static TRANSFORM_LAYOUT: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static SET_SCOPE: Primitive = Primitive {
+pub(super) const SET_SCOPE: Primitive = Primitive {
     method: "set_scope",
     aliases: &[],
     kind: "SetScope",
@@ -487,7 +487,7 @@ pub(super) static SET_SCOPE: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static STORAGE_ALIGN: Primitive = Primitive {
+pub(super) const STORAGE_ALIGN: Primitive = Primitive {
     method: "storage_align",
     aliases: &[],
     kind: "StorageAlign",

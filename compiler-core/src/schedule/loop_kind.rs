@@ -30,7 +30,7 @@ const MENU_THREAD_AXES: &[&str] = &[
     "vthread.x",
 ];
 
-pub(super) static PARALLEL: Primitive = Primitive {
+pub(super) const PARALLEL: Primitive = Primitive {
     method: "parallel",
     aliases: &[],
     kind: "Parallel",
@@ -50,7 +50,7 @@ pub(super) static PARALLEL: Primitive = Primitive {
     }),
 };
 
-pub(super) static VECTORIZE: Primitive = Primitive {
+pub(super) const VECTORIZE: Primitive = Primitive {
     method: "vectorize",
     aliases: &[],
     kind: "Vectorize",
@@ -75,7 +75,7 @@ pub(super) static VECTORIZE: Primitive = Primitive {
     }),
 };
 
-pub(super) static UNROLL: Primitive = Primitive {
+pub(super) const UNROLL: Primitive = Primitive {
     method: "unroll",
     aliases: &[],
     kind: "Unroll",
@@ -95,7 +95,7 @@ pub(super) static UNROLL: Primitive = Primitive {
     }),
 };
 
-pub(super) static BIND: Primitive = Primitive {
+pub(super) const BIND: Primitive = Primitive {
     method: "bind",
     aliases: &[],
     kind: "Bind",

@@ -10,7 +10,7 @@ use super::tree::{self, StmtPath};
 use super::*;
 use crate::ir::mutate::{substitute_stmt, walk_stmt, Mutator};
 
-pub(super) static SPLIT: Primitive = Primitive {
+pub(super) const SPLIT: Primitive = Primitive {
     method: "split",
     aliases: &[],
     kind: "Split",
@@ -62,7 +62,7 @@ pub(super) static SPLIT: Primitive = Primitive {
     }),
 };
 
-pub(super) static FUSE: Primitive = Primitive {
+pub(super) const FUSE: Primitive = Primitive {
     method: "fuse",
     aliases: &[],
     kind: "Fuse",
@@ -91,7 +91,7 @@ pub(super) static FUSE: Primitive = Primitive {
     }),
 };
 
-pub(super) static REORDER: Primitive = Primitive {
+pub(super) const REORDER: Primitive = Primitive {
     method: "reorder",
     aliases: &[],
     kind: "Reorder",
@@ -114,7 +114,7 @@ pub(super) static REORDER: Primitive = Primitive {
     }),
 };
 
-pub(super) static ADD_UNIT_LOOP: Primitive = Primitive {
+pub(super) const ADD_UNIT_LOOP: Primitive = Primitive {
     method: "add_unit_loop",
     aliases: &[],
     kind: "AddUnitLoop",

@@ -263,7 +263,7 @@ impl Primitive {
 }
 
 /// Every primitive. The playground's menus list their entries in this order.
-pub static PRIMITIVES: &[&Primitive] = &[
+pub const PRIMITIVES: &[&Primitive] = &[
     &query::GET_BLOCK,
     &query::GET_LOOPS,
     &query::GET_CHILD_BLOCKS,
@@ -321,14 +321,37 @@ pub fn by_kind(kind: &str) -> Option<&'static Primitive> {
     PRIMITIVES.iter().copied().find(|p| p.kind == kind)
 }
 
+/// The menu entries of [`PRIMITIVES`], by method, worked out at compile
+/// time: the playground's UI reads only this, so its binary holds the menu
+/// but not the primitives' implementations (they run in the worker).
+static MENU: [Option<(&str, MenuEntry)>; PRIMITIVES.len()] = {
+    let mut menu = [None; PRIMITIVES.len()];
+    let mut i = 0;
+    while i < PRIMITIVES.len() {
+        if let Some(entry) = PRIMITIVES[i].menu {
+            menu[i] = Some((PRIMITIVES[i].method, entry));
+        }
+        i += 1;
+    }
+    menu
+};
+
 /// The primitives a playground menu offers on a loop or a block, in order.
 pub fn menu_entries(
     target: MenuTarget,
 ) -> impl Iterator<Item = (&'static str, &'static MenuEntry)> {
-    PRIMITIVES.iter().filter_map(move |p| {
-        let m = p.menu.as_ref()?;
-        (m.target == target).then_some((p.method, m))
-    })
+    MENU.iter()
+        .flatten()
+        .filter(move |(_, m)| m.target == target)
+        .map(|(method, m)| (*method, m))
+}
+
+/// The menu entry of a method, if the playground offers it.
+pub fn menu_entry(method: &str) -> Option<&'static MenuEntry> {
+    MENU.iter()
+        .flatten()
+        .find(|(m, _)| *m == method)
+        .map(|(_, entry)| entry)
 }
 
 // ----- arguments ---------------------------------------------------------------------

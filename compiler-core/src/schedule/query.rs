@@ -5,7 +5,7 @@ use super::replay::SchedValue;
 use super::tree::{self, StmtPath};
 use super::*;
 
-pub(super) static GET_BLOCK: Primitive = Primitive {
+pub(super) const GET_BLOCK: Primitive = Primitive {
     method: "get_block",
     aliases: &["get_sblock"],
     kind: "GetSBlock",
@@ -26,7 +26,7 @@ pub(super) static GET_BLOCK: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static GET_LOOPS: Primitive = Primitive {
+pub(super) const GET_LOOPS: Primitive = Primitive {
     method: "get_loops",
     aliases: &[],
     kind: "GetLoops",
@@ -40,7 +40,7 @@ pub(super) static GET_LOOPS: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static GET_CHILD_BLOCKS: Primitive = Primitive {
+pub(super) const GET_CHILD_BLOCKS: Primitive = Primitive {
     method: "get_child_blocks",
     aliases: &[],
     kind: "GetChildBlocks",
@@ -55,7 +55,7 @@ pub(super) static GET_CHILD_BLOCKS: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static GET_PRODUCERS: Primitive = Primitive {
+pub(super) const GET_PRODUCERS: Primitive = Primitive {
     method: "get_producers",
     aliases: &[],
     kind: "GetProducers",
@@ -69,7 +69,7 @@ pub(super) static GET_PRODUCERS: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static GET_CONSUMERS: Primitive = Primitive {
+pub(super) const GET_CONSUMERS: Primitive = Primitive {
     method: "get_consumers",
     aliases: &[],
     kind: "GetConsumers",
@@ -83,7 +83,7 @@ pub(super) static GET_CONSUMERS: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static GET_OUTPUT_BLOCKS: Primitive = Primitive {
+pub(super) const GET_OUTPUT_BLOCKS: Primitive = Primitive {
     method: "get_output_blocks",
     aliases: &[],
     kind: "GetOutputBlocks",
@@ -100,7 +100,7 @@ pub(super) static GET_OUTPUT_BLOCKS: Primitive = Primitive {
 /// Tessel's own kind: TVM does not trace `work_on`, and neither does Tessel
 /// (the `get_block` that follows names the function), but a trace read from
 /// JSON may hold one.
-pub(super) static WORK_ON: Primitive = Primitive {
+pub(super) const WORK_ON: Primitive = Primitive {
     method: "work_on",
     aliases: &[],
     kind: "WorkOn",

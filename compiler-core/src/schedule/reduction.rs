@@ -9,7 +9,7 @@ use super::tree;
 use super::*;
 use crate::ir::mutate::{substitute_expr, substitute_stmt};
 
-pub(super) static DECOMPOSE_REDUCTION: Primitive = Primitive {
+pub(super) const DECOMPOSE_REDUCTION: Primitive = Primitive {
     method: "decompose_reduction",
     aliases: &[],
     kind: "DecomposeReduction",
@@ -36,7 +36,7 @@ pub(super) static DECOMPOSE_REDUCTION: Primitive = Primitive {
     }),
 };
 
-pub(super) static RFACTOR: Primitive = Primitive {
+pub(super) const RFACTOR: Primitive = Primitive {
     method: "rfactor",
     aliases: &[],
     kind: "RFactor",

@@ -8,7 +8,7 @@ use super::replay::SchedValue;
 use super::tree;
 use super::*;
 
-pub(super) static SAMPLE_PERFECT_TILE: Primitive = Primitive {
+pub(super) const SAMPLE_PERFECT_TILE: Primitive = Primitive {
     method: "sample_perfect_tile",
     aliases: &[],
     kind: "SamplePerfectTile",
@@ -38,7 +38,7 @@ pub(super) static SAMPLE_PERFECT_TILE: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static SAMPLE_CATEGORICAL: Primitive = Primitive {
+pub(super) const SAMPLE_CATEGORICAL: Primitive = Primitive {
     method: "sample_categorical",
     aliases: &[],
     kind: "SampleCategorical",
@@ -61,7 +61,7 @@ pub(super) static SAMPLE_CATEGORICAL: Primitive = Primitive {
     menu: None,
 };
 
-pub(super) static SAMPLE_COMPUTE_LOCATION: Primitive = Primitive {
+pub(super) const SAMPLE_COMPUTE_LOCATION: Primitive = Primitive {
     method: "sample_compute_location",
     aliases: &[],
     kind: "SampleComputeLocation",

@@ -129,7 +129,7 @@ impl Schedule {
 }
 
 /// The trace records only the intrinsic's name: replaying needs the same table.
-pub(super) static TENSORIZE: Primitive = Primitive {
+pub(super) const TENSORIZE: Primitive = Primitive {
     method: "tensorize",
     aliases: &[],
     kind: "Tensorize",
