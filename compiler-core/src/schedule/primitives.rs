@@ -869,3 +869,129 @@ impl Schedule {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tvmscript::builder::parse_script;
+
+    const MATMUL: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
+    for i, j, k in T.grid(64, 64, 64):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#;
+
+    fn schedule() -> Schedule {
+        let parsed = parse_script(MATMUL).expect("parses");
+        Schedule::new(parsed.to_module()).expect("schedule")
+    }
+
+    #[test]
+    fn typed_and_by_name_calls_record_the_same_trace() {
+        let mut typed = schedule();
+        let b = typed.get_block("C", None).unwrap();
+        let l = typed.get_loops(b).unwrap();
+        let tiles = typed
+            .sample_perfect_tile(l[1], 2, 16, Some(&[8, 8]))
+            .unwrap();
+        let f: Vec<Factor> = tiles.iter().map(|t| Factor::Sampled(*t)).collect();
+        let j = typed.split(l[1], &f, true).unwrap();
+        typed.reorder(&[j[0], l[0]]).unwrap();
+        typed.fuse(&[j[0], l[0]], true).unwrap();
+        typed.decompose_reduction(b, l[2]).unwrap();
+
+        let mut named = schedule();
+        let src = "b = sch.get_block(\"C\")\n\
+                   i, j, k = sch.get_loops(b)\n\
+                   t = sch.sample_perfect_tile(j, n=2, decision=[8, 8])\n\
+                   j0, j1 = sch.split(j, factors=t)\n\
+                   sch.reorder(j0, i)\n\
+                   sch.fuse(j0, i)\n\
+                   sch.decompose_reduction(b, k)\n";
+        super::super::replay::run_python(&mut named, src).expect("runs");
+        assert_eq!(
+            typed.trace().python(TraceDialect::Tir),
+            named.trace().python(TraceDialect::Tir)
+        );
+        assert_eq!(typed.trace().to_json(), named.trace().to_json());
+    }
+
+    #[test]
+    fn a_refused_primitive_records_nothing() {
+        let mut sch = schedule();
+        let b = sch.get_block("C", None).unwrap();
+        let l = sch.get_loops(b).unwrap();
+        let before = sch.trace().instructions.len();
+        assert!(sch.split(l[0], &[Factor::Infer], true).is_err());
+        assert!(sch
+            .call(
+                "split",
+                vec![l[0].into()],
+                vec![("bogus".into(), true.into())]
+            )
+            .is_err());
+        assert_eq!(sch.trace().instructions.len(), before);
+    }
+
+    #[test]
+    fn get_output_blocks_json_names_its_block() {
+        let mut sch = schedule();
+        let root = sch.get_block("root", None);
+        // The root block is implicit when not written; use the block itself.
+        let b = root.unwrap_or_else(|_| sch.get_block("C", None).unwrap());
+        let _ = sch.get_output_blocks(b);
+        let json = sch.trace().to_json_string();
+        assert!(!json.contains(r#"["GetOutputBlocks", ["None"]"#), "{json}");
+        let back = Trace::from_json_str(&json).expect("reads back");
+        assert_eq!(
+            back.python(TraceDialect::Tir),
+            sch.trace().python(TraceDialect::Tir)
+        );
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        for (i, p) in PRIMITIVES.iter().enumerate() {
+            for q in &PRIMITIVES[..i] {
+                assert_ne!(p.method, q.method, "{} declared twice", p.method);
+                assert_ne!(p.kind, q.kind, "kind {} declared twice", p.kind);
+            }
+            let inputs: Vec<&Param> = p
+                .params
+                .iter()
+                .filter(|x| {
+                    matches!(
+                        x.in_trace,
+                        InTrace::Input
+                            | InTrace::PositionalInput
+                            | InTrace::SpreadInput
+                            | InTrace::ListInput
+                    )
+                })
+                .collect();
+            // JSON reads a positional or spread input as "all the rest".
+            for x in inputs.iter().rev().skip(1) {
+                assert!(
+                    !matches!(x.in_trace, InTrace::PositionalInput | InTrace::SpreadInput),
+                    "{}: `{}` must be the last input",
+                    p.method,
+                    x.name
+                );
+            }
+            for x in p.params {
+                if x.in_trace == InTrace::Decision {
+                    assert!(matches!(x.ty, ParamType::OptInt | ParamType::OptInts));
+                }
+            }
+            assert_eq!(by_method(p.method).map(|q| q.kind), Some(p.kind));
+            assert_eq!(by_kind(p.kind).map(|q| q.method), Some(p.method));
+        }
+        assert_eq!(by_method("get_sblock").map(|p| p.method), Some("get_block"));
+    }
+}
