@@ -3,6 +3,11 @@
 
 use std::collections::HashMap;
 
+#[cfg(test)]
+use compiler_core::schedule::menu::MenuArg;
+use compiler_core::schedule::menu::{self, MenuSite, MenuTarget};
+use compiler_core::schedule::primitives;
+
 use crate::protocol::{FuncNest, Step};
 
 use crate::highlight;
@@ -210,11 +215,7 @@ pub fn loop_ctx(step: &Step, text: &IrText, func: &str, index: usize) -> Option<
 
 /// `sch.get_block("Y")` (with `func_name` when the module has several functions).
 pub fn get_block(name: &str, func: &str, multi_func: bool) -> String {
-    if multi_func {
-        format!("sch.get_block(\"{name}\", func_name=\"{func}\")")
-    } else {
-        format!("sch.get_block(\"{name}\")")
-    }
+    menu::get_block_call(name, func, multi_func)
 }
 
 impl LoopCtx {
@@ -231,64 +232,47 @@ impl LoopCtx {
         )
     }
 
-    pub fn block_ref(&self, name: &str) -> String {
-        get_block(name, &self.func, self.multi_func)
+    /// The loop as the primitives' menu entries see it.
+    pub fn menu_site(&self) -> MenuSite {
+        MenuSite {
+            func: self.func.clone(),
+            multi_func: self.multi_func,
+            block: self.block.clone(),
+            all_blocks: self.all_blocks.clone(),
+            loops: self.names.clone(),
+            loop_pos: Some(self.pos),
+            extent: self.extent,
+            reduction: self.reduction,
+        }
     }
 }
 
-/// Thread axes offered by `bind`.
-pub const THREAD_AXES: &[&str] = &[
-    "blockIdx.x",
-    "blockIdx.y",
-    "threadIdx.x",
-    "threadIdx.y",
-    "threadIdx.z",
-    "vthread.x",
-];
+/// A clicked block as the primitives' menu entries see it.
+pub fn block_site(func: &str, block: &str, multi_func: bool) -> MenuSite {
+    MenuSite {
+        func: func.to_string(),
+        multi_func,
+        block: block.to_string(),
+        ..MenuSite::default()
+    }
+}
+
+/// The call a menu entry writes, if `prim` is offered on `target` there.
+fn menu_call(prim: &str, target: MenuTarget, site: &MenuSite, arg: &str) -> Option<String> {
+    let entry = primitives::menu_entry(prim)?;
+    if entry.target != target {
+        return None;
+    }
+    (entry.call)(site, arg)
+}
 
 /// The code a loop primitive appends. `arg` is the primitive's free-form
 /// argument (split factors, reorder list, thread axis, block name…).
 pub fn loop_primitive(c: &LoopCtx, prim: &str, arg: &str) -> Option<Edit> {
-    let l = &c.name;
-    let call = match prim {
-        "split" => {
-            let n = arg
-                .split(',')
-                .filter(|s| !s.trim().is_empty())
-                .count()
-                .max(1);
-            let outs: Vec<String> = (0..n).map(|k| format!("{l}_{k}")).collect();
-            format!(
-                "{} = sch.split({l}, factors=[{}])",
-                outs.join(", "),
-                arg.trim()
-            )
-        }
-        "fuse" => {
-            let next = c.names.get(c.pos + 1)?;
-            format!("{l}_{next}_fused = sch.fuse({l}, {next})")
-        }
-        "reorder" => format!("sch.reorder({})", arg.trim()),
-        "parallel" | "vectorize" | "unroll" | "blockize" => format!("sch.{prim}({l})"),
-        "bind" => format!("sch.bind({l}, \"{}\")", arg.trim()),
-        "compute_at" | "reverse_compute_at" => {
-            format!("sch.{prim}({}, {l})", c.block_ref(arg.trim()))
-        }
-        "decompose_reduction" => format!(
-            "{}_init = sch.decompose_reduction({}, {l})",
-            c.block,
-            c.block_ref(&c.block)
-        ),
-        "rfactor" => format!(
-            "{}_rf = sch.rfactor({l}, factor_axis={})",
-            c.block,
-            arg.trim()
-        ),
-        _ => return None,
-    };
+    let call = menu_call(prim, MenuTarget::Loop, &c.menu_site(), arg)?;
     Some(Edit {
         lines: vec![
-            format!("# {prim} on loop {l} (block \"{}\")", c.block),
+            format!("# {prim} on loop {} (block \"{}\")", c.name, c.block),
             c.loops_line(),
             call,
         ],
@@ -303,20 +287,8 @@ pub fn block_primitive(
     prim: &str,
     arg: &str,
 ) -> Option<Edit> {
-    let b = get_block(block, func, multi_func);
-    let call = match prim {
-        "compute_inline" | "reverse_compute_inline" => format!("sch.{prim}({b})"),
-        "cache_read" | "cache_write" => {
-            let (index, scope) = arg.split_once(',').unwrap_or(("0", "local"));
-            format!(
-                "{block}_{} = sch.{prim}({b}, {}, \"{}\")",
-                scope.trim().replace('.', "_"),
-                index.trim(),
-                scope.trim()
-            )
-        }
-        _ => return None,
-    };
+    let site = block_site(func, block, multi_func);
+    let call = menu_call(prim, MenuTarget::Block, &site, arg)?;
     Some(Edit {
         lines: vec![format!("# {prim} on block \"{block}\""), call],
     })
@@ -325,6 +297,94 @@ pub fn block_primitive(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ctx(reduction: bool) -> LoopCtx {
+        LoopCtx {
+            func: "main".into(),
+            name: "j".into(),
+            block: "C".into(),
+            names: vec!["i".into(), "j".into(), "k".into()],
+            pos: 1,
+            reduction,
+            extent: Some(128),
+            all_blocks: vec!["B".into(), "C".into()],
+            multi_func: false,
+        }
+    }
+
+    #[test]
+    fn loop_menu_writes_the_calls() {
+        let c = ctx(true);
+        let call = |prim: &str, arg: &str| loop_primitive(&c, prim, arg).unwrap().lines[2].clone();
+        assert_eq!(
+            loop_primitive(&c, "split", "None, 4").unwrap().lines,
+            vec![
+                "# split on loop j (block \"C\")",
+                "i, j, k = sch.get_loops(sch.get_block(\"C\"))",
+                "j_0, j_1 = sch.split(j, factors=[None, 4])",
+            ]
+        );
+        assert_eq!(call("fuse", ""), "j_k_fused = sch.fuse(j, k)");
+        assert_eq!(call("reorder", " k, j "), "sch.reorder(k, j)");
+        assert_eq!(call("vectorize", ""), "sch.vectorize(j)");
+        assert_eq!(call("bind", "threadIdx.x"), "sch.bind(j, \"threadIdx.x\")");
+        assert_eq!(
+            call("compute_at", "B"),
+            "sch.compute_at(sch.get_block(\"B\"), j)"
+        );
+        assert_eq!(
+            call("decompose_reduction", ""),
+            "C_init = sch.decompose_reduction(sch.get_block(\"C\"), j)"
+        );
+        assert_eq!(call("rfactor", "0"), "C_rf = sch.rfactor(j, factor_axis=0)");
+        // Block primitives are not offered on loops, nor unknown names.
+        assert!(loop_primitive(&c, "compute_inline", "").is_none());
+        assert!(loop_primitive(&c, "nope", "").is_none());
+    }
+
+    #[test]
+    fn loop_menu_follows_the_site() {
+        let site = ctx(false).menu_site();
+        let offered: Vec<&str> = primitives::menu_entries(MenuTarget::Loop)
+            .filter(|(_, e)| e.offered(&site))
+            .map(|(m, _)| m)
+            .collect();
+        assert_eq!(
+            offered,
+            [
+                "split",
+                "reorder",
+                "fuse",
+                "reverse_compute_at",
+                "compute_at",
+                "parallel",
+                "vectorize",
+                "unroll",
+                "bind",
+                "blockize"
+            ]
+        );
+        let split = primitives::menu_entry("split").unwrap();
+        let MenuArg::Text { default, .. } = split.arg else {
+            panic!("split takes text")
+        };
+        assert_eq!(default(&site), "None, 4");
+    }
+
+    #[test]
+    fn block_menu_writes_the_calls() {
+        let edit = block_primitive("f", "B", true, "cache_read", "1, shared.dyn").unwrap();
+        assert_eq!(
+            edit.lines,
+            vec![
+                "# cache_read on block \"B\"",
+                "B_shared_dyn = sch.cache_read(sch.get_block(\"B\", func_name=\"f\"), 1, \"shared.dyn\")",
+            ]
+        );
+        let inline = block_primitive("f", "B", false, "compute_inline", "").unwrap();
+        assert_eq!(inline.lines[1], "sch.compute_inline(sch.get_block(\"B\"))");
+        assert!(block_primitive("f", "B", false, "split", "").is_none());
+    }
 
     #[test]
     fn finds_loops_and_blocks() {

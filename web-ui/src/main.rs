@@ -19,6 +19,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use compiler_core::schedule::menu::{MenuArg, MenuSite, MenuTarget};
+use compiler_core::schedule::primitives;
 use editor::EditorHandle;
 use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
@@ -1265,8 +1267,8 @@ fn PrimitivePanel(analyzed: Memo<Option<IrText>>) -> impl IntoView {
 fn PrimRow(
     label: &'static str,
     help: &'static str,
-    #[prop(optional)] input: Option<(String, &'static str)>,
-    #[prop(optional)] choices: Option<Vec<String>>,
+    input: Option<(String, &'static str)>,
+    choices: Option<Vec<String>>,
     apply: Rc<dyn Fn(String)>,
     read_only: bool,
 ) -> impl IntoView {
@@ -1300,6 +1302,30 @@ fn PrimRow(
     }
 }
 
+/// The rows of the primitives' menu entries offered on `target` at `site`,
+/// in the order of `compiler_core::schedule::primitives::PRIMITIVES`.
+fn prim_rows(
+    target: MenuTarget,
+    site: &MenuSite,
+    mk: impl Fn(&'static str) -> Rc<dyn Fn(String)>,
+    read_only: bool,
+) -> impl IntoView {
+    primitives::menu_entries(target)
+        .filter(|(_, entry)| entry.offered(site))
+        .map(|(method, entry)| {
+            let (input, choices) = match entry.arg {
+                MenuArg::None => (None, None),
+                MenuArg::Text { label, default } => (Some((default(site), label)), None),
+                MenuArg::OtherBlock => (None, Some(site.other_blocks())),
+                MenuArg::Choice(values) => {
+                    (None, Some(values.iter().map(|v| v.to_string()).collect()))
+                }
+            };
+            view! { <PrimRow label=method help=entry.help input=input choices=choices apply=mk(method) read_only=read_only/> }
+        })
+        .collect_view()
+}
+
 #[component]
 fn LoopPrims(lc: ir_view::LoopCtx, read_only: bool) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -1314,39 +1340,12 @@ fn LoopPrims(lc: ir_view::LoopCtx, read_only: bool) -> impl IntoView {
             }
         })
     };
-    let others: Vec<String> = lc
-        .all_blocks
-        .iter()
-        .filter(|b| **b != lc.block)
-        .cloned()
-        .collect();
-    let reorder_default = lc.names[lc.pos..].join(", ");
-    let split_default = match lc.extent {
-        Some(e) if e % 4 == 0 && e > 4 => "None, 4".to_string(),
-        Some(e) if e % 2 == 0 && e > 2 => "None, 2".to_string(),
-        _ => "None, 4".to_string(),
-    };
-    let has_next = lc.pos + 1 < lc.names.len();
+    let rows = prim_rows(MenuTarget::Loop, &lc.menu_site(), mk, read_only);
     view! {
         <h3>{format!("loop {}", lc2.name)}</h3>
         <p class="muted small">{format!("extent {} · block \"{}\" · get_loops index {}",
             lc2.extent.map(|e| e.to_string()).unwrap_or_else(|| "symbolic".into()), lc2.block, lc2.pos)}</p>
-        <PrimRow label="split" help="split into nested loops (None = inferred)" input=(split_default, "split factors") apply=mk("split") read_only=read_only/>
-        <PrimRow label="reorder" help="new order of these loops" input=(reorder_default, "loops in their new order") apply=mk("reorder") read_only=read_only/>
-        {has_next.then(|| view! { <PrimRow label="fuse" help="fuse with the next loop" apply=mk("fuse") read_only=read_only/> })}
-        {(!others.is_empty()).then(|| view! {
-            <PrimRow label="reverse_compute_at" help="move a consumer block under this loop" choices=others.clone() apply=mk("reverse_compute_at") read_only=read_only/>
-            <PrimRow label="compute_at" help="move a producer block under this loop" choices=others.clone() apply=mk("compute_at") read_only=read_only/>
-        })}
-        {lc2.reduction.then(|| view! {
-            <PrimRow label="decompose_reduction" help="separate the init above this loop" apply=mk("decompose_reduction") read_only=read_only/>
-            <PrimRow label="rfactor" help="factor the reduction over this loop" input=("0".to_string(), "factor axis") apply=mk("rfactor") read_only=read_only/>
-        })}
-        <PrimRow label="parallel" help="run iterations in parallel" apply=mk("parallel") read_only=read_only/>
-        <PrimRow label="vectorize" help="vectorize this loop" apply=mk("vectorize") read_only=read_only/>
-        <PrimRow label="unroll" help="unroll this loop" apply=mk("unroll") read_only=read_only/>
-        <PrimRow label="bind" help="bind to a GPU thread axis" choices=ir_view::THREAD_AXES.iter().map(|s| s.to_string()).collect() apply=mk("bind") read_only=read_only/>
-        <PrimRow label="blockize" help="make the loops below a block" apply=mk("blockize") read_only=read_only/>
+        {rows}
         {(!read_only).then(|| view! { <p class="muted small">"Each button appends the call to the script; edit or undo (Ctrl+Z) it there."</p> })}
     }
 }
@@ -1367,13 +1366,12 @@ fn BlockPrims(func: String, name: String, multi: bool, read_only: bool) -> impl 
             })
         }
     };
+    let site = ir_view::block_site(&func, &name, multi);
+    let rows = prim_rows(MenuTarget::Block, &site, mk, read_only);
     view! {
         <h3>{format!("block \"{name}\"")}</h3>
         <p class="muted small">"Click a loop for loop primitives (split, reorder, compute_at…)."</p>
-        <PrimRow label="compute_inline" help="inline this block into its consumers" apply=mk("compute_inline") read_only=read_only/>
-        <PrimRow label="reverse_compute_inline" help="inline this block into its producer" apply=mk("reverse_compute_inline") read_only=read_only/>
-        <PrimRow label="cache_read" help="read buffer index, scope" input=("0, shared".to_string(), "read buffer index and scope") apply=mk("cache_read") read_only=read_only/>
-        <PrimRow label="cache_write" help="write buffer index, scope" input=("0, local".to_string(), "write buffer index and scope") apply=mk("cache_write") read_only=read_only/>
+        {rows}
     }
 }
 

@@ -11,9 +11,64 @@
 
 use std::collections::BTreeMap;
 
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::replay::SchedValue;
 use super::*;
 use crate::syntax::{self, ast};
+
+pub(super) const ANNOTATE: Primitive = Primitive {
+    method: "annotate",
+    aliases: &[],
+    kind: "Annotate",
+    params: &[
+        param("block_or_loop", T::BlockOrLoop),
+        param("ann_key", T::Str).attr(),
+        param("ann_val", T::Any),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        let value = attr_from_value(&args.value("ann_val")?).map_err(|m| args.err(m))?;
+        // The trace prints the value the way TVM does (`1` for `True`).
+        let recorded = SchedValue::of_trace(&trace_value(&value));
+        sch.annotate_concrete(args.rv("block_or_loop")?, &args.string("ann_key")?, value)?;
+        args.record_as("ann_val", recorded)?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+pub(super) const UNANNOTATE: Primitive = Primitive {
+    method: "unannotate",
+    aliases: &[],
+    kind: "Unannotate",
+    params: &[
+        param("block_or_loop", T::BlockOrLoop),
+        param("ann_key", T::Str).attr(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.unannotate_concrete(args.rv("block_or_loop")?, &args.string("ann_key")?)?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+/// An annotation value as a dispatcher argument (the inverse of
+/// [`attr_from_value`]; a dictionary travels as its source text).
+fn value_of_attr(v: &AttrValue) -> SchedValue {
+    match v {
+        AttrValue::Bool(b) => SchedValue::Bool(*b),
+        AttrValue::Int(i) => SchedValue::Int(*i),
+        AttrValue::Float(f) => SchedValue::Float(*f),
+        AttrValue::Str(s) => SchedValue::Str(s.clone()),
+        AttrValue::Array(items) => SchedValue::List(items.iter().map(value_of_attr).collect()),
+        other @ (AttrValue::Map(_) | AttrValue::Expr(_)) => {
+            SchedValue::of_trace(&trace_value(other))
+        }
+    }
+}
 
 /// An annotation value from a dispatcher argument (`{...}` dictionaries
 /// arrive as source text).
@@ -201,23 +256,29 @@ impl Schedule {
 
     /// `sch.annotate(block_or_loop, ann_key, ann_val)`.
     pub fn annotate(&mut self, target: Rv, ann_key: &str, ann_val: AttrValue) -> Result<()> {
+        let args = vec![target.into(), ann_key.into(), value_of_attr(&ann_val)];
+        self.apply_traced(&ANNOTATE, Args::typed(&ANNOTATE, args))?;
+        Ok(())
+    }
+
+    /// `sch.unannotate(block_or_loop, ann_key)`.
+    pub fn unannotate(&mut self, target: Rv, ann_key: &str) -> Result<()> {
+        let args = vec![target.into(), ann_key.into()];
+        self.apply_traced(&UNANNOTATE, Args::typed(&UNANNOTATE, args))?;
+        Ok(())
+    }
+
+    fn annotate_concrete(&mut self, target: Rv, ann_key: &str, ann_val: AttrValue) -> Result<()> {
         const P: &str = "annotate";
         let (path, mut ann) = self.annotations_of(P, target)?;
         if !ann.contains_key(ann_key) {
             ann.insert(ann_key.to_string(), ann_val.clone());
             self.set_annotations(P, &path, ann)?;
         }
-        self.record(
-            Instruction::new("annotate")
-                .arg("block_or_loop", TraceArg::Rv(target))
-                .arg("ann_key", TraceArg::Str(ann_key.to_string()))
-                .arg("ann_val", trace_value(&ann_val)),
-        );
         Ok(())
     }
 
-    /// `sch.unannotate(block_or_loop, ann_key)`.
-    pub fn unannotate(&mut self, target: Rv, ann_key: &str) -> Result<()> {
+    fn unannotate_concrete(&mut self, target: Rv, ann_key: &str) -> Result<()> {
         const P: &str = "unannotate";
         let (path, mut ann) = self.annotations_of(P, target)?;
         if ann.remove(ann_key).is_none() {
@@ -225,12 +286,6 @@ impl Schedule {
                 ScheduleError::new(P, format!("Cannot find annotation key: {ann_key}")).at(path),
             );
         }
-        self.set_annotations(P, &path, ann)?;
-        self.record(
-            Instruction::new("unannotate")
-                .arg("block_or_loop", TraceArg::Rv(target))
-                .arg("ann_key", TraceArg::Str(ann_key.to_string())),
-        );
-        Ok(())
+        self.set_annotations(P, &path, ann)
     }
 }

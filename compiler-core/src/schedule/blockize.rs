@@ -12,7 +12,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::menu::{loop_only_call, MenuArg, MenuEntry, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
+use super::replay::SchedValue;
 use super::tree::{self, StmtPath};
 use super::util::{self, SubstSimplify};
 use super::*;
@@ -37,6 +40,38 @@ enum Side {
     Inner,
 }
 
+pub(super) const BLOCKIZE: Primitive = Primitive {
+    method: "blockize",
+    aliases: &[],
+    kind: "Blockize",
+    params: &[
+        param("target", T::Any),
+        param("preserve_unit_iters", T::Bool).or_bool(true).attr(),
+    ],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| match args.value("target")? {
+        SchedValue::Rv(Rv::Loop(l)) => {
+            let preserve = args.bool("preserve_unit_iters")?;
+            Ok(sch.blockize_concrete(LoopRV(l), preserve)?.into())
+        }
+        SchedValue::List(_) => Err(args.err(
+            "blockize of a list of blocks is not supported yet; blockize the loop above them",
+        )),
+        other => Err(args.err(format!(
+            "expected a loop (or a list of blocks), got {}",
+            super::primitives::describe(&other)
+        ))),
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "make the loops below a block",
+        arg: MenuArg::None,
+        when: MenuWhen::Always,
+        call: |site, _| loop_only_call("blockize", site),
+    }),
+};
+
 impl Schedule {
     /// `sch.blockize(target=loop, preserve_unit_iters=True)`: the loops from
     /// `loop` down and the single block under them become the body of a new
@@ -44,6 +79,11 @@ impl Schedule {
     /// bindings that the loops above `loop` provide. Returns the new block.
     /// The inner block keeps its name and handles; the loops keep theirs.
     pub fn blockize(&mut self, loop_rv: LoopRV, preserve_unit_iters: bool) -> Result<BlockRV> {
+        let args = Args::typed(&BLOCKIZE, vec![loop_rv.into(), preserve_unit_iters.into()]);
+        self.apply_traced(&BLOCKIZE, args)?.into_block()
+    }
+
+    fn blockize_concrete(&mut self, loop_rv: LoopRV, preserve_unit_iters: bool) -> Result<BlockRV> {
         const P: &str = "blockize";
         let (loop_path, _) = self.resolve_loop(P, loop_rv)?;
         let body = self.body(P)?;
@@ -54,14 +94,7 @@ impl Schedule {
             &loop_path,
             Stmt::from_kind(StmtKind::BlockRealize(outer)),
         )?;
-        let rv = self.new_block_rv(&name);
-        self.record(
-            Instruction::new("blockize")
-                .arg("target", TraceArg::Rv(loop_rv.into()))
-                .arg("preserve_unit_iters", TraceArg::Bool(preserve_unit_iters))
-                .outputs(vec![rv.into()]),
-        );
-        Ok(rv)
+        Ok(self.new_block_rv(&name))
     }
 }
 

@@ -39,7 +39,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::menu::{MenuArg, MenuEntry, MenuSite, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, Param, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
+use super::replay::SchedValue;
 use super::tree::{self, StmtPath};
 use super::*;
 use crate::arith::int_set::eval_interval;
@@ -1145,6 +1148,108 @@ struct Target {
     scope_name: String,
 }
 
+/// `cache_read` and `cache_write` differ in the index's name.
+macro_rules! cache_params {
+    ($index:literal) => {
+        &[
+            param("block", T::Block),
+            param($index, T::Int).attr(),
+            param("storage_scope", T::Str).attr(),
+            param("consumer_blocks", T::OptBlocks)
+                .optional()
+                .list_input(),
+        ]
+    };
+}
+
+/// The arguments of a typed `cache_read`/`cache_write` call.
+fn cache_args(
+    prim: &'static Primitive,
+    block_rv: BlockRV,
+    buffer_index: i64,
+    storage_scope: &str,
+    consumer_blocks: &[BlockRV],
+) -> Args {
+    let mut values = vec![block_rv.into(), buffer_index.into(), storage_scope.into()];
+    // Like the by-name call: no consumers means the parameter was not given.
+    if !consumer_blocks.is_empty() {
+        values.push(SchedValue::rv_list(consumer_blocks));
+    }
+    Args::typed(prim, values)
+}
+
+/// `B_shared = sch.cache_read(b, 0, "shared")` from the menu's "index, scope".
+fn menu_call(method: &str, site: &MenuSite, arg: &str) -> String {
+    let (index, scope) = arg.split_once(',').unwrap_or(("0", "local"));
+    format!(
+        "{}_{} = sch.{method}({}, {}, \"{}\")",
+        site.block,
+        scope.trim().replace('.', "_"),
+        site.block_ref(&site.block),
+        index.trim(),
+        scope.trim()
+    )
+}
+
+const CACHE_READ_PARAMS: &[Param] = cache_params!("read_buffer_index");
+const CACHE_WRITE_PARAMS: &[Param] = cache_params!("write_buffer_index");
+
+pub(super) const CACHE_READ: Primitive = Primitive {
+    method: "cache_read",
+    aliases: &[],
+    kind: "CacheRead",
+    params: CACHE_READ_PARAMS,
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let copy = sch.cache_read_concrete(
+            args.block("block")?,
+            args.int("read_buffer_index")?,
+            &args.string("storage_scope")?,
+            &args.blocks("consumer_blocks")?,
+        )?;
+        Ok(copy.into())
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Block,
+        help: "read buffer index, scope",
+        arg: MenuArg::Text {
+            label: "read buffer index and scope",
+            default: |_| "0, shared".to_string(),
+        },
+        when: MenuWhen::Always,
+        call: |site, arg| Some(menu_call("cache_read", site, arg)),
+    }),
+};
+
+pub(super) const CACHE_WRITE: Primitive = Primitive {
+    method: "cache_write",
+    aliases: &[],
+    kind: "CacheWrite",
+    params: CACHE_WRITE_PARAMS,
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let copy = sch.cache_write_concrete(
+            args.block("block")?,
+            args.int("write_buffer_index")?,
+            &args.string("storage_scope")?,
+            &args.blocks("consumer_blocks")?,
+        )?;
+        Ok(copy.into())
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Block,
+        help: "write buffer index, scope",
+        arg: MenuArg::Text {
+            label: "write buffer index and scope",
+            default: |_| "0, local".to_string(),
+        },
+        when: MenuWhen::Always,
+        call: |site, arg| Some(menu_call("cache_write", site, arg)),
+    }),
+};
+
 impl Schedule {
     fn cache_target(
         &self,
@@ -1196,6 +1301,23 @@ impl Schedule {
     /// scope; the consumers (all readers in the scope, or `consumer_blocks`)
     /// read the copy. Returns the copy block.
     pub fn cache_read(
+        &mut self,
+        block_rv: BlockRV,
+        read_buffer_index: i64,
+        storage_scope: &str,
+        consumer_blocks: &[BlockRV],
+    ) -> Result<BlockRV> {
+        let args = cache_args(
+            &CACHE_READ,
+            block_rv,
+            read_buffer_index,
+            storage_scope,
+            consumer_blocks,
+        );
+        self.apply_traced(&CACHE_READ, args)?.into_block()
+    }
+
+    fn cache_read_concrete(
         &mut self,
         block_rv: BlockRV,
         read_buffer_index: i64,
@@ -1292,19 +1414,7 @@ impl Schedule {
             seen_scope: false,
         };
         let new_scope = rw.stmt(&scope_stmt);
-        let inst = Instruction::new("cache_read")
-            .arg("block", TraceArg::Rv(block_rv.into()))
-            .arg("read_buffer_index", TraceArg::Int(read_buffer_index))
-            .arg("storage_scope", TraceArg::Str(storage_scope.to_string()));
-        self.install_cache_stage(
-            P,
-            body,
-            (&t.scope_path, new_scope),
-            (&loc, stage),
-            cache,
-            inst,
-            consumer_blocks,
-        )
+        self.install_cache_stage(P, body, (&t.scope_path, new_scope), (&loc, stage), cache)
     }
 
     /// `sch.cache_write(block, write_buffer_index, storage_scope,
@@ -1312,6 +1422,23 @@ impl Schedule {
     /// instead, and a block of that name copies it back afterwards;
     /// `consumer_blocks` read the new buffer directly. Returns the copy block.
     pub fn cache_write(
+        &mut self,
+        block_rv: BlockRV,
+        write_buffer_index: i64,
+        storage_scope: &str,
+        consumer_blocks: &[BlockRV],
+    ) -> Result<BlockRV> {
+        let args = cache_args(
+            &CACHE_WRITE,
+            block_rv,
+            write_buffer_index,
+            storage_scope,
+            consumer_blocks,
+        );
+        self.apply_traced(&CACHE_WRITE, args)?.into_block()
+    }
+
+    fn cache_write_concrete(
         &mut self,
         block_rv: BlockRV,
         write_buffer_index: i64,
@@ -1382,26 +1509,12 @@ impl Schedule {
             seen_scope: false,
         };
         let new_scope = rw.stmt(&scope_stmt);
-        let inst = Instruction::new("cache_write")
-            .arg("block", TraceArg::Rv(block_rv.into()))
-            .arg("write_buffer_index", TraceArg::Int(write_buffer_index))
-            .arg("storage_scope", TraceArg::Str(storage_scope.to_string()));
-        self.install_cache_stage(
-            P,
-            body,
-            (&t.scope_path, new_scope),
-            (&loc, stage),
-            cache,
-            inst,
-            consumer_blocks,
-        )
+        self.install_cache_stage(P, body, (&t.scope_path, new_scope), (&loc, stage), cache)
     }
 
     /// The tail shared by `cache_read` and `cache_write`: put the rewritten
     /// scope back, insert the copy stage at `loc`, allocate the cache buffer
-    /// in the scope, and record `inst` (with `consumer_blocks` when given)
-    /// returning the copy block's handle.
-    #[allow(clippy::too_many_arguments)]
+    /// in the scope, returning the copy block's handle.
     fn install_cache_stage(
         &mut self,
         primitive: &'static str,
@@ -1409,28 +1522,13 @@ impl Schedule {
         (scope_path, new_scope): (&StmtPath, Stmt),
         (loc, stage): (&CacheLoc, Stmt),
         cache: Buffer,
-        mut inst: Instruction,
-        consumer_blocks: &[BlockRV],
     ) -> Result<BlockRV> {
         let name = cache.name.clone();
         let body = tree::replace(&body, scope_path, new_scope);
         let body = insert_stage(&body, loc, stage);
         let body = add_alloc(&body, scope_path, cache);
         self.set_body(primitive, body)?;
-        let rv = self.new_block_rv(&name);
-        if !consumer_blocks.is_empty() {
-            inst = inst.arg(
-                "consumer_blocks",
-                TraceArg::List(
-                    consumer_blocks
-                        .iter()
-                        .map(|b| TraceArg::Rv((*b).into()))
-                        .collect(),
-                ),
-            );
-        }
-        self.record(inst.outputs(vec![rv.into()]));
-        Ok(rv)
+        Ok(self.new_block_rv(&name))
     }
 }
 

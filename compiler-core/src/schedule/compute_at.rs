@@ -31,6 +31,9 @@
 
 use std::collections::HashMap;
 
+use super::menu::{MenuArg, MenuEntry, MenuSite, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, Param, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::scope::{self, Scope};
 use super::tree::{self, StmtPath};
 use super::*;
@@ -254,6 +257,70 @@ fn can_relax_under_thread(storage: u8, tag: &str) -> bool {
     storage <= rank
 }
 
+/// `compute_at` and `reverse_compute_at` share parameters.
+const COMPUTE_AT_PARAMS: &[Param] = &[
+    param("block", T::Block),
+    param("loop", T::Loop),
+    param("preserve_unit_loops", T::Bool)
+        .or_bool(false)
+        .attr_bool_as_int(),
+    param("index", T::Int).or_int(-1).attr(),
+];
+
+fn apply_compute_at(sch: &mut Schedule, args: &Args, is_compute_at: bool) -> Result<SchedValue> {
+    sch.compute_at_concrete(
+        is_compute_at,
+        args.block("block")?,
+        args.loop_rv("loop")?,
+        args.bool("preserve_unit_loops")?,
+        args.int("index")?,
+    )?;
+    Ok(SchedValue::None)
+}
+
+/// `sch.compute_at(b, l)` for a block chosen from the menu's list.
+fn menu_call(method: &str, site: &MenuSite, block: &str) -> Option<String> {
+    Some(format!(
+        "sch.{method}({}, {})",
+        site.block_ref(block.trim()),
+        site.loop_name()?
+    ))
+}
+
+pub(super) const COMPUTE_AT: Primitive = Primitive {
+    method: "compute_at",
+    aliases: &[],
+    kind: "ComputeAt",
+    params: COMPUTE_AT_PARAMS,
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| apply_compute_at(sch, args, true),
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "move a producer block under this loop",
+        arg: MenuArg::OtherBlock,
+        when: MenuWhen::HasOtherBlocks,
+        call: |site, block| menu_call("compute_at", site, block),
+    }),
+};
+
+pub(super) const REVERSE_COMPUTE_AT: Primitive = Primitive {
+    method: "reverse_compute_at",
+    aliases: &[],
+    kind: "ReverseComputeAt",
+    params: COMPUTE_AT_PARAMS,
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| apply_compute_at(sch, args, false),
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "move a consumer block under this loop",
+        arg: MenuArg::OtherBlock,
+        when: MenuWhen::HasOtherBlocks,
+        call: |site, block| menu_call("reverse_compute_at", site, block),
+    }),
+};
+
 impl Schedule {
     /// `sch.compute_at(block, loop, preserve_unit_loops=False, index=-1)`.
     pub fn compute_at(
@@ -263,7 +330,14 @@ impl Schedule {
         preserve_unit_loops: bool,
         index: i64,
     ) -> Result<()> {
-        self.compute_at_impl(true, block, loop_rv, preserve_unit_loops, index)
+        let args = vec![
+            block.into(),
+            loop_rv.into(),
+            preserve_unit_loops.into(),
+            index.into(),
+        ];
+        self.apply_traced(&COMPUTE_AT, Args::typed(&COMPUTE_AT, args))?;
+        Ok(())
     }
 
     /// `sch.reverse_compute_at(block, loop, preserve_unit_loops=False, index=-1)`.
@@ -274,10 +348,17 @@ impl Schedule {
         preserve_unit_loops: bool,
         index: i64,
     ) -> Result<()> {
-        self.compute_at_impl(false, block, loop_rv, preserve_unit_loops, index)
+        let args = vec![
+            block.into(),
+            loop_rv.into(),
+            preserve_unit_loops.into(),
+            index.into(),
+        ];
+        self.apply_traced(&REVERSE_COMPUTE_AT, Args::typed(&REVERSE_COMPUTE_AT, args))?;
+        Ok(())
     }
 
-    fn compute_at_impl(
+    pub(super) fn compute_at_concrete(
         &mut self,
         is_compute_at: bool,
         block_rv: BlockRV,
@@ -294,31 +375,14 @@ impl Schedule {
         match self.special_loop(loop_rv) {
             Some(SpecialLoop::Root) => {
                 self.resolve_block(p, block_rv)?;
-                self.record_compute_at(
-                    is_compute_at,
-                    block_rv,
-                    loop_rv,
-                    preserve_unit_loops,
-                    index,
-                );
                 return Ok(());
             }
             Some(SpecialLoop::Inline) => {
-                let recorded = self.trace.instructions.len();
-                if is_compute_at {
-                    self.compute_inline(block_rv)?;
+                return if is_compute_at {
+                    self.compute_inline_concrete(block_rv)
                 } else {
-                    self.reverse_compute_inline(block_rv)?;
-                }
-                self.trace.instructions.truncate(recorded);
-                self.record_compute_at(
-                    is_compute_at,
-                    block_rv,
-                    loop_rv,
-                    preserve_unit_loops,
-                    index,
-                );
-                return Ok(());
+                    self.reverse_compute_inline_concrete(block_rv)
+                };
             }
             None => {}
         }
@@ -555,30 +619,7 @@ impl Schedule {
             self.remove_loop_rvs(v);
         }
         let _ = new_loop_vars;
-        self.record_compute_at(is_compute_at, block_rv, loop_rv, preserve_unit_loops, index);
         Ok(())
-    }
-
-    fn record_compute_at(
-        &mut self,
-        is_compute_at: bool,
-        block_rv: BlockRV,
-        loop_rv: LoopRV,
-        preserve_unit_loops: bool,
-        index: i64,
-    ) {
-        let name = if is_compute_at {
-            "compute_at"
-        } else {
-            "reverse_compute_at"
-        };
-        self.record(
-            Instruction::new(name)
-                .arg("block", TraceArg::Rv(block_rv.into()))
-                .arg("loop", TraceArg::Rv(loop_rv.into()))
-                .arg("preserve_unit_loops", TraceArg::Bool(preserve_unit_loops))
-                .arg("index", TraceArg::Int(index)),
-        );
     }
 }
 

@@ -18,6 +18,9 @@
 use std::collections::HashMap;
 
 use super::compute_at::{bijective_iter_map, inverse_iter_map};
+use super::menu::{block_only_call, MenuArg, MenuEntry, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::scope::{self, Scope};
 use super::tree::{self, StmtPath};
 use super::*;
@@ -229,9 +232,64 @@ fn inlined_predicate(
     Analyzer::new().simplify(&substitute_expr(&pred, &outer))
 }
 
+pub(super) const COMPUTE_INLINE: Primitive = Primitive {
+    method: "compute_inline",
+    aliases: &[],
+    kind: "ComputeInline",
+    params: &[param("block", T::Block)],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.compute_inline_concrete(args.block("block")?)?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Block,
+        help: "inline this block into its consumers",
+        arg: MenuArg::None,
+        when: MenuWhen::Always,
+        call: |site, _| Some(block_only_call("compute_inline", site)),
+    }),
+};
+
+pub(super) const REVERSE_COMPUTE_INLINE: Primitive = Primitive {
+    method: "reverse_compute_inline",
+    aliases: &[],
+    kind: "ReverseComputeInline",
+    params: &[param("block", T::Block)],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.reverse_compute_inline_concrete(args.block("block")?)?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Block,
+        help: "inline this block into its producer",
+        arg: MenuArg::None,
+        when: MenuWhen::Always,
+        call: |site, _| Some(block_only_call("reverse_compute_inline", site)),
+    }),
+};
+
 impl Schedule {
     /// `sch.compute_inline(block)`.
     pub fn compute_inline(&mut self, block_rv: BlockRV) -> Result<()> {
+        self.apply_traced(
+            &COMPUTE_INLINE,
+            Args::typed(&COMPUTE_INLINE, vec![block_rv.into()]),
+        )?;
+        Ok(())
+    }
+
+    /// `sch.reverse_compute_inline(block)`.
+    pub fn reverse_compute_inline(&mut self, block_rv: BlockRV) -> Result<()> {
+        let args = Args::typed(&REVERSE_COMPUTE_INLINE, vec![block_rv.into()]);
+        self.apply_traced(&REVERSE_COMPUTE_INLINE, args)?;
+        Ok(())
+    }
+
+    pub(super) fn compute_inline_concrete(&mut self, block_rv: BlockRV) -> Result<()> {
         const P: &str = "compute-inline";
         let (block_path, realize) = self.resolve_block(P, block_rv)?;
         let body = self.body(P)?;
@@ -321,12 +379,10 @@ impl Schedule {
         for v in removed_loops {
             self.remove_loop_rvs(v);
         }
-        self.record(Instruction::new("compute_inline").arg("block", TraceArg::Rv(block_rv.into())));
         Ok(())
     }
 
-    /// `sch.reverse_compute_inline(block)`.
-    pub fn reverse_compute_inline(&mut self, block_rv: BlockRV) -> Result<()> {
+    pub(super) fn reverse_compute_inline_concrete(&mut self, block_rv: BlockRV) -> Result<()> {
         const P: &str = "reverse-compute-inline";
         let (block_path, realize) = self.resolve_block(P, block_rv)?;
         let body = self.body(P)?;
@@ -520,9 +576,6 @@ impl Schedule {
         for v in removed_loops {
             self.remove_loop_rvs(v);
         }
-        self.record(
-            Instruction::new("reverse_compute_inline").arg("block", TraceArg::Rv(block_rv.into())),
-        );
         Ok(())
     }
 

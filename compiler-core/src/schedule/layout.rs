@@ -31,6 +31,8 @@
 use std::collections::HashMap;
 
 use super::cache::{check_storage_scope, nth_access_buffer, BufferIndexType};
+use super::primitives::{describe, param, Args, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::tree;
 use super::*;
 use crate::analysis::regions::infer_access_regions;
@@ -402,6 +404,115 @@ impl Mutator for SwapBuffer {
     }
 }
 
+pub(super) const TRANSFORM_LAYOUT: Primitive = Primitive {
+    method: "transform_layout",
+    aliases: &[],
+    kind: "TransformLayout",
+    params: &[
+        param("block", T::Block),
+        param("buffer", T::Any).attr(),
+        param("index_map", T::Any).attr(),
+        param("pad_value", T::Any).or_none().attr(),
+        // The older spelling of an integer `buffer`'s kind.
+        param("buffer_index_type", T::Any)
+            .optional()
+            .keyword_only()
+            .not_recorded(),
+        param("assume_injective_transform", T::Bool)
+            .or_bool(false)
+            .keyword_only()
+            .attr(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        let sel = BufferSel::from_value(args.value("buffer")?, args.get("buffer_index_type")?)
+            .map_err(|m| args.err(m))?;
+        let map_src = match args.value("index_map")? {
+            SchedValue::Source(s) | SchedValue::Str(s) => s,
+            other => {
+                return Err(args.err(format!(
+                    "index_map must be a lambda, such as `lambda i, j: (j, i)`; got {}",
+                    describe(&other)
+                )))
+            }
+        };
+        let pad = match args.value("pad_value")? {
+            SchedValue::None => None,
+            SchedValue::Int(v) => Some(v.to_string()),
+            SchedValue::Float(v) => Some(format!("{v:?}")),
+            SchedValue::Source(s) => Some(s),
+            other => {
+                return Err(args.err(format!(
+                    "pad_value must be a number or a lambda, not {}",
+                    describe(&other)
+                )))
+            }
+        };
+        let (buffer, index_map) = sch.transform_layout_concrete(
+            args.block("block")?,
+            sel,
+            &map_src,
+            pad.as_deref(),
+            args.bool("assume_injective_transform")?,
+        )?;
+        // The trace keeps the canonical forms, so replay parses them again.
+        args.record_as("buffer", SchedValue::Source(buffer))?;
+        args.record_as("index_map", SchedValue::Source(index_map))?;
+        args.record_as("pad_value", SchedValue::None)?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+pub(super) const SET_SCOPE: Primitive = Primitive {
+    method: "set_scope",
+    aliases: &[],
+    kind: "SetScope",
+    params: &[
+        param("block", T::Block),
+        param("buffer_index", T::Int).attr(),
+        param("storage_scope", T::Str).attr(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.set_scope_concrete(
+            args.block("block")?,
+            args.int("buffer_index")?,
+            &args.string("storage_scope")?,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+pub(super) const STORAGE_ALIGN: Primitive = Primitive {
+    method: "storage_align",
+    aliases: &[],
+    kind: "StorageAlign",
+    params: &[
+        param("block", T::Block),
+        param("buffer_index", T::Int).attr(),
+        param("axis", T::Int).attr(),
+        param("factor", T::Int).attr(),
+        param("offset", T::Int).attr(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.storage_align_concrete(
+            args.block("block")?,
+            args.int("buffer_index")?,
+            args.int("axis")?,
+            args.int("factor")?,
+            args.int("offset")?,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
 impl Schedule {
     /// Installs a new version of the function being scheduled.
     fn set_func(&mut self, func: PrimFunc) {
@@ -422,6 +533,38 @@ impl Schedule {
         pad_value: Option<&str>,
         assume_injective_transform: bool,
     ) -> Result<()> {
+        let buffer = match buffer {
+            BufferSel::Index(kind, i) => SchedValue::List(vec![kind.name().into(), i.into()]),
+            BufferSel::Name(name) => SchedValue::Str(name),
+        };
+        let pad_value = pad_value.map_or(SchedValue::None, |p| SchedValue::Source(p.to_string()));
+        let mut args = Args::typed(
+            &TRANSFORM_LAYOUT,
+            vec![
+                block_rv.into(),
+                buffer,
+                SchedValue::Source(index_map.to_string()),
+                pad_value,
+            ],
+        );
+        args.record_as(
+            "assume_injective_transform",
+            assume_injective_transform.into(),
+        )?;
+        self.apply_traced(&TRANSFORM_LAYOUT, args)?;
+        Ok(())
+    }
+
+    /// Returns the buffer and the index map as the trace prints them
+    /// (`("write", 0)`, `lambda i, j: (j, i,)`).
+    fn transform_layout_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        buffer: BufferSel,
+        index_map: &str,
+        pad_value: Option<&str>,
+        assume_injective_transform: bool,
+    ) -> Result<(String, String)> {
         const P: &str = "transform_layout";
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
@@ -662,22 +805,22 @@ impl Schedule {
         }
         self.set_func(f);
         let buffer_arg = format!("(\"{}\", {index})", kind.name());
-        self.record(
-            Instruction::new("transform_layout")
-                .arg("block", TraceArg::Rv(block_rv.into()))
-                .arg("buffer", TraceArg::Source(buffer_arg))
-                .arg("index_map", TraceArg::Source(map.python()))
-                .arg("pad_value", TraceArg::None)
-                .arg(
-                    "assume_injective_transform",
-                    TraceArg::Bool(assume_injective_transform),
-                ),
-        );
-        Ok(())
+        Ok((buffer_arg, map.python()))
     }
 
     /// `sch.set_scope(block, buffer_index, storage_scope)`.
     pub fn set_scope(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        storage_scope: &str,
+    ) -> Result<()> {
+        let args = vec![block_rv.into(), buffer_index.into(), storage_scope.into()];
+        self.apply_traced(&SET_SCOPE, Args::typed(&SET_SCOPE, args))?;
+        Ok(())
+    }
+
+    fn set_scope_concrete(
         &mut self,
         block_rv: BlockRV,
         buffer_index: i64,
@@ -709,18 +852,31 @@ impl Schedule {
             let body = SwapBuffer { old: buffer, new }.stmt(&func.body);
             self.set_body(P, body)?;
         }
-        self.record(
-            Instruction::new("set_scope")
-                .arg("block", TraceArg::Rv(block_rv.into()))
-                .arg("buffer_index", TraceArg::Int(buffer_index))
-                .arg("storage_scope", TraceArg::Str(storage_scope.to_string())),
-        );
         Ok(())
     }
 
     /// `sch.storage_align(block, buffer_index, axis, factor, offset)`. Checks
     /// in TVM's order: index, factor, axis, allocation.
     pub fn storage_align(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        axis: i64,
+        factor: i64,
+        offset: i64,
+    ) -> Result<()> {
+        let args = vec![
+            block_rv.into(),
+            buffer_index.into(),
+            axis.into(),
+            factor.into(),
+            offset.into(),
+        ];
+        self.apply_traced(&STORAGE_ALIGN, Args::typed(&STORAGE_ALIGN, args))?;
+        Ok(())
+    }
+
+    fn storage_align_concrete(
         &mut self,
         block_rv: BlockRV,
         buffer_index: i64,
@@ -792,15 +948,6 @@ impl Schedule {
         let stmt = tree::get(&func.body, &path)
             .map(|s| s.span())
             .unwrap_or_default();
-        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))?;
-        self.record(
-            Instruction::new("storage_align")
-                .arg("block", TraceArg::Rv(block_rv.into()))
-                .arg("buffer_index", TraceArg::Int(buffer_index))
-                .arg("axis", TraceArg::Int(axis))
-                .arg("factor", TraceArg::Int(factor))
-                .arg("offset", TraceArg::Int(offset)),
-        );
-        Ok(())
+        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))
     }
 }

@@ -1,5 +1,8 @@
 //! Loop kinds: `parallel`, `vectorize`, `unroll`, `bind`.
 
+use super::menu::{loop_only_call, MenuArg, MenuEntry, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::tree::StmtPath;
 use super::*;
 
@@ -17,24 +20,136 @@ const THREAD_TAGS: &[&str] = &[
     "vthread",
 ];
 
+/// The thread axes the playground's menu offers for `bind`.
+const MENU_THREAD_AXES: &[&str] = &[
+    "blockIdx.x",
+    "blockIdx.y",
+    "threadIdx.x",
+    "threadIdx.y",
+    "threadIdx.z",
+    "vthread.x",
+];
+
+pub(super) const PARALLEL: Primitive = Primitive {
+    method: "parallel",
+    aliases: &[],
+    kind: "Parallel",
+    params: &[param("loop", T::Loop)],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.set_loop_kind("parallel", args.loop_rv("loop")?, ForKind::Parallel, None)?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "run iterations in parallel",
+        arg: MenuArg::None,
+        when: MenuWhen::Always,
+        call: |site, _| loop_only_call("parallel", site),
+    }),
+};
+
+pub(super) const VECTORIZE: Primitive = Primitive {
+    method: "vectorize",
+    aliases: &[],
+    kind: "Vectorize",
+    params: &[param("loop", T::Loop)],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.set_loop_kind(
+            "vectorize",
+            args.loop_rv("loop")?,
+            ForKind::Vectorized,
+            None,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "vectorize this loop",
+        arg: MenuArg::None,
+        when: MenuWhen::Always,
+        call: |site, _| loop_only_call("vectorize", site),
+    }),
+};
+
+pub(super) const UNROLL: Primitive = Primitive {
+    method: "unroll",
+    aliases: &[],
+    kind: "Unroll",
+    params: &[param("loop", T::Loop)],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.set_loop_kind("unroll", args.loop_rv("loop")?, ForKind::Unrolled, None)?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "unroll this loop",
+        arg: MenuArg::None,
+        when: MenuWhen::Always,
+        call: |site, _| loop_only_call("unroll", site),
+    }),
+};
+
+pub(super) const BIND: Primitive = Primitive {
+    method: "bind",
+    aliases: &[],
+    kind: "Bind",
+    params: &[param("loop", T::Loop), param("thread_axis", T::Str).attr()],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.bind_concrete(args.loop_rv("loop")?, &args.string("thread_axis")?)?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "bind to a GPU thread axis",
+        arg: MenuArg::Choice(MENU_THREAD_AXES),
+        when: MenuWhen::Always,
+        call: |site, arg| {
+            Some(format!(
+                "sch.bind({}, \"{}\")",
+                site.loop_name()?,
+                arg.trim()
+            ))
+        },
+    }),
+};
+
 impl Schedule {
     /// `sch.parallel(loop)`: iterations may run on several threads.
     pub fn parallel(&mut self, loop_rv: LoopRV) -> Result<()> {
-        self.set_loop_kind("parallel", loop_rv, ForKind::Parallel, None)
+        self.apply_traced(&PARALLEL, Args::typed(&PARALLEL, vec![loop_rv.into()]))?;
+        Ok(())
     }
 
     /// `sch.vectorize(loop)`: iterations become SIMD lanes.
     pub fn vectorize(&mut self, loop_rv: LoopRV) -> Result<()> {
-        self.set_loop_kind("vectorize", loop_rv, ForKind::Vectorized, None)
+        self.apply_traced(&VECTORIZE, Args::typed(&VECTORIZE, vec![loop_rv.into()]))?;
+        Ok(())
     }
 
     /// `sch.unroll(loop)`: the loop is unrolled by the code generator.
     pub fn unroll(&mut self, loop_rv: LoopRV) -> Result<()> {
-        self.set_loop_kind("unroll", loop_rv, ForKind::Unrolled, None)
+        self.apply_traced(&UNROLL, Args::typed(&UNROLL, vec![loop_rv.into()]))?;
+        Ok(())
     }
 
     /// `sch.bind(loop, "threadIdx.x")`: iterations map to a GPU thread axis.
     pub fn bind(&mut self, loop_rv: LoopRV, thread: &str) -> Result<()> {
+        self.apply_traced(
+            &BIND,
+            Args::typed(&BIND, vec![loop_rv.into(), thread.into()]),
+        )?;
+        Ok(())
+    }
+
+    fn bind_concrete(&mut self, loop_rv: LoopRV, thread: &str) -> Result<()> {
         if !THREAD_TAGS.contains(&thread) {
             return Err(ScheduleError::new(
                 "bind",
@@ -60,13 +175,7 @@ impl Schedule {
             thread_tag: thread.map(str::to_string),
             ..node
         };
-        self.replace_at(primitive, &path, Stmt::from_kind(StmtKind::For(new)))?;
-        let mut inst = Instruction::new(primitive).arg("loop", TraceArg::Rv(loop_rv.into()));
-        if let Some(t) = thread {
-            inst = inst.arg("thread_axis", TraceArg::Str(t.to_string()));
-        }
-        self.record(inst);
-        Ok(())
+        self.replace_at(primitive, &path, Stmt::from_kind(StmtKind::For(new)))
     }
 
     /// TVM's rule for `parallel`/`vectorize`/`bind`: every block under the

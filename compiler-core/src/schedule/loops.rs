@@ -2,10 +2,132 @@
 
 use std::collections::HashMap;
 
+use super::menu::{MenuArg, MenuEntry, MenuSite, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
+use super::replay::SchedValue;
 use super::tree::{self, StmtPath};
 use super::*;
 use crate::ir::mutate::{substitute_stmt, walk_stmt, Mutator};
+
+pub(super) const SPLIT: Primitive = Primitive {
+    method: "split",
+    aliases: &[],
+    kind: "Split",
+    params: &[
+        param("loop", T::Loop),
+        param("factors", T::Factors).spread_input(),
+        param("preserve_unit_iters", T::Bool).or_bool(true).attr(),
+        param("disable_predication", T::Bool).or_bool(false).attr(),
+    ],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        if args.bool("disable_predication")? {
+            return Err(args.err("disable_predication=True is not supported"));
+        }
+        let loops = sch.split_concrete(
+            args.loop_rv("loop")?,
+            &args.factors("factors")?,
+            args.bool("preserve_unit_iters")?,
+        )?;
+        Ok(SchedValue::rv_list(&loops))
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "split into nested loops (None = inferred)",
+        arg: MenuArg::Text {
+            label: "split factors",
+            default: |site| match site.extent {
+                Some(e) if e % 4 == 0 && e > 4 => "None, 4".to_string(),
+                Some(e) if e % 2 == 0 && e > 2 => "None, 2".to_string(),
+                _ => "None, 4".to_string(),
+            },
+        },
+        when: MenuWhen::Always,
+        call: |site, arg| {
+            let l = site.loop_name()?;
+            let n = arg
+                .split(',')
+                .filter(|s| !s.trim().is_empty())
+                .count()
+                .max(1);
+            let outs: Vec<String> = (0..n).map(|k| format!("{l}_{k}")).collect();
+            Some(format!(
+                "{} = sch.split({l}, factors=[{}])",
+                outs.join(", "),
+                arg.trim()
+            ))
+        },
+    }),
+};
+
+pub(super) const FUSE: Primitive = Primitive {
+    method: "fuse",
+    aliases: &[],
+    kind: "Fuse",
+    params: &[
+        param("loops", T::Loops).var_positional(),
+        param("preserve_unit_iters", T::Bool)
+            .or_bool(true)
+            .keyword_only()
+            .attr_bool_as_int(),
+    ],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let fused = sch.fuse_concrete(&args.loops("loops")?, args.bool("preserve_unit_iters")?)?;
+        Ok(fused.into())
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "fuse with the next loop",
+        arg: MenuArg::None,
+        when: MenuWhen::HasNextLoop,
+        call: |site, _| {
+            let (l, next) = (site.loop_name()?, site.next_loop()?);
+            Some(format!("{l}_{next}_fused = sch.fuse({l}, {next})"))
+        },
+    }),
+};
+
+pub(super) const REORDER: Primitive = Primitive {
+    method: "reorder",
+    aliases: &[],
+    kind: "Reorder",
+    params: &[param("loops", T::Loops).var_positional()],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.reorder_concrete(&args.loops("loops")?)?;
+        Ok(SchedValue::None)
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "new order of these loops",
+        arg: MenuArg::Text {
+            label: "loops in their new order",
+            default: |site: &MenuSite| site.loops[site.loop_pos.unwrap_or(0)..].join(", "),
+        },
+        when: MenuWhen::Always,
+        call: |_, arg| Some(format!("sch.reorder({})", arg.trim())),
+    }),
+};
+
+pub(super) const ADD_UNIT_LOOP: Primitive = Primitive {
+    method: "add_unit_loop",
+    aliases: &[],
+    kind: "AddUnitLoop",
+    params: &[param("block_or_loop", T::BlockOrLoop)],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        Ok(sch
+            .add_unit_loop_concrete(args.rv("block_or_loop")?)?
+            .into())
+    },
+    menu: None,
+};
 
 impl Schedule {
     /// `sch.split(loop, factors=[…])`: one loop becomes a nest whose extents
@@ -13,6 +135,55 @@ impl Schedule {
     /// (inferred). When the factors over-cover the extent, the blocks below get
     /// a `T.where` predicate so no iteration runs twice.
     pub fn split(
+        &mut self,
+        loop_rv: LoopRV,
+        factors: &[Factor],
+        preserve_unit_iters: bool,
+    ) -> Result<Vec<LoopRV>> {
+        let factors = factors
+            .iter()
+            .map(|f| match f {
+                Factor::Infer => SchedValue::None,
+                Factor::Const(c) => SchedValue::Int(*c),
+                Factor::Sampled(rv) => (*rv).into(),
+            })
+            .collect();
+        let args = vec![
+            loop_rv.into(),
+            SchedValue::List(factors),
+            preserve_unit_iters.into(),
+        ];
+        self.apply_traced(&SPLIT, Args::typed(&SPLIT, args))?
+            .into_loops()
+    }
+
+    /// `sch.fuse(l0, l1, …)`: a chain of directly nested loops becomes one
+    /// loop named `l0_l1_fused`.
+    pub fn fuse(&mut self, loop_rvs: &[LoopRV], preserve_unit_iters: bool) -> Result<LoopRV> {
+        let args = vec![SchedValue::rv_list(loop_rvs), preserve_unit_iters.into()];
+        self.apply_traced(&FUSE, Args::typed(&FUSE, args))?
+            .into_loop()
+    }
+
+    /// `sch.reorder(l0, l1, …)`: the given loops, which lie on one chain of
+    /// singly nested loops, take the listed order; loops between them that
+    /// are not listed keep their place.
+    pub fn reorder(&mut self, loop_rvs: &[LoopRV]) -> Result<()> {
+        let args = vec![SchedValue::rv_list(loop_rvs)];
+        self.apply_traced(&REORDER, Args::typed(&REORDER, args))?;
+        Ok(())
+    }
+
+    /// `sch.add_unit_loop(block_or_loop)`: a loop of extent 1 around it.
+    pub fn add_unit_loop(&mut self, target: Rv) -> Result<LoopRV> {
+        self.apply_traced(
+            &ADD_UNIT_LOOP,
+            Args::typed(&ADD_UNIT_LOOP, vec![target.into()]),
+        )?
+        .into_loop()
+    }
+
+    fn split_concrete(
         &mut self,
         loop_rv: LoopRV,
         factors: &[Factor],
@@ -129,29 +300,10 @@ impl Schedule {
         }
         self.replace_at(P, &path, stmt)?;
         self.remove_loop_rvs(node.loop_var.id());
-        let rvs: Vec<LoopRV> = new_vars.iter().map(|v| self.new_loop_rv(v)).collect();
-        let factor_args = factors
-            .iter()
-            .map(|f| match f {
-                Factor::Infer => TraceArg::None,
-                Factor::Const(c) => TraceArg::Int(*c),
-                Factor::Sampled(rv) => TraceArg::Rv((*rv).into()),
-            })
-            .collect();
-        self.record(
-            Instruction::new("split")
-                .arg("loop", TraceArg::Rv(loop_rv.into()))
-                .arg("factors", TraceArg::List(factor_args))
-                .arg("preserve_unit_iters", TraceArg::Bool(preserve_unit_iters))
-                .arg("disable_predication", TraceArg::Bool(false))
-                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
-        );
-        Ok(rvs)
+        Ok(new_vars.iter().map(|v| self.new_loop_rv(v)).collect())
     }
 
-    /// `sch.fuse(l0, l1, …)`: a chain of directly nested loops becomes one
-    /// loop named `l0_l1_fused`.
-    pub fn fuse(&mut self, loop_rvs: &[LoopRV], preserve_unit_iters: bool) -> Result<LoopRV> {
+    fn fuse_concrete(&mut self, loop_rvs: &[LoopRV], preserve_unit_iters: bool) -> Result<LoopRV> {
         const P: &str = "fuse";
         if loop_rvs.is_empty() {
             return Err(ScheduleError::new(P, "fuse needs at least one loop"));
@@ -238,22 +390,10 @@ impl Schedule {
         for (_, l) in &loops {
             self.remove_loop_rvs(l.loop_var.id());
         }
-        let rv = self.new_loop_rv(&fused);
-        let mut inst = Instruction::new("fuse");
-        for l in loop_rvs {
-            inst = inst.arg("", TraceArg::Rv((*l).into()));
-        }
-        self.record(
-            inst.arg("preserve_unit_iters", TraceArg::Bool(preserve_unit_iters))
-                .outputs(vec![rv.into()]),
-        );
-        Ok(rv)
+        Ok(self.new_loop_rv(&fused))
     }
 
-    /// `sch.reorder(l0, l1, …)`: the given loops, which lie on one chain of
-    /// singly nested loops, take the listed order; loops between them that
-    /// are not listed keep their place.
-    pub fn reorder(&mut self, loop_rvs: &[LoopRV]) -> Result<()> {
+    fn reorder_concrete(&mut self, loop_rvs: &[LoopRV]) -> Result<()> {
         const P: &str = "reorder";
         let mut loops = Vec::new();
         for rv in loop_rvs {
@@ -268,7 +408,6 @@ impl Schedule {
             }
         }
         if loops.len() < 2 {
-            self.record_reorder(loop_rvs);
             return Ok(());
         }
         // Sort by depth: every loop must be an ancestor of the deeper ones.
@@ -353,16 +492,7 @@ impl Schedule {
             stmt = Stmt::from_kind(StmtKind::For(For { body: stmt, ..l }));
         }
         self.replace_at(P, &outer_path, stmt)?;
-        self.record_reorder(loop_rvs);
         Ok(())
-    }
-
-    fn record_reorder(&mut self, loop_rvs: &[LoopRV]) {
-        let mut inst = Instruction::new("reorder");
-        for l in loop_rvs {
-            inst = inst.arg("", TraceArg::Rv((*l).into()));
-        }
-        self.record(inst);
     }
 
     /// Blocks below a transformed loop must have affine bindings: a binding
@@ -388,8 +518,7 @@ impl Schedule {
         }
     }
 
-    /// `sch.add_unit_loop(block_or_loop)`: a loop of extent 1 around it.
-    pub fn add_unit_loop(&mut self, target: Rv) -> Result<LoopRV> {
+    fn add_unit_loop_concrete(&mut self, target: Rv) -> Result<LoopRV> {
         const P: &str = "add_unit_loop";
         let path = match target {
             Rv::Block(b) => self.resolve_block(P, BlockRV(b))?.0,
@@ -411,13 +540,7 @@ impl Schedule {
             body: inner,
         }));
         self.replace_at(P, &path, stmt)?;
-        let rv = self.new_loop_rv(&var);
-        self.record(
-            Instruction::new("add_unit_loop")
-                .arg("block_or_loop", TraceArg::Rv(target))
-                .outputs(vec![rv.into()]),
-        );
-        Ok(rv)
+        Ok(self.new_loop_rv(&var))
     }
 }
 

@@ -26,6 +26,13 @@
 //! - [`cache`]: `cache_read`, `cache_write`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`.
+//!
+//! Each primitive is declared once, next to its implementation, and listed
+//! in [`primitives::PRIMITIVES`]: its name, parameters, TVM instruction kind
+//! and playground menu entry. Calls by name ([`Schedule::call`]), replay,
+//! trace printing and JSON read that table, and every application — typed
+//! (`sch.split(…)`) or by name — is recorded in one place,
+//! [`Schedule::apply_traced`], after the primitive succeeded.
 
 pub mod annotate;
 pub mod blockize;
@@ -37,6 +44,8 @@ pub mod json;
 pub mod layout;
 pub mod loop_kind;
 pub mod loops;
+pub mod menu;
+pub mod primitives;
 pub mod query;
 pub mod reduction;
 pub mod replay;
@@ -393,10 +402,6 @@ impl Schedule {
         }
         err.marked_ir = Some(print_prim_func(&func, &self.func_name, &opts));
         err
-    }
-
-    pub(crate) fn record(&mut self, inst: Instruction) {
-        self.trace.push(inst);
     }
 }
 

@@ -1,11 +1,174 @@
 //! Query primitives: finding blocks and loops, and the dataflow between blocks.
 
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::tree::{self, StmtPath};
 use super::*;
+
+pub(super) const GET_BLOCK: Primitive = Primitive {
+    method: "get_block",
+    aliases: &["get_sblock"],
+    kind: "GetSBlock",
+    params: &[
+        param("name", T::Str).attr(),
+        param("func_name", T::OptStr).or_none().attr(),
+    ],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let name = args.string("name")?;
+        let func = args.opt_string("func_name")?;
+        let rv = sch.get_block_concrete(&name, func.as_deref())?;
+        // The trace names the function even when the call did not.
+        args.record_as("func_name", SchedValue::Str(sch.func_name.clone()))?;
+        Ok(rv.into())
+    },
+    menu: None,
+};
+
+pub(super) const GET_LOOPS: Primitive = Primitive {
+    method: "get_loops",
+    aliases: &[],
+    kind: "GetLoops",
+    params: &[param("block", T::Block)],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let loops = sch.get_loops_concrete(args.block("block")?)?;
+        Ok(SchedValue::rv_list(&loops))
+    },
+    menu: None,
+};
+
+pub(super) const GET_CHILD_BLOCKS: Primitive = Primitive {
+    method: "get_child_blocks",
+    aliases: &[],
+    kind: "GetChildBlocks",
+    // TVM prints this argument positionally: `sch.get_child_blocks(b0)`.
+    params: &[param("block_or_loop", T::BlockOrLoop).printed_positionally()],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let blocks = sch.get_child_blocks_concrete(args.rv("block_or_loop")?)?;
+        Ok(SchedValue::rv_list(&blocks))
+    },
+    menu: None,
+};
+
+pub(super) const GET_PRODUCERS: Primitive = Primitive {
+    method: "get_producers",
+    aliases: &[],
+    kind: "GetProducers",
+    params: &[param("block", T::Block)],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let blocks = sch.dataflow_neighbours("get_producers", args.block("block")?, true)?;
+        Ok(SchedValue::rv_list(&blocks))
+    },
+    menu: None,
+};
+
+pub(super) const GET_CONSUMERS: Primitive = Primitive {
+    method: "get_consumers",
+    aliases: &[],
+    kind: "GetConsumers",
+    params: &[param("block", T::Block)],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let blocks = sch.dataflow_neighbours("get_consumers", args.block("block")?, false)?;
+        Ok(SchedValue::rv_list(&blocks))
+    },
+    menu: None,
+};
+
+pub(super) const GET_OUTPUT_BLOCKS: Primitive = Primitive {
+    method: "get_output_blocks",
+    aliases: &[],
+    kind: "GetOutputBlocks",
+    params: &[param("block", T::Block)],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let blocks = sch.get_output_blocks_concrete(args.block("block")?)?;
+        Ok(SchedValue::rv_list(&blocks))
+    },
+    menu: None,
+};
+
+/// Tessel's own kind: TVM does not trace `work_on`, and neither does Tessel
+/// (the `get_block` that follows names the function), but a trace read from
+/// JSON may hold one.
+pub(super) const WORK_ON: Primitive = Primitive {
+    method: "work_on",
+    aliases: &[],
+    kind: "WorkOn",
+    params: &[param("func_name", T::Str).attr()],
+    returns: Returns::Nothing,
+    traced: false,
+    apply: |sch, args| {
+        sch.work_on(&args.string("func_name")?)?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
 
 impl Schedule {
     /// `sch.get_block("C", func_name="main")` (also spelled `get_sblock`).
     pub fn get_block(&mut self, name: &str, func_name: Option<&str>) -> Result<BlockRV> {
+        let func_name = func_name.map_or(SchedValue::None, SchedValue::from);
+        self.apply_traced(
+            &GET_BLOCK,
+            Args::typed(&GET_BLOCK, vec![name.into(), func_name]),
+        )?
+        .into_block()
+    }
+
+    /// The loops above a block, outermost first, up to the enclosing block.
+    pub fn get_loops(&mut self, block: BlockRV) -> Result<Vec<LoopRV>> {
+        self.apply_traced(&GET_LOOPS, Args::typed(&GET_LOOPS, vec![block.into()]))?
+            .into_loops()
+    }
+
+    /// The blocks directly under a block or loop (not inside nested blocks).
+    pub fn get_child_blocks(&mut self, parent: Rv) -> Result<Vec<BlockRV>> {
+        self.apply_traced(
+            &GET_CHILD_BLOCKS,
+            Args::typed(&GET_CHILD_BLOCKS, vec![parent.into()]),
+        )?
+        .into_blocks()
+    }
+
+    /// Blocks in the same scope that write a buffer this block reads.
+    pub fn get_producers(&mut self, block: BlockRV) -> Result<Vec<BlockRV>> {
+        self.apply_traced(
+            &GET_PRODUCERS,
+            Args::typed(&GET_PRODUCERS, vec![block.into()]),
+        )?
+        .into_blocks()
+    }
+
+    /// Blocks in the same scope that read a buffer this block writes.
+    pub fn get_consumers(&mut self, block: BlockRV) -> Result<Vec<BlockRV>> {
+        self.apply_traced(
+            &GET_CONSUMERS,
+            Args::typed(&GET_CONSUMERS, vec![block.into()]),
+        )?
+        .into_blocks()
+    }
+
+    /// Blocks under a scope block that write a buffer of the function's
+    /// parameters (the outputs).
+    pub fn get_output_blocks(&mut self, scope: BlockRV) -> Result<Vec<BlockRV>> {
+        self.apply_traced(
+            &GET_OUTPUT_BLOCKS,
+            Args::typed(&GET_OUTPUT_BLOCKS, vec![scope.into()]),
+        )?
+        .into_blocks()
+    }
+
+    fn get_block_concrete(&mut self, name: &str, func_name: Option<&str>) -> Result<BlockRV> {
         if let Some(f) = func_name {
             if self.module.get_prim(f).is_none() {
                 return Err(ScheduleError::new(
@@ -32,19 +195,10 @@ impl Schedule {
                 ))
             }
         }
-        let rv = self.new_block_rv(name);
-        let fname = self.func_name.clone();
-        self.record(
-            Instruction::new("get_block")
-                .arg("name", TraceArg::Str(name.into()))
-                .arg("func_name", TraceArg::Str(fname))
-                .outputs(vec![rv.into()]),
-        );
-        Ok(rv)
+        Ok(self.new_block_rv(name))
     }
 
-    /// The loops above a block, outermost first, up to the enclosing block.
-    pub fn get_loops(&mut self, block: BlockRV) -> Result<Vec<LoopRV>> {
+    fn get_loops_concrete(&mut self, block: BlockRV) -> Result<Vec<LoopRV>> {
         let (path, _) = self.resolve_block("get_loops", block)?;
         let body = self.body("get_loops")?;
         let loops = enclosing_loops(&body, &path);
@@ -52,16 +206,10 @@ impl Schedule {
             .iter()
             .map(|(_, f)| self.new_loop_rv(&f.loop_var))
             .collect();
-        self.record(
-            Instruction::new("get_loops")
-                .arg("block", TraceArg::Rv(block.into()))
-                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
-        );
         Ok(rvs)
     }
 
-    /// The blocks directly under a block or loop (not inside nested blocks).
-    pub fn get_child_blocks(&mut self, parent: Rv) -> Result<Vec<BlockRV>> {
+    fn get_child_blocks_concrete(&mut self, parent: Rv) -> Result<Vec<BlockRV>> {
         let body = self.body("get_child_blocks")?;
         let root = match parent {
             Rv::Block(b) => {
@@ -77,29 +225,10 @@ impl Schedule {
             }
         };
         let names = child_block_names(&body, &root);
-        let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
-        // TVM prints this argument positionally: `sch.get_child_blocks(b0)`.
-        self.record(
-            Instruction::new("get_child_blocks")
-                .arg("", TraceArg::Rv(parent))
-                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
-        );
-        Ok(rvs)
+        Ok(names.iter().map(|n| self.new_block_rv(n)).collect())
     }
 
-    /// Blocks in the same scope that write a buffer this block reads.
-    pub fn get_producers(&mut self, block: BlockRV) -> Result<Vec<BlockRV>> {
-        self.dataflow_neighbours("get_producers", block, true)
-    }
-
-    /// Blocks in the same scope that read a buffer this block writes.
-    pub fn get_consumers(&mut self, block: BlockRV) -> Result<Vec<BlockRV>> {
-        self.dataflow_neighbours("get_consumers", block, false)
-    }
-
-    /// Blocks under a scope block that write a buffer of the function's
-    /// parameters (the outputs).
-    pub fn get_output_blocks(&mut self, scope: BlockRV) -> Result<Vec<BlockRV>> {
+    fn get_output_blocks_concrete(&mut self, scope: BlockRV) -> Result<Vec<BlockRV>> {
         let func = self.func("get_output_blocks")?;
         let (path, _) = self.resolve_block("get_output_blocks", scope)?;
         let body = func.body.clone();
@@ -115,13 +244,7 @@ impl Schedule {
                 names.push(child.block.name.clone());
             }
         }
-        let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
-        self.record(
-            Instruction::new("get_output_blocks")
-                .arg("block", TraceArg::Rv(scope.into()))
-                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
-        );
-        Ok(rvs)
+        Ok(names.iter().map(|n| self.new_block_rv(n)).collect())
     }
 
     fn dataflow_neighbours(
@@ -155,13 +278,7 @@ impl Schedule {
                 names.push(other.block.name.clone());
             }
         }
-        let rvs: Vec<BlockRV> = names.iter().map(|n| self.new_block_rv(n)).collect();
-        self.record(
-            Instruction::new(primitive)
-                .arg("block", TraceArg::Rv(block.into()))
-                .outputs(rvs.iter().map(|r| (*r).into()).collect()),
-        );
-        Ok(rvs)
+        Ok(names.iter().map(|n| self.new_block_rv(n)).collect())
     }
 }
 

@@ -2,10 +2,69 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::menu::{MenuArg, MenuEntry, MenuTarget, MenuWhen};
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
 use super::tree;
 use super::*;
 use crate::ir::mutate::{substitute_expr, substitute_stmt};
+
+pub(super) const DECOMPOSE_REDUCTION: Primitive = Primitive {
+    method: "decompose_reduction",
+    aliases: &[],
+    kind: "DecomposeReduction",
+    params: &[param("block", T::Block), param("loop", T::Loop)],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let init = sch.decompose_reduction_concrete(args.block("block")?, args.loop_rv("loop")?)?;
+        Ok(init.into())
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "separate the init above this loop",
+        arg: MenuArg::None,
+        when: MenuWhen::Reduction,
+        call: |site, _| {
+            Some(format!(
+                "{}_init = sch.decompose_reduction({}, {})",
+                site.block,
+                site.block_ref(&site.block),
+                site.loop_name()?
+            ))
+        },
+    }),
+};
+
+pub(super) const RFACTOR: Primitive = Primitive {
+    method: "rfactor",
+    aliases: &[],
+    kind: "RFactor",
+    params: &[param("loop", T::Loop), param("factor_axis", T::Int).attr()],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let rf = sch.rfactor_concrete(args.loop_rv("loop")?, args.int("factor_axis")?)?;
+        Ok(rf.into())
+    },
+    menu: Some(MenuEntry {
+        target: MenuTarget::Loop,
+        help: "factor the reduction over this loop",
+        arg: MenuArg::Text {
+            label: "factor axis",
+            default: |_| "0".to_string(),
+        },
+        when: MenuWhen::Reduction,
+        call: |site, arg| {
+            Some(format!(
+                "{}_rf = sch.rfactor({}, factor_axis={})",
+                site.block,
+                site.loop_name()?,
+                arg.trim()
+            ))
+        },
+    }),
+};
 
 impl Schedule {
     /// `sch.decompose_reduction(block, loop)`: splits a reduction block into
@@ -16,6 +75,15 @@ impl Schedule {
     /// feed only spatial iterators. `loop` must enclose every loop that feeds
     /// a reduce iterator.
     pub fn decompose_reduction(&mut self, block_rv: BlockRV, loop_rv: LoopRV) -> Result<BlockRV> {
+        let args = Args::typed(&DECOMPOSE_REDUCTION, vec![block_rv.into(), loop_rv.into()]);
+        self.apply_traced(&DECOMPOSE_REDUCTION, args)?.into_block()
+    }
+
+    fn decompose_reduction_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        loop_rv: LoopRV,
+    ) -> Result<BlockRV> {
         const P: &str = "decompose_reduction";
         let (block_path, realize) = self.resolve_block(P, block_rv)?;
         let (loop_path, loop_node) = self.resolve_loop(P, loop_rv)?;
@@ -218,14 +286,7 @@ impl Schedule {
         let old_name = block.name.clone();
         let init_name = format!("{old_name}_init");
         self.rename_block_rvs(&old_name, Some(&update_name));
-        let rv = self.new_block_rv(&init_name);
-        self.record(
-            Instruction::new("decompose_reduction")
-                .arg("block", TraceArg::Rv(block_rv.into()))
-                .arg("loop", TraceArg::Rv(loop_rv.into()))
-                .outputs(vec![rv.into()]),
-        );
-        Ok(rv)
+        Ok(self.new_block_rv(&init_name))
     }
 }
 
@@ -423,6 +484,11 @@ impl Schedule {
     /// iterator left and simply stores the reduced value (no init), as in
     /// TVM 0.27.
     pub fn rfactor(&mut self, loop_rv: LoopRV, factor_axis: i64) -> Result<BlockRV> {
+        let args = Args::typed(&RFACTOR, vec![loop_rv.into(), factor_axis.into()]);
+        self.apply_traced(&RFACTOR, args)?.into_block()
+    }
+
+    fn rfactor_concrete(&mut self, loop_rv: LoopRV, factor_axis: i64) -> Result<BlockRV> {
         const P: &str = "rfactor";
         let (loop_path, rf_loop) = self.resolve_loop(P, loop_rv)?;
         let body = self.body(P)?;
@@ -877,13 +943,6 @@ impl Schedule {
             Stmt::from_kind(StmtKind::BlockRealize(scope)),
         );
         self.set_body(P, body)?;
-        let rv = self.new_block_rv(&format!("{}_rf", block.name));
-        self.record(
-            Instruction::new("rfactor")
-                .arg("loop", TraceArg::Rv(loop_rv.into()))
-                .arg("factor_axis", TraceArg::Int(factor_axis))
-                .outputs(vec![rv.into()]),
-        );
-        Ok(rv)
+        Ok(self.new_block_rv(&format!("{}_rf", block.name)))
     }
 }

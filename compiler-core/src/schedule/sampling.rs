@@ -3,8 +3,82 @@
 //! Sampled values are recorded as decisions in the trace, so replaying a
 //! trace reproduces them exactly (or re-samples them when asked).
 
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::tree;
 use super::*;
+
+pub(super) const SAMPLE_PERFECT_TILE: Primitive = Primitive {
+    method: "sample_perfect_tile",
+    aliases: &[],
+    kind: "SamplePerfectTile",
+    params: &[
+        param("loop", T::Loop),
+        param("n", T::Int).attr(),
+        param("max_innermost_factor", T::Int).or_int(16).attr(),
+        param("decision", T::OptInts).decision(),
+    ],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let n = args.int("n")?;
+        if n <= 0 {
+            return Err(args.err("n must be positive"));
+        }
+        let decision = args.opt_ints("decision")?;
+        let (values, factors) = sch.sample_perfect_tile_concrete(
+            args.loop_rv("loop")?,
+            n as usize,
+            args.int("max_innermost_factor")?,
+            decision.as_deref(),
+        )?;
+        args.set_decision(factors);
+        Ok(SchedValue::rv_list(&values))
+    },
+    menu: None,
+};
+
+pub(super) const SAMPLE_CATEGORICAL: Primitive = Primitive {
+    method: "sample_categorical",
+    aliases: &[],
+    kind: "SampleCategorical",
+    params: &[
+        param("candidates", T::Ints).attr(),
+        param("probs", T::Floats).attr(),
+        param("decision", T::OptInt).decision(),
+    ],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let (value, index) = sch.sample_categorical_concrete(
+            &args.ints("candidates")?,
+            &args.floats("probs")?,
+            args.opt_int("decision")?,
+        )?;
+        args.set_decision(vec![index]);
+        Ok(value.into())
+    },
+    menu: None,
+};
+
+pub(super) const SAMPLE_COMPUTE_LOCATION: Primitive = Primitive {
+    method: "sample_compute_location",
+    aliases: &[],
+    kind: "SampleComputeLocation",
+    params: &[
+        param("block", T::Block),
+        param("decision", T::OptInt).decision(),
+    ],
+    returns: Returns::One,
+    traced: true,
+    apply: |sch, args| {
+        let (location, choice) =
+            sch.sample_compute_location_concrete(args.block("block")?, args.opt_int("decision")?)?;
+        args.set_decision(vec![choice]);
+        Ok(location.into())
+    },
+    menu: None,
+};
 
 impl Schedule {
     /// `sch.sample_perfect_tile(loop, n=2, max_innermost_factor=16)`: `n`
@@ -18,6 +92,68 @@ impl Schedule {
         max_innermost_factor: i64,
         decision: Option<&[i64]>,
     ) -> Result<Vec<ExprRV>> {
+        let mut args = Args::typed(
+            &SAMPLE_PERFECT_TILE,
+            vec![
+                loop_rv.into(),
+                SchedValue::Int(n as i64),
+                max_innermost_factor.into(),
+            ],
+        );
+        if let Some(d) = decision {
+            let d = d.iter().map(|x| SchedValue::Int(*x)).collect();
+            args.record_as("decision", SchedValue::List(d))?;
+        }
+        self.apply_traced(&SAMPLE_PERFECT_TILE, args)?.into_exprs()
+    }
+
+    /// `sch.sample_categorical(candidates, probs)`: one candidate, drawn with
+    /// the given probabilities (or fixed by `decision`, an index).
+    pub fn sample_categorical(
+        &mut self,
+        candidates: &[i64],
+        probs: &[f64],
+        decision: Option<i64>,
+    ) -> Result<ExprRV> {
+        let mut args = Args::typed(
+            &SAMPLE_CATEGORICAL,
+            vec![
+                SchedValue::List(candidates.iter().map(|c| SchedValue::Int(*c)).collect()),
+                SchedValue::List(probs.iter().map(|p| SchedValue::Float(*p)).collect()),
+            ],
+        );
+        if let Some(d) = decision {
+            args.record_as("decision", d.into())?;
+        }
+        self.apply_traced(&SAMPLE_CATEGORICAL, args)?.into_expr()
+    }
+
+    /// `sch.sample_compute_location(block, decision=None)`: a place to
+    /// `compute_at` the block — one of the loops where that is legal (in
+    /// program order; decision `k` is the k-th), the root (`-1`: stay where it
+    /// is) or inline (`-2`: `compute_at` then inlines it; only offered when
+    /// the block can be inlined). Drawn uniformly unless `decision` fixes it.
+    pub fn sample_compute_location(
+        &mut self,
+        block_rv: BlockRV,
+        decision: Option<i64>,
+    ) -> Result<LoopRV> {
+        let mut args = Args::typed(&SAMPLE_COMPUTE_LOCATION, vec![block_rv.into()]);
+        if let Some(d) = decision {
+            args.record_as("decision", d.into())?;
+        }
+        self.apply_traced(&SAMPLE_COMPUTE_LOCATION, args)?
+            .into_loop()
+    }
+
+    /// Returns the sampled values and the decision (the factors).
+    fn sample_perfect_tile_concrete(
+        &mut self,
+        loop_rv: LoopRV,
+        n: usize,
+        max_innermost_factor: i64,
+        decision: Option<&[i64]>,
+    ) -> Result<(Vec<ExprRV>, Vec<i64>)> {
         const P: &str = "sample_perfect_tile";
         let (path, node) = self.resolve_loop(P, loop_rv)?;
         if n == 0 {
@@ -46,14 +182,7 @@ impl Schedule {
             None => self.random_perfect_tile(extent, n, max_innermost_factor),
         };
         let rvs: Vec<ExprRV> = factors.iter().map(|f| self.new_expr_rv(*f)).collect();
-        let mut inst = Instruction::new("sample_perfect_tile")
-            .arg("loop", TraceArg::Rv(loop_rv.into()))
-            .arg("n", TraceArg::Int(n as i64))
-            .arg("max_innermost_factor", TraceArg::Int(max_innermost_factor))
-            .outputs(rvs.iter().map(|r| (*r).into()).collect());
-        inst.decision = Some(factors);
-        self.record(inst);
-        Ok(rvs)
+        Ok((rvs, factors))
     }
 
     fn random_perfect_tile(&mut self, extent: i64, n: usize, max_innermost: i64) -> Vec<i64> {
@@ -90,14 +219,13 @@ impl Schedule {
         factors
     }
 
-    /// `sch.sample_categorical(candidates, probs)`: one candidate, drawn with
-    /// the given probabilities (or fixed by `decision`, an index).
-    pub fn sample_categorical(
+    /// Returns the sampled value and the decision (the candidate's index).
+    fn sample_categorical_concrete(
         &mut self,
         candidates: &[i64],
         probs: &[f64],
         decision: Option<i64>,
-    ) -> Result<ExprRV> {
+    ) -> Result<(ExprRV, i64)> {
         const P: &str = "sample_categorical";
         if candidates.is_empty() || candidates.len() != probs.len() {
             return Err(ScheduleError::new(
@@ -134,34 +262,17 @@ impl Schedule {
                 chosen
             }
         };
-        let rv = self.new_expr_rv(candidates[index]);
-        let mut inst = Instruction::new("sample_categorical")
-            .arg(
-                "candidates",
-                TraceArg::List(candidates.iter().map(|c| TraceArg::Int(*c)).collect()),
-            )
-            .arg(
-                "probs",
-                TraceArg::List(probs.iter().map(|p| TraceArg::Float(*p)).collect()),
-            )
-            .outputs(vec![rv.into()]);
-        inst.decision = Some(vec![index as i64]);
-        self.record(inst);
-        Ok(rv)
+        Ok((self.new_expr_rv(candidates[index]), index as i64))
     }
 }
 
 impl Schedule {
-    /// `sch.sample_compute_location(block, decision=None)`: a place to
-    /// `compute_at` the block — one of the loops where that is legal (in
-    /// program order; decision `k` is the k-th), the root (`-1`: stay where it
-    /// is) or inline (`-2`: `compute_at` then inlines it; only offered when
-    /// the block can be inlined). Drawn uniformly unless `decision` fixes it.
-    pub fn sample_compute_location(
+    /// Returns the location and the decision.
+    fn sample_compute_location_concrete(
         &mut self,
         block_rv: BlockRV,
         decision: Option<i64>,
-    ) -> Result<LoopRV> {
+    ) -> Result<(LoopRV, i64)> {
         const P: &str = "sample_compute_location";
         let (block_path, _) = self.resolve_block(P, block_rv)?;
         let body = self.body(P)?;
@@ -178,11 +289,14 @@ impl Schedule {
             // A trial on a copy: the schedule's own checks decide legality.
             let mut trial = self.clone();
             let rv = trial.new_loop_rv(&var);
-            if trial.compute_at(block_rv, rv, false, -1).is_ok() {
+            if trial
+                .compute_at_concrete(true, block_rv, rv, false, -1)
+                .is_ok()
+            {
                 candidates.push(var);
             }
         }
-        let can_inline = self.clone().compute_inline(block_rv).is_ok();
+        let can_inline = self.clone().compute_inline_concrete(block_rv).is_ok();
         let choice = match decision {
             Some(d)
                 if d == -1
@@ -220,11 +334,6 @@ impl Schedule {
             -1 => self.new_special_loop_rv(SpecialLoop::Root),
             k => self.new_loop_rv(&candidates[k as usize]),
         };
-        let mut inst = Instruction::new(P)
-            .arg("block", TraceArg::Rv(block_rv.into()))
-            .outputs(vec![rv.into()]);
-        inst.decision = Some(vec![choice]);
-        self.record(inst);
-        Ok(rv)
+        Ok((rv, choice))
     }
 }

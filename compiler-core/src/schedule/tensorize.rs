@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::rc::Rc;
 
+use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
+use super::replay::SchedValue;
 use super::*;
 use crate::arith::Analyzer;
 use crate::ir::mutate::{walk_expr, walk_stmt, Mutator};
@@ -126,6 +128,29 @@ impl Schedule {
     }
 }
 
+/// The trace records only the intrinsic's name: replaying needs the same table.
+pub(super) const TENSORIZE: Primitive = Primitive {
+    method: "tensorize",
+    aliases: &[],
+    kind: "Tensorize",
+    params: &[
+        param("block_or_loop", T::BlockLoopOrName),
+        param("tensor_intrin", T::Str).attr(),
+        param("preserve_unit_iters", T::Bool).or_bool(true).attr(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.tensorize_concrete(
+            args.rv("block_or_loop")?,
+            &args.string("tensor_intrin")?,
+            args.bool("preserve_unit_iters")?,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
 impl Schedule {
     /// `sch.tensorize(block_or_loop, tensor_intrin, preserve_unit_iters=True)`:
     /// replaces the computation of a block (or of the subtree under a loop,
@@ -141,6 +166,21 @@ impl Schedule {
     /// `T.match_buffer` in the block. The block keeps its name, iterators,
     /// reads and writes.
     pub fn tensorize(
+        &mut self,
+        target: Rv,
+        intrin_name: &str,
+        preserve_unit_iters: bool,
+    ) -> Result<()> {
+        let args = vec![
+            target.into(),
+            intrin_name.into(),
+            preserve_unit_iters.into(),
+        ];
+        self.apply_traced(&TENSORIZE, Args::typed(&TENSORIZE, args))?;
+        Ok(())
+    }
+
+    fn tensorize_concrete(
         &mut self,
         target: Rv,
         intrin_name: &str,
@@ -173,14 +213,7 @@ impl Schedule {
         };
         let new = apply_intrin(&realize, &intrin, intrin_name)
             .map_err(|m| ScheduleError::new(P, m).at(path.clone()))?;
-        self.replace_at(P, &path, Stmt::from_kind(StmtKind::BlockRealize(new)))?;
-        self.record(
-            Instruction::new("tensorize")
-                .arg("block_or_loop", TraceArg::Rv(target))
-                .arg("tensor_intrin", TraceArg::Str(intrin_name.to_string()))
-                .arg("preserve_unit_iters", TraceArg::Bool(preserve_unit_iters)),
-        );
-        Ok(())
+        self.replace_at(P, &path, Stmt::from_kind(StmtKind::BlockRealize(new)))
     }
 }
 

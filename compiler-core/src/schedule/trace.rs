@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::json::Json;
+use super::primitives::{self, Enc, InTrace, Primitive, Returns};
 
 /// A random variable produced by the schedule: a block, a loop or a sampled
 /// integer. The number is its position in the schedule's symbol table and
@@ -85,17 +86,6 @@ impl TraceArg {
     }
 }
 
-/// The primitives whose result is a list of variables.
-const LIST_OUTPUTS: &[&str] = &[
-    "get_loops",
-    "get_child_blocks",
-    "get_producers",
-    "get_consumers",
-    "get_output_blocks",
-    "sample_perfect_tile",
-    "split",
-];
-
 /// One recorded primitive call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
@@ -129,6 +119,16 @@ impl Instruction {
         self.args.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
+    /// The declaration of the primitive this instruction calls.
+    fn primitive(&self) -> Option<&'static Primitive> {
+        primitives::by_method(&self.name)
+    }
+
+    /// Whether the decision is written as a list even with one value.
+    fn decision_is_list(&self) -> bool {
+        self.primitive().is_some_and(|p| p.decision_is_list())
+    }
+
     /// `l6, l7 = sch.split(loop=l2, factors=[v4, v5], …)`.
     pub fn python(&self) -> String {
         let mut out = String::new();
@@ -136,7 +136,9 @@ impl Instruction {
             let names: Vec<String> = self.outputs.iter().map(|r| r.name()).collect();
             out.push_str(&names.join(", "));
             // Primitives returning a list print a single output as `x,` (TVM's `OutputList`).
-            if self.outputs.len() == 1 && LIST_OUTPUTS.contains(&self.name.as_str()) {
+            if self.outputs.len() == 1
+                && self.primitive().is_some_and(|p| p.returns == Returns::List)
+            {
                 out.push(',');
             }
             out.push_str(" = ");
@@ -161,7 +163,7 @@ impl Instruction {
                 out.push_str(", ");
             }
             out.push_str("decision=");
-            if d.len() == 1 && self.name != "sample_perfect_tile" {
+            if d.len() == 1 && !self.decision_is_list() {
                 let _ = write!(out, "{}", d[0]);
             } else {
                 TraceArg::List(d.iter().map(|v| TraceArg::Int(*v)).collect()).python(&mut out);
@@ -219,198 +221,12 @@ impl Trace {
 
 // ----- JSON (TVM's `Trace.as_json()` shape) -------------------------------------------
 
-/// How an attribute is written in TVM's JSON.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Enc {
-    /// As recorded.
-    Plain,
-    /// A boolean TVM keeps as an `Integer` attribute (`1`/`0`).
-    BoolAsInt,
-}
-
-/// One instruction kind: the Python method, TVM's kind name, the
-/// parameters that are inputs (in order) and those that are attributes.
-/// An input named `*` takes all positional arguments; `*name` a list
-/// argument spread into the inputs; `name[]` a list kept as a list (empty
-/// when not recorded).
-struct KindSpec {
-    method: &'static str,
-    kind: &'static str,
-    inputs: &'static [&'static str],
-    attrs: &'static [(&'static str, Enc)],
-}
-
-const fn spec(
-    method: &'static str,
-    kind: &'static str,
-    inputs: &'static [&'static str],
-    attrs: &'static [(&'static str, Enc)],
-) -> KindSpec {
-    KindSpec {
-        method,
-        kind,
-        inputs,
-        attrs,
-    }
-}
-
-use Enc::{BoolAsInt, Plain};
-
-/// The instruction kinds, as TVM 0.27 registers them (`InstructionKind`
-/// traits). `WorkOn` is Tessel's: TVM does not trace `work_on`.
-const KINDS: &[KindSpec] = &[
-    spec(
-        "get_block",
-        "GetSBlock",
-        &[],
-        &[("name", Plain), ("func_name", Plain)],
-    ),
-    spec("get_loops", "GetLoops", &["block"], &[]),
-    spec("get_child_blocks", "GetChildBlocks", &["*"], &[]),
-    spec("get_producers", "GetProducers", &["block"], &[]),
-    spec("get_consumers", "GetConsumers", &["block"], &[]),
-    spec(
-        "get_output_blocks",
-        "GetOutputBlocks",
-        &["scope_block"],
-        &[],
-    ),
-    spec(
-        "split",
-        "Split",
-        &["loop", "*factors"],
-        &[
-            ("preserve_unit_iters", Plain),
-            ("disable_predication", Plain),
-        ],
-    ),
-    spec(
-        "fuse",
-        "Fuse",
-        &["*"],
-        &[("preserve_unit_iters", BoolAsInt)],
-    ),
-    spec("reorder", "Reorder", &["*"], &[]),
-    spec("add_unit_loop", "AddUnitLoop", &["block_or_loop"], &[]),
-    spec("parallel", "Parallel", &["loop"], &[]),
-    spec("vectorize", "Vectorize", &["loop"], &[]),
-    spec("unroll", "Unroll", &["loop"], &[]),
-    spec("bind", "Bind", &["loop"], &[("thread_axis", Plain)]),
-    spec(
-        "sample_perfect_tile",
-        "SamplePerfectTile",
-        &["loop"],
-        &[("n", Plain), ("max_innermost_factor", Plain)],
-    ),
-    spec(
-        "sample_categorical",
-        "SampleCategorical",
-        &[],
-        &[("candidates", Plain), ("probs", Plain)],
-    ),
-    spec(
-        "sample_compute_location",
-        "SampleComputeLocation",
-        &["block"],
-        &[],
-    ),
-    spec(
-        "decompose_reduction",
-        "DecomposeReduction",
-        &["block", "loop"],
-        &[],
-    ),
-    spec("rfactor", "RFactor", &["loop"], &[("factor_axis", Plain)]),
-    spec(
-        "blockize",
-        "Blockize",
-        &["target"],
-        &[("preserve_unit_iters", Plain)],
-    ),
-    spec(
-        "tensorize",
-        "Tensorize",
-        &["block_or_loop"],
-        &[("tensor_intrin", Plain), ("preserve_unit_iters", Plain)],
-    ),
-    spec(
-        "cache_read",
-        "CacheRead",
-        &["block", "consumer_blocks[]"],
-        &[("read_buffer_index", Plain), ("storage_scope", Plain)],
-    ),
-    spec(
-        "cache_write",
-        "CacheWrite",
-        &["block", "consumer_blocks[]"],
-        &[("write_buffer_index", Plain), ("storage_scope", Plain)],
-    ),
-    spec(
-        "compute_at",
-        "ComputeAt",
-        &["block", "loop"],
-        &[("preserve_unit_loops", BoolAsInt), ("index", Plain)],
-    ),
-    spec(
-        "reverse_compute_at",
-        "ReverseComputeAt",
-        &["block", "loop"],
-        &[("preserve_unit_loops", BoolAsInt), ("index", Plain)],
-    ),
-    spec("compute_inline", "ComputeInline", &["block"], &[]),
-    spec(
-        "reverse_compute_inline",
-        "ReverseComputeInline",
-        &["block"],
-        &[],
-    ),
-    spec(
-        "annotate",
-        "Annotate",
-        &["block_or_loop", "ann_val"],
-        &[("ann_key", Plain)],
-    ),
-    spec(
-        "unannotate",
-        "Unannotate",
-        &["block_or_loop"],
-        &[("ann_key", Plain)],
-    ),
-    spec(
-        "storage_align",
-        "StorageAlign",
-        &["block"],
-        &[
-            ("buffer_index", Plain),
-            ("axis", Plain),
-            ("factor", Plain),
-            ("offset", Plain),
-        ],
-    ),
-    spec(
-        "set_scope",
-        "SetScope",
-        &["block"],
-        &[("buffer_index", Plain), ("storage_scope", Plain)],
-    ),
-    spec("work_on", "WorkOn", &[], &[("func_name", Plain)]),
-];
-
-fn spec_by_method(m: &str) -> Option<&'static KindSpec> {
-    KINDS.iter().find(|k| k.method == m)
-}
-
-fn spec_by_kind(k: &str) -> Option<&'static KindSpec> {
-    let k = if k == "GetBlock" { "GetSBlock" } else { k };
-    KINDS.iter().find(|s| s.kind == k)
-}
-
 fn arg_to_json(a: &TraceArg, enc: Enc) -> Json {
     match a {
         TraceArg::Rv(r) => Json::Str(r.name()),
         TraceArg::Int(v) => Json::Int(*v),
         TraceArg::Float(v) => Json::Float(*v),
-        TraceArg::Bool(b) if enc == BoolAsInt => Json::Int(*b as i64),
+        TraceArg::Bool(b) if enc == Enc::BoolAsInt => Json::Int(*b as i64),
         TraceArg::Bool(b) => Json::Bool(*b),
         TraceArg::Str(s) | TraceArg::Source(s) => Json::Str(s.clone()),
         TraceArg::None => Json::Str("None".into()),
@@ -465,7 +281,7 @@ fn json_to_attr(j: &Json, enc: Enc, depth: usize) -> Result<TraceArg, String> {
         Json::Null => TraceArg::None,
         Json::Str(s) => TraceArg::Str(s.clone()),
         Json::Bool(b) => TraceArg::Bool(*b),
-        Json::Int(v) if enc == BoolAsInt => TraceArg::Bool(*v != 0),
+        Json::Int(v) if enc == Enc::BoolAsInt => TraceArg::Bool(*v != 0),
         Json::Int(v) => TraceArg::Int(*v),
         Json::Float(v) => TraceArg::Float(*v),
         Json::Array(v) => TraceArg::List(
@@ -510,13 +326,13 @@ impl Instruction {
     /// `[kind, inputs, attrs, outputs]`.
     fn to_json(&self) -> Json {
         let outputs = Json::Array(self.outputs.iter().map(|r| Json::Str(r.name())).collect());
-        let Some(spec) = spec_by_method(&self.name) else {
+        let Some(prim) = self.primitive() else {
             // Unknown to the table: variables are inputs, the rest attributes.
             let (mut inputs, mut attrs) = (Vec::new(), Vec::new());
             for (_, v) in &self.args {
                 match v {
-                    TraceArg::Rv(_) => inputs.push(arg_to_json(v, Plain)),
-                    _ => attrs.push(arg_to_json(v, Plain)),
+                    TraceArg::Rv(_) => inputs.push(arg_to_json(v, Enc::Plain)),
+                    _ => attrs.push(arg_to_json(v, Enc::Plain)),
                 }
             }
             return Json::Array(vec![
@@ -526,44 +342,39 @@ impl Instruction {
                 outputs,
             ]);
         };
-        let mut inputs = Vec::new();
-        for name in spec.inputs {
-            if *name == "*" {
-                inputs.extend(
+        let (mut inputs, mut attrs) = (Vec::new(), Vec::new());
+        for p in prim.params {
+            let given = self.get(p.name);
+            match p.in_trace {
+                InTrace::Input => inputs.push(
+                    given
+                        .map(|v| arg_to_json(v, Enc::Plain))
+                        .unwrap_or(Json::Str("None".into())),
+                ),
+                InTrace::PositionalInput => inputs.extend(
                     self.args
                         .iter()
                         .filter(|(k, _)| k.is_empty())
-                        .map(|(_, v)| arg_to_json(v, Plain)),
-                );
-            } else if let Some(list) = name.strip_prefix('*') {
-                if let Some(TraceArg::List(items)) = self.get(list) {
-                    inputs.extend(items.iter().map(|x| arg_to_json(x, Plain)));
+                        .map(|(_, v)| arg_to_json(v, Enc::Plain)),
+                ),
+                InTrace::SpreadInput => {
+                    if let Some(TraceArg::List(items)) = given {
+                        inputs.extend(items.iter().map(|x| arg_to_json(x, Enc::Plain)));
+                    }
                 }
-            } else if let Some(list) = name.strip_suffix("[]") {
-                inputs.push(
-                    self.get(list)
-                        .map(|v| arg_to_json(v, Plain))
+                InTrace::ListInput => inputs.push(
+                    given
+                        .map(|v| arg_to_json(v, Enc::Plain))
                         .unwrap_or(Json::Array(vec![])),
-                );
-            } else {
-                inputs.push(
-                    self.get(name)
-                        .map(|v| arg_to_json(v, Plain))
-                        .unwrap_or(Json::Str("None".into())),
-                );
+                ),
+                InTrace::Attr(enc) => {
+                    attrs.push(given.map(|v| arg_to_json(v, enc)).unwrap_or(Json::Null))
+                }
+                InTrace::Decision | InTrace::NotRecorded => {}
             }
         }
-        let attrs = spec
-            .attrs
-            .iter()
-            .map(|(name, enc)| {
-                self.get(name)
-                    .map(|v| arg_to_json(v, *enc))
-                    .unwrap_or(Json::Null)
-            })
-            .collect();
         Json::Array(vec![
-            Json::Str(spec.kind.into()),
+            Json::Str(prim.kind.into()),
             Json::Array(inputs),
             Json::Array(attrs),
             outputs,
@@ -589,58 +400,70 @@ impl Instruction {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut inst = Instruction::new(kind).outputs(outputs);
-        let Some(spec) = spec_by_kind(kind) else {
+        let Some(prim) = primitives::by_kind(kind) else {
             inst.name = snake_case(kind);
             for x in inputs {
                 inst.args.push((String::new(), json_to_input(x, 0)?));
             }
             for x in attrs {
-                inst.args.push((String::new(), json_to_attr(x, Plain, 0)?));
+                inst.args
+                    .push((String::new(), json_to_attr(x, Enc::Plain, 0)?));
             }
             return Ok(inst);
         };
-        inst.name = spec.method.to_string();
+        inst.name = prim.method.to_string();
         let mut rest = inputs.iter();
-        for name in spec.inputs {
-            if *name == "*" {
-                for x in rest.by_ref() {
-                    inst.args.push((String::new(), json_to_input(x, 0)?));
+        let attr_params: Vec<(&str, Enc)> = prim
+            .params
+            .iter()
+            .filter_map(|p| match p.in_trace {
+                InTrace::Attr(enc) => Some((p.name, enc)),
+                _ => None,
+            })
+            .collect();
+        for p in prim.params {
+            match p.in_trace {
+                InTrace::PositionalInput => {
+                    for x in rest.by_ref() {
+                        inst.args.push((String::new(), json_to_input(x, 0)?));
+                    }
                 }
-            } else if let Some(list) = name.strip_prefix('*') {
-                let items = rest
-                    .by_ref()
-                    .map(|x| json_to_input(x, 0))
-                    .collect::<Result<Vec<_>, _>>()?;
-                inst.args.push((list.to_string(), TraceArg::List(items)));
-            } else {
-                let key = name.strip_suffix("[]").unwrap_or(name);
-                let Some(x) = rest.next() else {
-                    return Err(format!("{kind}: missing input `{key}`"));
-                };
-                let v = json_to_input(x, 0)?;
-                // An empty list input is how TVM writes "not given".
-                if name.ends_with("[]") && v == TraceArg::List(vec![]) {
-                    continue;
+                InTrace::SpreadInput => {
+                    let items = rest
+                        .by_ref()
+                        .map(|x| json_to_input(x, 0))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    inst.args.push((p.name.to_string(), TraceArg::List(items)));
                 }
-                inst.args.push((key.to_string(), v));
+                InTrace::Input | InTrace::ListInput => {
+                    let Some(x) = rest.next() else {
+                        return Err(format!("{kind}: missing input `{}`", p.name));
+                    };
+                    let v = json_to_input(x, 0)?;
+                    // An empty list input is how TVM writes "not given".
+                    if p.in_trace == InTrace::ListInput && v == TraceArg::List(vec![]) {
+                        continue;
+                    }
+                    inst.args.push((p.name.to_string(), v));
+                }
+                InTrace::Attr(_) | InTrace::Decision | InTrace::NotRecorded => {}
             }
         }
         if rest.next().is_some() {
             return Err(format!("{kind}: too many inputs"));
         }
-        if attrs.len() != spec.attrs.len() {
+        if attrs.len() != attr_params.len() {
             return Err(format!(
                 "{kind}: expected {} attributes, got {}",
-                spec.attrs.len(),
+                attr_params.len(),
                 attrs.len()
             ));
         }
-        for ((name, enc), x) in spec.attrs.iter().zip(attrs) {
+        for ((name, enc), x) in attr_params.into_iter().zip(attrs) {
             if *x == Json::Null {
                 continue;
             }
-            inst.args
-                .push((name.to_string(), json_to_attr(x, *enc, 0)?));
+            inst.args.push((name.to_string(), json_to_attr(x, enc, 0)?));
         }
         Ok(inst)
     }
@@ -658,7 +481,7 @@ impl Trace {
             .enumerate()
             .filter_map(|(i, inst)| {
                 let d = inst.decision.as_ref()?;
-                let value = if inst.name == "sample_perfect_tile" || d.len() != 1 {
+                let value = if inst.decision_is_list() || d.len() != 1 {
                     Json::Array(d.iter().map(|v| Json::Int(*v)).collect())
                 } else {
                     Json::Int(d[0])
