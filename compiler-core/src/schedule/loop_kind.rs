@@ -168,7 +168,7 @@ impl Schedule {
     ) -> Result<()> {
         let (path, node) = self.resolve_loop(primitive, loop_rv)?;
         if kind != ForKind::Unrolled {
-            self.check_data_parallel_loop(primitive, &path, &node, kind)?;
+            self.check_data_parallel_loop(primitive, &path, &node, kind, thread)?;
         }
         let new = For {
             kind,
@@ -188,7 +188,14 @@ impl Schedule {
         path: &StmtPath,
         node: &For,
         kind: ForKind,
+        thread: Option<&str>,
     ) -> Result<()> {
+        // A reduction may be split across the threads of one block (a
+        // cross-thread reduction: `threadIdx.*`, `vthread.*`), never across
+        // blocks: blocks cannot combine their partial sums, so on a GPU that
+        // would race and give wrong sums (TVM's rule, by thread rank).
+        let cross_thread_ok = kind == ForKind::ThreadBinding
+            && thread.is_some_and(|t| t.starts_with("threadIdx.") || t.starts_with("vthread"));
         let mut err: Option<String> = None;
         node.body.walk(&mut |s| {
             let StmtKind::BlockRealize(r) = s.kind() else { return };
@@ -209,7 +216,6 @@ impl Schedule {
                 return;
             }
             for (iv, value) in block.iter_vars.iter().zip(&r.iter_values) {
-                let cross_thread_ok = kind == ForKind::ThreadBinding;
                 if iv.kind != IterKind::Spatial && value.uses_var(&node.loop_var) && !cross_thread_ok {
                     err = Some(format!(
                         "loop `{}` feeds the {} iterator `{}` of block `{}`; only loops over spatial (data-parallel) \
@@ -218,10 +224,14 @@ impl Schedule {
                         iv.kind.axis_name(),
                         iv.var.name(),
                         block.name,
-                        match kind {
-                            ForKind::Parallel => "parallelized",
-                            ForKind::Vectorized => "vectorized",
-                            _ => "bound to threads",
+                        match (kind, thread) {
+                            (ForKind::Parallel, _) => "parallelized".to_string(),
+                            (ForKind::Vectorized, _) => "vectorized".to_string(),
+                            (_, Some(t)) if t.starts_with("blockIdx.") && iv.kind == IterKind::Reduce => format!(
+                                "bound to `{t}` (a reduction loop may be bound to `threadIdx.*` only, as a \
+                                 cross-thread reduction)"
+                            ),
+                            _ => "bound to threads".to_string(),
                         }
                     ));
                 }

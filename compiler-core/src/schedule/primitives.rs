@@ -892,6 +892,31 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: 
         Schedule::new(parsed.to_module()).expect("schedule")
     }
 
+    /// Binding a reduction loop to `blockIdx` is refused (blocks cannot
+    /// combine partial sums: a race on a GPU); `threadIdx` is a cross-thread
+    /// reduction and allowed, as in TVM. A refusal changes nothing.
+    #[test]
+    fn reduction_loops_bind_to_threads_not_blocks() {
+        for axis in ["blockIdx.x", "blockIdx.y"] {
+            let mut sch = schedule();
+            let b = sch.get_block("C", None).unwrap();
+            let k = sch.get_loops(b).unwrap()[2];
+            let before = sch.trace().instructions.len();
+            let err = sch.bind(k, axis).expect_err("a reduction loop on blocks");
+            assert!(
+                err.to_string().contains("feeds the reduce iterator `vk`")
+                    && err.to_string().contains(&format!("bound to `{axis}`")),
+                "{err}"
+            );
+            assert_eq!(sch.trace().instructions.len(), before);
+        }
+        let mut sch = schedule();
+        let b = sch.get_block("C", None).unwrap();
+        let loops = sch.get_loops(b).unwrap();
+        sch.bind(loops[0], "blockIdx.x").expect("a spatial loop on blocks");
+        sch.bind(loops[2], "threadIdx.x").expect("a cross-thread reduction");
+    }
+
     #[test]
     fn typed_and_by_name_calls_record_the_same_trace() {
         let mut typed = schedule();
