@@ -65,6 +65,7 @@ pub mod dict;
 pub mod error;
 pub mod fmt;
 pub mod host;
+pub mod inspect;
 pub mod interp;
 pub mod methods;
 pub mod modules;
@@ -81,6 +82,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 pub use error::{ScriptError, TraceFrame};
+pub use inspect::Inspected;
 
 use crate::eval::{CompiledFunc, EvalOptions, NDArray};
 use crate::ir::IRModule;
