@@ -20,11 +20,24 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::rc::Rc;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use compiler_core::diag::{render, Diagnostic};
-use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
+use compiler_core::ir::IRModule;
+// The target layer (`tvm.build` backends, the clock) and the script's
+// limits and output streams.
+use compiler_core::target::{
+    Backend, Executable, Host, ReferenceBackend, RoutingBackend, TargetSpec,
+};
+use compiler_core::tvmscript::builder::{Item, ParsedScript};
+// Scripts are parsed, checked, scheduled and run through the session
+// driver, the same path as the playground's.
 use compiler_core::tvmscript::printer::{
     print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
+};
+use tessel_session::{
+    apply_schedule, run_python, tvmscript, ApplyScheduleError, CellMode, OutputSink, ScriptEnv,
 };
 
 #[derive(Parser)]
@@ -140,7 +153,7 @@ const SCRIPT_STACK: usize = 256 << 20;
 /// The wall clock for `time.time()` and `time_evaluator`.
 struct WallClock(std::time::Instant);
 
-impl compiler_core::target::Host for WallClock {
+impl Host for WallClock {
     fn now_seconds(&self) -> f64 {
         self.0.elapsed().as_secs_f64()
     }
@@ -150,50 +163,42 @@ impl compiler_core::target::Host for WallClock {
 /// build (CPU-only scripts never probe for an adapter); without an adapter
 /// the reference interpreter runs them, after one note on stderr.
 struct LazyGpu {
-    cpu: std::rc::Rc<dyn compiler_core::target::Backend>,
-    gpu: std::cell::OnceCell<std::rc::Rc<dyn compiler_core::target::Backend>>,
+    cpu: Rc<dyn Backend>,
+    gpu: std::cell::OnceCell<Rc<dyn Backend>>,
 }
 
-impl compiler_core::target::Backend for LazyGpu {
-    fn build(
-        &self,
-        module: &compiler_core::ir::IRModule,
-        target: &compiler_core::target::TargetSpec,
-    ) -> Result<std::rc::Rc<dyn compiler_core::target::Executable>, String> {
-        let gpu = self.gpu.get_or_init(|| {
-            use compiler_core::target::ReferenceBackend;
-            match codegen_wgsl::backend::GpuBackend::new() {
-                Ok(Some(b)) => std::rc::Rc::new(b.with_host(self.cpu.clone())),
+impl Backend for LazyGpu {
+    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        let gpu = self
+            .gpu
+            .get_or_init(|| match codegen_wgsl::backend::GpuBackend::new() {
+                Ok(Some(b)) => Rc::new(b.with_host(self.cpu.clone())),
                 Ok(None) => {
                     eprintln!(
                         "tessel: note: no WebGPU adapter on this machine; GPU targets \
                          (`{}`) run on the reference interpreter",
                         target.kind
                     );
-                    std::rc::Rc::new(ReferenceBackend::default())
+                    Rc::new(ReferenceBackend::default())
                 }
                 Err(e) => {
                     eprintln!(
                         "tessel: note: the GPU adapter failed ({e}); GPU targets run on the \
                          reference interpreter"
                     );
-                    std::rc::Rc::new(ReferenceBackend::default())
+                    Rc::new(ReferenceBackend::default())
                 }
-            }
-        });
+            });
         gpu.build(module, target)
     }
 }
 
 /// The backend `tvm.build` uses in `tessel run`.
-fn script_backend(which: BackendArg) -> std::rc::Rc<dyn compiler_core::target::Backend> {
-    use compiler_core::target::{ReferenceBackend, RoutingBackend};
-    use std::rc::Rc;
+fn script_backend(which: BackendArg) -> Rc<dyn Backend> {
     match which {
         BackendArg::Reference => Rc::new(ReferenceBackend::default()),
         BackendArg::Native => {
-            let cpu: Rc<dyn compiler_core::target::Backend> =
-                Rc::new(codegen_wasm::backend::WasmBackend);
+            let cpu: Rc<dyn Backend> = Rc::new(codegen_wasm::backend::WasmBackend);
             Rc::new(RoutingBackend {
                 cpu: cpu.clone(),
                 gpu: Rc::new(LazyGpu {
@@ -213,7 +218,7 @@ fn run_script(
     backend: BackendArg,
 ) -> ExitCode {
     use std::io::Write as _;
-    use tessel_script::{Interpreter, Limits, Stream};
+    use tessel_script::{Limits, Stream};
     let src = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
@@ -232,38 +237,32 @@ fn run_script(
     if let Some(m) = memory_mib {
         limits.memory = m << 20;
     }
-    let mut interp = Interpreter::with_host(
+    let env = ScriptEnv {
+        host: Rc::new(WallClock(std::time::Instant::now())),
+        backend: script_backend(backend),
         limits,
-        std::rc::Rc::new(WallClock(std::time::Instant::now())),
-        script_backend(backend),
-    );
+        take_notes: None,
+    };
     // Stream output as it is produced.
-    interp.set_output_callback(Box::new(|chunk| {
+    let stream: OutputSink = Box::new(|chunk| {
         if chunk.stream == Stream::Stderr {
             eprint!("{}", chunk.text);
         } else {
             print!("{}", chunk.text);
             let _ = std::io::stdout().flush();
         }
-    }));
-    let name = file.display().to_string();
-    let cells = if notebook {
-        tessel_script::notebook_cells(&src)
+    });
+    let mode = if notebook {
+        CellMode::Notebook
     } else {
-        vec![src.clone()]
+        CellMode::Script
     };
-    for cell in cells {
-        let r = if notebook {
-            interp.run_notebook_cell(&cell, &name)
-        } else {
-            interp.run_cell(&cell, &name)
-        };
-        interp.take_output();
-        if let Err(e) = r {
-            let _ = std::io::stdout().flush();
-            eprint!("{}", e.traceback);
-            return ExitCode::from(1);
-        }
+    let name = file.display().to_string();
+    let run = run_python(&src, &env, &name, mode, Some(stream));
+    if let Some(e) = run.error {
+        let _ = std::io::stdout().flush();
+        eprint!("{}", e.traceback);
+        return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }
@@ -310,7 +309,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }),
         Command::Check { file } => with_script(&file, |parsed, src| {
-            let diags = compiler_core::analysis::verify::verify_module(&parsed.to_module());
+            let diags = tvmscript::check(parsed);
             report(&diags, src, &file);
             if diags.iter().any(Diagnostic::is_error) {
                 ExitCode::from(1)
@@ -393,11 +392,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Applies schedule text (`sch.split(...)` lines or a trace) from `path`.
-fn apply_schedule_file(
-    module: compiler_core::ir::IRModule,
-    path: &Path,
-) -> Result<compiler_core::ir::IRModule, ExitCode> {
+/// Applies schedule text (`sch.split(...)` lines or a trace) from `path`,
+/// through the session driver (the playground's schedule path).
+fn apply_schedule_file(module: IRModule, path: &Path) -> Result<IRModule, ExitCode> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -405,18 +402,17 @@ fn apply_schedule_file(
             return Err(ExitCode::from(2));
         }
     };
-    let mut sch = match compiler_core::schedule::Schedule::new(module) {
-        Ok(s) => s,
-        Err(e) => {
+    match apply_schedule(module, &text) {
+        Ok(sch) => Ok(sch.module().clone()),
+        Err(ApplyScheduleError::Module(e)) => {
             eprintln!("tessel: {e}");
-            return Err(ExitCode::from(1));
+            Err(ExitCode::from(1))
         }
-    };
-    if let Err(d) = compiler_core::schedule::replay::run_python(&mut sch, &text) {
-        report(&[d], &text, path);
-        return Err(ExitCode::from(1));
+        Err(ApplyScheduleError::Schedule(d)) => {
+            report(&[d], &text, path);
+            Err(ExitCode::from(1))
+        }
     }
-    Ok(sch.module().clone())
 }
 
 /// `tessel build`: schedule (optional), lower, emit; print what was asked.
@@ -581,7 +577,7 @@ fn with_script(file: &Path, f: impl FnOnce(&ParsedScript, &str) -> ExitCode) -> 
             return ExitCode::from(2);
         }
     };
-    match parse_script(&src) {
+    match tvmscript::parse(&src) {
         Ok(parsed) => f(&parsed, &src),
         Err(d) => {
             report(&[d], &src, file);

@@ -51,6 +51,9 @@ impl Device {
 /// A schedule and which API created it.
 pub struct SchedObj {
     pub sch: Schedule,
+    /// The module the schedule was created on (`Schedule` keeps only its
+    /// current module): hosts replay the trace on it to show every step.
+    pub original: IRModule,
     /// The dialect `sch.mod` prints in.
     pub ir_dialect: Dialect,
     pub id: u64,

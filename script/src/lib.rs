@@ -65,6 +65,7 @@ pub mod dict;
 pub mod error;
 pub mod fmt;
 pub mod host;
+pub mod inspect;
 pub mod interp;
 pub mod methods;
 pub mod modules;
@@ -84,6 +85,7 @@ pub use compiler_core::target::{
     TickClock,
 };
 pub use error::{ScriptError, TraceFrame};
+pub use inspect::Inspected;
 
 use error::{Exc, PyErr};
 use interp::{Frame, Interp};

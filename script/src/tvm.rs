@@ -161,7 +161,7 @@ fn ir_module_decorator(_it: &mut Interp, _a: Args) -> Res<Value> {
 // ----------------------------------------------------------------------------
 // Helpers
 
-fn name_of(f: &PrimFunc) -> Option<String> {
+pub(crate) fn name_of(f: &PrimFunc) -> Option<String> {
     match f.attrs.get("global_symbol") {
         Some(AttrValue::Str(s)) => Some(s.clone()),
         _ => None,
@@ -493,13 +493,14 @@ fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Valu
             z ^ (z >> 31)
         }
     };
-    let mut sch = Schedule::with_seed(module, seed).map_err(schedule_error)?;
+    let mut sch = Schedule::with_seed(module.clone(), seed).map_err(schedule_error)?;
     sch.dialect = dialect;
     sch.ir_dialect = ir_dialect;
     it.next_id += 1;
     it.charge_steps(100)?;
     Ok(host(Obj::Schedule(RefCell::new(SchedObj {
         sch,
+        original: module,
         ir_dialect,
         id: it.next_id,
     }))))
@@ -568,13 +569,14 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
     };
     match name {
         "copy" => {
-            let (sch, ir_dialect) = {
+            let (sch, original, ir_dialect) = {
                 let s = cell.borrow();
-                (s.sch.clone(), s.ir_dialect)
+                (s.sch.clone(), s.original.clone(), s.ir_dialect)
             };
             it.next_id += 1;
             return Ok(host(Obj::Schedule(RefCell::new(SchedObj {
                 sch,
+                original,
                 ir_dialect,
                 id: it.next_id,
             }))));

@@ -144,7 +144,8 @@ pub struct BlockInfo {
     pub reduction: bool,
 }
 
-/// What compiling a script produced: the [`crate::engine::run_script`] boundary.
+/// What compiling a script produced: every step printed, the trace, the
+/// console and editor diagnostics.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompileOutcome {
     /// Text for the console (what the script printed, rendered errors).

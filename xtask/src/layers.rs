@@ -290,17 +290,14 @@ impl ModuleGraph {
 /// interpreter's modules are one cluster: values hold host objects, host
 /// objects are the TVM bindings, and the bindings call back into the
 /// interpreter; breaking it needs a host-object trait between the Python
-/// core and the bindings. web-ui's engine and protocol share types.
-const KNOWN_CYCLES: &[(&str, &[&str])] = &[
-    (
-        "script",
-        &[
-            "builtins", "dict", "error", "fmt", "host", "interp", "methods", "numpy", "ops",
-            "relax", "te", "tvm", "value",
-        ],
-    ),
-    ("web-ui", &["engine", "protocol"]),
-];
+/// core and the bindings.
+const KNOWN_CYCLES: &[(&str, &[&str])] = &[(
+    "script",
+    &[
+        "builtins", "dict", "error", "fmt", "host", "interp", "methods", "numpy", "ops", "relax",
+        "te", "tvm", "value",
+    ],
+)];
 
 fn is_known(krate: &str, cycle: &[String]) -> bool {
     KNOWN_CYCLES

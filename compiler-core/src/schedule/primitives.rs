@@ -913,8 +913,10 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: 
         let mut sch = schedule();
         let b = sch.get_block("C", None).unwrap();
         let loops = sch.get_loops(b).unwrap();
-        sch.bind(loops[0], "blockIdx.x").expect("a spatial loop on blocks");
-        sch.bind(loops[2], "threadIdx.x").expect("a cross-thread reduction");
+        sch.bind(loops[0], "blockIdx.x")
+            .expect("a spatial loop on blocks");
+        sch.bind(loops[2], "threadIdx.x")
+            .expect("a cross-thread reduction");
     }
 
     #[test]

@@ -1,0 +1,202 @@
+//! Python mode: notebook cells run by the Python-subset interpreter; the
+//! schedule and modules the notebook made are read from its globals as
+//! typed values, and the schedule's trace is replayed on its original
+//! module for the step-through.
+
+use compiler_core::diag::{self, Diagnostic, Span};
+use compiler_core::ir::{BaseFunc, IRModule};
+use compiler_core::tvmscript::printer::{print_module, PrintOptions};
+use tessel_script::{notebook_cells, Inspected, Interpreter, OutputChunk, ScriptError};
+
+use crate::script_mode::{original, trace_dialect_of};
+use crate::steps::{replay_steps, ScheduleStart};
+use crate::{Mode, ScriptEnv, ScriptOutcome};
+
+/// How a Python source is cut into cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellMode {
+    /// Cells at `# %%` / `# In[...]` lines; each cell's last expression is
+    /// displayed, as in a notebook.
+    Notebook,
+    /// The whole source as one plain script.
+    Script,
+}
+
+/// What one cell wrote: the backend's notes, its output, and the traceback
+/// if it raised.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellOutput {
+    /// 1-based line of the script where the cell's text starts.
+    pub first_line: usize,
+    pub text: String,
+}
+
+/// Receives the interpreter's output as it is produced.
+pub type OutputSink = Box<dyn FnMut(&OutputChunk)>;
+
+/// A finished Python run: the interpreter (its globals stay inspectable),
+/// the output per cell, and the uncaught exception that stopped it.
+pub struct PythonRun {
+    pub interpreter: Interpreter,
+    pub cells: Vec<CellOutput>,
+    pub error: Option<ScriptError>,
+}
+
+/// Runs `source` cell by cell with `env`, stopping at the first uncaught
+/// exception. `file_name` is what tracebacks call the source;
+/// `on_output` receives output as it is produced (a terminal streams it).
+pub fn run_python(
+    source: &str,
+    env: &ScriptEnv,
+    file_name: &str,
+    mode: CellMode,
+    on_output: Option<OutputSink>,
+) -> PythonRun {
+    let mut interpreter = Interpreter::with_host(env.limits, env.host.clone(), env.backend.clone());
+    if let Some(sink) = on_output {
+        interpreter.set_output_callback(sink);
+    }
+    let cells = match mode {
+        CellMode::Notebook => notebook_cells(source),
+        CellMode::Script => vec![source.to_string()],
+    };
+    let mut run = PythonRun {
+        interpreter,
+        cells: Vec::new(),
+        error: None,
+    };
+    for cell in cells {
+        let result = match mode {
+            CellMode::Notebook => run.interpreter.run_notebook_cell(&cell, file_name),
+            CellMode::Script => run.interpreter.run_cell(&cell, file_name),
+        };
+        let mut text = String::new();
+        if let Some(take_notes) = &env.take_notes {
+            for note in take_notes() {
+                text.push_str(&note);
+                text.push('\n');
+            }
+        }
+        text.push_str(&run.interpreter.take_output_text());
+        if let Err(e) = &result {
+            text.push_str(&e.traceback);
+        }
+        run.cells.push(CellOutput {
+            first_line: cell.len() - cell.trim_start_matches('\n').len() + 1,
+            text,
+        });
+        if let Err(e) = result {
+            run.error = Some(e);
+            break;
+        }
+    }
+    run
+}
+
+/// The span in `source` of the innermost frame of `error` in `file_name`
+/// (cells keep the script's line numbers); empty at 0 when none is there.
+pub fn notebook_error_span(source: &str, error: &ScriptError, file_name: &str) -> Span {
+    let index = diag::LineIndex::new(source);
+    match error.location_in(file_name) {
+        Some(f) if f.line >= 1 => {
+            let start = index.line_start(f.line);
+            let line = index.line_text(f.line);
+            let col: usize = line
+                .chars()
+                .take(f.col.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum();
+            let from = (start + col) as u32;
+            Span::new(from, from + f.span.len())
+        }
+        _ => Span::new(0, 0),
+    }
+}
+
+/// The name the playground's Python mode gives its script in tracebacks.
+const SCRIPT_NAME: &str = "script.py";
+
+pub(crate) fn python_mode(source: &str, env: &ScriptEnv) -> ScriptOutcome {
+    let mut out = ScriptOutcome {
+        mode: Mode::Python,
+        ..ScriptOutcome::default()
+    };
+    let run = run_python(source, env, SCRIPT_NAME, CellMode::Notebook, None);
+    out.console = run.cells.iter().map(|c| c.text.as_str()).collect();
+    out.cells = run.cells;
+    if let Some(e) = &run.error {
+        out.errors.push(Diagnostic::error(
+            format!("{}: {}", e.kind, e.message),
+            notebook_error_span(source, e, SCRIPT_NAME),
+        ));
+    }
+    let globals: Vec<(String, Inspected)> = run
+        .interpreter
+        .inspect_globals()
+        .into_iter()
+        .filter(|(n, _)| !n.starts_with('_') && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .collect();
+    // The schedule named `sch` if there is one, else the last by name.
+    let schedule = globals
+        .iter()
+        .filter(|(_, v)| matches!(v, Inspected::Schedule { .. }))
+        .max_by_key(|(n, _)| n == "sch");
+    let Some((
+        _,
+        Inspected::Schedule {
+            schedule,
+            original: start_module,
+            dialect,
+            ..
+        },
+    )) = schedule
+    else {
+        // No schedule: show the last module the script defined.
+        let last_module = globals.iter().rev().find_map(|(_, v)| match v {
+            Inspected::Module { module, dialect } => Some((module.clone(), *dialect)),
+            Inspected::PrimFunc {
+                name,
+                func,
+                dialect,
+            } => {
+                let mut module = IRModule::new();
+                module.insert(name.clone(), BaseFunc::Prim(func.clone()));
+                Some((module, *dialect))
+            }
+            Inspected::Schedule { .. } => None,
+        });
+        if let Some((module, dialect)) = last_module {
+            out.dialect = dialect;
+            if !module.functions.is_empty() {
+                out.module_snapshots.push(original(module));
+            }
+        }
+        return out;
+    };
+    let start = ScheduleStart {
+        module: start_module.clone(),
+        dialect: *dialect,
+        // As script mode derives it from the module, so both modes print a
+        // module's trace alike.
+        trace_dialect: trace_dialect_of(*dialect),
+        intrins: schedule.tensor_intrins().clone(),
+    };
+    let trace = schedule.trace().clone();
+    let steps = replay_steps(&start, &trace);
+    let replayed = steps.last().map_or(&start.module, |s| &s.module);
+    out.dialect = *dialect;
+    let print = |m: &IRModule| print_module(m, &PrintOptions::new(*dialect));
+    if print(replayed) != print(schedule.module()) {
+        // The replay does not reach the schedule's module: show that
+        // module alone rather than steps that lead elsewhere.
+        out.module_snapshots
+            .push(original(schedule.module().clone()));
+        return out;
+    }
+    out.module_snapshots.push(original(start.module.clone()));
+    out.module_snapshots.extend(steps);
+    out.trace = Some(trace);
+    out.trace_dialect = start.trace_dialect;
+    out.func = Some(schedule.func_name().to_string()).filter(|n| !n.is_empty());
+    out
+}

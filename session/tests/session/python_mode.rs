@@ -1,0 +1,120 @@
+//! Python mode: notebook cells run by the interpreter, the schedule found
+//! by typed inspection of the globals.
+
+use tessel_script::{Inspected, Interpreter, Limits};
+use tessel_session::{is_python_mode, run_script, Mode, ScriptEnv};
+
+use super::at;
+
+const ABSTRACTION: &str =
+    include_str!("../../../compiler-core/tests/data/scripts/nb_tensor_program_abstraction.py");
+const BOOK_CH2: &str =
+    include_str!("../../../compiler-core/tests/data/scripts/book_ch2_tensorir.py");
+
+#[test]
+fn notebook_script_steps_and_output() {
+    assert!(is_python_mode(ABSTRACTION));
+    let out = run_script(ABSTRACTION, &ScriptEnv::default());
+    assert_eq!(out.mode, Mode::Python);
+    assert!(out.errors.is_empty(), "{}", out.console);
+    assert!(out.console.contains("T.parallel"), "{}", out.console);
+    assert!(
+        out.module_snapshots.len() >= 4,
+        "{:?}",
+        out.module_snapshots
+            .iter()
+            .map(|s| &s.label)
+            .collect::<Vec<_>>()
+    );
+    assert!(out.cells.len() > 1);
+    let joined: String = out.cells.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(joined, out.console);
+    assert!(out.trace.is_some());
+}
+
+/// The book's chapter 2 (mm_relu, then a vector add) ends with its own
+/// bug (an undefined function): the error carries its span, and the last
+/// schedule `sch` made before it is still found and stepped through.
+#[test]
+fn book_mm_relu_schedule_and_the_error_span() {
+    let out = run_script(BOOK_CH2, &ScriptEnv::default());
+    assert_eq!(out.errors.len(), 1, "{}", out.console);
+    let e = &out.errors[0];
+    assert!(e.message.starts_with("NameError"), "{}", e.message);
+    assert_eq!(at(BOOK_CH2, e), "numpy_mm_relu_v2");
+    assert_eq!(out.func.as_deref(), Some("add"));
+    let labels: Vec<&str> = out
+        .module_snapshots
+        .iter()
+        .map(|s| s.label.as_str())
+        .collect();
+    assert_eq!(labels[0], "original");
+    assert!(labels.len() >= 2, "{labels:?}");
+    // The first snapshot is the module the schedule was created on.
+    assert!(out.module_snapshots[0].module.get_prim("add").is_some());
+}
+
+#[test]
+fn inspection_gives_the_schedule_and_its_original() {
+    let mut it = Interpreter::new(Limits::default());
+    let cells = tessel_session::run_python(
+        ABSTRACTION,
+        &ScriptEnv::default(),
+        "nb.py",
+        tessel_session::CellMode::Notebook,
+        None,
+    );
+    assert!(cells.error.is_none());
+    let globals = cells.interpreter.inspect_globals();
+    let Some((
+        _,
+        Inspected::Schedule {
+            schedule, original, ..
+        },
+    )) = globals.iter().find(|(n, _)| n == "sch")
+    else {
+        panic!(
+            "no schedule `sch`: {:?}",
+            globals.iter().map(|g| &g.0).collect::<Vec<_>>()
+        );
+    };
+    assert!(!schedule.trace().instructions.is_empty());
+    assert_ne!(original.functions.len(), 0);
+    assert!(globals
+        .iter()
+        .any(|(n, v)| n == "MyModule" && matches!(v, Inspected::Module { .. })));
+    // Plain values are not inspected.
+    it.run_cell("x = 1\n", "<cell>").unwrap();
+    assert!(it.inspect_globals().is_empty());
+}
+
+#[test]
+fn without_a_schedule_the_last_module_is_shown() {
+    let src = "import tvm\nfrom tvm.script import tir as T\n\n\
+@T.prim_func\ndef main(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        with T.block(\"B\"):\n            vi = T.axis.spatial(4, i)\n            B[vi] = A[vi] * 2.0\n\nprint(1)\n";
+    let out = run_script(src, &ScriptEnv::default());
+    assert_eq!(out.mode, Mode::Python);
+    assert!(out.errors.is_empty(), "{}", out.console);
+    assert_eq!(out.console, "1\n");
+    assert_eq!(out.module_snapshots.len(), 1);
+    assert!(out.module_snapshots[0].module.get_prim("main").is_some());
+    assert!(out.trace.is_none());
+}
+
+#[test]
+fn python_error_has_a_span() {
+    let src = "import tvm\nx = 1\nprint(y)\n";
+    let out = run_script(src, &ScriptEnv::default());
+    assert_eq!(out.errors.len(), 1, "{}", out.console);
+    let e = &out.errors[0];
+    assert_eq!(at(src, e), "y");
+    assert!(e.message.contains("NameError"));
+    assert!(out.console.contains("Traceback"), "{}", out.console);
+}
+
+#[test]
+fn tvmscript_with_an_error_stays_in_script_mode() {
+    let src = "from tvm.script import tir as T\n@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        A[i] = T.nope(1)\n";
+    assert!(!is_python_mode(src));
+    assert!(is_python_mode("import tvm\nprint(1)\n"));
+}
