@@ -84,6 +84,10 @@ impl Data {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn len(&self) -> usize {
         match self {
             Data::Bool(v) => v.len(),
