@@ -599,16 +599,7 @@ impl<'a> Emitter<'a> {
         }
         // The uniform, when any of its variables is used.
         let mut uses_uniform = false;
-        let mut free = HashSet::new();
-        k.body.walk(&mut |s| {
-            s.for_each_expr(|e| {
-                e.walk(&mut |x| {
-                    if let ExprKind::Var(v) = x.kind() {
-                        free.insert(v.id());
-                    }
-                })
-            })
-        });
+        let free = compiler_core::ir::visit::stmt_var_ids(&k.body);
         let mut params_binding = None;
         if !self.uniform_vars.is_empty() {
             uses_uniform = self

@@ -12,6 +12,7 @@
 //!   (loops, blocks, stores and the rest), [`func`] (`PrimFunc`, attribute values).
 //! - [`module`]: `IRModule`, holding PrimFuncs and graph functions.
 //! - [`mutate`]: rebuilding helpers — substitution and generic rewriting.
+//! - [`visit`]: read-only walks — the `Visitor` trait and variable collectors.
 //! - [`deep_equal`]: tree equality of expressions, variables by identity.
 //! - [`graph`]: the graph-level IR (struct info, bindings, functions, operators).
 //! - [`printer`]: TVMScript text of modules, functions and fragments, as TVM 0.27 prints it.
@@ -36,6 +37,7 @@ pub mod mutate;
 pub mod printer;
 pub mod tir;
 pub mod values;
+pub mod visit;
 
 // The TensorIR node modules keep their short paths (`tessel_ir::expr::Var`).
 pub use tir::{buffer, dtype, expr, func, stmt};

@@ -46,6 +46,7 @@ use compiler_core::te::{
     Tensor,
 };
 use tessel_ir::printer::{print_expr, Dialect};
+use tessel_ir::visit::{VarCollector, Visitor};
 use tessel_ir::{DataType, Expr, IterKind, IterVar, PrimFunc, Var};
 use tessel_syntax::ast::{BinOp, CmpOp, UnaryOp};
 
@@ -192,19 +193,13 @@ fn collect_tensors(it: &mut Interp, v: &Value, out: &mut Vec<Tensor>, depth: u32
 }
 
 fn shape_vars(ts: &[Tensor]) -> Vec<Var> {
-    let mut vars: Vec<Var> = Vec::new();
+    let mut vars = VarCollector::default();
     for t in ts {
         for d in t.shape() {
-            d.walk(&mut |e| {
-                if let Some(v) = e.as_var() {
-                    if !vars.iter().any(|x| x.id() == v.id()) {
-                        vars.push(v.clone());
-                    }
-                }
-            });
+            vars.visit_expr(d);
         }
     }
-    vars
+    vars.vars
 }
 
 /// Calls a Python TE function and makes a PrimFunc of it (see the module

@@ -187,7 +187,7 @@ pub fn random_inputs(
                 } else {
                     NDArray::scalar_i64(dtype, size_of(name))
                 }
-                .map_err(|e| fail(e, prog.span))?;
+                .map_err(|e| fail(e.to_string(), prog.span))?;
                 let v = arr.get_v(0).unwrap_or_default();
                 m.slots[*slot as usize] = scalar::cast(arr.ty(), *ty, v);
                 Some(arr)
@@ -224,7 +224,10 @@ pub fn random_inputs(
                     })?;
                     shape.push(d);
                 }
-                out.push(NDArray::random(b.dtype, &shape, &mut rng).map_err(|e| fail(e, b.span))?);
+                out.push(
+                    NDArray::random(b.dtype, &shape, &mut rng)
+                        .map_err(|e| fail(e.to_string(), b.span))?,
+                );
             }
         }
     }

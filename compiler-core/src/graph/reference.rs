@@ -10,25 +10,160 @@
 //! divides with truncation, integer `divide` truncates (division by zero is
 //! an error), `softmax` subtracts the maximum first.
 
+use std::fmt;
+
 use crate::eval::{round_to_f16, NDArray};
+use crate::ir::values::NDArrayError;
 use crate::ir::DataType;
 
 use super::op::{permutation, reduce_axes, BinaryOp, Conv2dAttrs, Op};
+
+/// Why a reference operator could not run. Displays as the message the VM
+/// and the script interpreter report; the VM adds the call's span.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpError {
+    /// Making, reshaping or writing an array failed.
+    Array(NDArrayError),
+    /// An array beyond [`MAX_ALLOC_BYTES`].
+    TooLarge {
+        shape: Vec<usize>,
+        dtype: DataType,
+    },
+    NotBroadcastable {
+        a: Vec<usize>,
+        b: Vec<usize>,
+    },
+    /// `R.<op>` got operands of different element types.
+    DtypeMismatch {
+        op: String,
+        a: DataType,
+        b: DataType,
+    },
+    /// `R.matmul`'s contracted dimensions differ.
+    ReductionMismatch {
+        a: usize,
+        b: usize,
+        a_shape: Vec<usize>,
+        b_shape: Vec<usize>,
+    },
+    /// `R.nn.conv2d`: data channels ≠ weight input channels × groups.
+    ChannelMismatch {
+        data: usize,
+        weight: usize,
+        groups: usize,
+    },
+    /// `R.<op>` was called with fewer arguments than it takes (1-based).
+    MissingArgument {
+        op: String,
+        index: usize,
+    },
+    /// `call_tir` and `call_dps_packed` are the VM's, not an operator's.
+    NotReference {
+        op: String,
+    },
+    /// A destination-passing result does not fit its output buffer.
+    OutputMismatch {
+        what: String,
+        result: (DataType, Vec<usize>),
+        output: (DataType, Vec<usize>),
+    },
+    /// Any other unsupported input, with its message.
+    Invalid(String),
+}
+
+impl fmt::Display for OpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpError::Array(e) => e.fmt(f),
+            OpError::TooLarge { shape, dtype } => write!(
+                f,
+                "an array of shape {shape:?} and dtype {dtype} is larger than the {} MiB limit",
+                MAX_ALLOC_BYTES >> 20
+            ),
+            OpError::NotBroadcastable { a, b } => {
+                write!(f, "shapes {a:?} and {b:?} are not broadcastable")
+            }
+            OpError::DtypeMismatch { op, a, b } => {
+                write!(f, "R.{op}: operands have different dtypes {a} and {b}")
+            }
+            OpError::ReductionMismatch {
+                a,
+                b,
+                a_shape,
+                b_shape,
+            } => write!(
+                f,
+                "R.matmul: the reduction dimensions {a} and {b} differ (shapes {a_shape:?} and {b_shape:?})"
+            ),
+            OpError::ChannelMismatch {
+                data,
+                weight,
+                groups,
+            } => write!(
+                f,
+                "R.nn.conv2d: {data} data channels do not match {weight} weight input channels × {groups} groups"
+            ),
+            OpError::MissingArgument { op, index } => {
+                write!(f, "R.{op}: missing argument {index}")
+            }
+            OpError::NotReference { op } => {
+                write!(f, "R.{op} is not evaluated by the reference operators")
+            }
+            OpError::OutputMismatch {
+                what,
+                result,
+                output,
+            } => write!(
+                f,
+                "{what}: the result is {}{:?} but the output buffer is {}{:?}",
+                result.0, result.1, output.0, output.1
+            ),
+            OpError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for OpError {}
+
+impl From<NDArrayError> for OpError {
+    fn from(e: NDArrayError) -> OpError {
+        OpError::Array(e)
+    }
+}
+
+impl From<String> for OpError {
+    fn from(message: String) -> OpError {
+        OpError::Invalid(message)
+    }
+}
+
+impl From<&str> for OpError {
+    fn from(message: &str) -> OpError {
+        OpError::Invalid(message.to_string())
+    }
+}
+
+/// Callers that report plain text keep using `?`.
+impl From<OpError> for String {
+    fn from(e: OpError) -> String {
+        e.to_string()
+    }
+}
 
 /// Largest array the VM allocates (outputs of calls and operators), in bytes.
 pub const MAX_ALLOC_BYTES: usize = 1 << 30;
 
 /// A zeroed array, refusing sizes beyond [`MAX_ALLOC_BYTES`].
-pub fn zeros(dtype: DataType, shape: &[usize]) -> Result<NDArray, String> {
+pub fn zeros(dtype: DataType, shape: &[usize]) -> Result<NDArray, OpError> {
     let n = numel(shape)?;
     let bytes = n.checked_mul(dtype.bytes().max(1));
     if bytes.is_none_or(|b| b > MAX_ALLOC_BYTES) {
-        return Err(format!(
-            "an array of shape {shape:?} and dtype {dtype} is larger than the {} MiB limit",
-            MAX_ALLOC_BYTES >> 20
-        ));
+        return Err(OpError::TooLarge {
+            shape: shape.to_vec(),
+            dtype,
+        });
     }
-    NDArray::zeros(dtype, shape)
+    Ok(NDArray::zeros(dtype, shape)?)
 }
 
 /// Row-major strides of a shape.
@@ -40,11 +175,15 @@ fn strides(shape: &[usize]) -> Vec<usize> {
     s
 }
 
-fn numel(shape: &[usize]) -> Result<usize, String> {
+fn numel(shape: &[usize]) -> Result<usize, OpError> {
     shape
         .iter()
         .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| format!("shape {shape:?} has too many elements"))
+        .ok_or_else(|| {
+            OpError::Array(NDArrayError::TooManyElements {
+                shape: shape.to_vec(),
+            })
+        })
 }
 
 /// Rounds an `f64` result to `dtype`'s precision.
@@ -57,7 +196,7 @@ fn round(dtype: DataType, v: f64) -> f64 {
 }
 
 /// Numpy broadcasting of two concrete shapes.
-pub fn broadcast(a: &[usize], b: &[usize]) -> Result<Vec<usize>, String> {
+pub fn broadcast(a: &[usize], b: &[usize]) -> Result<Vec<usize>, OpError> {
     let n = a.len().max(b.len());
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
@@ -76,7 +215,10 @@ pub fn broadcast(a: &[usize], b: &[usize]) -> Result<Vec<usize>, String> {
         } else if da == 1 {
             db
         } else {
-            return Err(format!("shapes {a:?} and {b:?} are not broadcastable"));
+            return Err(OpError::NotBroadcastable {
+                a: a.to_vec(),
+                b: b.to_vec(),
+            });
         });
     }
     Ok(out)
@@ -84,7 +226,7 @@ pub fn broadcast(a: &[usize], b: &[usize]) -> Result<Vec<usize>, String> {
 
 /// For each element of `out_shape`, the flat index into an array of `shape`
 /// broadcast to it.
-fn broadcast_index(shape: &[usize], out_shape: &[usize]) -> Result<Vec<usize>, String> {
+fn broadcast_index(shape: &[usize], out_shape: &[usize]) -> Result<Vec<usize>, OpError> {
     let total = numel(out_shape)?;
     let st = strides(shape);
     let off = out_shape.len() - shape.len();
@@ -111,14 +253,13 @@ fn broadcast_index(shape: &[usize], out_shape: &[usize]) -> Result<Vec<usize>, S
     Ok(out)
 }
 
-fn binary(op: BinaryOp, a: &NDArray, b: &NDArray) -> Result<NDArray, String> {
+fn binary(op: BinaryOp, a: &NDArray, b: &NDArray) -> Result<NDArray, OpError> {
     if a.dtype() != b.dtype() {
-        return Err(format!(
-            "R.{}: operands have different dtypes {} and {}",
-            op.name(),
-            a.dtype(),
-            b.dtype()
-        ));
+        return Err(OpError::DtypeMismatch {
+            op: op.name().to_string(),
+            a: a.dtype(),
+            b: b.dtype(),
+        });
     }
     let dtype = a.dtype();
     let shape = broadcast(a.shape(), b.shape())?;
@@ -158,7 +299,7 @@ fn binary(op: BinaryOp, a: &NDArray, b: &NDArray) -> Result<NDArray, String> {
     Ok(out)
 }
 
-fn relu(x: &NDArray) -> Result<NDArray, String> {
+fn relu(x: &NDArray) -> Result<NDArray, OpError> {
     let mut out = zeros(x.dtype(), x.shape())?;
     if x.dtype().is_float() {
         for (i, v) in x.to_f64_vec().into_iter().enumerate() {
@@ -172,31 +313,31 @@ fn relu(x: &NDArray) -> Result<NDArray, String> {
     Ok(out)
 }
 
-fn ewise_fma(a: &NDArray, b: &NDArray, c: &NDArray) -> Result<NDArray, String> {
+fn ewise_fma(a: &NDArray, b: &NDArray, c: &NDArray) -> Result<NDArray, OpError> {
     let ab = binary(BinaryOp::Multiply, a, b)?;
     binary(BinaryOp::Add, &ab, c)
 }
 
 /// `a` cast to `dtype` (for `out_dtype`).
-fn cast(a: &NDArray, dtype: DataType) -> Result<NDArray, String> {
+fn cast(a: &NDArray, dtype: DataType) -> Result<NDArray, OpError> {
     if a.dtype() == dtype {
         return Ok(a.clone());
     }
     if a.dtype().is_float() {
-        NDArray::from_f64_as(dtype, a.shape(), &a.to_f64_vec())
+        Ok(NDArray::from_f64_as(dtype, a.shape(), &a.to_f64_vec())?)
     } else {
-        NDArray::from_i64(dtype, a.shape(), &a.to_i64_vec())
+        Ok(NDArray::from_i64(dtype, a.shape(), &a.to_i64_vec())?)
     }
 }
 
-fn matmul(a: &NDArray, b: &NDArray, out_dtype: Option<DataType>) -> Result<NDArray, String> {
+fn matmul(a: &NDArray, b: &NDArray, out_dtype: Option<DataType>) -> Result<NDArray, OpError> {
     let dtype = out_dtype.unwrap_or(a.dtype());
     if out_dtype.is_none() && a.dtype() != b.dtype() {
-        return Err(format!(
-            "R.matmul: operands have different dtypes {} and {}",
-            a.dtype(),
-            b.dtype()
-        ));
+        return Err(OpError::DtypeMismatch {
+            op: "matmul".to_string(),
+            a: a.dtype(),
+            b: b.dtype(),
+        });
     }
     let (a, b) = (cast(a, dtype)?, cast(b, dtype)?);
     if a.ndim() == 0 || b.ndim() == 0 {
@@ -215,11 +356,12 @@ fn matmul(a: &NDArray, b: &NDArray, out_dtype: Option<DataType>) -> Result<NDArr
     let (m, k) = (sa[sa.len() - 2], sa[sa.len() - 1]);
     let (k2, n) = (sb[sb.len() - 2], sb[sb.len() - 1]);
     if k != k2 {
-        return Err(format!(
-            "R.matmul: the reduction dimensions {k} and {k2} differ (shapes {:?} and {:?})",
-            a.shape(),
-            b.shape()
-        ));
+        return Err(OpError::ReductionMismatch {
+            a: k,
+            b: k2,
+            a_shape: a.shape().to_vec(),
+            b_shape: b.shape().to_vec(),
+        });
     }
     let batch = broadcast(&sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
     // Batch indices into each operand.
@@ -268,10 +410,10 @@ fn matmul(a: &NDArray, b: &NDArray, out_dtype: Option<DataType>) -> Result<NDArr
     if !append {
         final_shape.push(n);
     }
-    out.reshape(&final_shape)
+    Ok(out.reshape(&final_shape)?)
 }
 
-fn permute(op: &Op, x: &NDArray, axes: &Option<Vec<i64>>) -> Result<NDArray, String> {
+fn permute(op: &Op, x: &NDArray, axes: &Option<Vec<i64>>) -> Result<NDArray, OpError> {
     let perm = permutation(op, axes, x.ndim())?;
     let in_shape = x.shape();
     let out_shape: Vec<usize> = perm.iter().map(|&p| in_shape[p]).collect();
@@ -310,7 +452,7 @@ fn reduce(
     axis: &Option<Vec<i64>>,
     keepdims: bool,
     mean: bool,
-) -> Result<NDArray, String> {
+) -> Result<NDArray, OpError> {
     let axes = reduce_axes(op, axis, x.ndim())?;
     let shape = x.shape();
     let kept: Vec<usize> = shape
@@ -382,11 +524,11 @@ fn reduce(
             .filter(|(i, _)| !axes.contains(i))
             .map(|(_, &d)| d)
             .collect();
-        out.reshape(&s)
+        Ok(out.reshape(&s)?)
     }
 }
 
-fn softmax(op: &Op, x: &NDArray, axis: i64) -> Result<NDArray, String> {
+fn softmax(op: &Op, x: &NDArray, axis: i64) -> Result<NDArray, OpError> {
     let dtype = x.dtype();
     if !dtype.is_float() {
         return Err("R.nn.softmax needs a float tensor".into());
@@ -427,7 +569,7 @@ fn softmax(op: &Op, x: &NDArray, axis: i64) -> Result<NDArray, String> {
     Ok(out)
 }
 
-fn conv2d(data: &NDArray, weight: &NDArray, attrs: &Conv2dAttrs) -> Result<NDArray, String> {
+fn conv2d(data: &NDArray, weight: &NDArray, attrs: &Conv2dAttrs) -> Result<NDArray, OpError> {
     if attrs.data_layout != "NCHW" || attrs.kernel_layout != "OIHW" || attrs.out_layout != "NCHW" {
         return Err("R.nn.conv2d: only the NCHW / OIHW layouts are implemented".into());
     }
@@ -438,9 +580,11 @@ fn conv2d(data: &NDArray, weight: &NDArray, attrs: &Conv2dAttrs) -> Result<NDArr
     };
     let g = usize::try_from(attrs.groups).map_err(|_| "bad groups".to_string())?;
     if g == 0 || ci * g != c || o % g != 0 {
-        return Err(format!(
-            "R.nn.conv2d: {c} data channels do not match {ci} weight input channels × {g} groups"
-        ));
+        return Err(OpError::ChannelMismatch {
+            data: c,
+            weight: ci,
+            groups: g,
+        });
     }
     let to_u = |v: i64| usize::try_from(v).map_err(|_| "negative conv2d attribute".to_string());
     let [sh, sw] = [to_u(attrs.strides[0])?, to_u(attrs.strides[1])?];
@@ -510,10 +654,12 @@ fn conv2d(data: &NDArray, weight: &NDArray, attrs: &Conv2dAttrs) -> Result<NDArr
 
 /// Evaluates a built-in operator (not `call_tir`/`call_dps_packed`) on
 /// tensors. `shape` is the new shape of `reshape`.
-pub fn eval_op(op: &Op, args: &[NDArray], shape: Option<&[usize]>) -> Result<NDArray, String> {
+pub fn eval_op(op: &Op, args: &[NDArray], shape: Option<&[usize]>) -> Result<NDArray, OpError> {
     let arg = |i: usize| {
-        args.get(i)
-            .ok_or_else(|| format!("R.{}: missing argument {}", op.script_name(), i + 1))
+        args.get(i).ok_or_else(|| OpError::MissingArgument {
+            op: op.script_name().to_string(),
+            index: i + 1,
+        })
     };
     match op {
         Op::Binary(b) => binary(*b, arg(0)?, arg(1)?),
@@ -523,21 +669,25 @@ pub fn eval_op(op: &Op, args: &[NDArray], shape: Option<&[usize]>) -> Result<NDA
         Op::EwiseFma => ewise_fma(arg(0)?, arg(1)?, arg(2)?),
         Op::Reshape => {
             let s = shape.ok_or("R.reshape: missing the new shape")?;
-            arg(0)?.reshape(s)
+            Ok(arg(0)?.reshape(s)?)
         }
         Op::Softmax { axis } => softmax(op, arg(0)?, *axis),
         Op::Conv2d(attrs) => conv2d(arg(0)?, arg(1)?, attrs),
         Op::Sum { axis, keepdims } => reduce(op, arg(0)?, axis, *keepdims, false),
         Op::Mean { axis, keepdims } => reduce(op, arg(0)?, axis, *keepdims, true),
-        Op::CallTir | Op::CallDpsPacked => Err(format!(
-            "R.{} is not evaluated by the reference operators",
-            op.script_name()
-        )),
+        Op::CallTir | Op::CallDpsPacked => Err(OpError::NotReference {
+            op: op.script_name().to_string(),
+        }),
     }
 }
 
 /// `x @ w.T + b`, the course's `env.linear` (destination-passing: writes `out`).
-pub fn linear_into(x: &NDArray, w: &NDArray, b: &NDArray, out: &mut NDArray) -> Result<(), String> {
+pub fn linear_into(
+    x: &NDArray,
+    w: &NDArray,
+    b: &NDArray,
+    out: &mut NDArray,
+) -> Result<(), OpError> {
     let wt = permute(&Op::PermuteDims { axes: None }, w, &None)?;
     let mm = matmul(x, &wt, None)?;
     let r = binary(BinaryOp::Add, &mm, b)?;
@@ -545,21 +695,19 @@ pub fn linear_into(x: &NDArray, w: &NDArray, b: &NDArray, out: &mut NDArray) -> 
 }
 
 /// `max(x, 0)`, the course's `env.relu` (destination-passing).
-pub fn relu_into(x: &NDArray, out: &mut NDArray) -> Result<(), String> {
+pub fn relu_into(x: &NDArray, out: &mut NDArray) -> Result<(), OpError> {
     let r = relu(x)?;
     store_into(&r, out, "env.relu")
 }
 
 /// Copies a result into a destination of the same dtype and shape.
-pub fn store_into(r: &NDArray, out: &mut NDArray, what: &str) -> Result<(), String> {
+pub fn store_into(r: &NDArray, out: &mut NDArray, what: &str) -> Result<(), OpError> {
     if r.dtype() != out.dtype() || r.shape() != out.shape() {
-        return Err(format!(
-            "{what}: the result is {}{:?} but the output buffer is {}{:?}",
-            r.dtype(),
-            r.shape(),
-            out.dtype(),
-            out.shape()
-        ));
+        return Err(OpError::OutputMismatch {
+            what: what.to_string(),
+            result: (r.dtype(), r.shape().to_vec()),
+            output: (out.dtype(), out.shape().to_vec()),
+        });
     }
     *out = r.clone();
     Ok(())

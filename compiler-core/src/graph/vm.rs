@@ -208,7 +208,7 @@ impl PackedRegistry {
                     args.len()
                 ));
             };
-            reference::linear_into(x, w, b, out)
+            Ok(reference::linear_into(x, w, b, out)?)
         });
         r.register("env.relu", |args: &mut [NDArray]| {
             let [x, out] = args else {
@@ -217,7 +217,7 @@ impl PackedRegistry {
                     args.len()
                 ));
             };
-            reference::relu_into(x, out)
+            Ok(reference::relu_into(x, out)?)
         });
         r
     }
@@ -517,7 +517,10 @@ impl<'a> Vm<'a> {
             );
         }
         for v in &tir_vars {
-            arrays.push(NDArray::scalar_i64(crate::ir::DataType::i64(), *v).map_err(err)?);
+            arrays.push(
+                NDArray::scalar_i64(crate::ir::DataType::i64(), *v)
+                    .map_err(|e| err(e.to_string()))?,
+            );
         }
         let is_tir = matches!(call.callee, Callee::Op(Op::CallTir));
         match self.module.get_prim(&name) {
@@ -637,7 +640,7 @@ fn alloc(syms: &HashMap<VarId, i64>, s: &StructInfo) -> std::result::Result<NDAr
             usize::try_from(v).map_err(|_| format!("negative size {v} in {}", s.describe()))?,
         );
     }
-    reference::zeros(dtype, &dims)
+    Ok(reference::zeros(dtype, &dims)?)
 }
 
 /// Checks a value against a struct info, binding unbound symbolic sizes.

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::util::{self, cast, stmt_touches};
 use super::{LowerError, LoweringReport, Result};
 use crate::ir::mutate::{self, substitute_stmt, Mutator};
+use crate::ir::visit::{stmt_uses_var, BufferAccesses};
 use crate::ir::{
     BinOp, Buffer, BufferId, CmpOp, DataType, Expr, ExprKind, ForKind, IterKind, PrimFunc, Stmt,
     StmtKind, VarId,
@@ -332,14 +333,6 @@ impl Lowerer<'_> {
     }
 }
 
-fn stmt_uses_var(s: &Stmt, v: &crate::ir::Var) -> bool {
-    let mut found = false;
-    s.walk(&mut |x| {
-        x.for_each_expr(|e| found |= e.uses_var(v));
-    });
-    found
-}
-
 /// Wraps the part of `body` that uses `buf` in its allocation: within a
 /// sequence only the run of statements from the first to the last use
 /// (so the storage is free before and after — its lifetime); never inside
@@ -373,21 +366,10 @@ fn place_allocation(buf: &Buffer, body: Stmt, span: crate::diag::Span) -> Stmt {
     Stmt::seq(out)
 }
 
+/// Whether `s` loads from or stores to `buf` itself.
 fn stmt_mentions_buffer(s: &Stmt, buf: &Buffer) -> bool {
-    let mut found = false;
-    s.walk(&mut |x| {
-        if let StmtKind::Store { buffer, .. } = x.kind() {
-            found |= buffer == buf;
-        }
-        x.for_each_expr(|e| {
-            e.walk(&mut |y| {
-                if let ExprKind::Load { buffer, .. } = y.kind() {
-                    found |= buffer == buf;
-                }
-            })
-        });
-    });
-    found
+    let accesses = BufferAccesses::of_stmt(s);
+    accesses.loads(buf) || accesses.stores(buf)
 }
 
 fn resolve_view(

@@ -37,6 +37,7 @@ use crate::arith::int_set::eval_interval;
 use crate::arith::Analyzer;
 use crate::diag::Span;
 use crate::ir::mutate::{self, substitute_stmt, Mutator};
+use crate::ir::visit::BufferAccesses;
 use crate::ir::{
     BinOp, Buffer, BufferId, CmpOp, Expr, ExprKind, For, ForKind, PrimFunc, Range, Stmt, StmtKind,
     Var, VarId,
@@ -738,21 +739,9 @@ fn const_diff(ana: &Analyzer, a: &Expr, b: &Expr) -> Option<i64> {
 /// Buffers a statement reads and writes (by data variable), for callers
 /// that analyse kernels.
 pub fn buffers_touched(s: &Stmt) -> (HashSet<VarId>, HashSet<VarId>) {
-    let mut reads = HashSet::new();
-    let mut writes = HashSet::new();
-    s.walk(&mut |x| {
-        if let StmtKind::Store { buffer, .. } = x.kind() {
-            writes.insert(buffer.data.id());
-        }
-        x.for_each_expr(|e| {
-            e.walk(&mut |y| {
-                if let ExprKind::Load { buffer, .. } = y.kind() {
-                    reads.insert(buffer.data.id());
-                }
-            })
-        });
-    });
-    (reads, writes)
+    let accesses = BufferAccesses::of_stmt(s);
+    let data_ids = |buffers: &[crate::ir::Buffer]| buffers.iter().map(|b| b.data.id()).collect();
+    (data_ids(&accesses.loaded), data_ids(&accesses.stored))
 }
 
 /// The statement a `workgroupBarrier()` is written as in lowered TIR

@@ -17,7 +17,8 @@ use std::collections::HashSet;
 
 use super::{LoweringReport, Result};
 use crate::ir::mutate::{self, Mutator};
-use crate::ir::{AttrValue, ExprKind, ForKind, PrimFunc, Stmt, StmtKind, Var, VarId};
+use crate::ir::visit::{expr_vars, walk_expr, walk_stmt, VarCollector, Visitor};
+use crate::ir::{AttrValue, Buffer, Expr, ExprKind, ForKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
 /// The loop annotation naming a loop's task id.
 pub const PARALLEL_TASK_ATTR: &str = "tessel.parallel_task";
@@ -106,59 +107,72 @@ impl Mutator for Outliner<'_> {
 /// in expressions, and the data pointers of accessed buffers not allocated
 /// inside (plus variables in their offsets).
 pub fn free_vars(s: &Stmt) -> Vec<Var> {
-    let mut defined: HashSet<VarId> = HashSet::new();
-    s.walk(&mut |x| match x.kind() {
-        StmtKind::For(l) => {
-            defined.insert(l.loop_var.id());
-        }
-        StmtKind::Let { var, .. } => {
-            defined.insert(var.id());
-        }
-        StmtKind::Allocate { buffer, .. } => {
-            defined.insert(buffer.data.id());
-        }
-        _ => {}
-    });
-    s.walk(&mut |x| {
-        x.for_each_expr(|e| {
-            e.walk(&mut |y| {
-                if let ExprKind::Let { var, .. } = y.kind() {
-                    defined.insert(var.id());
-                }
-            })
-        })
-    });
-    let mut out: Vec<Var> = Vec::new();
-    let mut seen: HashSet<VarId> = HashSet::new();
-    let mut note = |v: &Var, out: &mut Vec<Var>| {
-        if !defined.contains(&v.id()) && seen.insert(v.id()) {
-            out.push(v.clone());
-        }
+    // A definition anywhere in `s` hides the variable everywhere in it.
+    let mut definitions = Definitions::default();
+    definitions.visit_stmt(s);
+    let mut uses = FreeUses {
+        defined: definitions.0,
+        found: VarCollector::default(),
     };
-    s.walk(&mut |x| {
-        let mut exprs = Vec::new();
-        x.for_each_expr(|e| exprs.push(e.clone()));
-        if let StmtKind::Store { buffer, .. } = x.kind() {
-            note(&buffer.data, &mut out);
-            exprs.push(buffer.elem_offset.clone());
+    uses.visit_stmt(s);
+    uses.found.vars
+}
+
+/// Loop and let variables, and the data pointers of allocations.
+#[derive(Default)]
+struct Definitions(HashSet<VarId>);
+
+impl Visitor for Definitions {
+    fn visit_var_def(&mut self, var: &Var) {
+        self.0.insert(var.id());
+    }
+    fn visit_buffer_def(&mut self, buffer: &Buffer) {
+        self.0.insert(buffer.data.id());
+    }
+}
+
+/// Uses of variables not in `defined`, counting a load or store as a use of
+/// the buffer's data pointer and offset, and an allocation as one of its shape.
+struct FreeUses {
+    defined: HashSet<VarId>,
+    found: VarCollector,
+}
+
+impl FreeUses {
+    fn note(&mut self, var: &Var) {
+        if !self.defined.contains(&var.id()) {
+            self.found.note(var);
         }
-        if let StmtKind::Allocate { buffer, .. } = x.kind() {
-            exprs.extend(buffer.shape.iter().cloned());
+    }
+}
+
+impl Visitor for FreeUses {
+    fn visit_var(&mut self, var: &Var) {
+        self.note(var);
+    }
+    fn visit_expr(&mut self, e: &Expr) {
+        if let ExprKind::Load { buffer, .. } = e.kind() {
+            self.note(&buffer.data);
+            for var in expr_vars(&buffer.elem_offset) {
+                self.note(&var);
+            }
         }
-        for e in exprs {
-            e.walk(&mut |y| match y.kind() {
-                ExprKind::Var(v) => note(v, &mut out),
-                ExprKind::Load { buffer, .. } => {
-                    note(&buffer.data, &mut out);
-                    buffer.elem_offset.walk(&mut |z| {
-                        if let ExprKind::Var(v) = z.kind() {
-                            note(v, &mut out);
-                        }
-                    });
+        walk_expr(self, e);
+    }
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match s.kind() {
+            StmtKind::Store { buffer, .. } => {
+                self.note(&buffer.data);
+                walk_stmt(self, s);
+                self.visit_expr(&buffer.elem_offset);
+            }
+            StmtKind::Allocate { buffer, .. } => {
+                for e in &buffer.shape {
+                    self.visit_expr(e);
                 }
-                _ => {}
-            });
+                walk_stmt(self, s);
+            }
+            _ => walk_stmt(self, s),
         }
-    });
-    out
+    }
 }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use crate::arith::Analyzer;
 use crate::ir::mutate::{self, substitute_stmt, Mutator};
+use crate::ir::visit::{VarCollector, Visitor};
 use crate::ir::{Expr, ExprKind, PrimFunc, Range, Stmt, StmtKind};
 
 pub(super) fn simplify(func: &PrimFunc, body: &Stmt) -> Stmt {
@@ -184,16 +185,20 @@ fn has_load(e: &Expr) -> bool {
     found
 }
 
+/// Whether `v` is used in `s`, allocation shapes included.
 pub(super) fn stmt_uses(s: &Stmt, v: &crate::ir::Var) -> bool {
-    let mut found = false;
-    s.walk(&mut |x| {
-        if found {
-            return;
+    struct WithAllocationShapes(VarCollector);
+    impl Visitor for WithAllocationShapes {
+        fn visit_var(&mut self, var: &crate::ir::Var) {
+            self.0.note(var);
         }
-        x.for_each_expr(|e| found |= e.uses_var(v));
-        if let StmtKind::Allocate { buffer, .. } = x.kind() {
-            found |= buffer.shape.iter().any(|e| e.uses_var(v));
+        fn visit_buffer_def(&mut self, buffer: &crate::ir::Buffer) {
+            for e in &buffer.shape {
+                self.visit_expr(e);
+            }
         }
-    });
-    found
+    }
+    let mut c = WithAllocationShapes(VarCollector::default());
+    c.visit_stmt(s);
+    c.0.seen.contains(&v.id())
 }

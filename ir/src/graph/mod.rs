@@ -20,13 +20,14 @@
 //! [`op`] holds the built-in operators; their inference, the passes and the
 //! VM are compiler-core's.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::rc::Rc;
 
 use crate::expr::fresh_id;
 use crate::values::NDArray;
-use crate::{AttrValue, DataType, ExprKind as PrimKind, VarId};
+use crate::visit::{VarCollector, Visitor};
+use crate::{AttrValue, DataType, VarId};
 use tessel_syntax::diag::Span;
 
 pub mod op;
@@ -185,22 +186,10 @@ impl StructInfo {
     }
     /// The symbolic variables used in the dimensions, in order of first use.
     pub fn sym_vars(&self) -> Vec<SymVar> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
-        self.for_each_dim(&mut |d| collect_sym_vars(d, &mut seen, &mut out));
-        out
+        let mut vars = VarCollector::default();
+        self.for_each_dim(&mut |d| vars.visit_expr(d));
+        vars.vars
     }
-}
-
-/// The TIR variables of `e`, in order of first use, skipping those in `seen`.
-pub fn collect_sym_vars(e: &PrimExpr, seen: &mut HashSet<VarId>, out: &mut Vec<SymVar>) {
-    e.walk(&mut |x| {
-        if let PrimKind::Var(v) = x.kind() {
-            if seen.insert(v.id()) {
-                out.push(v.clone());
-            }
-        }
-    });
 }
 
 // ---------------------------------------------------------------------------
@@ -558,13 +547,11 @@ impl Function {
     }
     /// The symbolic variables the parameters define, in order of first appearance.
     pub fn defined_sym_vars(&self) -> Vec<SymVar> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut vars = VarCollector::default();
         for p in &self.params {
-            p.sinfo()
-                .for_each_dim(&mut |d| collect_sym_vars(d, &mut seen, &mut out));
+            p.sinfo().for_each_dim(&mut |d| vars.visit_expr(d));
         }
-        out
+        vars.vars
     }
     /// The module functions this function refers to, in order of first use.
     pub fn globals(&self) -> Vec<GlobalVar> {

@@ -6,49 +6,27 @@ use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
 use super::scope::{ScopePaths, FUNC_SCOPE};
 use super::{Dialect, Printer};
+use crate::visit::{expr_vars, walk_buffer_fields, VarCollector, Visitor};
 use crate::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
 /// TVM's default data alignment (`kAllocAlignment`).
 const DEFAULT_ALIGN: i64 = 64;
 
-/// Every variable id occurring in an expression.
-fn expr_vars(e: &Expr, out: &mut HashSet<VarId>) {
-    e.walk(&mut |x| {
-        if let ExprKind::Var(v) = x.kind() {
-            out.insert(v.id());
-        }
-    });
-}
-
 /// Every variable id used anywhere in a statement tree (expressions,
 /// regions, and the shapes of buffers declared in it).
 fn stmt_vars(s: &Stmt) -> HashSet<VarId> {
-    let mut out = HashSet::new();
-    s.walk(&mut |st| {
-        st.for_each_expr(|e| expr_vars(e, &mut out));
-        let mut buffers: Vec<&Buffer> = Vec::new();
-        match st.kind() {
-            StmtKind::BlockRealize(r) => {
-                for mb in &r.block.match_buffers {
-                    for range in &mb.source.region {
-                        expr_vars(&range.min, &mut out);
-                        expr_vars(&range.extent, &mut out);
-                    }
-                    buffers.push(&mb.buffer);
-                }
-                buffers.extend(r.block.alloc_buffers.iter());
-            }
-            StmtKind::Allocate { buffer, .. } => buffers.push(buffer),
-            _ => {}
+    struct WithDeclaredShapes(VarCollector);
+    impl Visitor for WithDeclaredShapes {
+        fn visit_var(&mut self, var: &Var) {
+            self.0.note(var);
         }
-        for b in buffers {
-            for e in b.shape.iter().chain(&b.strides) {
-                expr_vars(e, &mut out);
-            }
-            expr_vars(&b.elem_offset, &mut out);
+        fn visit_buffer_def(&mut self, buffer: &Buffer) {
+            walk_buffer_fields(self, buffer);
         }
-    });
-    out
+    }
+    let mut c = WithDeclaredShapes(VarCollector::default());
+    c.visit_stmt(s);
+    c.0.seen
 }
 
 fn contains_block(s: &Stmt) -> bool {
@@ -225,13 +203,9 @@ impl<'o> Printer<'o> {
         // and so do its strides and offset unless they are new variables
         // (which the annotation defines).
         let defined = |e: &Expr| {
-            let mut ok = true;
-            e.walk(&mut |x| {
-                if let ExprKind::Var(v) = x.kind() {
-                    ok &= self.names.is_var_defined(v.id());
-                }
-            });
-            ok
+            expr_vars(e)
+                .iter()
+                .all(|v| self.names.is_var_defined(v.id()))
         };
         let is_var = |e: &Expr| matches!(e.kind(), ExprKind::Var(_));
         b.shape.iter().all(defined)

@@ -58,6 +58,7 @@ use crate::graph::op::{Conv2dAttrs, Op};
 use crate::graph::{
     BindingBlock, Call, Callee, Expr, ExprKind, Function, PrimExpr, StructInfo, SymVar,
 };
+use crate::visit::expr_vars;
 use crate::{AttrValue, BinOp, DataType, ExprKind as PrimKind, VarId};
 
 /// Precedences for dimension expressions.
@@ -469,12 +470,7 @@ impl<'o> Printer<'o> {
     fn dim(&mut self, e: &PrimExpr, ctx: &mut GraphCtx) -> String {
         let text = self.dim_doc(e, ctx).0;
         if ctx.in_sig {
-            let mut uses = false;
-            e.walk(&mut |x| {
-                if let PrimKind::Var(v) = x.kind() {
-                    uses |= ctx.sig_vars.contains(&v.id());
-                }
-            });
+            let uses = expr_vars(e).iter().any(|v| ctx.sig_vars.contains(&v.id()));
             if uses {
                 return str_literal(&text);
             }
@@ -524,13 +520,7 @@ impl<'o> Printer<'o> {
             }
             _ => {
                 // Free variables inside must be declared first.
-                let mut vars = Vec::new();
-                e.walk(&mut |x| {
-                    if let PrimKind::Var(v) = x.kind() {
-                        vars.push(v.clone())
-                    }
-                });
-                for v in vars {
+                for v in expr_vars(e) {
                     if self.names.var(v.id()).is_none() {
                         self.dim_doc(&v.to_expr(), ctx);
                     }

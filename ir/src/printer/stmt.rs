@@ -5,86 +5,11 @@ use super::expr::{add_folded, dtype_name, index_list};
 use super::literal::str_literal;
 use super::scope::{body_key, else_key, init_key, then_key, ScopeKey};
 use super::{Mark, Printer};
+use crate::deep_equal::expr_deep_equal;
 use crate::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
 
 fn is_zero_int(e: &Expr) -> bool {
     matches!(e.kind(), ExprKind::Int(0))
-}
-
-/// TVM's `ExprDeepEqual`: same structure, constants equal in value and
-/// dtype, variables equal by identity.
-fn deep_eq(a: &Expr, b: &Expr) -> bool {
-    if a.same_node(b) {
-        return true;
-    }
-    if a.dtype() != b.dtype() {
-        return false;
-    }
-    match (a.kind(), b.kind()) {
-        (ExprKind::Var(x), ExprKind::Var(y)) => x == y,
-        (ExprKind::Int(x), ExprKind::Int(y)) => x == y,
-        (ExprKind::Float(x), ExprKind::Float(y)) => x.to_bits() == y.to_bits(),
-        (ExprKind::Str(x), ExprKind::Str(y)) => x == y,
-        (ExprKind::Binary(o1, a1, b1), ExprKind::Binary(o2, a2, b2)) => {
-            o1 == o2 && deep_eq(a1, a2) && deep_eq(b1, b2)
-        }
-        (ExprKind::Cmp(o1, a1, b1), ExprKind::Cmp(o2, a2, b2)) => {
-            o1 == o2 && deep_eq(a1, a2) && deep_eq(b1, b2)
-        }
-        (ExprKind::And(a1, b1), ExprKind::And(a2, b2))
-        | (ExprKind::Or(a1, b1), ExprKind::Or(a2, b2)) => deep_eq(a1, a2) && deep_eq(b1, b2),
-        (ExprKind::Not(x), ExprKind::Not(y))
-        | (ExprKind::Cast(x), ExprKind::Cast(y))
-        | (ExprKind::Broadcast(x), ExprKind::Broadcast(y)) => deep_eq(x, y),
-        (
-            ExprKind::Select {
-                cond: c1,
-                then: t1,
-                otherwise: o1,
-            },
-            ExprKind::Select {
-                cond: c2,
-                then: t2,
-                otherwise: o2,
-            },
-        ) => deep_eq(c1, c2) && deep_eq(t1, t2) && deep_eq(o1, o2),
-        (ExprKind::Call { op: p1, args: a1 }, ExprKind::Call { op: p2, args: a2 }) => {
-            p1 == p2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| deep_eq(x, y))
-        }
-        (
-            ExprKind::Load {
-                buffer: b1,
-                indices: i1,
-            },
-            ExprKind::Load {
-                buffer: b2,
-                indices: i2,
-            },
-        ) => b1 == b2 && i1.len() == i2.len() && i1.iter().zip(i2).all(|(x, y)| deep_eq(x, y)),
-        (
-            ExprKind::Let {
-                var: v1,
-                value: x1,
-                body: y1,
-            },
-            ExprKind::Let {
-                var: v2,
-                value: x2,
-                body: y2,
-            },
-        ) => v1 == v2 && deep_eq(x1, x2) && deep_eq(y1, y2),
-        (
-            ExprKind::Ramp {
-                base: b1,
-                stride: s1,
-            },
-            ExprKind::Ramp {
-                base: b2,
-                stride: s2,
-            },
-        ) => deep_eq(b1, b2) && deep_eq(s1, s2),
-        _ => false,
-    }
 }
 
 impl<'o> Printer<'o> {
@@ -272,7 +197,7 @@ impl<'o> Printer<'o> {
             .rev()
             .find(|(id, _, _)| *id == v.id())
             .is_some_and(|(_, min, extent)| {
-                deep_eq(min, &iv.dom.min) && deep_eq(extent, &iv.dom.extent)
+                expr_deep_equal(min, &iv.dom.min) && expr_deep_equal(extent, &iv.dom.extent)
             })
     }
 

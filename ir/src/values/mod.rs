@@ -7,6 +7,6 @@ pub mod ndarray;
 pub mod rng;
 pub mod scalar;
 
-pub use ndarray::{allclose, Checksum, NDArray};
+pub use ndarray::{allclose, Checksum, NDArray, NDArrayError};
 pub use rng::Rng;
 pub use scalar::{erf, f16_bits_to_f64, f64_to_f16_bits, round_to_f16};

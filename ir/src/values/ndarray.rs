@@ -7,6 +7,108 @@ use super::rng::Rng;
 use super::scalar::{cast, round_to_f16, NumTy, V};
 use crate::DataType;
 
+/// Why an NDArray could not be made, read or written. Displays as the
+/// message the interpreters and the CLI print.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NDArrayError {
+    /// The allocator refused `elements` elements.
+    AllocationFailed { elements: usize },
+    /// The product of the dimensions overflows `usize`.
+    TooManyElements { shape: Vec<usize> },
+    /// Arrays hold scalars only.
+    VectorDtype(DataType),
+    /// No element storage for this dtype.
+    UnsupportedDtype(DataType),
+    /// A shape and a number of given elements disagree.
+    LengthMismatch {
+        shape: Vec<usize>,
+        needed: usize,
+        given: usize,
+    },
+    /// `index` (its `{:?}` text: a flat offset or a multi-index) is outside `shape`.
+    IndexOutOfBounds { index: String, shape: Vec<usize> },
+    /// A byte buffer's length is not the array's size in bytes.
+    ByteLengthMismatch {
+        bytes: usize,
+        elements: usize,
+        dtype: DataType,
+    },
+    /// [`allclose`]: the shapes differ.
+    ShapeMismatch { a: Vec<usize>, b: Vec<usize> },
+    /// [`allclose`]: some elements differ by more than the tolerance.
+    NotClose {
+        index: Vec<usize>,
+        a: f64,
+        b: f64,
+        rtol: f64,
+        atol: f64,
+        count: usize,
+        elements: usize,
+        max_diff: f64,
+    },
+}
+
+impl fmt::Display for NDArrayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NDArrayError::AllocationFailed { elements } => {
+                write!(f, "cannot allocate {elements} elements")
+            }
+            NDArrayError::TooManyElements { shape } => {
+                write!(f, "shape {shape:?} has too many elements")
+            }
+            NDArrayError::VectorDtype(dtype) => write!(
+                f,
+                "arrays of vector dtype {dtype} are not supported; use a scalar dtype"
+            ),
+            NDArrayError::UnsupportedDtype(dtype) => {
+                write!(f, "arrays of dtype {dtype} are not supported")
+            }
+            NDArrayError::LengthMismatch {
+                shape,
+                needed,
+                given,
+            } => write!(
+                f,
+                "shape {shape:?} needs {needed} elements but {given} were given"
+            ),
+            NDArrayError::IndexOutOfBounds { index, shape } => {
+                write!(f, "index {index} out of bounds for shape {shape:?}")
+            }
+            NDArrayError::ByteLengthMismatch {
+                bytes,
+                elements,
+                dtype,
+            } => write!(f, "{bytes} bytes given for {elements} elements of {dtype}"),
+            NDArrayError::ShapeMismatch { a, b } => write!(f, "shape mismatch: {a:?} vs {b:?}"),
+            NDArrayError::NotClose {
+                index,
+                a,
+                b,
+                rtol,
+                atol,
+                count,
+                elements,
+                max_diff,
+            } => write!(
+                f,
+                "arrays differ at index {index:?}: {a:?} vs {b:?} (|diff| {:e} > atol {atol:e} + rtol {rtol:e} * |b|); \
+                 {count} of {elements} elements differ, max |diff| {max_diff:e}",
+                (a - b).abs(),
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NDArrayError {}
+
+/// Callers that report plain text keep using `?`.
+impl From<NDArrayError> for String {
+    fn from(e: NDArrayError) -> String {
+        e.to_string()
+    }
+}
+
 /// Typed element storage. `float16` is kept as `f32` values that are always
 /// exactly representable in half precision (every store rounds).
 #[derive(Clone, Debug, PartialEq)]
@@ -24,18 +126,18 @@ pub enum Data {
     F64(Vec<f64>),
 }
 
-fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, String> {
+fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, NDArrayError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
-        .map_err(|_| format!("cannot allocate {n} elements"))?;
+        .map_err(|_| NDArrayError::AllocationFailed { elements: n })?;
     v.resize(n, value);
     Ok(v)
 }
 
-fn refill<T: Clone>(v: &mut Vec<T>, n: usize, value: T) -> Result<(), String> {
+fn refill<T: Clone>(v: &mut Vec<T>, n: usize, value: T) -> Result<(), NDArrayError> {
     v.clear();
     v.try_reserve_exact(n)
-        .map_err(|_| format!("cannot allocate {n} elements"))?;
+        .map_err(|_| NDArrayError::AllocationFailed { elements: n })?;
     v.resize(n, value);
     Ok(())
 }
@@ -46,7 +148,7 @@ impl Data {
         Data::F32(Vec::new())
     }
 
-    pub fn zeros(ty: NumTy, n: usize) -> Result<Data, String> {
+    pub fn zeros(ty: NumTy, n: usize) -> Result<Data, NDArrayError> {
         Ok(match ty {
             NumTy::Bool => Data::Bool(try_filled(n, false)?),
             NumTy::I8 => Data::I8(try_filled(n, 0)?),
@@ -64,7 +166,7 @@ impl Data {
 
     /// Makes this storage `n` zeros of type `ty`, reusing its allocation when
     /// the element type already matches.
-    pub fn reset_zeros(&mut self, ty: NumTy, n: usize) -> Result<(), String> {
+    pub fn reset_zeros(&mut self, ty: NumTy, n: usize) -> Result<(), NDArrayError> {
         match (ty, &mut *self) {
             (NumTy::Bool, Data::Bool(v)) => refill(v, n, false),
             (NumTy::I8, Data::I8(v)) => refill(v, n, 0),
@@ -179,25 +281,25 @@ pub struct NDArray {
     pub data: Data,
 }
 
-fn numel(shape: &[usize]) -> Result<usize, String> {
+fn numel(shape: &[usize]) -> Result<usize, NDArrayError> {
     shape
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| format!("shape {shape:?} has too many elements"))
+        .ok_or_else(|| NDArrayError::TooManyElements {
+            shape: shape.to_vec(),
+        })
 }
 
-pub fn num_ty(dtype: DataType) -> Result<NumTy, String> {
+pub fn num_ty(dtype: DataType) -> Result<NumTy, NDArrayError> {
     if !dtype.is_scalar() {
-        return Err(format!(
-            "arrays of vector dtype {dtype} are not supported; use a scalar dtype"
-        ));
+        return Err(NDArrayError::VectorDtype(dtype));
     }
-    NumTy::of(dtype).ok_or_else(|| format!("arrays of dtype {dtype} are not supported"))
+    NumTy::of(dtype).ok_or(NDArrayError::UnsupportedDtype(dtype))
 }
 
 impl NDArray {
     /// An array of zeros (`False` for bool).
-    pub fn zeros(dtype: DataType, shape: &[usize]) -> Result<NDArray, String> {
+    pub fn zeros(dtype: DataType, shape: &[usize]) -> Result<NDArray, NDArrayError> {
         let ty = num_ty(dtype)?;
         let n = numel(shape)?;
         Ok(NDArray {
@@ -208,31 +310,33 @@ impl NDArray {
     }
 
     /// A 0-d array holding `value` converted to `dtype` (as by a cast from float64).
-    pub fn scalar_f64(dtype: DataType, value: f64) -> Result<NDArray, String> {
+    pub fn scalar_f64(dtype: DataType, value: f64) -> Result<NDArray, NDArrayError> {
         let mut a = NDArray::zeros(dtype, &[])?;
         a.set_flat_f64(0, value)?;
         Ok(a)
     }
 
     /// A 0-d array holding `value` converted to `dtype` (as by a cast from int64).
-    pub fn scalar_i64(dtype: DataType, value: i64) -> Result<NDArray, String> {
+    pub fn scalar_i64(dtype: DataType, value: i64) -> Result<NDArray, NDArrayError> {
         let mut a = NDArray::zeros(dtype, &[])?;
         a.set_flat_i64(0, value)?;
         Ok(a)
     }
 
-    fn check_len(shape: &[usize], len: usize) -> Result<(), String> {
+    fn check_len(shape: &[usize], len: usize) -> Result<(), NDArrayError> {
         let n = numel(shape)?;
         if n != len {
-            return Err(format!(
-                "shape {shape:?} needs {n} elements but {len} were given"
-            ));
+            return Err(NDArrayError::LengthMismatch {
+                shape: shape.to_vec(),
+                needed: n,
+                given: len,
+            });
         }
         Ok(())
     }
 
     /// A `float32` array taking ownership of `data` (row-major).
-    pub fn from_f32(shape: &[usize], data: Vec<f32>) -> Result<NDArray, String> {
+    pub fn from_f32(shape: &[usize], data: Vec<f32>) -> Result<NDArray, NDArrayError> {
         NDArray::check_len(shape, data.len())?;
         Ok(NDArray {
             dtype: DataType::f32(),
@@ -242,7 +346,7 @@ impl NDArray {
     }
 
     /// A `float64` array taking ownership of `data` (row-major).
-    pub fn from_f64(shape: &[usize], data: Vec<f64>) -> Result<NDArray, String> {
+    pub fn from_f64(shape: &[usize], data: Vec<f64>) -> Result<NDArray, NDArrayError> {
         NDArray::check_len(shape, data.len())?;
         Ok(NDArray {
             dtype: DataType::f64(),
@@ -252,7 +356,11 @@ impl NDArray {
     }
 
     /// An array of any dtype from `f64` values, each converted as by a cast.
-    pub fn from_f64_as(dtype: DataType, shape: &[usize], data: &[f64]) -> Result<NDArray, String> {
+    pub fn from_f64_as(
+        dtype: DataType,
+        shape: &[usize],
+        data: &[f64],
+    ) -> Result<NDArray, NDArrayError> {
         NDArray::check_len(shape, data.len())?;
         let mut a = NDArray::zeros(dtype, shape)?;
         for (i, &x) in data.iter().enumerate() {
@@ -263,7 +371,11 @@ impl NDArray {
 
     /// An array of any dtype from `i64` values, each converted as by a cast
     /// (integers wrap to the dtype's width).
-    pub fn from_i64(dtype: DataType, shape: &[usize], data: &[i64]) -> Result<NDArray, String> {
+    pub fn from_i64(
+        dtype: DataType,
+        shape: &[usize],
+        data: &[i64],
+    ) -> Result<NDArray, NDArrayError> {
         NDArray::check_len(shape, data.len())?;
         let mut a = NDArray::zeros(dtype, shape)?;
         for (i, &x) in data.iter().enumerate() {
@@ -275,7 +387,11 @@ impl NDArray {
     /// Random contents from `rng`: floats uniform in `[-1, 1)` (rounded to the
     /// dtype), signed integers uniform in `[-8, 8)`, unsigned in `[0, 16)`,
     /// bools fair coins.
-    pub fn random(dtype: DataType, shape: &[usize], rng: &mut Rng) -> Result<NDArray, String> {
+    pub fn random(
+        dtype: DataType,
+        shape: &[usize],
+        rng: &mut Rng,
+    ) -> Result<NDArray, NDArrayError> {
         let mut a = NDArray::zeros(dtype, shape)?;
         let ty = num_ty(dtype)?;
         match &mut a.data {
@@ -336,7 +452,7 @@ impl NDArray {
     }
 
     /// The same elements under another shape with the same element count.
-    pub fn reshape(&self, shape: &[usize]) -> Result<NDArray, String> {
+    pub fn reshape(&self, shape: &[usize]) -> Result<NDArray, NDArrayError> {
         NDArray::check_len(shape, self.len())?;
         Ok(NDArray {
             dtype: self.dtype,
@@ -380,12 +496,15 @@ impl NDArray {
         self.get_flat_i64(self.flat_index(index)?)
     }
 
-    fn out_of_range(&self, what: impl fmt::Debug) -> String {
-        format!("index {what:?} out of bounds for shape {:?}", self.shape)
+    fn out_of_range(&self, what: impl fmt::Debug) -> NDArrayError {
+        NDArrayError::IndexOutOfBounds {
+            index: format!("{what:?}"),
+            shape: self.shape.clone(),
+        }
     }
 
     /// Sets element `flat` from an `f64`, converted as by a cast.
-    pub fn set_flat_f64(&mut self, flat: usize, value: f64) -> Result<(), String> {
+    pub fn set_flat_f64(&mut self, flat: usize, value: f64) -> Result<(), NDArrayError> {
         let v = cast(NumTy::F64, self.ty(), V::from_f(value));
         if self.data.store(flat, v) {
             Ok(())
@@ -394,7 +513,7 @@ impl NDArray {
         }
     }
     /// Sets element `flat` from an `i64`, converted as by a cast.
-    pub fn set_flat_i64(&mut self, flat: usize, value: i64) -> Result<(), String> {
+    pub fn set_flat_i64(&mut self, flat: usize, value: i64) -> Result<(), NDArrayError> {
         let v = cast(NumTy::I64, self.ty(), V::from_i(value));
         if self.data.store(flat, v) {
             Ok(())
@@ -402,13 +521,13 @@ impl NDArray {
             Err(self.out_of_range(flat))
         }
     }
-    pub fn set_f64(&mut self, index: &[usize], value: f64) -> Result<(), String> {
+    pub fn set_f64(&mut self, index: &[usize], value: f64) -> Result<(), NDArrayError> {
         let flat = self
             .flat_index(index)
             .ok_or_else(|| self.out_of_range(index))?;
         self.set_flat_f64(flat, value)
     }
-    pub fn set_i64(&mut self, index: &[usize], value: i64) -> Result<(), String> {
+    pub fn set_i64(&mut self, index: &[usize], value: i64) -> Result<(), NDArrayError> {
         let flat = self
             .flat_index(index)
             .ok_or_else(|| self.out_of_range(index))?;
@@ -472,16 +591,16 @@ impl NDArray {
         dtype: DataType,
         shape: &[usize],
         bytes: &[u8],
-    ) -> Result<NDArray, String> {
+    ) -> Result<NDArray, NDArrayError> {
         use super::scalar::f16_bits_to_f64;
         let mut a = NDArray::zeros(dtype, shape)?;
         let width = dtype.bytes();
         if bytes.len() != a.len() * width {
-            return Err(format!(
-                "{} bytes given for {} elements of {dtype}",
-                bytes.len(),
-                a.len()
-            ));
+            return Err(NDArrayError::ByteLengthMismatch {
+                bytes: bytes.len(),
+                elements: a.len(),
+                dtype,
+            });
         }
         let ty = a.ty();
         for (i, chunk) in bytes.chunks_exact(width).enumerate() {
@@ -537,9 +656,12 @@ impl NDArray {
 ///
 /// The error names the first mismatching index, both values, and how many
 /// elements differ in all.
-pub fn allclose(a: &NDArray, b: &NDArray, rtol: f64, atol: f64) -> Result<(), String> {
+pub fn allclose(a: &NDArray, b: &NDArray, rtol: f64, atol: f64) -> Result<(), NDArrayError> {
     if a.shape != b.shape {
-        return Err(format!("shape mismatch: {:?} vs {:?}", a.shape, b.shape));
+        return Err(NDArrayError::ShapeMismatch {
+            a: a.shape.clone(),
+            b: b.shape.clone(),
+        });
     }
     let exact_ints = !a.ty().is_float() && !b.ty().is_float();
     let mut first: Option<(usize, f64, f64)> = None;
@@ -573,13 +695,16 @@ pub fn allclose(a: &NDArray, b: &NDArray, rtol: f64, atol: f64) -> Result<(), St
     }
     match first {
         None => Ok(()),
-        Some((i, x, y)) => Err(format!(
-            "arrays differ at index {:?}: {x:?} vs {y:?} (|diff| {:e} > atol {atol:e} + rtol {rtol:e} * |b|); \
-             {count} of {} elements differ, max |diff| {max_diff:e}",
-            a.unravel(i),
-            (x - y).abs(),
-            a.len()
-        )),
+        Some((i, x, y)) => Err(NDArrayError::NotClose {
+            index: a.unravel(i),
+            a: x,
+            b: y,
+            rtol,
+            atol,
+            count,
+            elements: a.len(),
+            max_diff,
+        }),
     }
 }
 
