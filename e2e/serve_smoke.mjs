@@ -5,10 +5,10 @@
 //
 //   node e2e/serve_smoke.mjs URL [TIMEOUT_SECONDS]   (`cargo xtask test` runs this)
 //
-// Prints `serve: 1 passed, 0 failed` or `serve: 0 passed, 1 failed`.
+// Prints `serve: 1 passed, 0 failed` or `serve: 0 passed, 1 failed`. The
+// browser gets a fresh temporary profile from playwright.
 
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,7 +56,6 @@ try {
 } catch (e) {
   finish(false, `cannot load playwright-core (${e.message}): run \`cargo xtask setup\``);
 }
-const profile = mkdtempSync(join(tmpdir(), 'tessel-serve-'));
 const browser = await chromium.launch({
   executablePath: chromiumPath,
   headless: true,
@@ -67,7 +66,6 @@ const browser = await chromium.launch({
     '--disable-sync',
     '--disable-quic',
     '--no-first-run',
-    `--user-data-dir=${profile}`,
   ],
 });
 let ok = false;
@@ -93,6 +91,5 @@ try {
   message = `the served page did not render: ${e.message}`;
 } finally {
   await browser.close();
-  rmSync(profile, { recursive: true, force: true });
 }
 finish(ok, message);

@@ -645,7 +645,7 @@ fn serve_smoke(ctx: &Ctx) -> Result<()> {
             .arg(SERVE_SMOKE_TIMEOUT.as_secs().to_string()),
     );
     let _ = Command::new("kill")
-        .args(["-TERM", &format!("-{}", child.id())])
+        .args(["-s", "TERM", "--", &format!("-{}", child.id())])
         .status();
     let _ = child.wait();
     smoke
