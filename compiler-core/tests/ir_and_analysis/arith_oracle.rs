@@ -3,7 +3,7 @@
 //! `Env::standard()`), checked against our simplifier.
 
 mod arith_oracle_cases;
-mod arith_util;
+use crate::arith_util;
 
 use arith_util::Env;
 

@@ -1,7 +1,7 @@
 //! The printer takes any IR a transformation may produce: odd IR prints as
 //! something sensible, and nothing panics.
 
-mod printer_support;
+use crate::printer_support;
 
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::*;

@@ -1,6 +1,6 @@
 //! Structural equality with TVM's semantics (confirmed against TVM 0.27).
 
-mod verify_support;
+use crate::verify_support;
 
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@
 //! deliberately differs (symbolic shapes), `<case>.ours.txt` holds our form,
 //! which `gen_tvm.py` checks TVM parses back into an equal module.
 
-mod printer_support;
+use crate::printer_support;
 
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::*;
@@ -109,7 +109,7 @@ fn mm_relu() -> IRModule {
 #[test]
 fn mm_relu_matches_tvm() {
     let m = mm_relu();
-    check_module(&m, include_str!("data/printer/mm_relu.tvm.txt"));
+    check_module(&m, include_str!("../data/printer/mm_relu.tvm.txt"));
     expect![[r#"
         # from tvm.script import ir as I
         # from tvm.script import tir as T
@@ -180,7 +180,7 @@ fn split_and_parallel_vector_add_match_tvm() {
     let par = func(params, body, noalias(None));
     // Inserted out of order: modules print sorted by name.
     let m = module(vec![("main", main), ("add_parallel", par)]);
-    check_module(&m, include_str!("data/printer/vector_add_split.tvm.txt"));
+    check_module(&m, include_str!("../data/printer/vector_add_split.tvm.txt"));
 }
 
 // ------------------------------------------------- thread binding, where
@@ -220,7 +220,7 @@ fn thread_binding_and_where_match_tvm() {
         root(vec![], seq(vec![gpu, cpu])),
         Default::default(),
     );
-    check_func(&f, "scale", include_str!("data/printer/gpu.tvm.txt"));
+    check_func(&f, "scale", include_str!("../data/printer/gpu.tvm.txt"));
 }
 
 // ------------------------------------------------------------ int64 loops
@@ -265,7 +265,7 @@ fn int64_loops_match_tvm() {
     check_func(
         &f,
         "row_sum",
-        include_str!("data/printer/int64_loop.tvm.txt"),
+        include_str!("../data/printer/int64_loop.tvm.txt"),
     );
 }
 
@@ -303,7 +303,7 @@ fn block_regions_attrs_allocs_match_tvm() {
         ]));
     let body = root(vec![s], for_(&i0, i32c(11), for_(&i1, i32c(12), tile)));
     let f = func(vec![Param::Buf(a), Param::Buf(b)], body, Default::default());
-    check_func(&f, "tiles", include_str!("data/printer/regions.tvm.txt"));
+    check_func(&f, "tiles", include_str!("../data/printer/regions.tvm.txt"));
 }
 
 // -------------------------------------------------------------- expressions
@@ -470,7 +470,7 @@ fn expressions_match_tvm() {
         body,
         Default::default(),
     );
-    check_func(&f, "exprs", include_str!("data/printer/exprs.tvm.txt"));
+    check_func(&f, "exprs", include_str!("../data/printer/exprs.tvm.txt"));
 }
 
 // --------------------------------------------------------------- statements
@@ -536,7 +536,7 @@ fn statements_match_tvm() {
         body,
         Default::default(),
     );
-    check_func(&f, "stmts", include_str!("data/printer/stmts.tvm.txt"));
+    check_func(&f, "stmts", include_str!("../data/printer/stmts.tvm.txt"));
 }
 
 // -------------------------------------------------------------------- loops
@@ -649,7 +649,7 @@ fn loops_match_tvm() {
         seq(out),
         Default::default(),
     );
-    check_func(&f, "loops", include_str!("data/printer/loops.tvm.txt"));
+    check_func(&f, "loops", include_str!("../data/printer/loops.tvm.txt"));
 }
 
 // -------------------------------------------------------------------- names
@@ -698,7 +698,7 @@ fn name_collisions_match_tvm() {
         body,
         Default::default(),
     );
-    check_func(&f, "names", include_str!("data/printer/names.tvm.txt"));
+    check_func(&f, "names", include_str!("../data/printer/names.tvm.txt"));
 }
 
 // --------------------------------------------------------- symbolic shapes
@@ -783,7 +783,7 @@ fn symbolic() -> IRModule {
 #[test]
 fn symbolic_shapes_print_as_match_buffer() {
     let m = symbolic();
-    let ours = include_str!("data/printer/symbolic.ours.txt");
+    let ours = include_str!("../data/printer/symbolic.ours.txt");
     assert_eq!(print_module(&m, &tirx()), ours);
     assert_eq!(
         print_module(&m, &sblock_dialect()),

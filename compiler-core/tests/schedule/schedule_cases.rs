@@ -20,11 +20,11 @@
 //! Cases Tessel cannot pass yet are listed in `tests/data/schedule/PENDING.txt`
 //! with the reason; they are reported as skips. A pending case that passes, or
 //! a pending entry naming no case, fails the test: the list only shrinks.
-//! `cargo test -p compiler-core --test schedule_cases -- --nocapture` shows the
+//! `cargo test -p compiler-core --test schedule schedule_cases -- --nocapture` shows the
 //! report; `SCHEDULE_CASES=name,name` runs only those cases, and
 //! `SCHEDULE_CASES_DUMP=1` also prints Tessel's result and trace.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 

@@ -8,9 +8,9 @@
 //! a string, `T.Buffer(("n", "m"))`, which Tessel does not imitate), and the
 //! function must be structurally equal to Tessel's parse of TVM's text.
 
-mod printer_support;
-mod te_cases;
-mod te_support;
+use crate::printer_support;
+use crate::te_cases;
+use crate::te_support;
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! Fragments (`print_expr`, `print_stmt`) and marked statements, for
 //! diagnostics and schedule error messages.
 
-mod printer_support;
+use crate::printer_support;
 
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::*;

@@ -2,8 +2,7 @@
 //! case runs in the reference interpreter (with region checks) on random
 //! inputs and is compared with a plain-Rust computation of the same thing.
 
-mod te_cases;
-mod te_support;
+use crate::te_cases;
 
 use std::collections::HashMap;
 

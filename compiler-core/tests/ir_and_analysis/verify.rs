@@ -1,7 +1,7 @@
 //! The verifier on hand-built IR: each node has a distinct span, and every
 //! test asserts where the diagnostic points as well as what it says.
 
-mod verify_support;
+use crate::verify_support;
 
 use compiler_core::analysis::verify::{has_errors, verify_module, verify_prim_func};
 use compiler_core::diag::Severity;

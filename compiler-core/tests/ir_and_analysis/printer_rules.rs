@@ -1,7 +1,7 @@
 //! More printing rules checked against TVM 0.27 (`tests/data/printer/`):
 //! `T.axis.remap` grouping and buffer options.
 
-mod printer_support;
+use crate::printer_support;
 
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::*;
@@ -119,7 +119,7 @@ fn axis_remap_runs_match_tvm() {
         Default::default(),
     );
     let f = public(f, "remap");
-    let tvm = include_str!("data/printer/remap.tvm.txt");
+    let tvm = include_str!("../data/printer/remap.tvm.txt");
     assert_eq!(
         print_prim_func(&f, "remap", &PrintOptions::new(Dialect::Tirx)),
         tvm
@@ -183,7 +183,7 @@ fn buffers_func() -> PrimFunc {
 #[test]
 fn buffer_options_match_tvm() {
     let f = public(buffers_func(), "buffers");
-    let tvm = include_str!("data/printer/buffers.tvm.txt");
+    let tvm = include_str!("../data/printer/buffers.tvm.txt");
     assert_eq!(
         print_prim_func(&f, "buffers", &PrintOptions::new(Dialect::Tirx)),
         tvm
@@ -238,7 +238,7 @@ fn free_variables_are_declared_where_tvm_declares_them() {
     );
     // TVM declares `k`, used only by the loop's extent, inside the loop body
     // (after its use, which does not parse); we declare it before the loop.
-    let tvm = include_str!("data/printer/odd.tvm.txt").replace(
+    let tvm = include_str!("../data/printer/odd.tvm.txt").replace(
         "    m = T.int32()\n    for i in range(k):\n        k = T.int32()\n",
         "    k = T.int32()\n    m = T.int32()\n    for i in range(k):\n",
     );

@@ -1,7 +1,7 @@
 //! Random expression trees: the interpreter against independent reference
 //! evaluators (integers in i128 then wrapped; floats in native f32/f64).
 
-mod eval_support;
+use crate::eval_support;
 
 use compiler_core::eval::*;
 use compiler_core::ir::*;

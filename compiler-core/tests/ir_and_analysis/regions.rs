@@ -1,8 +1,7 @@
 //! `infer_access_regions` against what TVM 0.27's TVMScript parser fills in
 //! for the same blocks (printed with the oracle; expected strings below).
 
-#[path = "arith_util/mod.rs"]
-mod arith_util;
+use crate::arith_util;
 
 use arith_util::print;
 use compiler_core::analysis::regions::infer_access_regions;

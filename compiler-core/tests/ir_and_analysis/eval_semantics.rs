@@ -1,7 +1,7 @@
 //! Exact scalar and statement semantics: wraparound, division flavours,
 //! float rounding per dtype, intrinsics, casts, vectors, lowered forms.
 
-mod eval_support;
+use crate::eval_support;
 
 use compiler_core::eval::*;
 use compiler_core::ir::*;

@@ -2,11 +2,11 @@
 //! before/after pairs whose "after" text is TVM 0.27's output (generated
 //! with tools/tvm_oracle/sched_oracle.py, converted to the course dialect).
 
-mod schedule_util;
+use crate::schedule_util;
 
 use schedule_util::*;
 
-const MM_RELU: &str = include_str!("data/seeds/seed001_02_mm_relu.py");
+const MM_RELU: &str = include_str!("../data/seeds/seed001_02_mm_relu.py");
 
 #[test]
 fn mm_relu_reverse_compute_at_book() {

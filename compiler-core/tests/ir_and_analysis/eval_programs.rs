@@ -1,7 +1,7 @@
 //! Whole programs through the interpreter: blocks, reductions, predicates,
 //! allocations, symbolic shapes, and the runtime errors.
 
-mod eval_support;
+use crate::eval_support;
 
 use std::collections::HashMap;
 use std::time::Instant;
