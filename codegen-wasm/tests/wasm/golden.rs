@@ -1,8 +1,8 @@
 //! Golden WAT for three small kernels: the text the UI shows, kept stable.
-//! `BLESS=1 cargo test -p codegen-wasm --test golden` rewrites the files
+//! `BLESS=1 cargo test -p codegen-wasm --test wasm golden` rewrites the files
 //! after a reviewed change.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -2,7 +2,7 @@
 //! the reference interpreter's results exactly (random inputs; float32,
 //! float64, int32, int64), and every emitted module validates.
 
-mod common;
+use crate::common;
 
 use common::*;
 

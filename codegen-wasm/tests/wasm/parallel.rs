@@ -3,7 +3,7 @@
 //! sub-ranges in reverse order — what Web Workers will do — and the results
 //! still match the interpreter.
 
-mod common;
+use crate::common;
 
 use codegen_wasm::{build_with, BuildOptions, ParallelLaunch};
 use common::*;

@@ -161,7 +161,7 @@ fn without_an_adapter_gpu_targets_fall_back_with_one_note() {
 
 /// The book's 1024 GPU matmul cells as written (`time_evaluator(number=10)`
 /// twice): minutes on lavapipe, so only on request
-/// (`cargo test -p tessel-cli --test backends -- --ignored`).
+/// (`cargo test -p tessel-cli --test cli backends -- --ignored`).
 #[test]
 #[ignore = "minutes on a software Vulkan adapter"]
 fn gpu_1024_matmul_cells_on_wgsl() {
