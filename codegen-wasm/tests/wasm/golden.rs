@@ -5,20 +5,13 @@
 use crate::common;
 
 use common::*;
+use tessel_test_support::assert_golden;
 
 fn golden(name: &str, m: &compiler_core::ir::IRModule) {
     let wasm = check(m, true);
     let wat = wasm.wat().unwrap();
     let path = format!("{}/tests/golden/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&path, &wat).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{path} is missing: run with BLESS=1"));
-    if want != wat {
-        panic!("{name}: the WAT changed (BLESS=1 to accept)\n--- got ---\n{wat}");
-    }
+    assert_golden(path, &wat);
 }
 
 #[test]

@@ -5,8 +5,8 @@ use crate::printer_support;
 
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::*;
-use expect_test::expect;
 use printer_support::*;
+use tessel_test_support::expect;
 
 struct VecAdd {
     func: PrimFunc,

@@ -5,9 +5,9 @@ use crate::printer_support;
 
 use compiler_core::ir::*;
 use compiler_core::tvmscript::printer::*;
-use expect_test::expect;
 use printer_support::*;
 use proptest::prelude::*;
+use tessel_test_support::expect;
 
 fn all_dialects(f: &PrimFunc) -> Vec<String> {
     [Dialect::Block, Dialect::SBlock, Dialect::Tirx]

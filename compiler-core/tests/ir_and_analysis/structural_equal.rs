@@ -9,7 +9,7 @@ use compiler_core::analysis::structural_equal::{
     EqualOptions, Mismatch,
 };
 use compiler_core::ir::*;
-use expect_test::expect;
+use tessel_test_support::expect;
 use verify_support::*;
 
 fn err(r: Result<(), Mismatch>) -> String {

@@ -16,7 +16,7 @@ use compiler_core::analysis::structural_equal::{
 };
 use compiler_core::ir::{BaseFunc, IRModule, PrimFunc};
 use compiler_core::tvmscript::builder::parse_script;
-use expect_test::expect;
+use tessel_test_support::expect;
 
 fn dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,7 +4,7 @@
 //! course material): the canonical printing equals the committed golden in
 //! `tests/data/seeds_fmt/`, printing is a fixpoint, and parsing the printed
 //! text gives a structurally equal module. `BLESS=1 cargo test` rewrites the
-//! goldens after a reviewed change.
+//! goldens after a reviewed change (`tessel_test_support::check_golden`).
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +13,7 @@ use compiler_core::tvmscript::builder::{parse_script, Item, ParsedScript};
 use compiler_core::tvmscript::printer::{
     print_graph_func, print_module, print_prim_func, Dialect, PrintOptions,
 };
+use tessel_test_support::check_golden;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
@@ -36,7 +37,6 @@ fn format(parsed: &ParsedScript) -> String {
 
 #[test]
 fn seeds_format_to_goldens_and_round_trip() {
-    let bless = std::env::var_os("BLESS").is_some();
     let golden_dir = data_dir().join("seeds_fmt");
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(data_dir().join("seeds"))
         .expect("seeds dir")
@@ -65,22 +65,8 @@ fn seeds_format_to_goldens_and_round_trip() {
             }
         };
         let printed = format(&parsed);
-        let golden = golden_dir.join(name);
-        if bless {
-            std::fs::create_dir_all(&golden_dir).expect("mkdir");
-            std::fs::write(&golden, &printed).expect("write golden");
-        } else {
-            match std::fs::read_to_string(&golden) {
-                Ok(expected) if expected == printed => {}
-                Ok(_) => failures.push(format!(
-                    "{}: output differs from the golden (BLESS=1 to update)",
-                    name.to_string_lossy()
-                )),
-                Err(_) => failures.push(format!(
-                    "{}: no golden (BLESS=1 to create)",
-                    name.to_string_lossy()
-                )),
-            }
+        if let Err(message) = check_golden(golden_dir.join(name), &printed) {
+            failures.push(message);
         }
         // Fixpoint and structural equality of the re-parse.
         let reparsed = match parse_script(&printed) {

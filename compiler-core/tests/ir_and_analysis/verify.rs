@@ -6,7 +6,7 @@ use crate::verify_support;
 use compiler_core::analysis::verify::{has_errors, verify_module, verify_prim_func};
 use compiler_core::diag::Severity;
 use compiler_core::ir::*;
-use expect_test::expect;
+use tessel_test_support::expect;
 use verify_support::*;
 
 fn f32() -> DataType {
