@@ -6,6 +6,7 @@ use compiler_core::schedule::replay::run_python;
 use compiler_core::schedule::Schedule;
 
 use codegen_wgsl::{build_func, GpuLimits, WgslFunc};
+use tessel_test_support::assert_golden;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -142,19 +143,7 @@ fn seed_vecadd_bind() {
 /// rewrites the file.
 fn golden(name: &str, w: &WgslFunc) {
     let path = format!("{}/tests/golden/{name}.wgsl", env!("CARGO_MANIFEST_DIR"));
-    let text = w.wgsl();
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::create_dir_all(format!("{}/tests/golden", env!("CARGO_MANIFEST_DIR")))
-            .expect("golden dir");
-        std::fs::write(&path, &text).expect("write golden");
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (run with BLESS=1 to create it)"));
-    assert!(
-        want == text,
-        "{name}: WGSL differs from {path} (BLESS=1 re-blesses after review)\n--- got ---\n{text}"
-    );
+    assert_golden(path, &w.wgsl());
 }
 
 #[test]

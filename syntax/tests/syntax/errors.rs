@@ -2,9 +2,9 @@
 //! span pointing at the right place. The expectations are the rendered,
 //! rustc-style diagnostics. Run with `UPDATE_EXPECT=1` to update.
 
-use expect_test::{expect, Expect};
 use tessel_syntax::diag::render;
 use tessel_syntax::{parse_expr, parse_module};
+use tessel_test_support::{expect, Expect};
 
 fn check(src: &str, expected: Expect) {
     match parse_module(src) {

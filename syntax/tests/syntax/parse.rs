@@ -2,11 +2,11 @@
 //! parsed and dumped with `syntax::dump`, and sub-expression spans are
 //! checked against the source text. Run with `UPDATE_EXPECT=1` to update.
 
-use expect_test::{expect, Expect};
 use tessel_syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
 use tessel_syntax::diag::render;
 use tessel_syntax::dump::{dump_expr, dump_module};
 use tessel_syntax::{parse_expr, parse_module};
+use tessel_test_support::{expect, Expect};
 
 fn check(src: &str, expected: Expect) {
     match parse_module(src) {

@@ -2,8 +2,8 @@
 //! edge cases the renderer must survive (spans past the end, inside UTF-8
 //! sequences, reversed, on empty input).
 
-use expect_test::expect;
 use tessel_syntax::diag::{render, Diagnostic, LineIndex, Severity, Span};
+use tessel_test_support::expect;
 
 #[test]
 fn span_helpers() {

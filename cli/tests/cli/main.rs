@@ -1,0 +1,6 @@
+//! The `tessel` command's tests, one binary: its subcommands end to end
+//! (`commands`), and `tessel run` on the real CPU and GPU backends
+//! (`backends`).
+
+mod backends;
+mod commands;

@@ -1,0 +1,10 @@
+//! The CPU backend's tests, one binary: every seed program and schedule
+//! against the reference interpreter on wasmtime and wasmi, host-launched
+//! parallel tasks, golden WAT, and robustness on mutated programs.
+
+mod common;
+
+mod golden;
+mod parallel;
+mod programs;
+mod robustness;
