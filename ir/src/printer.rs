@@ -4,11 +4,11 @@
 //! three [`Dialect`]s: the course book's (`tir`, `T.block`), the newer
 //! notebooks' (`tir`, `T.sblock`) and TVM 0.27's own (`tirx`, `T.sblock`,
 //! `@T.prim_func(s_tir=True)`). The rules below were checked against TVM 0.27
-//! (`tvm.script.tirx`) as a black-box oracle: `tests/printer_tvm.rs` and
-//! `tests/printer_rules.rs` compare hand-built IR with TVM's printing of the
-//! equivalent programs in `tests/data/printer/` byte for byte, and
-//! `tests/printer_seeds.rs` does the same for every seed program
-//! (`tests/data/seeds_tvm/`). The course dialects are TVM 0.27's printing
+//! (`tvm.script.tirx`) as a black-box oracle: compiler-core's tests
+//! `tests/ir_and_analysis/{printer_tvm,printer_rules}.rs` compare hand-built
+//! IR with TVM's printing of the equivalent programs in `tests/data/printer/`
+//! byte for byte, and `tests/ir_and_analysis/printer_seeds.rs` does the same
+//! for every seed program (`tests/data/seeds_tvm/`). The course dialects are TVM 0.27's printing
 //! with the older spellings (`T.block`, `T.block_attr`, `T.alloc_buffer` for
 //! block allocations, `tir.noalias`, no `s_tir=True`); the newer notebooks'
 //! dialect keeps `T.sblock`/`T.sblock_attr` but otherwise reads like the

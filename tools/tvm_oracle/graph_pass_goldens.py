@@ -11,7 +11,7 @@ compiler-core/tests/data/graph_passes/out/<name>.<stage>.py:
     dce        relax.transform.DeadCodeElimination(["main"])
 
 BindParams is not part of the printed pipeline (its constants print as `metadata[...]`, which neither
-side parses back); `tests/graph_passes.rs` checks it numerically.
+side parses back); `tests/lower_te_graph/graph_passes.rs` checks it numerically.
 
 Usage:
     /root/.cache/tessel-tvm-venv/bin/python tools/tvm_oracle/graph_pass_goldens.py [--check]

@@ -13,7 +13,7 @@ A case file has sections introduced by `### <name>` lines:
     <TVM 0.27's `print(sch.trace)`, converted to the course spelling (tir, get_block)>
 
 This script runs `before` + `schedule` through TVM (the schedule with `get_block` spelled
-`get_sblock`) and rewrites `after` and `trace`. Tessel's test (tests/schedule_cache.rs) runs the
+`get_sblock`) and rewrites `after` and `trace`. Tessel's test (tests/schedule/schedule_cache.rs) runs the
 same case and must print exactly `after` and `trace`.
 
 Usage:

@@ -12,7 +12,7 @@ case, `compiler-core/tests/data/te/<case>.txt`:
     <TVM 0.27's printing of the PrimFunc>        (or)        ### error
                                                               <TVM's error, first line>
 
-`tests/te_create.rs` builds the same programs with Tessel's TE API and must print exactly the
+`tests/lower_te_graph/te_create.rs` builds the same programs with Tessel's TE API and must print exactly the
 `### tvm` text (TVM 0.27 dialect), be structurally equal to Tessel's parse of it, and compute what a
 plain-Rust reference computes; an `### error` case must fail.
 

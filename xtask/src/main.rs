@@ -173,6 +173,13 @@ impl Ctx {
     fn cmd(&self, program: &str) -> Command {
         let mut cmd = Command::new(program);
         cmd.current_dir(&self.root).env("PATH", &self.path);
+        // wgpu's Vulkan loader complains on every adapter request when the
+        // session has no runtime dir (as under CI): give it a private one.
+        if env::var_os("XDG_RUNTIME_DIR").is_none() {
+            if let Some(dir) = private_runtime_dir() {
+                cmd.env("XDG_RUNTIME_DIR", dir);
+            }
+        }
         cmd
     }
 
@@ -217,6 +224,15 @@ impl Ctx {
     fn dist(&self) -> PathBuf {
         self.root.join("dist")
     }
+}
+
+/// A `0700` folder in the temp dir for `XDG_RUNTIME_DIR`, made once.
+fn private_runtime_dir() -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = env::temp_dir().join("tessel-xdg-runtime");
+    fs::create_dir_all(&dir).ok()?;
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).ok()?;
+    Some(dir)
 }
 
 fn binaryen_bin(cache: &Path) -> PathBuf {

@@ -1,7 +1,7 @@
 //! Tensor Expression (TE): declare tensor computations with index lambdas,
 //! then turn them into schedulable TensorIR with [`create_prim_func`],
 //! exactly as Apache TVM 0.27's `tvm.te` does (checked against TVM's own
-//! printing in `tests/te_create.rs`).
+//! printing in `tests/lower_te_graph/te_create.rs`).
 //!
 //! - [`op`]: TVM's expression operators (type promotion and constant folding
 //!   of `+ - * / // % < …`, `tvm.tir.all/any/if_then_else/Select`, casts,

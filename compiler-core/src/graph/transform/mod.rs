@@ -14,7 +14,7 @@
 //! - [`fuse_tir`]: each primitive graph function becomes one PrimFunc.
 //! - [`dead_code_elimination`] and [`remove_all_unused`].
 //!
-//! Every pass keeps the module's meaning: `tests/graph_passes.rs` runs the
+//! Every pass keeps the module's meaning: `tests/lower_te_graph/graph_passes.rs` runs the
 //! original and the transformed module in the graph VM on random inputs and
 //! compares the printed result with TVM 0.27's (`tests/data/graph_passes`).
 
