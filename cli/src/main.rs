@@ -258,13 +258,15 @@ fn run_script(
         CellMode::Script
     };
     let name = file.display().to_string();
+    // Tracebacks reach stderr through the stream, where they happen; in a
+    // notebook the later cells still run. Any failed cell fails the run.
     let run = run_python(&src, &env, &name, mode, Some(stream));
-    if let Some(e) = run.error {
-        let _ = std::io::stdout().flush();
-        eprint!("{}", e.traceback);
-        return ExitCode::from(1);
+    let _ = std::io::stdout().flush();
+    if run.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
-    ExitCode::SUCCESS
 }
 
 fn parse_size(s: &str) -> Result<(String, i64), String> {

@@ -6,7 +6,7 @@
 use compiler_core::diag::{self, Diagnostic, Span};
 use compiler_core::ir::{BaseFunc, IRModule};
 use compiler_core::tvmscript::printer::{print_module, PrintOptions};
-use tessel_script::{notebook_cells, Inspected, Interpreter, OutputChunk, ScriptError};
+use tessel_script::{notebook_cells, Inspected, Interpreter, OutputChunk, ScriptError, Stream};
 
 use crate::script_mode::{original, trace_dialect_of};
 use crate::steps::{replay_steps, ScheduleStart};
@@ -35,16 +35,26 @@ pub struct CellOutput {
 pub type OutputSink = Box<dyn FnMut(&OutputChunk)>;
 
 /// A finished Python run: the interpreter (its globals stay inspectable),
-/// the output per cell, and the uncaught exception that stopped it.
+/// the output per cell, and the uncaught exceptions, in cell order.
 pub struct PythonRun {
     pub interpreter: Interpreter,
     pub cells: Vec<CellOutput>,
-    pub error: Option<ScriptError>,
+    pub errors: Vec<ScriptError>,
 }
 
-/// Runs `source` cell by cell with `env`, stopping at the first uncaught
-/// exception. `file_name` is what tracebacks call the source;
-/// `on_output` receives output as it is produced (a terminal streams it).
+impl PythonRun {
+    /// The first uncaught exception, if any cell raised.
+    pub fn first_error(&self) -> Option<&ScriptError> {
+        self.errors.first()
+    }
+}
+
+/// Runs `source` cell by cell with `env`. As in Jupyter, a cell that raises
+/// shows its traceback (in its output, and on `on_output` as stderr) and the
+/// following cells still run with the state so far; a plain script
+/// (`CellMode::Script`) is one cell. `file_name` is what tracebacks call the
+/// source; `on_output` receives output as it is produced (a terminal
+/// streams it).
 pub fn run_python(
     source: &str,
     env: &ScriptEnv,
@@ -53,8 +63,12 @@ pub fn run_python(
     on_output: Option<OutputSink>,
 ) -> PythonRun {
     let mut interpreter = Interpreter::with_host(env.limits, env.host.clone(), env.backend.clone());
-    if let Some(sink) = on_output {
-        interpreter.set_output_callback(sink);
+    // The sink is shared with the loop below, which sends it each traceback
+    // where it happens.
+    let sink = on_output.map(|s| std::rc::Rc::new(std::cell::RefCell::new(s)));
+    if let Some(sink) = &sink {
+        let sink = sink.clone();
+        interpreter.set_output_callback(Box::new(move |chunk| (sink.borrow_mut())(chunk)));
     }
     let cells = match mode {
         CellMode::Notebook => notebook_cells(source),
@@ -63,7 +77,7 @@ pub fn run_python(
     let mut run = PythonRun {
         interpreter,
         cells: Vec::new(),
-        error: None,
+        errors: Vec::new(),
     };
     for cell in cells {
         let result = match mode {
@@ -80,14 +94,19 @@ pub fn run_python(
         text.push_str(&run.interpreter.take_output_text());
         if let Err(e) = &result {
             text.push_str(&e.traceback);
+            if let Some(sink) = &sink {
+                (sink.borrow_mut())(&OutputChunk {
+                    stream: Stream::Stderr,
+                    text: e.traceback.clone(),
+                });
+            }
         }
         run.cells.push(CellOutput {
             first_line: cell.len() - cell.trim_start_matches('\n').len() + 1,
             text,
         });
         if let Err(e) = result {
-            run.error = Some(e);
-            break;
+            run.errors.push(e);
         }
     }
     run
@@ -124,7 +143,7 @@ pub(crate) fn python_mode(source: &str, env: &ScriptEnv) -> ScriptOutcome {
     let run = run_python(source, env, SCRIPT_NAME, CellMode::Notebook, None);
     out.console = run.cells.iter().map(|c| c.text.as_str()).collect();
     out.cells = run.cells;
-    if let Some(e) = &run.error {
+    for e in &run.errors {
         out.errors.push(Diagnostic::error(
             format!("{}: {}", e.kind, e.message),
             notebook_error_span(source, e, SCRIPT_NAME),

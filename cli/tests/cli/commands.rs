@@ -181,6 +181,30 @@ fn run_notebook_shows_last_values() {
     assert_eq!(stdout, "42\nint\ndone\n");
 }
 
+/// As in Jupyter: a failing cell shows its traceback, the later cells still
+/// run with the state so far, and the exit code says a cell failed.
+#[test]
+fn run_notebook_goes_on_after_a_failing_cell() {
+    let script = write_temp(
+        "nb_fail.py",
+        "# %%
+x = 2
+# %%
+print(undefined_name)
+# %%
+print('after', x)
+",
+    );
+    let (code, stdout, stderr) = tessel(&["run", "--notebook", script.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout, "after 2\n");
+    assert!(
+        stderr.contains("line 4")
+            && stderr.ends_with("NameError: name 'undefined_name' is not defined\n"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn run_enforces_the_step_budget() {
     let script = write_temp("loop.py", "while True:\n    pass\n");

@@ -64,7 +64,7 @@ fn inspection_gives_the_schedule_and_its_original() {
         tessel_session::CellMode::Notebook,
         None,
     );
-    assert!(cells.error.is_none());
+    assert!(cells.errors.is_empty());
     let globals = cells.interpreter.inspect_globals();
     let Some((
         _,
@@ -117,4 +117,27 @@ fn tvmscript_with_an_error_stays_in_script_mode() {
     let src = "from tvm.script import tir as T\n@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        A[i] = T.nope(1)\n";
     assert!(!is_python_mode(src));
     assert!(is_python_mode("import tvm\nprint(1)\n"));
+}
+
+/// A notebook whose middle cell raises still runs its later cells (as
+/// Jupyter does): the error is a diagnostic at its line, the console has
+/// the traceback under that cell, and the later cells' output follows.
+#[test]
+fn a_failing_cell_does_not_stop_the_notebook() {
+    let src = "# %%\nx = 2\n# %%\nprint(undefined_name)\n# %%\nprint('after', x)\n";
+    let out = tessel_session::run_script(src, &ScriptEnv::default());
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert!(
+        out.errors[0].message.starts_with("NameError"),
+        "{:?}",
+        out.errors
+    );
+    assert_eq!(
+        &src[out.errors[0].span.start as usize..out.errors[0].span.end as usize],
+        "undefined_name"
+    );
+    assert_eq!(out.cells.len(), 3);
+    assert!(out.cells[1].text.contains("Traceback"), "{:?}", out.cells);
+    assert_eq!(out.cells[2].text, "after 2\n");
+    assert!(out.console.ends_with("after 2\n"), "{}", out.console);
 }
