@@ -352,6 +352,23 @@ const tests = [
     await shot(page, '10-notebook.png');
   }],
 
+  ['a notebook whose middle cell fails runs to the end (as Jupyter)', async ({ page }) => {
+    await openExample(page, 'tutorial_tensorir_blitz');
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type("x = 2\n# %%\nprint(undefined_name)\n# %%\nprint('after the failing cell', x)\n", { delay: 5 });
+    await page.waitForFunction(
+      () => (document.querySelector('#console .console-text')?.textContent ?? '').includes('after the failing cell 2'),
+      null,
+      { timeout: 60_000 },
+    );
+    const out = await page.textContent('#console .console-text');
+    if (!out.includes("NameError: name 'undefined_name' is not defined")) throw new Error(`no traceback for the failing cell:\n${out.slice(0, 600)}`);
+    if (out.indexOf('NameError') > out.indexOf('after the failing cell')) throw new Error(`the traceback is not under its cell:\n${out.slice(0, 600)}`);
+    await page.waitForSelector('.cm-lintRange-error', { timeout: TIMEOUT_MS });
+    await shot(page, '10b-notebook-failing-cell.png');
+  }],
+
   ['compile latency of the course programs and schedules', async ({ page }) => {
     await page.click('#examples-button');
     const all = await page.$$eval('#gallery .gallery-cat', (cats) => cats
