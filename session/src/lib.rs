@@ -21,6 +21,7 @@
 //! threads or clocks; hosts pass a clock and a `tvm.build` backend in a
 //! [`ScriptEnv`].
 
+pub mod check;
 mod python;
 mod script_mode;
 mod sections;

@@ -16,7 +16,7 @@ use compiler_core::analysis::regions::infer_access_regions;
 use compiler_core::arith::int_set::eval_bound_with;
 use compiler_core::arith::Analyzer;
 use compiler_core::diag::{self, Diagnostic, Severity};
-use compiler_core::eval::{self, allclose, CompiledFunc, EvalOptions, NDArray};
+use compiler_core::eval::{CompiledFunc, EvalOptions, NDArray};
 use compiler_core::ir::mutate::substitute_expr;
 use compiler_core::ir::{
     BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Range, Stmt, StmtKind, VarId,
@@ -24,7 +24,7 @@ use compiler_core::ir::{
 // The script host's interfaces (`tvm.build` backends, the clock).
 use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
 use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, PrintOptions};
-use tessel_session::ScriptEnv;
+use tessel_session::{check, ScriptEnv};
 
 use codegen_wasm::{Runtime, WasmModule};
 use codegen_wgsl::{GpuLimits, WgslFunc};
@@ -527,6 +527,8 @@ pub struct RunSetup {
     pub expected: Vec<NDArray>,
     scheduled: bool,
     source: String,
+    /// The session's plan of the check (inputs, expected outputs).
+    plan: check::RunPlan,
 }
 
 impl RunSetup {
@@ -550,70 +552,54 @@ pub fn prepare_run(
         ..RunOutcome::default()
     };
     let script = run_script(source);
-    if script.errors.iter().any(|d| d.is_error()) || script.module_snapshots.is_empty() {
-        out.message = "fix the errors first".into();
-        out.errors = script
-            .errors
-            .iter()
-            .map(|d| editor_diag(source, d))
-            .collect();
-        return Err(out);
-    }
-    let original = &script.module_snapshots[0].module;
-    let last = &script.module_snapshots[script.module_snapshots.len() - 1].module;
-    let name = script
-        .func
-        .clone()
-        .or_else(|| original.prim_funcs().next().map(|(n, _)| n.to_string()));
-    let Some(name) = name else {
-        out.message = "no function to run".into();
-        return Err(out);
-    };
-    out.func = name.clone();
-    let (Some(before), Some(after)) = (original.get_prim(&name), last.get_prim(&name)) else {
-        out.message = format!("no function `{name}`");
-        return Err(out);
-    };
-    let opts = EvalOptions {
-        step_budget: Some(STEP_BUDGET),
-        ..EvalOptions::default()
-    };
-    let inputs = match eval::random_inputs(before, 42, &HashMap::new()) {
-        Ok(i) => i,
+    let last = script.module_snapshots.last().map(|s| s.module.clone());
+    let plan = match check::plan_run(&script, STEP_BUDGET, now) {
+        Ok(plan) => plan,
         Err(e) => {
-            out.message = format!("could not make inputs: {}", e.message);
+            if e == check::PlanError::ScriptErrors {
+                out.errors = script
+                    .errors
+                    .iter()
+                    .map(|d| editor_diag(source, d))
+                    .collect();
+            }
+            if !matches!(
+                e,
+                check::PlanError::ScriptErrors | check::PlanError::NoFunction
+            ) {
+                // The function was chosen before the check failed.
+                out.func = script
+                    .func
+                    .clone()
+                    .or_else(|| {
+                        let first = script.module_snapshots.first()?;
+                        first.module.prim_funcs().next().map(|(n, _)| n.to_string())
+                    })
+                    .unwrap_or_default();
+            }
+            out.message = e.to_string();
             return Err(out);
         }
     };
-    let reference = match CompiledFunc::new(before) {
-        Ok(c) => c,
-        Err(e) => {
-            out.message = format!("the original function does not compile: {}", e.message);
-            return Err(out);
-        }
-    };
-    let mut expected = inputs.clone();
-    let t0 = now();
-    if let Err(e) = reference.run(&mut expected, &opts) {
-        out.message = format!("the original function failed: {}", e.message);
-        return Err(out);
-    }
-    out.reference_ms = Some(now() - t0);
-    out.flops = module_nests(last)
+    out.func = plan.name.clone();
+    out.reference_ms = Some(plan.reference_time);
+    out.flops = last
+        .as_ref()
+        .map(module_nests)
+        .unwrap_or_default()
         .into_iter()
-        .find(|n| n.func == name)
+        .find(|n| n.func == plan.name)
         .and_then(|n| n.flops);
-    let mut module = IRModule::new();
-    module.insert(name.clone(), BaseFunc::Prim(after.clone()));
     Ok(RunSetup {
         out,
-        name,
-        module,
-        after: after.clone(),
-        inputs,
-        expected,
-        scheduled: script.module_snapshots.len() > 1,
+        name: plan.name.clone(),
+        module: plan.module.clone(),
+        after: plan.after.clone(),
+        inputs: plan.inputs.clone(),
+        expected: plan.expected.clone(),
+        scheduled: plan.scheduled,
         source: source.to_string(),
+        plan,
     })
 }
 
@@ -621,34 +607,11 @@ pub fn prepare_run(
 /// errors, median time and GFLOPS (`setup.out.times_ms` holds the times).
 pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
     let mut out = setup.out;
-    let names = param_names(&setup.after);
-    let mut mismatch = None;
-    let (mut max_abs, mut max_rel) = (0.0f64, 0.0f64);
-    for ((e, g), (param, _)) in setup.expected.iter().zip(got).zip(&names) {
-        if let Err(msg) = allclose(e, g, 1e-4, 1e-5) {
-            mismatch.get_or_insert(format!("{param}: {msg}"));
-        }
-        for (x, y) in e.to_f64_vec().iter().zip(g.to_f64_vec()) {
-            let d = (x - y).abs();
-            if d.is_nan() {
-                max_abs = f64::NAN;
-                max_rel = f64::NAN;
-                continue;
-            }
-            max_abs = max_abs.max(d);
-            if d > 0.0 {
-                max_rel = max_rel.max(d / x.abs().max(f64::MIN_POSITIVE));
-            }
-        }
-    }
-    out.max_abs_err = Some(max_abs);
-    out.max_rel_err = Some(max_rel);
-    out.matches = Some(mismatch.is_none());
-    for ((inp, g), (param, _)) in setup.inputs.iter().zip(got).zip(&names) {
-        if inp.to_f64_vec() != g.to_f64_vec() {
-            out.outputs.push(preview(param, g));
-        }
-    }
+    let cmp = check::compare_outputs(&setup.plan, got);
+    out.max_abs_err = Some(cmp.max_abs_err);
+    out.max_rel_err = Some(cmp.max_rel_err);
+    out.matches = Some(cmp.matches());
+    out.outputs = cmp.changed.clone();
     let mut sorted = out.times_ms.clone();
     sorted.sort_by(|a, b| a.total_cmp(b));
     out.median_ms = sorted.get(sorted.len() / 2).copied();
@@ -658,11 +621,7 @@ pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
         }
     }
     out.ok = true;
-    out.message = match &mismatch {
-        None if setup.scheduled => "outputs match the original program".into(),
-        None => "outputs match the original program (no schedule)".into(),
-        Some(m) => format!("outputs differ from the original program: {m}"),
-    };
+    out.message = cmp.verdict(setup.scheduled);
     out
 }
 
@@ -997,32 +956,6 @@ impl Executable for WasmExecutable {
             .map_err(|e| format!("{name} (wasm): {e}"))?;
         Ok(0)
     }
-}
-
-fn param_names(f: &PrimFunc) -> Vec<(String, ())> {
-    f.params
-        .iter()
-        .map(|p| {
-            let name = f
-                .buffer_map
-                .iter()
-                .find(|(v, _)| v == p)
-                .map(|(_, b)| b.name.clone())
-                .unwrap_or_else(|| p.name().to_string());
-            (name, ())
-        })
-        .collect()
-}
-
-fn preview(name: &str, a: &NDArray) -> String {
-    let v = a.to_f64_vec();
-    let shown: Vec<String> = v.iter().take(6).map(|x| format!("{x:.4}")).collect();
-    format!(
-        "{name} {:?} = [{}{}]",
-        a.shape(),
-        shown.join(", "),
-        if v.len() > 6 { ", …" } else { "" }
-    )
 }
 
 #[cfg(test)]

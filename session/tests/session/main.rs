@@ -2,6 +2,7 @@
 //! expected errors), Python mode (typed inspection of a notebook's
 //! schedule) and the helpers the CLI uses.
 
+mod check;
 mod python_mode;
 mod script_mode;
 mod tvmscript;

@@ -5,7 +5,7 @@ use tessel_session::{is_python_mode, run_script, split_script, Mode, ScriptEnv};
 use super::{at, MM};
 
 /// The book's mm_relu schedule after a schedule marker.
-fn book() -> String {
+pub fn book() -> String {
     format!(
         "{MM}\n# --- schedule ---\nsch = tvm.tir.Schedule(MyModule)\n\
          block_Y = sch.get_block(\"Y\", func_name=\"mm_relu\")\n\
