@@ -161,7 +161,8 @@ impl Host for WallClock {
 
 /// GPU targets for `tessel run`: the wgpu backend, created at the first GPU
 /// build (CPU-only scripts never probe for an adapter); without an adapter
-/// the reference interpreter runs them, after one note on stderr.
+/// the reference interpreter runs them, after one note on stderr, and their
+/// WGSL is still there for `get_source()`.
 struct LazyGpu {
     cpu: Rc<dyn Backend>,
     gpu: std::cell::OnceCell<Rc<dyn Backend>>,
@@ -179,18 +180,27 @@ impl Backend for LazyGpu {
                          (`{}`) run on the reference interpreter",
                         target.kind
                     );
-                    Rc::new(ReferenceBackend::default())
+                    reference_with_wgsl()
                 }
                 Err(e) => {
                     eprintln!(
                         "tessel: note: the GPU adapter failed ({e}); GPU targets run on the \
                          reference interpreter"
                     );
-                    Rc::new(ReferenceBackend::default())
+                    reference_with_wgsl()
                 }
             });
         gpu.build(module, target)
     }
+}
+
+/// GPU builds without an adapter: the WGSL is still generated (so
+/// `get_source()` and `imported_modules` work), the reference interpreter
+/// runs them.
+fn reference_with_wgsl() -> Rc<dyn Backend> {
+    Rc::new(codegen_wgsl::source_only::SourceOnlyBackend::new(Rc::new(
+        ReferenceBackend::default(),
+    )))
 }
 
 /// The backend `tvm.build` uses in `tessel run`.

@@ -16,12 +16,13 @@
 use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
-use compiler_core::ir::{BaseFunc, ForKind, IRModule, PrimFunc, StmtKind};
+use compiler_core::ir::{BaseFunc, IRModule};
 use compiler_core::target::{
     Backend, Executable, Host, ReferenceBackend, SourceModule, TargetSpec,
 };
 
 use crate::runtime::GpuRuntime;
+use crate::source_only::{wgsl_modules, wgsl_source};
 use crate::{build_func, GpuLimits, WgslFunc};
 
 /// Builds GPU targets to WGSL and runs them with wgpu.
@@ -61,18 +62,7 @@ impl GpuBackend {
     }
 }
 
-/// Whether a function has a loop bound to a GPU thread axis.
-pub fn is_thread_bound(f: &PrimFunc) -> bool {
-    let mut found = false;
-    f.body.walk(&mut |s| {
-        if let StmtKind::For(l) = s.kind() {
-            if l.kind == ForKind::ThreadBinding {
-                found = true;
-            }
-        }
-    });
-    found
-}
+pub use crate::source_only::is_thread_bound;
 
 /// A module built by [`GpuBackend`].
 pub struct GpuExecutable {
@@ -155,23 +145,11 @@ impl Executable for GpuExecutable {
     }
 
     fn source(&self, fmt: &str) -> Result<Option<String>, String> {
-        match fmt {
-            "" | "wgsl" | "webgpu" | "cu" | "metal" => Ok(Some(self.wgsl())),
-            _ => Err(format!(
-                "get_source: a {} build has no `{fmt}` source (formats: \"\", \"wgsl\")",
-                self.target
-            )),
-        }
+        wgsl_source(&self.kernels, &self.target, fmt)
     }
 
     fn imported_modules(&self) -> Vec<SourceModule> {
-        if self.kernels.is_empty() {
-            return Vec::new();
-        }
-        vec![SourceModule {
-            type_key: "webgpu".to_string(),
-            source: self.wgsl(),
-        }]
+        wgsl_modules(&self.kernels)
     }
 
     fn time(

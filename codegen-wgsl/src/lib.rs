@@ -33,6 +33,7 @@ use compiler_core::lower::{size_params, LowerOptions, LoweringReport};
 pub mod backend;
 #[cfg(feature = "native")]
 pub mod runtime;
+pub mod source_only;
 
 /// The WebGPU limits a kernel is checked against (defaults: the WebGPU
 /// spec's guaranteed minimums).

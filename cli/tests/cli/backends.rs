@@ -155,7 +155,7 @@ fn without_an_adapter_gpu_targets_fall_back_with_one_note() {
         &[("WGPU_BACKEND", "dx12")],
     );
     assert_eq!(code, 0, "{out}\n{err}");
-    assert_eq!(out, "[3. 3. 3.]\n");
+    assert_eq!(out, "[3. 3. 3.]\nTrue True\n");
     assert_eq!(err.matches("no WebGPU adapter").count(), 1, "{err}");
 }
 
