@@ -209,7 +209,7 @@ impl<'o> Printer<'o> {
                 Some(call) if crate::graph::op::is_dps_call(call) => call
                     .sinfo_args
                     .first()
-                    .is_some_and(|s| sinfo_equal(s, b.var.sinfo())),
+                    .is_some_and(|s| crate::graph::sinfo_equal(s, b.var.sinfo())),
                 _ => false,
             };
             let ann = if hide {
@@ -545,12 +545,6 @@ fn scalar_const(a: &crate::values::NDArray) -> Option<String> {
         return Some(float_literal(a.get_flat_f64(0)?));
     }
     None
-}
-
-/// Structural equality of two struct infos without variable mapping (the
-/// printer's "same as inferred" test).
-pub(crate) fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
-    crate::graph::sinfo_equal(a, b)
 }
 
 /// A dimension as TVM prints it inside Relax (`n * 3`), for messages.

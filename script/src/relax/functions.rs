@@ -337,10 +337,7 @@ pub(super) fn mutator_visit_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
             let new_value = normalize_args(&mut b, new_value)?;
             let sinfo =
                 expr_sinfo(&new_value, &b.module).map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
-            let var = if compiler_core::analysis::structural_equal::graph::sinfo_equal(
-                &sinfo,
-                binding.var.sinfo(),
-            ) {
+            let var = if tessel_ir::graph::sinfo_equal(&sinfo, binding.var.sinfo()) {
                 binding.var.clone()
             } else {
                 let v = Var::with(

@@ -415,11 +415,3 @@ fn attr_equal(a: &AttrValue, b: &AttrValue) -> bool {
         _ => false,
     }
 }
-
-/// Whether two struct infos are equal with no variable mapping (symbolic
-/// dimensions must be the same variables).
-pub fn sinfo_equal(a: &StructInfo, b: &StructInfo) -> bool {
-    Cmp::new(EqualOptions::default())
-        .sinfo(a, b, "sinfo", false)
-        .is_ok()
-}
