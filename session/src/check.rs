@@ -68,6 +68,15 @@ impl fmt::Display for PlanError {
     }
 }
 
+/// The function a check of `script` runs: the one its schedule worked on,
+/// else the original module's first PrimFunc.
+pub fn checked_function(script: &ScriptOutcome) -> Option<String> {
+    script.func.clone().or_else(|| {
+        let original = &script.module_snapshots.first()?.module;
+        original.prim_funcs().next().map(|(n, _)| n.to_string())
+    })
+}
+
 /// Plans a check of what `script` scheduled: its function (the one the
 /// schedule worked on, else the first), inputs, and the original's outputs
 /// computed within `step_budget` interpreter steps; `now` times that run.
@@ -81,11 +90,7 @@ pub fn plan_run(
     }
     let original = &script.module_snapshots[0].module;
     let last = &script.module_snapshots[script.module_snapshots.len() - 1].module;
-    let name = script
-        .func
-        .clone()
-        .or_else(|| original.prim_funcs().next().map(|(n, _)| n.to_string()))
-        .ok_or(PlanError::NoFunction)?;
+    let name = checked_function(script).ok_or(PlanError::NoFunction)?;
     let (Some(before), Some(after)) = (original.get_prim(&name), last.get_prim(&name)) else {
         return Err(PlanError::NoFunctionNamed(name));
     };

@@ -519,16 +519,10 @@ fn platform() -> Platform {
 /// and the original program's outputs on them (the reference).
 pub struct RunSetup {
     pub out: RunOutcome,
-    pub name: String,
-    /// The scheduled function alone in a module (what backends compile).
-    pub module: IRModule,
-    pub after: Rc<PrimFunc>,
-    pub inputs: Vec<NDArray>,
-    pub expected: Vec<NDArray>,
-    scheduled: bool,
+    /// The session's plan of the check: the function, the scheduled module
+    /// backends compile, the inputs and the expected outputs.
+    pub plan: check::RunPlan,
     source: String,
-    /// The session's plan of the check (inputs, expected outputs).
-    plan: check::RunPlan,
 }
 
 impl RunSetup {
@@ -568,14 +562,7 @@ pub fn prepare_run(
                 check::PlanError::ScriptErrors | check::PlanError::NoFunction
             ) {
                 // The function was chosen before the check failed.
-                out.func = script
-                    .func
-                    .clone()
-                    .or_else(|| {
-                        let first = script.module_snapshots.first()?;
-                        first.module.prim_funcs().next().map(|(n, _)| n.to_string())
-                    })
-                    .unwrap_or_default();
+                out.func = check::checked_function(&script).unwrap_or_default();
             }
             out.message = e.to_string();
             return Err(out);
@@ -592,14 +579,8 @@ pub fn prepare_run(
         .and_then(|n| n.flops);
     Ok(RunSetup {
         out,
-        name: plan.name.clone(),
-        module: plan.module.clone(),
-        after: plan.after.clone(),
-        inputs: plan.inputs.clone(),
-        expected: plan.expected.clone(),
-        scheduled: plan.scheduled,
-        source: source.to_string(),
         plan,
+        source: source.to_string(),
     })
 }
 
@@ -621,7 +602,7 @@ pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
         }
     }
     out.ok = true;
-    out.message = cmp.verdict(setup.scheduled);
+    out.message = cmp.verdict(setup.plan.scheduled);
     out
 }
 
@@ -665,11 +646,11 @@ fn run_interpreter(
         step_budget: Some(STEP_BUDGET),
         ..EvalOptions::default()
     };
-    let scheduled = CompiledFunc::new(&setup.after)
+    let scheduled = CompiledFunc::new(&setup.plan.after)
         .map_err(|e| format!("the scheduled function does not compile: {}", e.message))?;
-    let mut got = setup.inputs.clone();
+    let mut got = setup.plan.inputs.clone();
     for _ in 0..repeats.max(1) {
-        got = setup.inputs.clone();
+        got = setup.plan.inputs.clone();
         let t0 = now();
         scheduled
             .run(&mut got, &opts)
@@ -694,7 +675,7 @@ pub fn run_wasm(
     now: &dyn Fn() -> f64,
 ) -> Result<Vec<NDArray>, String> {
     let t0 = now();
-    let module = match codegen_wasm::build(&setup.module) {
+    let module = match codegen_wasm::build(&setup.plan.module) {
         Ok(m) => m,
         Err(e) => {
             let d = setup.diag(&e.to_diagnostic());
@@ -710,12 +691,12 @@ pub fn run_wasm(
         .map_err(|e| format!("instantiating the module: {e}"))?;
     setup.out.compile_ms = Some(now() - t0);
     let info = module
-        .kernel(&setup.name)
-        .ok_or_else(|| format!("no kernel `{}` in the module", setup.name))?;
+        .kernel(&setup.plan.name)
+        .ok_or_else(|| format!("no kernel `{}` in the module", setup.plan.name))?;
     let result = (|| {
-        let args = codegen_wasm::runtime::upload(rt, info, &setup.inputs)?;
-        rt.call(&setup.name, &args)?;
-        let mut got = setup.inputs.clone();
+        let args = codegen_wasm::runtime::upload(rt, info, &setup.plan.inputs)?;
+        rt.call(&setup.plan.name, &args)?;
+        let mut got = setup.plan.inputs.clone();
         for (a, g) in args.iter().zip(got.iter_mut()) {
             if let codegen_wasm::runtime::Arg::Tensor(t) = a {
                 *g = rt.copy_out(t)?;
@@ -725,7 +706,7 @@ pub fn run_wasm(
         // cross-origin isolation): a sample is `batch` calls, enough for
         // about a millisecond, and reports the time per call.
         let t0 = now();
-        rt.call(&setup.name, &args)?;
+        rt.call(&setup.plan.name, &args)?;
         let once = now() - t0;
         let batch = if once > 0.0 {
             (SAMPLE_MS / once).ceil().clamp(1.0, MAX_BATCH as f64) as u32
@@ -735,7 +716,7 @@ pub fn run_wasm(
         for _ in 0..repeats.max(1) {
             let t0 = now();
             for _ in 0..batch {
-                rt.call(&setup.name, &args)?;
+                rt.call(&setup.plan.name, &args)?;
             }
             setup.out.times_ms.push((now() - t0) / batch as f64);
         }
@@ -752,7 +733,7 @@ pub fn run_wasm(
 
 /// The WGSL of the scheduled function, checked against `limits`.
 pub fn build_gpu(setup: &mut RunSetup, limits: &GpuLimits) -> Result<WgslFunc, String> {
-    match codegen_wgsl::build_func(&setup.name, &setup.after, limits) {
+    match codegen_wgsl::build_func(&setup.plan.name, &setup.plan.after, limits) {
         Ok(w) => {
             setup.out.notes = w.report.notes.clone();
             Ok(w)
@@ -1114,7 +1095,7 @@ mod backend_tests {
     fn a_wrong_output_is_reported_with_its_error() {
         let mut setup =
             prepare_run(&scheduled(), "wasm", &|| 0.0).unwrap_or_else(|o| panic!("{}", o.message));
-        let mut got = setup.expected.clone();
+        let mut got = setup.plan.expected.clone();
         // Corrupt one element of the output C (the last parameter).
         let c = got.last_mut().unwrap();
         let v = c.get_flat_f64(5).unwrap();

@@ -43,7 +43,7 @@ async fn run_gpu(source: String, repeats: u32) -> RunOutcome {
         Err(m) => return fail(setup, m),
     };
     let codegen_ms = now() - t0;
-    match web_ui::gpu_rt::run(&gpu, &w, &setup.inputs, repeats).await {
+    match web_ui::gpu_rt::run(&gpu, &w, &setup.plan.inputs, repeats).await {
         Ok(r) => {
             setup.out.times_ms = r.times_ms;
             setup.out.compile_ms = Some(codegen_ms + r.compile_ms);
