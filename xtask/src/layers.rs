@@ -121,14 +121,7 @@ fn super_paths(text: &str, depth: usize) -> Vec<String> {
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') || climbs != depth {
             continue;
         }
-        if let Some(group) = tail.strip_prefix('{') {
-            let end = matching_brace(group);
-            for item in split_top_level(&group[..end]) {
-                out.extend(first_segment(item.trim()));
-            }
-        } else {
-            out.extend(first_segment(tail));
-        }
+        out.extend(leading_segments(tail));
     }
     out
 }
@@ -145,16 +138,24 @@ fn crate_paths(text: &str) -> Vec<String> {
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue; // `tessel_crate::` or similar
         }
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = matching_brace(group);
-            for item in split_top_level(&group[..end]) {
-                out.extend(first_segment(item.trim()));
-            }
-        } else {
-            out.extend(first_segment(rest));
-        }
+        out.extend(leading_segments(rest));
     }
     out
+}
+
+/// The module names a path continues with: one, or one per item of a
+/// `{a::X, b}` group.
+fn leading_segments(tail: &str) -> Vec<String> {
+    match tail.strip_prefix('{') {
+        Some(group) => {
+            let end = matching_brace(group);
+            split_top_level(&group[..end])
+                .into_iter()
+                .filter_map(|item| first_segment(item.trim()))
+                .collect()
+        }
+        None => first_segment(tail).into_iter().collect(),
+    }
 }
 
 fn first_segment(s: &str) -> Option<String> {
