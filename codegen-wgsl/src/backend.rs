@@ -22,7 +22,7 @@ use compiler_core::target::{
 };
 
 use crate::runtime::GpuRuntime;
-use crate::source_only::{wgsl_modules, wgsl_source};
+use crate::source_only::{wgsl_modules, wgsl_source, wgsl_text};
 use crate::{build_func, GpuLimits, WgslFunc};
 
 /// Builds GPU targets to WGSL and runs them with wgpu.
@@ -83,7 +83,7 @@ impl GpuExecutable {
     /// Every kernel's WGSL (`// kernel NAME` headers, functions in module
     /// order).
     pub fn wgsl(&self) -> String {
-        self.kernels.iter().map(WgslFunc::wgsl).collect()
+        wgsl_text(&self.kernels)
     }
 
     fn func(&self, name: &str) -> Option<&WgslFunc> {

@@ -25,6 +25,11 @@ pub fn is_thread_bound(f: &PrimFunc) -> bool {
     found
 }
 
+/// Every kernel's WGSL (`// kernel NAME` headers, functions in module order).
+pub(crate) fn wgsl_text(kernels: &[WgslFunc]) -> String {
+    kernels.iter().map(WgslFunc::wgsl).collect()
+}
+
 /// What `get_source(fmt)` returns for a GPU build of `kernels`.
 pub(crate) fn wgsl_source(
     kernels: &[WgslFunc],
@@ -32,9 +37,7 @@ pub(crate) fn wgsl_source(
     fmt: &str,
 ) -> Result<Option<String>, String> {
     match fmt {
-        "" | "wgsl" | "webgpu" | "cu" | "metal" => {
-            Ok(Some(kernels.iter().map(WgslFunc::wgsl).collect()))
-        }
+        "" | "wgsl" | "webgpu" | "cu" | "metal" => Ok(Some(wgsl_text(kernels))),
         _ => Err(format!(
             "get_source: a {target} build has no `{fmt}` source (formats: \"\", \"wgsl\")"
         )),
@@ -48,7 +51,7 @@ pub(crate) fn wgsl_modules(kernels: &[WgslFunc]) -> Vec<SourceModule> {
     }
     vec![SourceModule {
         type_key: "webgpu".to_string(),
-        source: kernels.iter().map(WgslFunc::wgsl).collect(),
+        source: wgsl_text(kernels),
     }]
 }
 
