@@ -4,9 +4,9 @@
 
 use std::rc::Rc;
 
-use super::host::Obj;
-use super::value::Value;
-use super::Interpreter;
+use crate::bindings::host::Obj;
+use crate::python::value::Value;
+use crate::Interpreter;
 use compiler_core::schedule::{Schedule, TraceDialect};
 use tessel_ir::printer::Dialect;
 use tessel_ir::{IRModule, PrimFunc};
@@ -69,7 +69,7 @@ fn inspect(value: &Value) -> Option<Inspected> {
             dialect: *dialect,
         },
         Obj::PrimFunc { func, dialect } => Inspected::PrimFunc {
-            name: super::tvm::name_of(func).unwrap_or_else(|| "main".into()),
+            name: crate::bindings::tvm::name_of(func).unwrap_or_else(|| "main".into()),
             func: func.clone(),
             dialect: *dialect,
         },

@@ -60,22 +60,10 @@
 //! eagerly: calling a function with `yield` runs it to the end and returns an
 //! iterator over the yielded values (an endless generator hits a budget).
 
-pub mod builtins;
-pub mod dict;
-pub mod error;
-pub mod fmt;
-pub mod host;
+pub mod bindings;
 pub mod inspect;
-pub mod interp;
-pub mod methods;
 pub mod modules;
-pub mod numpy;
-pub mod ops;
-pub mod relax;
-pub mod source;
-pub mod te;
-pub mod tvm;
-pub mod value;
+pub mod python;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -84,13 +72,13 @@ pub use compiler_core::target::{
     Backend, Executable, Host, NoClock, ReferenceBackend, RoutingBackend, SourceModule, TargetSpec,
     TickClock,
 };
-pub use error::{ScriptError, TraceFrame};
 pub use inspect::Inspected;
+pub use python::error::{ScriptError, TraceFrame};
 
-use error::{Exc, PyErr};
-use interp::{Frame, Interp};
-use source::Source;
-use value::MemTracker;
+use python::error::{Exc, PyErr};
+use python::interp::{Frame, Interp};
+use python::source::Source;
+use python::value::MemTracker;
 
 /// Where a piece of output went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,8 +145,8 @@ impl Interpreter {
     }
 
     pub fn with_host(limits: Limits, host: Rc<dyn Host>, backend: Rc<dyn Backend>) -> Interpreter {
-        let types = builtins::Types::new();
-        let exc_classes = builtins::exception_classes(&types.object);
+        let types = python::builtins::Types::new();
+        let exc_classes = python::builtins::exception_classes(&types.object);
         let mut inner = Interp {
             globals: Default::default(),
             builtins: Default::default(),
@@ -184,7 +172,7 @@ impl Interpreter {
             code_cache: HashMap::new(),
             def_cache: HashMap::new(),
             lambda_cache: HashMap::new(),
-            np_rng: numpy::random::Mt19937::default(),
+            np_rng: python::numpy::random::Mt19937::default(),
             next_id: 0,
             stack_base: 0,
             stack_peak: 0,
@@ -192,10 +180,10 @@ impl Interpreter {
             out_bytes: 0,
             intrins: Default::default(),
         };
-        builtins::install(&mut inner);
+        python::builtins::install(&mut inner);
         inner
             .globals
-            .insert("__name__".into(), value::Value::str("__main__"));
+            .insert("__name__".into(), python::value::Value::str("__main__"));
         Interpreter { inner }
     }
 
@@ -220,7 +208,7 @@ impl Interpreter {
         let source = Rc::new(Source::new(name, src, it.next_cell));
         it.steps = 0;
         it.out_bytes = 0;
-        it.stack_base = interp::stack_addr();
+        it.stack_base = python::interp::stack_addr();
         it.stack_peak = 0;
         match it.exec_module(&module, source, display_last) {
             Ok(()) => Ok(()),
@@ -338,7 +326,7 @@ impl Interp {
             .unwrap_or_else(|_| "<exception str() failed>".to_string());
         self.steps = saved_steps;
         let entries: Vec<_> = e.tb.iter().rev().cloned().collect();
-        let (traceback, frames) = error::render_traceback(&entries, &kind, &message);
+        let (traceback, frames) = python::error::render_traceback(&entries, &kind, &message);
         ScriptError {
             kind,
             message,

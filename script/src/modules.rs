@@ -5,12 +5,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::builtins::builtin;
-use super::error::{ExcKind, PyErr, Res};
-use super::host::Obj;
-use super::interp::Interp;
-use super::ops::num_f64;
-use super::value::*;
+use crate::bindings::host::Obj;
+use crate::python::builtins::builtin;
+use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::interp::Interp;
+use crate::python::ops::num_f64;
+use crate::python::value::*;
 
 /// Modules that exist in Python but not in Tessel's sandbox.
 const SANDBOXED: &[&str] = &[
@@ -41,12 +41,12 @@ impl Interp {
         let top = name.split('.').next().unwrap_or(name);
         match top {
             "tvm" => {
-                super::tvm::install(self);
-                super::te::install(self);
-                super::relax::install(self);
+                crate::bindings::tvm::install(self);
+                crate::bindings::te::install(self);
+                crate::bindings::relax::install(self);
             }
             "numpy" => {
-                let np = super::numpy::module::make_numpy(self);
+                let np = crate::python::numpy::module::make_numpy(self);
                 self.modules.insert("numpy".into(), np);
             }
             "IPython" => install_ipython(self),
@@ -158,7 +158,10 @@ fn install_ipython(it: &mut Interp) {
         vec![
             (
                 "display",
-                builtin("IPython.display.display", super::builtins::bi_display),
+                builtin(
+                    "IPython.display.display",
+                    crate::python::builtins::bi_display,
+                ),
             ),
             ("Code", builtin("IPython.display.Code", display_obj("Code"))),
             ("HTML", builtin("IPython.display.HTML", display_obj("HTML"))),
@@ -232,9 +235,9 @@ fn math1(it: &mut Interp, a: Args) -> Res<Value> {
             }
             Value::Float(x.log10())
         }
-        "floor" => Value::Int(super::builtins::float_to_int(x.floor())?),
-        "ceil" => Value::Int(super::builtins::float_to_int(x.ceil())?),
-        "trunc" => Value::Int(super::builtins::float_to_int(x.trunc())?),
+        "floor" => Value::Int(crate::python::builtins::float_to_int(x.floor())?),
+        "ceil" => Value::Int(crate::python::builtins::float_to_int(x.ceil())?),
+        "trunc" => Value::Int(crate::python::builtins::float_to_int(x.trunc())?),
         "fabs" => Value::Float(x.abs()),
         "sin" => Value::Float(x.sin()),
         "cos" => Value::Float(x.cos()),
@@ -275,7 +278,7 @@ fn math_prod(it: &mut Interp, a: Args) -> Res<Value> {
 fn math_gcd(_it: &mut Interp, a: Args) -> Res<Value> {
     let mut g: i64 = 0;
     for v in &a.pos {
-        let mut x = super::ops::num_i64(v)
+        let mut x = crate::python::ops::num_i64(v)
             .ok_or_else(|| PyErr::type_error("gcd() takes integers"))?
             .abs();
         let mut y = g;
@@ -326,7 +329,7 @@ fn make_math() -> Value {
     ] {
         attrs.push((
             name,
-            super::builtins::builtin_with(&format!("math.{name}"), math1, Value::str(name)),
+            crate::python::builtins::builtin_with(&format!("math.{name}"), math1, Value::str(name)),
         ));
     }
     module("math", attrs)

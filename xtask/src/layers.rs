@@ -292,13 +292,7 @@ impl ModuleGraph {
 /// objects are the TVM bindings, and the bindings call back into the
 /// interpreter; breaking it needs a host-object trait between the Python
 /// core and the bindings.
-const KNOWN_CYCLES: &[(&str, &[&str])] = &[(
-    "script",
-    &[
-        "builtins", "dict", "error", "fmt", "host", "interp", "methods", "numpy", "ops", "relax",
-        "te", "tvm", "value",
-    ],
-)];
+const KNOWN_CYCLES: &[(&str, &[&str])] = &[("script", &["bindings", "python"])];
 
 fn is_known(krate: &str, cycle: &[String]) -> bool {
     KNOWN_CYCLES

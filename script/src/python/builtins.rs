@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{ExcKind, PyErr, Res};
-use super::host::Obj;
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
-use super::Stream;
+use crate::bindings::host::Obj;
+use crate::Stream;
 
 /// The built-in classes, for `type()` and `isinstance`.
 pub struct Types {
@@ -358,7 +358,7 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
         BuiltinType::Float => match arg0 {
             None => Value::Float(0.0),
             Some(Value::Str(s)) => Value::Float(parse_float(&s)?),
-            Some(v) => match num_f64(&v).or_else(|| super::host::host_float(&v)) {
+            Some(v) => match num_f64(&v).or_else(|| crate::bindings::host::host_float(&v)) {
                 Some(f) => Value::Float(f),
                 None => match &v {
                     Value::Array(arr) => Value::Float(super::numpy::array_item_f64(arr)?),
@@ -484,7 +484,7 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
                 "create arrays with np.array, np.zeros or np.empty",
             ))
         }
-        BuiltinType::Host => super::host::construct_host(it, cls, a)?,
+        BuiltinType::Host => crate::bindings::host::construct_host(it, cls, a)?,
         other => {
             return Err(PyErr::type_error(format!(
                 "cannot create '{}' instances ({other:?})",
@@ -553,7 +553,7 @@ pub fn to_int(it: &mut Interp, v: &Value) -> Res<Value> {
             let m = it.get_attr(v, "__int__")?;
             it.call(&m, Args::default())?
         }
-        other => match super::host::host_int(other) {
+        other => match crate::bindings::host::host_int(other) {
             Some(i) => Value::Int(i),
             None => {
                 return Err(PyErr::type_error(format!(
@@ -715,7 +715,7 @@ pub fn len_of(it: &mut Interp, v: &Value) -> Res<i64> {
             let r = it.call(&m, Args::default())?;
             num_i64(&r).ok_or_else(|| PyErr::type_error("__len__ should return an int"))?
         }
-        Value::Host(o) => match super::host::host_len(o) {
+        Value::Host(o) => match crate::bindings::host::host_len(o) {
             Some(n) => n,
             None => {
                 return Err(PyErr::type_error(format!(

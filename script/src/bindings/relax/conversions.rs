@@ -99,7 +99,7 @@ pub(super) fn dtype_opt(it: &mut Interp, v: Option<Value>) -> Res<Option<DataTyp
             if v.as_str() == Some("") {
                 return Ok(None);
             }
-            Ok(Some(crate::numpy::dtype_arg(it, &v)?))
+            Ok(Some(crate::python::numpy::dtype_arg(it, &v)?))
         }
     }
 }
@@ -134,7 +134,7 @@ pub(super) fn to_axes(it: &mut Interp, v: Option<Value>) -> Res<Option<Vec<i64>>
             let mut out = Vec::new();
             for x in items {
                 out.push(
-                    crate::ops::num_i64(&x)
+                    crate::python::ops::num_i64(&x)
                         .ok_or_else(|| PyErr::type_error("axes must be integers"))?,
                 );
             }
@@ -152,7 +152,7 @@ pub(super) fn to_array(it: &mut Interp, v: &Value) -> Res<NDArray> {
                 o.type_name()
             ))),
         },
-        _ => crate::numpy::module::array_from(it, v, None),
+        _ => crate::python::numpy::module::array_from(it, v, None),
     }
 }
 

@@ -36,11 +36,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::builtins::builtin;
-use super::error::{ExcKind, PyErr, Res};
 use super::host::Obj;
-use super::interp::Interp;
-use super::value::*;
+use crate::python::builtins::builtin;
+use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::interp::Interp;
+use crate::python::value::*;
 use compiler_core::te::{
     self, op, topi, BodyItem, ComputeBody, ComputeOptions, FuncArg, Operation, Reduce, TeError,
     Tensor,
@@ -902,7 +902,7 @@ fn module(name: &str, attrs: Vec<(&str, Value)>) -> Value {
 }
 
 fn with(name: &str, f: BuiltinFn, data: &str) -> Value {
-    super::builtins::builtin_with(name, f, Value::str(data))
+    crate::python::builtins::builtin_with(name, f, Value::str(data))
 }
 
 fn set_attr(m: &Value, k: &str, v: Value) {
@@ -1384,8 +1384,8 @@ pub fn const_int(o: &TeObj) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Interpreter, Limits};
     use super::*;
+    use crate::{Interpreter, Limits};
     use tessel_ir::printer::{print_prim_func, PrintOptions};
 
     const DEFS: &str = "from tvm import te

@@ -1,20 +1,20 @@
 //! The `tvm` package as scripts see it: TVMScript definitions, `IRModule`
 //! and `PrimFunc` objects, schedules (every primitive goes through
-//! [`Schedule::call`]), `tvm.build` through the [`super::Backend`], runtime
+//! [`Schedule::call`]), `tvm.build` through the [`crate::Backend`], runtime
 //! modules, tensors, devices and `time_evaluator`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::builtins::{builtin, builtin_with};
-use super::dict::Dict;
-use super::error::{ExcKind, PyErr, Res};
 use super::host::{Device, Obj, RtModule, SchedObj};
-use super::interp::Interp;
-use super::ops::num_i64;
-use super::value::*;
-use super::TargetSpec;
+use crate::python::builtins::{builtin, builtin_with};
+use crate::python::dict::Dict;
+use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::interp::Interp;
+use crate::python::ops::num_i64;
+use crate::python::value::*;
+use crate::TargetSpec;
 use compiler_core::analysis::structural_equal::{
     assert_structural_equal as ir_equal, EqualOptions,
 };
@@ -331,7 +331,7 @@ pub fn repr(o: &Obj) -> String {
                 shape_text(a.shape()),
                 device.kind,
                 device.index,
-                super::numpy::array_repr(&a)
+                crate::python::numpy::array_repr(&a)
             )
         }
         Obj::Device(d) => format!("device(type='{}', index={})", d.kind, d.index),
@@ -342,13 +342,13 @@ pub fn repr(o: &Obj) -> String {
             let s = stats(r);
             format!(
                 "BenchmarkResult(min={}, mean={}, median={}, max={}, std={}, results=[{}])",
-                super::fmt::float_repr(s.min),
-                super::fmt::float_repr(s.mean),
-                super::fmt::float_repr(s.median),
-                super::fmt::float_repr(s.max),
-                super::fmt::float_repr(s.std),
+                crate::python::fmt::float_repr(s.min),
+                crate::python::fmt::float_repr(s.mean),
+                crate::python::fmt::float_repr(s.median),
+                crate::python::fmt::float_repr(s.max),
+                crate::python::fmt::float_repr(s.std),
                 r.iter()
-                    .map(|x| super::fmt::float_repr(*x))
+                    .map(|x| crate::python::fmt::float_repr(*x))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -416,8 +416,8 @@ fn stats(r: &[f64]) -> Stats {
 /// `str(BenchmarkResult)`, as TVM prints it.
 pub fn benchmark_str(r: &[f64]) -> String {
     let s = stats(r);
-    let c = |t: &str| super::fmt::format_str(t, "^12").unwrap_or_default();
-    let f = |x: f64| super::fmt::format_float(x * 1000.0, "^12.4f").unwrap_or_default();
+    let c = |t: &str| crate::python::fmt::format_str(t, "^12").unwrap_or_default();
+    let f = |x: f64| crate::python::fmt::format_float(x * 1000.0, "^12.4f").unwrap_or_default();
     format!(
         "Execution time summary:\n{} {} {} {} {}\n{} {} {} {} {}               ",
         c("mean (ms)"),
@@ -890,9 +890,9 @@ pub fn time_evaluate(
 
 /// A device module of a build (`rt_mod.imported_modules[i]`): its source
 /// only; its functions are called through the host module.
-struct DeviceModule(super::SourceModule);
+struct DeviceModule(crate::SourceModule);
 
-impl super::Executable for DeviceModule {
+impl crate::Executable for DeviceModule {
     fn function_names(&self) -> Vec<String> {
         Vec::new()
     }
@@ -1002,9 +1002,9 @@ fn runtime_tensor(it: &mut Interp, mut a: Args) -> Res<Value> {
     let arr = match &v {
         Value::Host(o) => match &**o {
             Obj::Tensor { data, .. } => data.borrow().clone(),
-            _ => super::numpy::module::array_from(it, &v, None)?,
+            _ => crate::python::numpy::module::array_from(it, &v, None)?,
         },
-        _ => super::numpy::module::array_from(it, &v, None)?,
+        _ => crate::python::numpy::module::array_from(it, &v, None)?,
     };
     tensor_value(it, arr, device)
 }
@@ -1014,9 +1014,9 @@ fn runtime_empty(it: &mut Interp, mut a: Args) -> Res<Value> {
     let dtype = a.take(1, "dtype").unwrap_or(Value::str("float32"));
     let dev = a.take(2, "device").or_else(|| a.take_kw("dev"));
     let device = device_arg(it, dev)?;
-    let dims = super::numpy::shape_args(it, std::slice::from_ref(&shape))?;
+    let dims = crate::python::numpy::shape_args(it, std::slice::from_ref(&shape))?;
     let shape: Vec<usize> = dims.into_iter().map(|d| d.max(0) as usize).collect();
-    let dt = super::numpy::dtype_arg(it, &dtype)?;
+    let dt = crate::python::numpy::dtype_arg(it, &dtype)?;
     let n: usize = shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d));
     it.check_alloc((n as u64).saturating_mul(dt.bytes() as u64))?;
     let arr = NDArray::zeros(dt, &shape).map_err(|e| PyErr::new(ExcKind::MemoryError, e))?;
@@ -1041,9 +1041,9 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
             let src = match &v {
                 Value::Host(h) => match &**h {
                     Obj::Tensor { data, .. } => data.borrow().clone(),
-                    _ => super::numpy::module::array_from(it, &v, None)?,
+                    _ => crate::python::numpy::module::array_from(it, &v, None)?,
                 },
-                _ => super::numpy::module::array_from(it, &v, None)?,
+                _ => crate::python::numpy::module::array_from(it, &v, None)?,
             };
             let (shape, dt) = {
                 let d = data.borrow();
@@ -1057,7 +1057,7 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
                 )));
             }
             let srcv = it.new_array(src)?;
-            let conv = super::numpy::module::array_from(it, &srcv, Some(dt))?;
+            let conv = crate::python::numpy::module::array_from(it, &srcv, Some(dt))?;
             data.update(|d| *d = conv);
             Ok(Value::Host(o.clone()))
         }
@@ -1199,7 +1199,7 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
             _ => missing(),
         },
         Obj::Tensor { data, device } => match name {
-            "shape" => Ok(super::numpy::shape_value(data.borrow().shape())),
+            "shape" => Ok(crate::python::numpy::shape_value(data.borrow().shape())),
             "dtype" => Ok(Value::NpDType(data.borrow().dtype())),
             "device" => Ok(host(Obj::Device(*device))),
             "ndim" => Ok(Value::Int(data.borrow().ndim() as i64)),
@@ -1565,7 +1565,7 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| PyErr::key_error(idx.clone()))
         }
-        Obj::Tensor { data, .. } => super::numpy::get_item(it, data, &idx),
+        Obj::Tensor { data, .. } => crate::python::numpy::get_item(it, data, &idx),
         Obj::DictView(..) => Err(PyErr::type_error(format!(
             "'{}' object is not subscriptable",
             o.type_name()
@@ -1592,7 +1592,7 @@ pub fn set_item(it: &mut Interp, o: &Rc<Obj>, idx: Value, v: Value) -> Res<()> {
                 _ => Err(PyErr::type_error("an IRModule holds functions")),
             }
         }
-        Obj::Tensor { data, .. } => super::numpy::set_item(it, data, &idx, &v),
+        Obj::Tensor { data, .. } => crate::python::numpy::set_item(it, data, &idx, &v),
         _ => Err(PyErr::type_error(format!(
             "'{}' object does not support item assignment",
             o.type_name()
@@ -1813,7 +1813,7 @@ fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
             *v = it.new_array(arr)?;
         }
     }
-    super::numpy::testing::assert_allclose(it, a)
+    crate::python::numpy::testing::assert_allclose(it, a)
 }
 
 // ----------------------------------------------------------------------------

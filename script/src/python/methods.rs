@@ -5,10 +5,10 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{ExcKind, PyErr, Res};
-use super::host::Obj;
 use super::interp::Interp;
 use super::ops::num_i64;
 use super::value::*;
+use crate::bindings::host::Obj;
 
 const STR_METHODS: &[&str] = &[
     "format",
@@ -196,7 +196,9 @@ impl Interp {
                 match inst.class.lookup(name) {
                     Some(x) => self.bind(x, v, &inst.class),
                     None => {
-                        if let Some(r) = super::host::instance_host_attr(self, inst, name)? {
+                        if let Some(r) =
+                            crate::bindings::host::instance_host_attr(self, inst, name)?
+                        {
                             return Ok(r);
                         }
                         Err(PyErr::attribute_error(format!(
@@ -230,7 +232,7 @@ impl Interp {
                         _ => Ok(Value::Host(o)),
                     },
                     Some(x) => Ok(x),
-                    None => match super::host::class_attr(self, c, name)? {
+                    None => match crate::bindings::host::class_attr(self, c, name)? {
                         Some(x) => Ok(x),
                         None => Err(PyErr::attribute_error(format!(
                             "type object '{}' has no attribute '{name}'",
@@ -320,7 +322,7 @@ impl Interp {
                         "'super' object has no attribute '{name}'"
                     )));
                 }
-                super::host::get_attr(self, o, v, name)
+                crate::bindings::host::get_attr(self, o, v, name)
             }
             Value::Range(r) => match name {
                 "start" => Ok(Value::Int(r.start)),
@@ -400,7 +402,7 @@ impl Interp {
                 m.attrs.borrow_mut().insert(name.to_string(), v);
                 Ok(())
             }
-            Value::Host(o) => super::host::set_attr(self, o, name, v),
+            Value::Host(o) => crate::bindings::host::set_attr(self, o, name, v),
             _ => Err(PyErr::attribute_error(format!(
                 "'{}' object has no attribute '{name}' (and attributes of built-in objects are read-only)",
                 obj.type_name()
@@ -482,7 +484,7 @@ impl Interp {
                 })?;
                 self.call(&m, Args::new(vec![idx]))
             }
-            Value::Host(o) => super::host::get_item(self, o, idx),
+            Value::Host(o) => crate::bindings::host::get_item(self, o, idx),
             Value::Class(_) => Ok(obj.clone()),
             _ => Err(PyErr::type_error(format!(
                 "'{}' object is not subscriptable",
@@ -539,7 +541,7 @@ impl Interp {
                 self.call(&m, Args::new(vec![idx, v]))?;
                 Ok(())
             }
-            Value::Host(o) => super::host::set_item(self, o, idx, v),
+            Value::Host(o) => crate::bindings::host::set_item(self, o, idx, v),
             _ => Err(PyErr::type_error(format!(
                 "'{}' object does not support item assignment",
                 obj.type_name()
@@ -627,7 +629,7 @@ pub fn call_builtin_method(it: &mut Interp, recv: &Value, name: &str, a: Args) -
         Value::Array(_) | Value::NpScalar(_) | Value::NpDType(_) => {
             super::numpy::call_method(it, recv, name, a)
         }
-        Value::Host(o) => super::host::call_method(it, o, recv, name, a),
+        Value::Host(o) => crate::bindings::host::call_method(it, o, recv, name, a),
         _ => {
             let f = it.get_attr(recv, name)?;
             it.call(&f, a)

@@ -315,7 +315,7 @@ fn opnd(it: &mut Interp, v: &Value) -> Res<Opnd> {
                 vals: vals_of(&a),
             }
         }
-        Value::Host(_) => match super::host::host_array(v) {
+        Value::Host(_) => match crate::bindings::host::host_array(v) {
             Some(a) => Opnd {
                 shape: a.shape().to_vec(),
                 dtype: a.dtype(),
@@ -1191,7 +1191,7 @@ fn parse_ix(it: &mut Interp, v: &Value) -> Res<Ix> {
     Ok(match v {
         Value::Slice(s) => Ix::Slice(s.clone()),
         Value::None => Ix::NewAxis,
-        Value::Host(o) if matches!(**o, super::host::Obj::Ellipsis) => Ix::Ellipsis,
+        Value::Host(o) if matches!(**o, crate::bindings::host::Obj::Ellipsis) => Ix::Ellipsis,
         Value::List(_) => {
             let items = it.items_of(v)?;
             let mut out = Vec::with_capacity(items.len());

@@ -13,9 +13,9 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{ExcKind, PyErr, Res};
-use super::host::Obj;
 use super::interp::{CodeInfo, Env};
 use super::source::Source;
+use crate::bindings::host::Obj;
 use compiler_core::eval::NDArray;
 use tessel_ir::DataType;
 use tessel_syntax::ast;

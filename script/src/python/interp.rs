@@ -16,10 +16,10 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{Exc, ExcKind, PyErr, Res, TbEntry};
-use super::host::Obj;
 use super::source::Source;
 use super::value::*;
-use super::{Backend, Host, Limits, OutputChunk, Stream};
+use crate::bindings::host::Obj;
+use crate::{Backend, Host, Limits, OutputChunk, Stream};
 use tessel_syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
 use tessel_syntax::diag::Span;
 
@@ -1387,10 +1387,10 @@ impl Interp {
         }
         if let Some(k) = decorators
             .iter()
-            .position(super::tvm::is_prim_func_decorator)
+            .position(crate::bindings::tvm::is_prim_func_decorator)
         {
             let at = def.decorators.get(k).map_or(def.name_span, |d| d.span);
-            let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
+            let v = crate::bindings::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
             self.store_name(&def.name, v)?;
             return Ok(());
         }
@@ -1428,10 +1428,10 @@ impl Interp {
         }
         if let Some(k) = decorators
             .iter()
-            .position(super::tvm::is_ir_module_decorator)
+            .position(crate::bindings::tvm::is_ir_module_decorator)
         {
             let at = class.decorators.get(k).map_or(class.name_span, |d| d.span);
-            let v = super::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
+            let v = crate::bindings::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
             self.store_name(&class.name, v)?;
             return Ok(());
         }
@@ -1988,7 +1988,7 @@ impl Interp {
                 })?;
                 self.call(&call, args)
             }
-            Value::Host(o) => super::host::call_host(self, o, args),
+            Value::Host(o) => crate::bindings::host::call_host(self, o, args),
             _ => Err(PyErr::type_error(format!(
                 "'{}' object is not callable",
                 f.type_name()
@@ -2310,7 +2310,7 @@ impl Interp {
                 }
                 return self.make_iter(&it);
             }
-            Value::Host(o) => match super::host::host_iter(self, o)? {
+            Value::Host(o) => match crate::bindings::host::host_iter(self, o)? {
                 Some(items) => IterState::Seq {
                     items: items.into(),
                     index: 0,

@@ -358,7 +358,7 @@ impl Interp {
                 }
             }
         }
-        if let Some(v) = super::host::host_binary(self, op, &l, &r)? {
+        if let Some(v) = crate::bindings::host::host_binary(self, op, &l, &r)? {
             return Ok(v);
         }
         Err(PyErr::type_error(format!(
@@ -370,7 +370,7 @@ impl Interp {
     }
 
     pub(crate) fn unary_op(&mut self, op: UnaryOp, v: Value) -> Res<Value> {
-        if let Some(r) = super::te::unary(op, &v)? {
+        if let Some(r) = crate::bindings::te::unary(op, &v)? {
             return Ok(r);
         }
         match (op, &v) {
@@ -421,8 +421,8 @@ impl Interp {
             Value::Range(r) => !r.is_empty(),
             Value::NpScalar(s) => s.num.as_f64() != 0.0,
             Value::Array(a) => super::numpy::array_truthy(a)?,
-            Value::Host(_) if super::te::truthy(v).is_some() => {
-                return super::te::truthy(v).unwrap_or(Ok(true))
+            Value::Host(_) if crate::bindings::te::truthy(v).is_some() => {
+                return crate::bindings::te::truthy(v).unwrap_or(Ok(true))
             }
             Value::Instance(_) => {
                 if let Ok(m) = self.get_attr(v, "__bool__") {
@@ -465,7 +465,7 @@ impl Interp {
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             return super::numpy::compare(self, op, l, r);
         }
-        if let Some(v) = super::te::compare(op, l, r)? {
+        if let Some(v) = crate::bindings::te::compare(op, l, r)? {
             return Ok(v);
         }
         match op {
@@ -618,7 +618,7 @@ impl Interp {
                 is_same(l, r)
             }
             (Value::Host(a), Value::Host(b)) => {
-                super::host::host_eq(a, b).unwrap_or_else(|| is_same(l, r))
+                crate::bindings::host::host_eq(a, b).unwrap_or_else(|| is_same(l, r))
             }
             _ => is_same(l, r),
         })
@@ -662,7 +662,7 @@ impl Interp {
                 let r = self.call(&m, Args::new(vec![item.clone()]))?;
                 self.truthy(&r)
             }
-            Value::Host(o) => super::host::host_contains(self, o, item),
+            Value::Host(o) => crate::bindings::host::host_contains(self, o, item),
             _ => Err(PyErr::type_error(format!(
                 "argument of type '{}' is not iterable",
                 container.type_name()
@@ -681,7 +681,7 @@ fn cmp_error(op: CmpOp, l: &Value, r: &Value) -> Box<PyErr> {
 }
 
 pub(crate) fn is_not_implemented(v: &Value) -> bool {
-    matches!(v, Value::Host(o) if matches!(**o, super::host::Obj::NotImplemented))
+    matches!(v, Value::Host(o) if matches!(**o, crate::bindings::host::Obj::NotImplemented))
 }
 
 /// `a is b`.
@@ -690,7 +690,9 @@ pub fn is_same(a: &Value, b: &Value) -> bool {
         (Value::None, Value::None) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Host(x), Value::Host(y)) => Rc::ptr_eq(x, y) || super::host::host_same(x, y),
+        (Value::Host(x), Value::Host(y)) => {
+            Rc::ptr_eq(x, y) || crate::bindings::host::host_same(x, y)
+        }
         _ => match (a.identity(), b.identity()) {
             (Some(x), Some(y)) => x == y,
             _ => false,

@@ -8,11 +8,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::error::{ExcKind, PyErr, Res};
-use super::interp::Interp;
 use super::tvm;
-use super::value::*;
-use super::Executable;
+use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::interp::Interp;
+use crate::python::value::*;
+use crate::Executable;
 use compiler_core::schedule::{Rv, Schedule, TraceDialect};
 use tessel_ir::printer::Dialect;
 use tessel_ir::{IRModule, PrimFunc};
@@ -369,7 +369,7 @@ pub fn host_binary(it: &mut Interp, op: BinOp, l: &Value, r: &Value) -> Res<Opti
 
 pub fn host_str(it: &mut Interp, o: &Rc<Obj>) -> Res<Option<String>> {
     Ok(Some(match &**o {
-        Obj::Tensor { data, .. } => super::numpy::array_str(&data.borrow()),
+        Obj::Tensor { data, .. } => crate::python::numpy::array_str(&data.borrow()),
         Obj::Device(d) => format!("{}:{}", d.kind, d.index),
         Obj::BenchmarkResult(r) => tvm::benchmark_str(r),
         Obj::Display { text, .. } => text.clone(),
@@ -506,9 +506,9 @@ pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, a: Ar
                 let n = s.chars().count() as i64;
                 it.write(
                     if *err {
-                        super::Stream::Stderr
+                        crate::Stream::Stderr
                     } else {
-                        super::Stream::Stdout
+                        crate::Stream::Stdout
                     },
                     s,
                 );

@@ -22,7 +22,7 @@ pub(super) fn set(m: &Value, k: &str, v: Value) {
 
 const NOTE: &str = "Tessel's Relax covers Var, TensorStructInfo, const, BlockBuilder, relax.op.*, call_tir, call_dps_packed, build and VirtualMachine";
 
-/// Fills `tvm.relax` and `tvm.script.relax` (after [`crate::tvm::install`]).
+/// Fills `tvm.relax` and `tvm.script.relax` (after [`crate::bindings::tvm::install`]).
 pub fn install(it: &mut Interp) {
     let op = |n: &str| builtin_with(&format!("tvm.relax.op.{n}"), op_call, Value::str(n));
     let nn = module(
@@ -111,10 +111,10 @@ pub fn install(it: &mut Interp) {
     let var_base = it.types.host_class("tvm.relax.expr.Var");
     // A DataflowVar is a Var (`isinstance(C, relax.Var)` in the book).
     if !it.types.host.contains_key("tvm.relax.expr.DataflowVar") {
-        let dfv = crate::builtins::builtin_class(
+        let dfv = crate::python::builtins::builtin_class(
             "DataflowVar",
             "tvm.relax.expr",
-            crate::value::BuiltinType::Host,
+            crate::python::value::BuiltinType::Host,
             Some(&var_base),
         );
         it.types

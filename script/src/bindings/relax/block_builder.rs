@@ -364,7 +364,7 @@ pub(super) fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Ar
             let gv = a.req(0, "gv", name)?;
             let f = a.req(1, "updated_func", name)?;
             a.done(name, 2)?;
-            let gname = crate::tvm::func_name_arg(&gv)?;
+            let gname = crate::bindings::tvm::func_name_arg(&gv)?;
             let func = match &f {
                 Value::Host(o) => match &**o {
                     Obj::PrimFunc { func, .. } => BaseFunc::Prim(func.clone()),
@@ -419,7 +419,7 @@ pub(super) fn te_arg(
             _ => return Ok(v.clone()),
         };
         if let Some((t, _)) = map.iter().find(|(_, x)| same_expr(x, &e)) {
-            return Ok(crate::te::tensor_value(t.clone()));
+            return Ok(crate::bindings::te::tensor_value(t.clone()));
         }
         let info = match &e.kind() {
             ExprKind::Var(var) => var.sinfo().clone(),
@@ -445,7 +445,7 @@ pub(super) fn te_arg(
         let t = compiler_core::te::placeholder(&shape, dtype, &name)
             .map_err(|e| PyErr::value_error(e.message))?;
         map.push((t.clone(), e));
-        return Ok(crate::te::tensor_value(t));
+        return Ok(crate::bindings::te::tensor_value(t));
     }
     match v {
         Value::Tuple(_) | Value::List(_) => {
@@ -505,7 +505,7 @@ pub(super) fn te_call_expr(
             _ => "te_func".to_string(),
         },
     };
-    let call = crate::te::call_te_function(
+    let call = crate::bindings::te::call_te_function(
         it,
         &f,
         Args {

@@ -85,7 +85,7 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
         }
         (RObj::OpRef(n), "name") => Ok(Value::str(n.as_str())),
         (RObj::Func(f), "attrs") => {
-            let mut d = crate::dict::Dict::new();
+            let mut d = crate::python::dict::Dict::new();
             for (k, x) in &f.attrs {
                 d.insert(Value::str(k.as_str()), simple_attr(x))?;
             }
@@ -130,12 +130,12 @@ pub fn call_method(it: &mut Interp, r: &RObj, recv: &Value, name: &str, mut a: A
             let _dev = a.take(1, "dev");
             let number = a
                 .take(2, "number")
-                .and_then(|v| crate::ops::num_i64(&v))
+                .and_then(|v| crate::python::ops::num_i64(&v))
                 .unwrap_or(10)
                 .max(1) as u64;
             let repeat = a
                 .take(3, "repeat")
-                .and_then(|v| crate::ops::num_i64(&v))
+                .and_then(|v| crate::python::ops::num_i64(&v))
                 .unwrap_or(1)
                 .max(1) as u64;
             let _ = a.take_kw("min_repeat_ms");
@@ -209,7 +209,7 @@ pub fn get_item(it: &mut Interp, r: &RObj, idx: Value) -> Res<Value> {
             Ok(host(RObj::VmFunc(e.clone(), n)))
         }
         RObj::Var(v) => {
-            let i = crate::ops::num_i64(&idx)
+            let i = crate::python::ops::num_i64(&idx)
                 .ok_or_else(|| PyErr::type_error("tuple indices must be integers"))?;
             Ok(host(RObj::Expr(Expr::new(
                 ExprKind::TupleGetItem(v.to_expr(), i.max(0) as usize),

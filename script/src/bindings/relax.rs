@@ -6,7 +6,7 @@
 //! normalises them to A-normal form as TVM does (a nested call gets its own
 //! binding) and infers struct info with [`compiler_core::graph::infer`]. The VM is
 //! [`compiler_core::graph::vm::Vm`]: `call_tir` runs PrimFuncs through the script's
-//! [`super::Backend`] (the reference interpreter by default) and
+//! [`crate::Backend`] (the reference interpreter by default) and
 //! `call_dps_packed` finds functions the script registered with
 //! `tvm.register_func`, calling them with `tvm.runtime.Tensor` arguments.
 //!
@@ -24,12 +24,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::builtins::{builtin, builtin_with};
-use super::error::{ExcKind, PyErr, Res};
 use super::host::{Device, Obj};
-use super::interp::Interp;
-use super::value::*;
-use super::{Executable, TargetSpec};
+use crate::python::builtins::{builtin, builtin_with};
+use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::interp::Interp;
+use crate::python::value::*;
+use crate::{Executable, TargetSpec};
 use compiler_core::eval::NDArray;
 use compiler_core::graph::infer::expr_sinfo;
 use compiler_core::graph::vm::{Kernels, PackedRegistry, Value as VmValue, Vm};

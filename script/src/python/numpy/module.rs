@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::*;
-use crate::builtins::{builtin, builtin_with};
+use crate::python::builtins::{builtin, builtin_with};
 
 fn module(name: &str, attrs: HashMap<String, Value>) -> Value {
     Value::Module(Rc::new(ModuleObj {
@@ -280,7 +280,7 @@ fn flatten(
             }
             let (n, dt) = match (leaf_num(other), leaf_dtype(other)) {
                 (Some(n), Some(dt)) => (n, dt),
-                _ => match super::super::host::host_array(other) {
+                _ => match crate::bindings::host::host_array(other) {
                     Some(a) => {
                         let av = it.new_array(a)?;
                         return flatten(it, &av, depth, shape, leaves);
@@ -311,7 +311,7 @@ pub fn array_from(it: &mut Interp, v: &Value, dtype: Option<DataType>) -> Res<ND
             _ => Ok(a),
         };
     }
-    if let Some(a) = super::super::host::host_array(v) {
+    if let Some(a) = crate::bindings::host::host_array(v) {
         let av = it.new_array(a)?;
         return array_from(it, &av, dtype);
     }
@@ -895,7 +895,7 @@ fn np_round(it: &mut Interp, mut a: Args) -> Res<Value> {
     let v = a.req(0, "a", "round")?;
     let d = a.take(1, "decimals").and_then(|x| num_i64(&x)).unwrap_or(0);
     match &v {
-        Value::Float(f) => Ok(Value::Float(crate::builtins::round_float(*f, d))),
+        Value::Float(f) => Ok(Value::Float(crate::python::builtins::round_float(*f, d))),
         _ => round_array(it, &v, d),
     }
 }

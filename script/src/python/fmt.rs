@@ -2,10 +2,10 @@
 //! following CPython's output exactly.
 
 use super::error::{ExcKind, PyErr, Res};
-use super::host::Obj;
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
+use crate::bindings::host::Obj;
 use tessel_syntax::ast::FStringPart;
 
 /// Containers nested deeper than this print as `...`.
@@ -138,7 +138,7 @@ impl Interp {
                 }
                 self.repr(v)
             }
-            Value::Host(o) => match super::host::host_str(self, o)? {
+            Value::Host(o) => match crate::bindings::host::host_str(self, o)? {
                 Some(s) => Ok(s),
                 None => self.repr(v),
             },
@@ -292,7 +292,7 @@ impl Interp {
             Value::Array(a) => super::numpy::array_repr(&a.borrow()),
             Value::NpScalar(s) => super::numpy::scalar_repr(s),
             Value::NpDType(d) => format!("dtype('{}')", super::numpy::dtype_name(*d)),
-            Value::Host(o) => super::host::host_repr(self, o)?,
+            Value::Host(o) => crate::bindings::host::host_repr(self, o)?,
         })
     }
 
@@ -885,7 +885,7 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
             'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
                 let x = num_f64(&v)
                     .or_else(|| match &v {
-                        Value::Host(_) => super::host::host_float(&v),
+                        Value::Host(_) => crate::bindings::host::host_float(&v),
                         _ => None,
                     })
                     .ok_or_else(|| {

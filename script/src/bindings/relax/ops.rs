@@ -78,7 +78,7 @@ pub(super) fn op_call(it: &mut Interp, mut a: Args) -> Res<Value> {
             let x = arg(&mut a, it, 0, "data")?;
             let axis = a
                 .take(1, "axis")
-                .and_then(|v| crate::ops::num_i64(&v))
+                .and_then(|v| crate::python::ops::num_i64(&v))
                 .unwrap_or(-1);
             a.done(f, 2)?;
             Expr::op(Op::Softmax { axis }, vec![x])
@@ -126,7 +126,10 @@ pub(super) fn op_call(it: &mut Interp, mut a: Args) -> Res<Value> {
                 }
             };
             attrs.dilation = pair(it, a.take(4, "dilation"), [1, 1])?;
-            if let Some(g) = a.take(5, "groups").and_then(|v| crate::ops::num_i64(&v)) {
+            if let Some(g) = a
+                .take(5, "groups")
+                .and_then(|v| crate::python::ops::num_i64(&v))
+            {
                 attrs.groups = g;
             }
             for (i, key) in ["data_layout", "kernel_layout", "out_layout"]

@@ -28,7 +28,7 @@ pub(super) fn tensor_sinfo(it: &mut Interp, mut a: Args) -> Res<Value> {
     let info = match shape {
         Some(s) if !matches!(s, Value::None) => TensorInfo::new(to_dims(it, &s)?, dtype),
         _ => TensorInfo::with_ndim(
-            ndim.and_then(|v| crate::ops::num_i64(&v))
+            ndim.and_then(|v| crate::python::ops::num_i64(&v))
                 .filter(|&n| n >= 0)
                 .map(|n| n as usize),
             dtype,

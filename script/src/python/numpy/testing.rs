@@ -143,7 +143,7 @@ fn compare_arrays(
         "Mismatched elements: {} / {} ({}%)",
         bad.len(),
         total,
-        crate::fmt::fmt_general(percent, 3, false, false)
+        crate::python::fmt::fmt_general(percent, 3, false, false)
     )];
     if !shape.is_empty() {
         let lines: Vec<String> = bad
@@ -164,7 +164,7 @@ fn compare_arrays(
                             }
                         }
                         Num::I(i) => i.to_string(),
-                        Num::F(f) => crate::fmt::float_repr(f),
+                        Num::F(f) => crate::python::fmt::float_repr(f),
                     },
                     _ => String::new(),
                 };
@@ -261,8 +261,8 @@ pub fn assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
     let _ = a.take_kw("strict");
     let header = format!(
         "Not equal to tolerance rtol={}, atol={}",
-        crate::fmt::fmt_general(rtol, 6, false, false),
-        crate::fmt::fmt_general(atol, 6, false, false)
+        crate::python::fmt::fmt_general(rtol, 6, false, false),
+        crate::python::fmt::fmt_general(atol, 6, false, false)
     );
     let close = move |p: f64, q: f64| (p - q).abs() <= atol + rtol * q.abs();
     compare_arrays(it, &actual, &desired, &header, &err_msg, &close)?;

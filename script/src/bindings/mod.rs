@@ -1,0 +1,8 @@
+//! The `tvm` package as the Python core sees it: host objects for IR
+//! modules, functions, schedules, tensors, runtime modules, tensor
+//! expressions and Relax, with their attributes, methods and calls.
+
+pub mod host;
+pub mod relax;
+pub mod te;
+pub mod tvm;
