@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use crate::bindings::host::Obj;
+use crate::bindings::host::{tvm_obj, Obj};
 use crate::python::value::Value;
 use crate::Interpreter;
 use compiler_core::schedule::{Schedule, TraceDialect};
@@ -54,8 +54,8 @@ fn inspect(value: &Value) -> Option<Inspected> {
     let Value::Host(obj) = value else {
         return None;
     };
-    Some(match &**obj {
-        Obj::Schedule(cell) => {
+    Some(match tvm_obj(obj) {
+        Some(Obj::Schedule(cell)) => {
             let s = cell.borrow();
             Inspected::Schedule {
                 schedule: s.sch.clone(),
@@ -64,11 +64,11 @@ fn inspect(value: &Value) -> Option<Inspected> {
                 trace_dialect: s.sch.dialect,
             }
         }
-        Obj::IRModule { module, dialect } => Inspected::Module {
+        Some(Obj::IRModule { module, dialect }) => Inspected::Module {
             module: module.borrow().clone(),
             dialect: *dialect,
         },
-        Obj::PrimFunc { func, dialect } => Inspected::PrimFunc {
+        Some(Obj::PrimFunc { func, dialect }) => Inspected::PrimFunc {
             name: crate::bindings::tvm::name_of(func).unwrap_or_else(|| "main".into()),
             func: func.clone(),
             dialect: *dialect,

@@ -161,6 +161,7 @@ impl Interpreter {
             mem: Rc::new(MemTracker::new(limits.memory)),
             host,
             backend,
+            library: Rc::new(bindings::host::TvmLibrary),
             frame: Frame {
                 env: None,
                 class_ns: None,

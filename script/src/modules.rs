@@ -5,9 +5,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::bindings::host::Obj;
 use crate::python::builtins::builtin;
 use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::host_object::CoreObj;
 use crate::python::interp::Interp;
 use crate::python::ops::num_f64;
 use crate::python::value::*;
@@ -76,8 +76,8 @@ impl Interp {
                         ("executable", Value::str("")),
                         ("argv", argv),
                         ("maxsize", Value::Int(i64::MAX)),
-                        ("stdout", Value::Host(Rc::new(Obj::StdStream(false)))),
-                        ("stderr", Value::Host(Rc::new(Obj::StdStream(true)))),
+                        ("stdout", CoreObj::StdStream(false).value()),
+                        ("stderr", CoreObj::StdStream(true).value()),
                     ],
                 );
                 self.modules.insert("sys".into(), m);
@@ -134,17 +134,17 @@ fn display_obj(kind: &'static str) -> BuiltinFn {
             let _ = a.take_kw("url");
             let _ = a.take_kw("filename");
             let text = it.str_of(&data)?;
-            Ok(Value::Host(Rc::new(Obj::Display { kind: "Code", text })))
+            Ok(CoreObj::Display { kind: "Code", text }.value())
         },
         "HTML" => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
             let text = it.str_of(&data)?;
-            Ok(Value::Host(Rc::new(Obj::Display { kind: "HTML", text })))
+            Ok(CoreObj::Display { kind: "HTML", text }.value())
         },
         _ => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
             let text = it.str_of(&data)?;
-            Ok(Value::Host(Rc::new(Obj::Display {
+            Ok(Value::Host(Rc::new(CoreObj::Display {
                 kind: "Markdown",
                 text,
             })))

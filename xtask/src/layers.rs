@@ -286,22 +286,8 @@ impl ModuleGraph {
     }
 }
 
-/// Cycles that exist and are still to be broken, by crate: a cycle found
-/// must lie inside one of these (so they can only shrink). The script
-/// interpreter's modules are one cluster: values hold host objects, host
-/// objects are the TVM bindings, and the bindings call back into the
-/// interpreter; breaking it needs a host-object trait between the Python
-/// core and the bindings.
-const KNOWN_CYCLES: &[(&str, &[&str])] = &[("script", &["bindings", "python"])];
-
-fn is_known(krate: &str, cycle: &[String]) -> bool {
-    KNOWN_CYCLES
-        .iter()
-        .any(|(k, modules)| *k == krate && cycle.iter().all(|m| modules.contains(&m.as_str())))
-}
-
-/// `cargo xtask layers`: each crate's modules bottom-up, or its cycles.
-/// Fails on a cycle that is not a known one (or part of one).
+/// `cargo xtask layers`: each crate's modules bottom-up. Fails on any
+/// cycle, naming its modules.
 pub fn report(root: &Path) -> Result<(), String> {
     let mut failures = Vec::new();
     for g in workspace_graphs(root) {
@@ -309,16 +295,7 @@ pub fn report(root: &Path) -> Result<(), String> {
             Some(order) => println!("{:<14} {}", g.krate, order.join(" < ")),
             None => {
                 for cycle in g.cycles() {
-                    let line = format!("{}: {}", g.krate, cycle.join(" <-> "));
-                    if is_known(&g.krate, &cycle) {
-                        println!(
-                            "{:<14} known cycle, to be broken: {}",
-                            g.krate,
-                            cycle.join(" <-> ")
-                        );
-                    } else {
-                        failures.push(line);
-                    }
+                    failures.push(format!("{}: {}", g.krate, cycle.join(" <-> ")));
                 }
             }
         }

@@ -1,22 +1,23 @@
-//! Host objects: values that are not plain Python data — TVM objects
-//! (modules, functions, schedules, tensors, runtime modules), IPython
-//! display objects, and the interpreter's own helper objects (`super()`,
-//! `staticmethod`, dict views…). Each kind answers attribute access, calls,
-//! printing and comparison here; the TVM-specific behaviour is in
-//! [`super::tvm`].
+//! TVM's objects (modules, functions, schedules, tensors, runtime modules,
+//! tensor expressions, Relax values) as host objects of the Python core:
+//! each kind answers attribute access, calls, printing and comparison here,
+//! dispatching to [`super::tvm`], [`super::te`] and [`super::relax`]; and
+//! [`TvmLibrary`], the package's classes, decorators and operators.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::tvm;
 use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::host_object::{DefinitionKind, HostLibrary, HostObject};
 use crate::python::interp::Interp;
 use crate::python::value::*;
 use crate::Executable;
 use compiler_core::schedule::{Rv, Schedule, TraceDialect};
 use tessel_ir::printer::Dialect;
 use tessel_ir::{IRModule, PrimFunc};
-use tessel_syntax::ast::BinOp;
+use tessel_syntax::ast::{self, BinOp, CmpOp, UnaryOp};
 
 /// A TVM device (`tvm.cpu(0)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,33 +72,8 @@ pub struct RtModule {
     pub executable: bool,
 }
 
-/// Host-provided objects.
+/// TVM's objects as the Python core sees them ([`HostObject`]).
 pub enum Obj {
-    // ---- interpreter helpers
-    Ellipsis,
-    NotImplemented,
-    PlainObject,
-    StaticMethod(Value),
-    ClassMethod(Value),
-    Property {
-        getter: Value,
-        setter: RefCell<Option<Value>>,
-    },
-    Super {
-        class: Rc<Class>,
-        obj: Value,
-    },
-    /// `dict.keys()` and friends (a snapshot).
-    DictView(&'static str, Vec<Value>),
-    /// `sys.stdout` (false) / `sys.stderr` (true).
-    StdStream(bool),
-    /// IPython rich-display objects (`Code`, `HTML`, `Markdown`).
-    Display {
-        kind: &'static str,
-        text: String,
-    },
-
-    // ---- TVM
     IRModule {
         module: RefCell<IRModule>,
         dialect: Dialect,
@@ -151,35 +127,24 @@ pub enum Obj {
     Relax(super::relax::RObj),
 }
 
-impl Obj {
-    pub fn type_name(&self) -> &'static str {
-        match self.class_name() {
-            Some(n) => n.rsplit('.').next().unwrap_or(n),
-            None => "object",
-        }
+/// The TVM object a value holds, if any.
+pub fn obj_of(v: &Value) -> Option<&Obj> {
+    tvm_obj(v.host()?)
+}
+
+/// The host object as a TVM object, if it is one (not one of the Python
+/// core's own objects).
+pub fn tvm_obj(o: &Rc<dyn HostObject>) -> Option<&Obj> {
+    o.as_any().downcast_ref()
+}
+
+impl HostObject for Obj {
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 
-    /// The qualified class name `type()` reports.
-    pub fn class_name(&self) -> Option<&'static str> {
+    fn class_name(&self) -> Option<&'static str> {
         Some(match self {
-            Obj::Ellipsis => "builtins.ellipsis",
-            Obj::NotImplemented => "builtins.NotImplementedType",
-            Obj::PlainObject => "builtins.object",
-            Obj::StaticMethod(_) => "builtins.staticmethod",
-            Obj::ClassMethod(_) => "builtins.classmethod",
-            Obj::Property { .. } => "builtins.property",
-            Obj::Super { .. } => "builtins.super",
-            Obj::DictView(k, _) => match *k {
-                "dict_keys" => "builtins.dict_keys",
-                "dict_values" => "builtins.dict_values",
-                _ => "builtins.dict_items",
-            },
-            Obj::StdStream(_) => "_io.TextIOWrapper",
-            Obj::Display { kind, .. } => match *kind {
-                "Code" => "IPython.core.display.Code",
-                "HTML" => "IPython.core.display.HTML",
-                _ => "IPython.core.display.Markdown",
-            },
             Obj::IRModule { .. } => "tvm.ir.module.IRModule",
             // TVM 0.27's class, whichever dialect the function was written in.
             Obj::PrimFunc { .. } => "tvm.tirx.function.PrimFunc",
@@ -211,357 +176,225 @@ impl Obj {
         })
     }
 
-    /// Objects whose attributes may hold Python functions (looked up generically).
-    pub fn is_user_like(&self) -> bool {
-        matches!(self, Obj::Super { .. })
-    }
-
-    pub fn is_callable(&self) -> bool {
+    fn is_callable(&self) -> bool {
         matches!(
             self,
-            Obj::StaticMethod(_)
-                | Obj::ClassMethod(_)
-                | Obj::RtModule(_)
+            Obj::RtModule(_)
                 | Obj::PackedFunc { .. }
                 | Obj::TimeEvaluator { .. }
                 | Obj::Te(super::te::TeObj::Tensor(_))
         ) || matches!(self, Obj::Relax(r) if r.is_callable())
     }
 
-    /// What IPython shows for the object as a cell's last expression, when
-    /// it differs from `repr`.
-    pub fn display_text(&self) -> Option<String> {
-        match self {
-            Obj::Display { text, .. } => Some(text.trim_end_matches('\n').to_string()),
-            _ => None,
-        }
-    }
-
     /// Value identity for hashing (`GlobalVar`s are equal by name).
-    pub fn hash_name(&self) -> Option<(&'static str, String)> {
+    fn hash_name(&self) -> Option<(&'static str, String)> {
         match self {
             Obj::GlobalVar(n) => Some(("GlobalVar", n.clone())),
             // `tvm.ir.Op.get("relax.add")` as a dict key (the book's op maps).
             Obj::Relax(super::relax::RObj::OpRef(n)) => Some(("Op", n.clone())),
             Obj::Device(d) => Some(("Device", format!("{}:{}", d.kind, d.index))),
-            Obj::Ellipsis => Some(("Ellipsis", String::new())),
-            Obj::NotImplemented => Some(("NotImplemented", String::new())),
             _ => None,
         }
     }
-}
 
-pub fn host_same(a: &Obj, b: &Obj) -> bool {
-    matches!(
-        (a, b),
-        (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented)
-    )
-}
-
-pub fn host_eq(a: &Obj, b: &Obj) -> Option<bool> {
-    Some(match (a, b) {
-        (Obj::GlobalVar(x), Obj::GlobalVar(y)) => x == y,
-        (Obj::Device(x), Obj::Device(y)) => x == y,
-        (
-            Obj::Rv {
-                rv: x, sched: s, ..
-            },
-            Obj::Rv {
-                rv: y, sched: t, ..
-            },
-        ) => x == y && s == t,
-        (Obj::Ellipsis, Obj::Ellipsis) | (Obj::NotImplemented, Obj::NotImplemented) => true,
-        (Obj::Relax(x), Obj::Relax(y)) => return x.eq(y),
-        _ => return None,
-    })
-}
-
-/// Items when iterating a host object.
-pub fn host_iter(it: &mut Interp, o: &Rc<Obj>) -> Res<Option<Vec<Value>>> {
-    Ok(match &**o {
-        Obj::DictView(_, items) => Some(items.clone()),
-        Obj::IRModule { module, .. } => Some(
-            module
-                .borrow()
-                .functions
-                .iter()
-                .map(|(n, _)| Value::Host(Rc::new(Obj::GlobalVar(n.clone()))))
-                .collect(),
-        ),
-        Obj::Attrs(items) => Some(items.iter().map(|(k, _)| Value::str(k.as_str())).collect()),
-        Obj::Tensor { data, .. } => {
-            let v = Value::Array(data.clone());
-            let mut out = Vec::new();
-            let mut s = it.make_iter(&v)?;
-            while let Some(x) = it.iter_next(&mut s)? {
-                out.push(x);
-            }
-            Some(out)
-        }
-        _ => None,
-    })
-}
-
-pub fn host_len(o: &Obj) -> Option<i64> {
-    Some(match o {
-        Obj::DictView(_, items) => items.len() as i64,
-        Obj::IRModule { module, .. } => module.borrow().functions.len() as i64,
-        Obj::Attrs(items) => items.len() as i64,
-        Obj::Tensor { data, .. } => *data.borrow().shape().first()? as i64,
-        _ => return None,
-    })
-}
-
-pub fn host_contains(it: &mut Interp, o: &Rc<Obj>, item: &Value) -> Res<bool> {
-    match &**o {
-        Obj::DictView(_, items) => {
-            for x in items.clone() {
-                if it.values_eq(&x, item)? {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        }
-        Obj::IRModule { module, .. } => {
-            let name = tvm::func_name_arg(item)?;
-            Ok(module.borrow().get(&name).is_some())
-        }
-        Obj::Attrs(items) => Ok(items.iter().any(|(k, _)| Some(k.as_str()) == item.as_str())),
-        _ => Err(PyErr::type_error(format!(
-            "argument of type '{}' is not iterable",
-            o.type_name()
-        ))),
+    fn equals(&self, other: &dyn HostObject) -> Option<bool> {
+        let other = other.as_any().downcast_ref::<Obj>()?;
+        Some(match (self, other) {
+            (Obj::GlobalVar(x), Obj::GlobalVar(y)) => x == y,
+            (Obj::Device(x), Obj::Device(y)) => x == y,
+            (
+                Obj::Rv {
+                    rv: x, sched: s, ..
+                },
+                Obj::Rv {
+                    rv: y, sched: t, ..
+                },
+            ) => x == y && s == t,
+            (Obj::Relax(x), Obj::Relax(y)) => return x.eq(y),
+            _ => return None,
+        })
     }
-}
 
-/// A host value as a float (`float(result.mean)` works on plain floats anyway).
-pub fn host_float(v: &Value) -> Option<f64> {
-    let _ = v;
-    None
-}
-
-pub fn host_int(v: &Value) -> Option<i64> {
-    match v {
-        Value::Host(o) => match &**o {
+    fn to_int(&self) -> Option<i64> {
+        match self {
             Obj::Device(d) => Some(d.index),
             Obj::Te(t) => super::te::const_int(t),
             _ => None,
-        },
-        _ => None,
+        }
     }
-}
 
-/// The array inside a TVM tensor (for NumPy functions given a tensor).
-pub fn host_array(v: &Value) -> Option<compiler_core::eval::NDArray> {
-    match v {
-        Value::Host(o) => match &**o {
+    fn to_array(&self) -> Option<compiler_core::eval::NDArray> {
+        match self {
             Obj::Tensor { data, .. } => Some(data.borrow().clone()),
             _ => None,
-        },
-        _ => None,
+        }
     }
-}
 
-pub fn host_binary(it: &mut Interp, op: BinOp, l: &Value, r: &Value) -> Res<Option<Value>> {
-    let _ = it;
-    super::te::binary(op, l, r)
-}
+    fn length(&self) -> Option<i64> {
+        Some(match self {
+            Obj::IRModule { module, .. } => module.borrow().functions.len() as i64,
+            Obj::Attrs(items) => items.len() as i64,
+            Obj::Tensor { data, .. } => *data.borrow().shape().first()? as i64,
+            _ => return None,
+        })
+    }
 
-pub fn host_str(it: &mut Interp, o: &Rc<Obj>) -> Res<Option<String>> {
-    Ok(Some(match &**o {
-        Obj::Tensor { data, .. } => crate::python::numpy::array_str(&data.borrow()),
-        Obj::Device(d) => format!("{}:{}", d.kind, d.index),
-        Obj::BenchmarkResult(r) => tvm::benchmark_str(r),
-        Obj::Display { text, .. } => text.clone(),
-        _ => return host_repr(it, o).map(Some),
-    }))
-}
-
-pub fn host_repr(it: &mut Interp, o: &Rc<Obj>) -> Res<String> {
-    Ok(match &**o {
-        Obj::Ellipsis => "Ellipsis".into(),
-        Obj::NotImplemented => "NotImplemented".into(),
-        Obj::PlainObject => "<object object>".into(),
-        Obj::StaticMethod(_) => "<staticmethod object>".into(),
-        Obj::ClassMethod(_) => "<classmethod object>".into(),
-        Obj::Property { .. } => "<property object>".into(),
-        Obj::Super { class, .. } => {
-            format!("<super: <class '{}'>, <{} object>>", class.name, class.name)
-        }
-        Obj::DictView(kind, items) => {
-            let items = items.clone();
-            let inner = it.repr(&Value::List(Rc::new(List {
-                items: RefCell::new(items),
-                charge: Charge::new(&it.mem),
-            })))?;
-            format!("{kind}({inner})")
-        }
-        Obj::StdStream(err) => {
-            if *err {
-                "<_io.TextIOWrapper name='<stderr>' mode='w' encoding='utf-8'>".into()
-            } else {
-                "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>".into()
+    fn iter(&self, it: &mut Interp) -> Res<Option<Vec<Value>>> {
+        Ok(match self {
+            Obj::IRModule { module, .. } => Some(
+                module
+                    .borrow()
+                    .functions
+                    .iter()
+                    .map(|(n, _)| Value::Host(Rc::new(Obj::GlobalVar(n.clone()))))
+                    .collect(),
+            ),
+            Obj::Attrs(items) => Some(items.iter().map(|(k, _)| Value::str(k.as_str())).collect()),
+            Obj::Tensor { data, .. } => {
+                let v = Value::Array(data.clone());
+                let mut out = Vec::new();
+                let mut s = it.make_iter(&v)?;
+                while let Some(x) = it.iter_next(&mut s)? {
+                    out.push(x);
+                }
+                Some(out)
             }
-        }
-        Obj::Display { kind, .. } => format!("<IPython.core.display.{kind} object>"),
-        Obj::Attrs(items) => tvm::attrs_text(it, items)?,
-        Obj::Te(t) => super::te::repr(t),
-        Obj::Relax(r) => r.repr(),
-        other => tvm::repr(other),
-    })
-}
-
-pub fn call_host(it: &mut Interp, o: &Rc<Obj>, args: Args) -> Res<Value> {
-    match &**o {
-        Obj::StaticMethod(f) => {
-            let f = f.clone();
-            it.call(&f, args)
-        }
-        Obj::RtModule(m) => {
-            let m = m.clone();
-            let entry = m.entry.clone();
-            tvm::call_packed(it, &m, &entry, args)
-        }
-        Obj::PackedFunc { module, name } => {
-            let (m, n) = (module.clone(), name.clone());
-            tvm::call_packed(it, &m, &n, args)
-        }
-        Obj::TimeEvaluator {
-            module,
-            name,
-            number,
-            repeat,
-        } => {
-            let (m, n) = (module.clone(), name.clone());
-            tvm::time_evaluate(it, &m, &n, *number, *repeat, args)
-        }
-        Obj::Te(t) => super::te::call(it, t, args),
-        Obj::Relax(r) => super::relax::call(it, r, args),
-        _ => Err(PyErr::type_error(format!(
-            "'{}' object is not callable",
-            o.type_name()
-        ))),
+            _ => None,
+        })
     }
-}
 
-pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Value> {
-    match &**o {
-        Obj::Display { text, .. } if name == "data" => Ok(Value::str(text.as_str())),
-        Obj::Property { getter, .. } => match name {
-            "setter" => Ok(Value::BoundMethod(Rc::new((v.clone(), name.into())))),
-            "fget" => Ok(getter.clone()),
-            _ => Err(PyErr::attribute_error(format!(
-                "'property' object has no attribute '{name}'"
+    fn contains(&self, _it: &mut Interp, item: &Value) -> Res<bool> {
+        match self {
+            Obj::IRModule { module, .. } => {
+                let name = tvm::func_name_arg(item)?;
+                Ok(module.borrow().get(&name).is_some())
+            }
+            Obj::Attrs(items) => Ok(items.iter().any(|(k, _)| Some(k.as_str()) == item.as_str())),
+            _ => Err(PyErr::type_error(format!(
+                "argument of type '{}' is not iterable",
+                self.type_name()
             ))),
-        },
-        Obj::DictView(..) | Obj::StdStream(_) | Obj::Display { .. } | Obj::PlainObject => {
-            if matches!(&**o, Obj::StdStream(_)) && matches!(name, "write" | "flush") {
-                return Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
-            }
-            Err(PyErr::attribute_error(format!(
-                "'{}' object has no attribute '{name}'",
-                o.type_name()
-            )))
         }
-        Obj::Te(t) => super::te::get_attr(it, t, v, name),
-        Obj::Relax(r) => super::relax::get_attr(it, r, v, name),
-        _ => tvm::get_attr(it, o, v, name),
     }
-}
 
-pub fn set_attr(it: &mut Interp, o: &Rc<Obj>, name: &str, v: Value) -> Res<()> {
-    let _ = it;
-    match &**o {
-        Obj::Property { setter, .. } if name == "setter" => {
-            *setter.borrow_mut() = Some(v);
-            Ok(())
-        }
-        _ => Err(PyErr::attribute_error(format!(
-            "'{}' object attribute '{name}' is read-only",
-            o.type_name()
-        ))),
+    fn str(&self, _it: &mut Interp) -> Res<Option<String>> {
+        Ok(match self {
+            Obj::Tensor { data, .. } => Some(crate::python::numpy::array_str(&data.borrow())),
+            Obj::Device(d) => Some(format!("{}:{}", d.kind, d.index)),
+            Obj::BenchmarkResult(r) => Some(tvm::benchmark_str(r)),
+            _ => None,
+        })
     }
-}
 
-pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
-    if let Obj::Te(t) = &**o {
-        return super::te::get_item(it, t, idx);
+    fn repr(&self, it: &mut Interp) -> Res<String> {
+        Ok(match self {
+            Obj::Attrs(items) => tvm::attrs_text(it, items)?,
+            Obj::Te(t) => super::te::repr(t),
+            Obj::Relax(r) => r.repr(),
+            other => tvm::repr(other),
+        })
     }
-    if let Obj::Relax(r) = &**o {
-        return super::relax::get_item(it, r, idx);
-    }
-    tvm::get_item(it, o, idx)
-}
 
-pub fn set_item(it: &mut Interp, o: &Rc<Obj>, idx: Value, v: Value) -> Res<()> {
-    tvm::set_item(it, o, idx, v)
-}
-
-pub fn call_method(it: &mut Interp, o: &Rc<Obj>, recv: &Value, name: &str, a: Args) -> Res<Value> {
-    match &**o {
-        Obj::StdStream(err) => match name {
-            "write" => {
-                let s = a.pos.first().cloned().unwrap_or(Value::str(""));
-                let s = it.str_of(&s)?;
-                let n = s.chars().count() as i64;
-                it.write(
-                    if *err {
-                        crate::Stream::Stderr
-                    } else {
-                        crate::Stream::Stdout
-                    },
-                    s,
-                );
-                Ok(Value::Int(n))
+    fn call(&self, it: &mut Interp, args: Args) -> Res<Value> {
+        match self {
+            Obj::RtModule(m) => {
+                let m = m.clone();
+                let entry = m.entry.clone();
+                tvm::call_packed(it, &m, &entry, args)
             }
-            "flush" => Ok(Value::None),
-            _ => Err(PyErr::attribute_error(format!(
-                "'TextIOWrapper' object has no attribute '{name}'"
+            Obj::PackedFunc { module, name } => {
+                let (m, n) = (module.clone(), name.clone());
+                tvm::call_packed(it, &m, &n, args)
+            }
+            Obj::TimeEvaluator {
+                module,
+                name,
+                number,
+                repeat,
+            } => {
+                let (m, n) = (module.clone(), name.clone());
+                tvm::time_evaluate(it, &m, &n, *number, *repeat, args)
+            }
+            Obj::Te(t) => super::te::call(it, t, args),
+            Obj::Relax(r) => super::relax::call(it, r, args),
+            _ => Err(PyErr::type_error(format!(
+                "'{}' object is not callable",
+                self.type_name()
             ))),
-        },
-        Obj::Property { setter, getter } if name == "setter" => {
-            let f = a
-                .pos
-                .first()
-                .cloned()
-                .ok_or_else(|| PyErr::type_error("setter() takes a function"))?;
-            *setter.borrow_mut() = Some(f);
-            Ok(Value::Host(Rc::new(Obj::Property {
-                getter: getter.clone(),
-                setter: RefCell::new(setter.borrow().clone()),
-            })))
         }
-        Obj::DictView(..)
-        | Obj::Display { .. }
-        | Obj::PlainObject
-        | Obj::Ellipsis
-        | Obj::NotImplemented => Err(PyErr::attribute_error(format!(
-            "'{}' object has no attribute '{name}'",
-            o.type_name()
-        ))),
-        Obj::Te(t) => super::te::call_method(it, t, name, a),
-        Obj::Relax(r) => super::relax::call_method(it, r, recv, name, a),
-        _ => tvm::call_method(it, o, recv, name, a),
+    }
+
+    fn get_attr(&self, it: &mut Interp, this: &Value, name: &str) -> Res<Value> {
+        match self {
+            Obj::Te(t) => super::te::get_attr(it, t, this, name),
+            Obj::Relax(r) => super::relax::get_attr(it, r, this, name),
+            _ => tvm::get_attr(it, self, this, name),
+        }
+    }
+
+    fn get_item(&self, it: &mut Interp, idx: Value) -> Res<Value> {
+        match self {
+            Obj::Te(t) => super::te::get_item(it, t, idx),
+            Obj::Relax(r) => super::relax::get_item(it, r, idx),
+            _ => tvm::get_item(it, self, idx),
+        }
+    }
+
+    fn set_item(&self, it: &mut Interp, idx: Value, v: Value) -> Res<()> {
+        tvm::set_item(it, self, idx, v)
+    }
+
+    fn call_method(&self, it: &mut Interp, this: &Value, name: &str, a: Args) -> Res<Value> {
+        match self {
+            Obj::Te(t) => super::te::call_method(it, t, name, a),
+            Obj::Relax(r) => super::relax::call_method(it, r, this, name, a),
+            _ => tvm::call_method(it, self, this, name, a),
+        }
     }
 }
 
-/// Attributes of host classes (`IRModule.from_expr`).
-pub fn class_attr(it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Value>> {
-    tvm::class_attr(it, c, name)
-}
+/// The `tvm` package's classes, decorators and operators
+/// ([`HostLibrary`]).
+pub struct TvmLibrary;
 
-/// Constructs a host class instance (`tvm.IRModule({...})`).
-pub fn construct_host(it: &mut Interp, c: &Rc<Class>, a: Args) -> Res<Value> {
-    if super::relax::constructs(c) {
-        return super::relax::construct(it, c, a);
+impl HostLibrary for TvmLibrary {
+    fn is_source_decorator(&self, decorator: &Value, kind: DefinitionKind) -> bool {
+        match kind {
+            DefinitionKind::Function => tvm::is_prim_func_decorator(decorator),
+            DefinitionKind::Class => tvm::is_ir_module_decorator(decorator),
+        }
     }
-    tvm::construct(it, c, a)
-}
 
-/// Attribute fallbacks for user instances whose class derives from a host class.
-pub fn instance_host_attr(it: &mut Interp, inst: &Instance, name: &str) -> Res<Option<Value>> {
-    let _ = (it, inst, name);
-    Ok(None)
+    fn build_definition(&self, it: &mut Interp, stmt: &ast::Stmt) -> Res<Value> {
+        tvm::build_tvmscript(it, stmt)
+    }
+
+    fn binary(&self, _it: &mut Interp, op: BinOp, l: &Value, r: &Value) -> Res<Option<Value>> {
+        super::te::binary(op, l, r)
+    }
+
+    fn unary(&self, op: UnaryOp, v: &Value) -> Res<Option<Value>> {
+        super::te::unary(op, v)
+    }
+
+    fn compare(&self, op: CmpOp, l: &Value, r: &Value) -> Res<Option<Value>> {
+        super::te::compare(op, l, r)
+    }
+
+    fn truthy(&self, v: &Value) -> Option<Res<bool>> {
+        super::te::truthy(v)
+    }
+
+    fn class_attr(&self, it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Value>> {
+        tvm::class_attr(it, c, name)
+    }
+
+    fn construct(&self, it: &mut Interp, c: &Rc<Class>, a: Args) -> Res<Value> {
+        if super::relax::constructs(c) {
+            return super::relax::construct(it, c, a);
+        }
+        tvm::construct(it, c, a)
+    }
 }
 
 /// Errors for host objects that do not support an operation.

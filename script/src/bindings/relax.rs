@@ -24,7 +24,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::host::{Device, Obj};
+use super::host::{tvm_obj, Device, Obj};
 use crate::python::builtins::{builtin, builtin_with};
 use crate::python::error::{ExcKind, PyErr, Res};
 use crate::python::interp::Interp;
@@ -269,8 +269,8 @@ fn host(o: RObj) -> Value {
 
 fn relax_obj(v: &Value) -> Option<&RObj> {
     match v {
-        Value::Host(o) => match &**o {
-            Obj::Relax(r) => Some(r),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Relax(r)) => Some(r),
             _ => None,
         },
         _ => None,

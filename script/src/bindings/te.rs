@@ -36,7 +36,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::host::Obj;
+use super::host::{tvm_obj, Obj};
 use crate::python::builtins::builtin;
 use crate::python::error::{ExcKind, PyErr, Res};
 use crate::python::interp::Interp;
@@ -92,8 +92,8 @@ pub fn prim_func_value(f: PrimFunc) -> Value {
 
 fn te_obj(v: &Value) -> Option<&TeObj> {
     match v {
-        Value::Host(o) => match &**o {
-            Obj::Te(t) => Some(t),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Te(t)) => Some(t),
             _ => None,
         },
         _ => None,

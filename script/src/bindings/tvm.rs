@@ -7,10 +7,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::host::{Device, Obj, RtModule, SchedObj};
+use super::host::{tvm_obj, Device, Obj, RtModule, SchedObj};
 use crate::python::builtins::{builtin, builtin_with};
 use crate::python::dict::Dict;
 use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::host_object::{CoreObj, HostObject};
 use crate::python::interp::Interp;
 use crate::python::ops::num_i64;
 use crate::python::value::*;
@@ -171,8 +172,8 @@ pub(crate) fn name_of(f: &PrimFunc) -> Option<String> {
 pub fn func_name_arg(v: &Value) -> Res<String> {
     match v {
         Value::Str(s) => Ok(s.to_string()),
-        Value::Host(o) => match &**o {
-            Obj::GlobalVar(n) => Ok(n.clone()),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::GlobalVar(n)) => Ok(n.clone()),
             _ => Err(PyErr::type_error("expected a function name or a GlobalVar")),
         },
         _ => Err(PyErr::type_error("expected a function name or a GlobalVar")),
@@ -184,9 +185,11 @@ pub fn func_name_arg(v: &Value) -> Res<String> {
 /// `tvm.build` do with one).
 fn module_arg(v: &Value, what: &str) -> Res<(IRModule, Dialect)> {
     if let Value::Host(o) = v {
-        match &**o {
-            Obj::IRModule { module, dialect } => return Ok((module.borrow().clone(), *dialect)),
-            Obj::PrimFunc { func, dialect } => {
+        match tvm_obj(o) {
+            Some(Obj::IRModule { module, dialect }) => {
+                return Ok((module.borrow().clone(), *dialect))
+            }
+            Some(Obj::PrimFunc { func, dialect }) => {
                 let name = "main".to_string();
                 let mut m = IRModule::new();
                 m.insert(name, BaseFunc::Prim(func.clone()));
@@ -526,8 +529,8 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
             SchedValue::List(out)
         }
         Value::Func(f) => SchedValue::Source(f.source.slice(f.span).to_string()),
-        Value::Host(o) => match &**o {
-            Obj::Rv { rv, .. } => SchedValue::Rv(*rv),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Rv { rv, .. }) => SchedValue::Rv(*rv),
             _ => {
                 return Err(PyErr::type_error(format!(
                     "cannot pass a '{}' to a schedule primitive",
@@ -563,8 +566,8 @@ fn from_sched(it: &mut Interp, v: SchedValue, dialect: TraceDialect, sched: u64)
     })
 }
 
-fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value> {
-    let Obj::Schedule(cell) = &**o else {
+fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> {
+    let Obj::Schedule(cell) = o else {
         return Err(PyErr::type_error("not a schedule"));
     };
     match name {
@@ -590,7 +593,7 @@ fn schedule_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Val
             let Value::Host(h) = &v else {
                 return Err(PyErr::type_error("get() takes a random variable"));
             };
-            let Obj::Rv { rv, .. } = &**h else {
+            let Some(Obj::Rv { rv, .. }) = tvm_obj(h) else {
                 return Err(PyErr::type_error("get() takes a random variable"));
             };
             let s = cell.borrow();
@@ -688,8 +691,8 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
             };
             (kind.clone(), kind)
         }
-        Some(Value::Host(o)) => match &*o {
-            Obj::Target { kind, text } => (kind.clone(), text.clone()),
+        Some(Value::Host(o)) => match tvm_obj(&o) {
+            Some(Obj::Target { kind, text }) => (kind.clone(), text.clone()),
             _ => {
                 return Err(PyErr::type_error(
                     "target must be a string, a dict or a tvm.target.Target",
@@ -724,8 +727,8 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     let (module, _) = module_arg(&m, "tvm.build")?;
     // A built PrimFunc also answers to its global symbol.
     let alias = match &m {
-        Value::Host(o) => match &**o {
-            Obj::PrimFunc { func, .. } => name_of(func).filter(|n| n != "main"),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::PrimFunc { func, .. }) => name_of(func).filter(|n| n != "main"),
             _ => None,
         },
         _ => None,
@@ -795,8 +798,8 @@ fn packed_args(a: &Args) -> Res<(Vec<NDArray>, WriteBack)> {
     let mut targets: Vec<Option<Rc<ArrayObj>>> = Vec::with_capacity(a.pos.len());
     for (i, v) in a.pos.iter().enumerate() {
         match v {
-            Value::Host(o) => match &**o {
-                Obj::Tensor { data, .. } => {
+            Value::Host(o) => match tvm_obj(o) {
+                Some(Obj::Tensor { data, .. }) => {
                     arrays.push(data.borrow().clone());
                     targets.push(Some(data.clone()));
                 }
@@ -929,8 +932,8 @@ fn rt_function(m: &Rc<RtModule>, name: &str) -> Res<Value> {
 fn device_arg(it: &mut Interp, v: Option<Value>) -> Res<Device> {
     match v {
         None | Some(Value::None) => Ok(Device::cpu()),
-        Some(Value::Host(o)) => match &*o {
-            Obj::Device(d) => Ok(*d),
+        Some(Value::Host(o)) => match tvm_obj(&o) {
+            Some(Obj::Device(d)) => Ok(*d),
             _ => Err(PyErr::type_error("expected a device")),
         },
         Some(Value::Str(s)) => make_device(it, &s, 0),
@@ -1000,8 +1003,8 @@ fn runtime_tensor(it: &mut Interp, mut a: Args) -> Res<Value> {
     let dev = a.take(1, "device").or_else(|| a.take_kw("dev"));
     let device = device_arg(it, dev)?;
     let arr = match &v {
-        Value::Host(o) => match &**o {
-            Obj::Tensor { data, .. } => data.borrow().clone(),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Tensor { data, .. }) => data.borrow().clone(),
             _ => crate::python::numpy::module::array_from(it, &v, None)?,
         },
         _ => crate::python::numpy::module::array_from(it, &v, None)?,
@@ -1023,8 +1026,8 @@ fn runtime_empty(it: &mut Interp, mut a: Args) -> Res<Value> {
     tensor_value(it, arr, device)
 }
 
-fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value> {
-    let Obj::Tensor { data, device } = &**o else {
+fn tensor_method(it: &mut Interp, o: &Obj, this: &Value, name: &str, a: Args) -> Res<Value> {
+    let Obj::Tensor { data, device } = o else {
         return Err(PyErr::type_error("not a tensor"));
     };
     match name {
@@ -1039,8 +1042,8 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
                 .cloned()
                 .ok_or_else(|| PyErr::type_error("copyfrom() takes an array"))?;
             let src = match &v {
-                Value::Host(h) => match &**h {
-                    Obj::Tensor { data, .. } => data.borrow().clone(),
+                Value::Host(h) => match tvm_obj(h) {
+                    Some(Obj::Tensor { data, .. }) => data.borrow().clone(),
                     _ => crate::python::numpy::module::array_from(it, &v, None)?,
                 },
                 _ => crate::python::numpy::module::array_from(it, &v, None)?,
@@ -1059,7 +1062,7 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
             let srcv = it.new_array(src)?;
             let conv = crate::python::numpy::module::array_from(it, &srcv, Some(dt))?;
             data.update(|d| *d = conv);
-            Ok(Value::Host(o.clone()))
+            Ok(this.clone())
         }
         "copyto" => {
             let target = a
@@ -1068,12 +1071,12 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
                 .cloned()
                 .ok_or_else(|| PyErr::type_error("copyto() takes a device or tensor"))?;
             match &target {
-                Value::Host(h) => match &**h {
-                    Obj::Device(d) => {
+                Value::Host(h) => match tvm_obj(h) {
+                    Some(Obj::Device(d)) => {
                         let arr = data.borrow().clone();
                         tensor_value(it, arr, *d)
                     }
-                    Obj::Tensor { data: dst, .. } => {
+                    Some(Obj::Tensor { data: dst, .. }) => {
                         let src = data.borrow().clone();
                         dst.update(|d| *d = src);
                         Ok(target.clone())
@@ -1095,7 +1098,7 @@ fn tensor_method(it: &mut Interp, o: &Rc<Obj>, name: &str, a: Args) -> Res<Value
 // ----------------------------------------------------------------------------
 // Attribute access and methods of TVM objects
 
-pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Value> {
+pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
     let bound = || Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
     let missing = || {
         Err(PyErr::attribute_error(format!(
@@ -1103,7 +1106,7 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
             o.type_name()
         )))
     };
-    match &**o {
+    match o {
         Obj::IRModule { module, .. } => match name {
             "script" | "show" | "get_global_var" | "get_global_vars" | "update_func"
             | "with_attr" | "astext" => bound(),
@@ -1113,7 +1116,7 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
                     .prim_funcs()
                     .map(|(n, f)| (n.to_string(), f.clone()))
                     .collect();
-                let dialect = match &**o {
+                let dialect = match o {
                     Obj::IRModule { dialect, .. } => *dialect,
                     _ => Dialect::default(),
                 };
@@ -1277,16 +1280,10 @@ pub fn get_attr(it: &mut Interp, o: &Rc<Obj>, v: &Value, name: &str) -> Res<Valu
     }
 }
 
-pub fn call_method(
-    it: &mut Interp,
-    o: &Rc<Obj>,
-    recv: &Value,
-    name: &str,
-    mut a: Args,
-) -> Res<Value> {
-    match &**o {
+pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Args) -> Res<Value> {
+    match o {
         Obj::Schedule(_) => schedule_method(it, o, name, a),
-        Obj::Tensor { .. } => tensor_method(it, o, name, a),
+        Obj::Tensor { .. } => tensor_method(it, o, recv, name, a),
         Obj::IRModule { module, dialect } => match name {
             "script" | "astext" => Ok(Value::str(script_text(o).unwrap_or_default().trim_end())),
             "show" => {
@@ -1318,8 +1315,8 @@ pub fn call_method(
                 let f = a.req(1, "func", "update_func")?;
                 let n = func_name_arg(&gv)?;
                 let func = match &f {
-                    Value::Host(h) => match &**h {
-                        Obj::PrimFunc { func, .. } => func.clone(),
+                    Value::Host(h) => match tvm_obj(h) {
+                        Some(Obj::PrimFunc { func, .. }) => func.clone(),
                         _ => return Err(PyErr::type_error("update_func expects a PrimFunc")),
                     },
                     _ => return Err(PyErr::type_error("update_func expects a PrimFunc")),
@@ -1400,19 +1397,19 @@ pub fn call_method(
         Obj::Attrs(items) => match name {
             "keys" => {
                 let v: Vec<Value> = items.iter().map(|(k, _)| Value::str(k.as_str())).collect();
-                Ok(host(Obj::DictView("dict_keys", v)))
+                Ok(CoreObj::DictView("dict_keys", v).value())
             }
-            "values" => Ok(host(Obj::DictView(
+            "values" => Ok(Value::Host(Rc::new(CoreObj::DictView(
                 "dict_values",
                 items.iter().map(|(_, v)| v.clone()).collect(),
-            ))),
-            "items" => Ok(host(Obj::DictView(
+            )))),
+            "items" => Ok(Value::Host(Rc::new(CoreObj::DictView(
                 "dict_items",
                 items
                     .iter()
                     .map(|(k, v)| Value::tuple(vec![Value::str(k.as_str()), v.clone()]))
                     .collect(),
-            ))),
+            )))),
             "get" => {
                 let k = a.req(0, "key", "get")?;
                 let d = a.take(1, "default").unwrap_or(Value::None);
@@ -1536,8 +1533,8 @@ pub fn call_method(
     }
 }
 
-pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
-    match &**o {
+pub fn get_item(it: &mut Interp, o: &Obj, idx: Value) -> Res<Value> {
+    match o {
         Obj::IRModule { module, dialect } => {
             let n = func_name_arg(&idx)?;
             match module.borrow().get(&n) {
@@ -1566,10 +1563,6 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
                 .ok_or_else(|| PyErr::key_error(idx.clone()))
         }
         Obj::Tensor { data, .. } => crate::python::numpy::get_item(it, data, &idx),
-        Obj::DictView(..) => Err(PyErr::type_error(format!(
-            "'{}' object is not subscriptable",
-            o.type_name()
-        ))),
         _ => Err(PyErr::type_error(format!(
             "'{}' object is not subscriptable",
             o.type_name()
@@ -1577,13 +1570,13 @@ pub fn get_item(it: &mut Interp, o: &Rc<Obj>, idx: Value) -> Res<Value> {
     }
 }
 
-pub fn set_item(it: &mut Interp, o: &Rc<Obj>, idx: Value, v: Value) -> Res<()> {
-    match &**o {
+pub fn set_item(it: &mut Interp, o: &Obj, idx: Value, v: Value) -> Res<()> {
+    match o {
         Obj::IRModule { module, .. } => {
             let n = func_name_arg(&idx)?;
             match &v {
-                Value::Host(h) => match &**h {
-                    Obj::PrimFunc { func, .. } => {
+                Value::Host(h) => match tvm_obj(h) {
+                    Some(Obj::PrimFunc { func, .. }) => {
                         module.borrow_mut().insert(n, BaseFunc::Prim(func.clone()));
                         Ok(())
                     }
@@ -1610,8 +1603,8 @@ fn irmodule_from_dict(it: &mut Interp, funcs: Option<Value>) -> Res<Value> {
         for (k, v) in d.borrow().items() {
             let name = func_name_arg(&k)?;
             match &v {
-                Value::Host(h) => match &**h {
-                    Obj::PrimFunc { func, dialect: d } => {
+                Value::Host(h) => match tvm_obj(h) {
+                    Some(Obj::PrimFunc { func, dialect: d }) => {
                         dialect.get_or_insert(*d);
                         module.insert(name, BaseFunc::Prim(func.clone()));
                     }
@@ -1668,8 +1661,8 @@ pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Val
 
 fn prim_func_arg(v: &Value, what: &str) -> Res<Rc<PrimFunc>> {
     match v {
-        Value::Host(o) => match &**o {
-            Obj::PrimFunc { func, .. } => Ok(func.clone()),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::PrimFunc { func, .. }) => Ok(func.clone()),
             _ => Err(PyErr::type_error(format!("{what} must be a PrimFunc"))),
         },
         _ => Err(PyErr::type_error(format!("{what} must be a PrimFunc"))),
@@ -1751,9 +1744,9 @@ pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
 
 fn ir_node(v: &Value) -> Res<(Option<IRModule>, Option<Rc<PrimFunc>>)> {
     if let Value::Host(o) = v {
-        match &**o {
-            Obj::IRModule { module, .. } => return Ok((Some(module.borrow().clone()), None)),
-            Obj::PrimFunc { func, .. } => return Ok((None, Some(func.clone()))),
+        match tvm_obj(o) {
+            Some(Obj::IRModule { module, .. }) => return Ok((Some(module.borrow().clone()), None)),
+            Some(Obj::PrimFunc { func, .. }) => return Ok((None, Some(func.clone()))),
             _ => {}
         }
     }
@@ -1809,7 +1802,7 @@ fn structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
 
 fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
     for v in a.pos.iter_mut() {
-        if let Some(arr) = super::host::host_array(v) {
+        if let Some(arr) = v.host().and_then(|o| o.to_array()) {
             *v = it.new_array(arr)?;
         }
     }

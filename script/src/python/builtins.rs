@@ -6,10 +6,10 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{ExcKind, PyErr, Res};
+use super::host_object::{core_obj, CoreObj};
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
-use crate::bindings::host::Obj;
 use crate::Stream;
 
 /// The built-in classes, for `type()` and `isinstance`.
@@ -204,9 +204,9 @@ pub fn exception_classes(object: &Rc<Class>) -> HashMap<ExcKind, Rc<Class>> {
 pub fn underlying_function(v: &Value) -> Option<Rc<Function>> {
     match v {
         Value::Func(f) => Some(f.clone()),
-        Value::Host(o) => match &**o {
-            Obj::StaticMethod(x) | Obj::ClassMethod(x) => underlying_function(x),
-            Obj::Property { getter, .. } => underlying_function(getter),
+        Value::Host(_) => match core_obj(v)? {
+            CoreObj::StaticMethod(x) | CoreObj::ClassMethod(x) => underlying_function(x),
+            CoreObj::Property { getter, .. } => underlying_function(getter),
             _ => None,
         },
         _ => None,
@@ -314,8 +314,11 @@ pub fn install(it: &mut Interp) {
             }
         }
     }
-    b.insert("NotImplemented", Value::Host(Rc::new(Obj::NotImplemented)));
-    b.insert("Ellipsis", Value::Host(Rc::new(Obj::Ellipsis)));
+    b.insert(
+        "NotImplemented",
+        Value::Host(Rc::new(CoreObj::NotImplemented)),
+    );
+    b.insert("Ellipsis", Value::Host(Rc::new(CoreObj::Ellipsis)));
     b.insert("__name__", Value::str("__main__"));
     it.builtins = b;
 }
@@ -329,7 +332,7 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
     Ok(match b {
         BuiltinType::Object => {
             a.done("object", 0)?;
-            Value::Host(Rc::new(Obj::PlainObject))
+            Value::Host(Rc::new(CoreObj::PlainObject))
         }
         BuiltinType::Type => match (a.pos.len(), arg0) {
             (1, Some(v)) => Value::Class(it.class_of(&v)),
@@ -358,7 +361,7 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
         BuiltinType::Float => match arg0 {
             None => Value::Float(0.0),
             Some(Value::Str(s)) => Value::Float(parse_float(&s)?),
-            Some(v) => match num_f64(&v).or_else(|| crate::bindings::host::host_float(&v)) {
+            Some(v) => match num_f64(&v) {
                 Some(f) => Value::Float(f),
                 None => match &v {
                     Value::Array(arr) => Value::Float(super::numpy::array_item_f64(arr)?),
@@ -484,7 +487,7 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
                 "create arrays with np.array, np.zeros or np.empty",
             ))
         }
-        BuiltinType::Host => crate::bindings::host::construct_host(it, cls, a)?,
+        BuiltinType::Host => it.library.clone().construct(it, cls, a)?,
         other => {
             return Err(PyErr::type_error(format!(
                 "cannot create '{}' instances ({other:?})",
@@ -553,7 +556,7 @@ pub fn to_int(it: &mut Interp, v: &Value) -> Res<Value> {
             let m = it.get_attr(v, "__int__")?;
             it.call(&m, Args::default())?
         }
-        other => match crate::bindings::host::host_int(other) {
+        other => match other.host().and_then(|o| o.to_int()) {
             Some(i) => Value::Int(i),
             None => {
                 return Err(PyErr::type_error(format!(
@@ -679,7 +682,7 @@ fn bi_print(it: &mut Interp, mut a: Args) -> Res<Value> {
         }
     };
     let stream = match a.take_kw("file") {
-        Some(Value::Host(o)) if matches!(*o, Obj::StdStream(true)) => Stream::Stderr,
+        Some(v) if matches!(core_obj(&v), Some(CoreObj::StdStream(true))) => Stream::Stderr,
         _ => Stream::Stdout,
     };
     let _ = a.take_kw("flush");
@@ -715,7 +718,7 @@ pub fn len_of(it: &mut Interp, v: &Value) -> Res<i64> {
             let r = it.call(&m, Args::default())?;
             num_i64(&r).ok_or_else(|| PyErr::type_error("__len__ should return an int"))?
         }
-        Value::Host(o) => match crate::bindings::host::host_len(o) {
+        Value::Host(o) => match o.length() {
             Some(n) => n,
             None => {
                 return Err(PyErr::type_error(format!(
@@ -1413,17 +1416,17 @@ fn bi_super(it: &mut Interp, a: Args) -> Res<Value> {
         }
         _ => return Err(PyErr::type_error("super() takes a class and an object")),
     };
-    Ok(Value::Host(Rc::new(Obj::Super { class, obj })))
+    Ok(Value::Host(Rc::new(CoreObj::Super { class, obj })))
 }
 
 fn bi_staticmethod(_it: &mut Interp, a: Args) -> Res<Value> {
     let v = one(&a, "staticmethod")?;
-    Ok(Value::Host(Rc::new(Obj::StaticMethod(v))))
+    Ok(Value::Host(Rc::new(CoreObj::StaticMethod(v))))
 }
 
 fn bi_classmethod(_it: &mut Interp, a: Args) -> Res<Value> {
     let v = one(&a, "classmethod")?;
-    Ok(Value::Host(Rc::new(Obj::ClassMethod(v))))
+    Ok(Value::Host(Rc::new(CoreObj::ClassMethod(v))))
 }
 
 fn bi_property(_it: &mut Interp, a: Args) -> Res<Value> {
@@ -1432,7 +1435,7 @@ fn bi_property(_it: &mut Interp, a: Args) -> Res<Value> {
         .first()
         .cloned()
         .ok_or_else(|| PyErr::type_error("property() needs a getter"))?;
-    Ok(Value::Host(Rc::new(Obj::Property {
+    Ok(Value::Host(Rc::new(CoreObj::Property {
         getter: v,
         setter: RefCell::new(None),
     })))

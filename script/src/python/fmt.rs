@@ -2,10 +2,10 @@
 //! following CPython's output exactly.
 
 use super::error::{ExcKind, PyErr, Res};
+use super::host_object::{core_obj, CoreObj};
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
-use crate::bindings::host::Obj;
 use tessel_syntax::ast::FStringPart;
 
 /// Containers nested deeper than this print as `...`.
@@ -138,7 +138,7 @@ impl Interp {
                 }
                 self.repr(v)
             }
-            Value::Host(o) => match crate::bindings::host::host_str(self, o)? {
+            Value::Host(o) => match o.clone().str(self)? {
                 Some(s) => Ok(s),
                 None => self.repr(v),
             },
@@ -292,7 +292,7 @@ impl Interp {
             Value::Array(a) => super::numpy::array_repr(&a.borrow()),
             Value::NpScalar(s) => super::numpy::scalar_repr(s),
             Value::NpDType(d) => format!("dtype('{}')", super::numpy::dtype_name(*d)),
-            Value::Host(o) => crate::bindings::host::host_repr(self, o)?,
+            Value::Host(o) => o.clone().repr(self)?,
         })
     }
 
@@ -883,14 +883,9 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
                 (n < 0, s)
             }
             'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
-                let x = num_f64(&v)
-                    .or_else(|| match &v {
-                        Value::Host(_) => crate::bindings::host::host_float(&v),
-                        _ => None,
-                    })
-                    .ok_or_else(|| {
-                        PyErr::type_error(format!("must be real number, not {}", v.type_name()))
-                    })?;
+                let x = num_f64(&v).ok_or_else(|| {
+                    PyErr::type_error(format!("must be real number, not {}", v.type_name()))
+                })?;
                 let a = x.abs();
                 let p = precision.unwrap_or(6);
                 let upper = conv.is_ascii_uppercase();
@@ -966,5 +961,5 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
 
 /// Is `v` an object that displays as rich text in a notebook?
 pub fn is_display_object(v: &Value) -> bool {
-    matches!(v, Value::Host(o) if matches!(**o, Obj::Display { .. }))
+    matches!(core_obj(v), Some(CoreObj::Display { .. }))
 }

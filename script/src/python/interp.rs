@@ -16,9 +16,9 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{Exc, ExcKind, PyErr, Res, TbEntry};
+use super::host_object::{CoreObj, DefinitionKind, HostLibrary};
 use super::source::Source;
 use super::value::*;
-use crate::bindings::host::Obj;
 use crate::{Backend, Host, Limits, OutputChunk, Stream};
 use tessel_syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
 use tessel_syntax::diag::Span;
@@ -351,6 +351,8 @@ pub struct Interp {
     pub(crate) mem: Rc<MemTracker>,
     pub(crate) host: Rc<dyn Host>,
     pub(crate) backend: Rc<dyn Backend>,
+    /// The host library's classes, decorators and operators (TVM's).
+    pub(crate) library: Rc<dyn HostLibrary>,
     pub(crate) frame: Frame,
     /// Exceptions being handled, innermost last (for a bare `raise`): the
     /// exception, its traceback and its location in the raising frame.
@@ -1385,12 +1387,13 @@ impl Interp {
         for d in &def.decorators {
             decorators.push(self.eval(d)?);
         }
-        if let Some(k) = decorators
-            .iter()
-            .position(crate::bindings::tvm::is_prim_func_decorator)
-        {
+        if let Some(k) = decorators.iter().position(|d| {
+            self.library
+                .is_source_decorator(d, DefinitionKind::Function)
+        }) {
             let at = def.decorators.get(k).map_or(def.name_span, |d| d.span);
-            let v = crate::bindings::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
+            let library = self.library.clone();
+            let v = library.build_definition(self, s).map_err(|e| e.at(at))?;
             self.store_name(&def.name, v)?;
             return Ok(());
         }
@@ -1428,10 +1431,11 @@ impl Interp {
         }
         if let Some(k) = decorators
             .iter()
-            .position(crate::bindings::tvm::is_ir_module_decorator)
+            .position(|d| self.library.is_source_decorator(d, DefinitionKind::Class))
         {
             let at = class.decorators.get(k).map_or(class.name_span, |d| d.span);
-            let v = crate::bindings::tvm::build_tvmscript(self, s).map_err(|e| e.at(at))?;
+            let library = self.library.clone();
+            let v = library.build_definition(self, s).map_err(|e| e.at(at))?;
             self.store_name(&class.name, v)?;
             return Ok(());
         }
@@ -1500,7 +1504,7 @@ impl Interp {
             ExprKind::Str(s) => Ok(Value::str(s.as_str())),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::NoneLit => Ok(Value::None),
-            ExprKind::Ellipsis => Ok(Value::Host(Rc::new(Obj::Ellipsis))),
+            ExprKind::Ellipsis => Ok(CoreObj::Ellipsis.value()),
             ExprKind::Imag(_) => Err(PyErr::type_error("complex numbers are not supported")),
             ExprKind::Bytes(_) => Err(PyErr::type_error("bytes literals are not supported")),
             ExprKind::FString(parts) => self.eval_fstring(parts),
@@ -1957,7 +1961,12 @@ impl Interp {
                 let f = self.get_attr(recv, name)?;
                 self.call(&f, args)
             }
-            Value::Host(o) if o.is_user_like() => {
+            Value::Host(_)
+                if matches!(
+                    super::host_object::core_obj(recv),
+                    Some(CoreObj::Super { .. })
+                ) =>
+            {
                 let f = self.get_attr(recv, name)?;
                 self.call(&f, args)
             }
@@ -1988,7 +1997,7 @@ impl Interp {
                 })?;
                 self.call(&call, args)
             }
-            Value::Host(o) => crate::bindings::host::call_host(self, o, args),
+            Value::Host(o) => o.clone().call(self, args),
             _ => Err(PyErr::type_error(format!(
                 "'{}' object is not callable",
                 f.type_name()
@@ -2310,7 +2319,7 @@ impl Interp {
                 }
                 return self.make_iter(&it);
             }
-            Value::Host(o) => match crate::bindings::host::host_iter(self, o)? {
+            Value::Host(o) => match o.clone().iter(self)? {
                 Some(items) => IterState::Seq {
                     items: items.into(),
                     index: 0,

@@ -5,10 +5,10 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{ExcKind, PyErr, Res};
+use super::host_object::{core_obj, CoreObj};
 use super::interp::Interp;
 use super::ops::num_i64;
 use super::value::*;
-use crate::bindings::host::Obj;
 
 const STR_METHODS: &[&str] = &[
     "format",
@@ -195,17 +195,10 @@ impl Interp {
                 }
                 match inst.class.lookup(name) {
                     Some(x) => self.bind(x, v, &inst.class),
-                    None => {
-                        if let Some(r) =
-                            crate::bindings::host::instance_host_attr(self, inst, name)?
-                        {
-                            return Ok(r);
-                        }
-                        Err(PyErr::attribute_error(format!(
-                            "'{}' object has no attribute '{name}'",
-                            inst.class.name
-                        )))
-                    }
+                    None => Err(PyErr::attribute_error(format!(
+                        "'{}' object has no attribute '{name}'",
+                        inst.class.name
+                    ))),
                 }
             }
             Value::Class(c) => {
@@ -226,13 +219,14 @@ impl Interp {
                     _ => {}
                 }
                 match c.lookup(name) {
-                    Some(Value::Host(o)) => match &*o {
-                        Obj::StaticMethod(f) => Ok(f.clone()),
-                        Obj::ClassMethod(f) => Ok(Value::Method(Rc::new((v.clone(), f.clone())))),
-                        _ => Ok(Value::Host(o)),
+                    Some(x) => match core_obj(&x) {
+                        Some(CoreObj::StaticMethod(f)) => Ok(f.clone()),
+                        Some(CoreObj::ClassMethod(f)) => {
+                            Ok(Value::Method(Rc::new((v.clone(), f.clone()))))
+                        }
+                        _ => Ok(x),
                     },
-                    Some(x) => Ok(x),
-                    None => match crate::bindings::host::class_attr(self, c, name)? {
+                    None => match self.library.clone().class_attr(self, c, name)? {
                         Some(x) => Ok(x),
                         None => Err(PyErr::attribute_error(format!(
                             "type object '{}' has no attribute '{name}'",
@@ -292,7 +286,7 @@ impl Interp {
                 super::numpy::get_attr(self, v, name)
             }
             Value::Host(o) => {
-                if let Obj::Super { class, obj } = &**o {
+                if let Some(CoreObj::Super { class, obj }) = core_obj(v) {
                     let start = self.class_of(obj);
                     // Look the name up after `class` in the object's MRO.
                     let mut chain = vec![start.clone()];
@@ -322,7 +316,7 @@ impl Interp {
                         "'super' object has no attribute '{name}'"
                     )));
                 }
-                crate::bindings::host::get_attr(self, o, v, name)
+                o.clone().get_attr(self, v, name)
             }
             Value::Range(r) => match name {
                 "start" => Ok(Value::Int(r.start)),
@@ -354,12 +348,12 @@ impl Interp {
     fn bind(&mut self, x: Value, inst: &Value, class: &Rc<Class>) -> Res<Value> {
         Ok(match &x {
             Value::Func(_) => Value::Method(Rc::new((inst.clone(), x))),
-            Value::Host(o) => match &**o {
-                Obj::StaticMethod(f) => f.clone(),
-                Obj::ClassMethod(f) => {
+            Value::Host(_) => match core_obj(&x) {
+                Some(CoreObj::StaticMethod(f)) => f.clone(),
+                Some(CoreObj::ClassMethod(f)) => {
                     Value::Method(Rc::new((Value::Class(class.clone()), f.clone())))
                 }
-                Obj::Property { getter, .. } => {
+                Some(CoreObj::Property { getter, .. }) => {
                     let g = getter.clone();
                     return self.call(&g, Args::new(vec![inst.clone()]));
                 }
@@ -372,8 +366,8 @@ impl Interp {
     pub(crate) fn set_attr(&mut self, obj: &Value, name: &str, v: Value) -> Res<()> {
         match obj {
             Value::Instance(inst) => {
-                if let Some(Value::Host(o)) = inst.class.lookup(name) {
-                    if let Obj::Property { setter, .. } = &*o {
+                if let Some(p) = inst.class.lookup(name) {
+                    if let Some(CoreObj::Property { setter, .. }) = core_obj(&p) {
                         let s = setter.borrow().clone();
                         return match s {
                             Some(f) => {
@@ -402,7 +396,7 @@ impl Interp {
                 m.attrs.borrow_mut().insert(name.to_string(), v);
                 Ok(())
             }
-            Value::Host(o) => crate::bindings::host::set_attr(self, o, name, v),
+            Value::Host(o) => o.clone().set_attr(self, name, v),
             _ => Err(PyErr::attribute_error(format!(
                 "'{}' object has no attribute '{name}' (and attributes of built-in objects are read-only)",
                 obj.type_name()
@@ -484,7 +478,7 @@ impl Interp {
                 })?;
                 self.call(&m, Args::new(vec![idx]))
             }
-            Value::Host(o) => crate::bindings::host::get_item(self, o, idx),
+            Value::Host(o) => o.clone().get_item(self, idx),
             Value::Class(_) => Ok(obj.clone()),
             _ => Err(PyErr::type_error(format!(
                 "'{}' object is not subscriptable",
@@ -541,7 +535,7 @@ impl Interp {
                 self.call(&m, Args::new(vec![idx, v]))?;
                 Ok(())
             }
-            Value::Host(o) => crate::bindings::host::set_item(self, o, idx, v),
+            Value::Host(o) => o.clone().set_item(self, idx, v),
             _ => Err(PyErr::type_error(format!(
                 "'{}' object does not support item assignment",
                 obj.type_name()
@@ -629,7 +623,7 @@ pub fn call_builtin_method(it: &mut Interp, recv: &Value, name: &str, a: Args) -
         Value::Array(_) | Value::NpScalar(_) | Value::NpDType(_) => {
             super::numpy::call_method(it, recv, name, a)
         }
-        Value::Host(o) => crate::bindings::host::call_method(it, o, recv, name, a),
+        Value::Host(o) => o.clone().call_method(it, recv, name, a),
         _ => {
             let f = it.get_attr(recv, name)?;
             it.call(&f, a)
@@ -1304,7 +1298,7 @@ fn list_method(it: &mut Interp, l: &Rc<List>, name: &str, mut a: Args) -> Res<Va
     })
 }
 
-/// `dict_keys([...])`-style views are returned as [`Obj::DictView`].
+/// `dict_keys([...])`-style views are returned as [`CoreObj::DictView`].
 fn dict_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> Res<Value> {
     let arg = |i: usize| a.pos.get(i).cloned();
     Ok(match name {
@@ -1314,9 +1308,9 @@ fn dict_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> R
             let r = d.borrow().get(&k)?;
             r.unwrap_or_else(|| arg(1).unwrap_or(Value::None))
         }
-        "keys" => Value::Host(Rc::new(Obj::DictView("dict_keys", d.borrow().keys()))),
-        "values" => Value::Host(Rc::new(Obj::DictView("dict_values", d.borrow().values()))),
-        "items" => Value::Host(Rc::new(Obj::DictView(
+        "keys" => CoreObj::DictView("dict_keys", d.borrow().keys()).value(),
+        "values" => CoreObj::DictView("dict_values", d.borrow().values()).value(),
+        "items" => Value::Host(Rc::new(CoreObj::DictView(
             "dict_items",
             d.borrow()
                 .items()

@@ -1,7 +1,7 @@
 //! The Python core: values, the evaluator, built-in functions and methods,
 //! operators, formatting, and the NumPy subset. It knows nothing of TVM:
 //! the objects a host library adds (tensors, modules, schedules) reach it
-//! only through [`value::HostObject`] and [`value::HostLibrary`].
+//! only through [`host_object::HostObject`] and [`host_object::HostLibrary`].
 //!
 //! Its submodules call each other the way an interpreter's parts do (the
 //! evaluator runs operators, and an operator may call back into Python code
@@ -11,6 +11,7 @@ pub mod builtins;
 pub mod dict;
 pub mod error;
 pub mod fmt;
+pub mod host_object;
 pub mod interp;
 pub mod methods;
 pub mod numpy;

@@ -1,5 +1,6 @@
 //! Operators: arithmetic, comparison, truthiness and equality.
 
+use super::host_object::{core_obj, CoreObj};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -358,7 +359,7 @@ impl Interp {
                 }
             }
         }
-        if let Some(v) = crate::bindings::host::host_binary(self, op, &l, &r)? {
+        if let Some(v) = self.library.clone().binary(self, op, &l, &r)? {
             return Ok(v);
         }
         Err(PyErr::type_error(format!(
@@ -370,7 +371,7 @@ impl Interp {
     }
 
     pub(crate) fn unary_op(&mut self, op: UnaryOp, v: Value) -> Res<Value> {
-        if let Some(r) = crate::bindings::te::unary(op, &v)? {
+        if let Some(r) = self.library.unary(op, &v)? {
             return Ok(r);
         }
         match (op, &v) {
@@ -421,8 +422,8 @@ impl Interp {
             Value::Range(r) => !r.is_empty(),
             Value::NpScalar(s) => s.num.as_f64() != 0.0,
             Value::Array(a) => super::numpy::array_truthy(a)?,
-            Value::Host(_) if crate::bindings::te::truthy(v).is_some() => {
-                return crate::bindings::te::truthy(v).unwrap_or(Ok(true))
+            Value::Host(_) if self.library.truthy(v).is_some() => {
+                return self.library.truthy(v).unwrap_or(Ok(true))
             }
             Value::Instance(_) => {
                 if let Ok(m) = self.get_attr(v, "__bool__") {
@@ -465,7 +466,7 @@ impl Interp {
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             return super::numpy::compare(self, op, l, r);
         }
-        if let Some(v) = crate::bindings::te::compare(op, l, r)? {
+        if let Some(v) = self.library.compare(op, l, r)? {
             return Ok(v);
         }
         match op {
@@ -617,9 +618,7 @@ impl Interp {
                 }
                 is_same(l, r)
             }
-            (Value::Host(a), Value::Host(b)) => {
-                crate::bindings::host::host_eq(a, b).unwrap_or_else(|| is_same(l, r))
-            }
+            (Value::Host(a), Value::Host(b)) => a.equals(&**b).unwrap_or_else(|| is_same(l, r)),
             _ => is_same(l, r),
         })
     }
@@ -662,7 +661,7 @@ impl Interp {
                 let r = self.call(&m, Args::new(vec![item.clone()]))?;
                 self.truthy(&r)
             }
-            Value::Host(o) => crate::bindings::host::host_contains(self, o, item),
+            Value::Host(o) => o.clone().contains(self, item),
             _ => Err(PyErr::type_error(format!(
                 "argument of type '{}' is not iterable",
                 container.type_name()
@@ -681,7 +680,7 @@ fn cmp_error(op: CmpOp, l: &Value, r: &Value) -> Box<PyErr> {
 }
 
 pub(crate) fn is_not_implemented(v: &Value) -> bool {
-    matches!(v, Value::Host(o) if matches!(**o, crate::bindings::host::Obj::NotImplemented))
+    matches!(core_obj(v), Some(CoreObj::NotImplemented))
 }
 
 /// `a is b`.
@@ -691,7 +690,8 @@ pub fn is_same(a: &Value, b: &Value) -> bool {
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Host(x), Value::Host(y)) => {
-            Rc::ptr_eq(x, y) || crate::bindings::host::host_same(x, y)
+            Rc::ptr_eq(x, y)
+                || matches!((core_obj(a), core_obj(b)), (Some(p), Some(q)) if p.same_singleton(q))
         }
         _ => match (a.identity(), b.identity()) {
             (Some(x), Some(y)) => x == y,

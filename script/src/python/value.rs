@@ -13,9 +13,9 @@ use std::rc::Rc;
 
 use super::dict::Dict;
 use super::error::{ExcKind, PyErr, Res};
+use super::host_object::HostObject;
 use super::interp::{CodeInfo, Env};
 use super::source::Source;
-use crate::bindings::host::Obj;
 use compiler_core::eval::NDArray;
 use tessel_ir::DataType;
 use tessel_syntax::ast;
@@ -51,7 +51,7 @@ pub enum Value {
     /// A NumPy dtype object (`a.dtype`, `np.dtype("float32")`).
     NpDType(DataType),
     /// TVM objects and other host-provided values.
-    Host(Rc<Obj>),
+    Host(Rc<dyn HostObject>),
 }
 
 impl fmt::Debug for Value {
@@ -522,6 +522,14 @@ pub enum IterState {
 }
 
 impl Value {
+    /// The host object this value holds, if any.
+    pub fn host(&self) -> Option<&Rc<dyn HostObject>> {
+        match self {
+            Value::Host(o) => Some(o),
+            _ => None,
+        }
+    }
+
     pub fn str(s: impl Into<Rc<str>>) -> Value {
         Value::Str(s.into())
     }

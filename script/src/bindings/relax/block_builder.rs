@@ -9,8 +9,8 @@ use super::*;
 pub(super) fn builder_new(_it: &mut Interp, mut a: Args) -> Res<Value> {
     let m = a.take(0, "mod");
     let module = match m {
-        Some(Value::Host(o)) => match &*o {
-            Obj::IRModule { module, .. } => module.borrow().clone(),
+        Some(Value::Host(o)) => match tvm_obj(&o) {
+            Some(Obj::IRModule { module, .. }) => module.borrow().clone(),
             _ => IRModule::new(),
         },
         _ => IRModule::new(),
@@ -340,9 +340,9 @@ pub(super) fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Ar
             a.done(name, 2)?;
             let fname = it.str_of(&fname)?;
             let func = match &f {
-                Value::Host(o) => match &**o {
-                    Obj::PrimFunc { func, .. } => BaseFunc::Prim(func.clone()),
-                    Obj::Relax(RObj::Func(g)) => BaseFunc::Graph(g.clone()),
+                Value::Host(o) => match tvm_obj(o) {
+                    Some(Obj::PrimFunc { func, .. }) => BaseFunc::Prim(func.clone()),
+                    Some(Obj::Relax(RObj::Func(g))) => BaseFunc::Graph(g.clone()),
                     _ => {
                         return Err(PyErr::type_error(format!(
                             "add_func() takes a PrimFunc, not {}",
@@ -366,9 +366,9 @@ pub(super) fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Ar
             a.done(name, 2)?;
             let gname = crate::bindings::tvm::func_name_arg(&gv)?;
             let func = match &f {
-                Value::Host(o) => match &**o {
-                    Obj::PrimFunc { func, .. } => BaseFunc::Prim(func.clone()),
-                    Obj::Relax(RObj::Func(g)) => BaseFunc::Graph(g.clone()),
+                Value::Host(o) => match tvm_obj(o) {
+                    Some(Obj::PrimFunc { func, .. }) => BaseFunc::Prim(func.clone()),
+                    Some(Obj::Relax(RObj::Func(g))) => BaseFunc::Graph(g.clone()),
                     _ => return Err(PyErr::type_error("update_func() takes a function")),
                 },
                 _ => return Err(PyErr::type_error("update_func() takes a function")),
@@ -456,7 +456,7 @@ pub(super) fn te_arg(
             }
             Ok(Value::tuple(out))
         }
-        Value::Host(o) if matches!(&**o, Obj::Tensor { .. }) => Err(PyErr::type_error(
+        Value::Host(o) if matches!(tvm_obj(o), Some(Obj::Tensor { .. })) => Err(PyErr::type_error(
             "emit_te: pass tensors as Relax expressions (relax.const(...)), not runtime tensors",
         )),
         other => Ok(other.clone()),

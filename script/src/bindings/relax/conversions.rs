@@ -28,9 +28,9 @@ pub(super) fn to_expr(it: &mut Interp, v: &Value) -> Res<Expr> {
             Ok(Expr::tuple(out))
         }
         Value::Array(a) => Ok(Expr::constant(a.borrow().clone())),
-        Value::Host(o) => match &**o {
-            Obj::Tensor { data, .. } => Ok(Expr::constant(data.borrow().clone())),
-            Obj::GlobalVar(n) => Ok(Expr::global(n)),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Tensor { data, .. }) => Ok(Expr::constant(data.borrow().clone())),
+            Some(Obj::GlobalVar(n)) => Ok(Expr::global(n)),
             _ => Err(PyErr::type_error(format!(
                 "expected a Relax expression, got {}",
                 o.type_name()
@@ -58,7 +58,7 @@ pub(super) fn to_dim(it: &mut Interp, v: &Value) -> Res<PrimExpr> {
                 return Err(PyErr::value_error("no symbol table"));
             };
             if let Some(Value::Host(o)) = m.attrs.borrow().get(&**name) {
-                if let Obj::Relax(RObj::Expr(e)) = &**o {
+                if let Some(Obj::Relax(RObj::Expr(e))) = tvm_obj(o) {
                     if let ExprKind::PrimValue(p) = e.kind() {
                         return Ok(p.clone());
                     }
@@ -145,8 +145,8 @@ pub(super) fn to_axes(it: &mut Interp, v: Option<Value>) -> Res<Option<Vec<i64>>
 
 pub(super) fn to_array(it: &mut Interp, v: &Value) -> Res<NDArray> {
     match v {
-        Value::Host(o) => match &**o {
-            Obj::Tensor { data, .. } => Ok(data.borrow().clone()),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Tensor { data, .. }) => Ok(data.borrow().clone()),
             _ => Err(PyErr::type_error(format!(
                 "expected a tensor, got {}",
                 o.type_name()

@@ -107,8 +107,8 @@ pub(super) fn make_call(it: &mut Interp, mut a: Args) -> Res<Value> {
             };
             compiler_core::graph::Callee::Op(op)
         }
-        (Value::Host(o), _) if matches!(&**o, Obj::GlobalVar(_)) => {
-            let Obj::GlobalVar(n) = &**o else {
+        (Value::Host(o), _) if matches!(tvm_obj(o), Some(Obj::GlobalVar(_))) => {
+            let Some(Obj::GlobalVar(n)) = tvm_obj(o) else {
                 return Err(PyErr::type_error("not a GlobalVar"));
             };
             compiler_core::graph::Callee::Global(compiler_core::graph::GlobalVar::new(n))

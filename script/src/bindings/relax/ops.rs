@@ -159,8 +159,8 @@ pub(super) fn op_call(it: &mut Interp, mut a: Args) -> Res<Value> {
             a.done(f, 4)?;
             let name = match (&callee, relax_obj(&callee)) {
                 (Value::Str(s), _) => s.to_string(),
-                (Value::Host(o), _) if matches!(&**o, Obj::GlobalVar(_)) => {
-                    let Obj::GlobalVar(n) = &**o else {
+                (Value::Host(o), _) if matches!(tvm_obj(o), Some(Obj::GlobalVar(_))) => {
+                    let Some(Obj::GlobalVar(n)) = tvm_obj(o) else {
                         unreachable!()
                     };
                     n.clone()

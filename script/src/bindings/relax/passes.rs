@@ -102,8 +102,8 @@ pub(super) fn run_graph_pass(it: &mut Interp, p: &GraphPass, mut a: Args) -> Res
         return Ok(cur);
     }
     let (module, dialect) = match &m {
-        Value::Host(o) => match &**o {
-            Obj::IRModule { module, dialect } => (module.borrow().clone(), *dialect),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::IRModule { module, dialect }) => (module.borrow().clone(), *dialect),
             _ => {
                 return Err(PyErr::type_error(format!(
                     "{}: expected an IRModule, got {}",

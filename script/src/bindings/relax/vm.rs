@@ -15,8 +15,8 @@ pub(super) fn relax_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     let _ = a.take_kw("tir_pipeline");
     a.done("build", 2)?;
     let module = match &m {
-        Value::Host(o) => match &**o {
-            Obj::IRModule { module, .. } => module.borrow().clone(),
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::IRModule { module, .. }) => module.borrow().clone(),
             _ => {
                 return Err(PyErr::type_error(format!(
                     "relax.build takes an IRModule, not {}",
@@ -65,8 +65,8 @@ pub(super) fn target_spec(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> 
             let kind = s.split_whitespace().next().unwrap_or("llvm").to_string();
             (kind, s.to_string())
         }
-        Some(Value::Host(o)) => match &**o {
-            Obj::Target { kind, text } => (kind.clone(), text.clone()),
+        Some(Value::Host(o)) => match tvm_obj(o) {
+            Some(Obj::Target { kind, text }) => (kind.clone(), text.clone()),
             _ => {
                 return Err(PyErr::type_error(format!(
                     "target must be a string or tvm.target.Target, not {}",

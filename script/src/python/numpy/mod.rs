@@ -17,6 +17,7 @@ pub mod testing;
 use std::rc::Rc;
 
 use super::error::{ExcKind, PyErr, Res};
+use super::host_object::{core_obj, CoreObj};
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
@@ -315,7 +316,7 @@ fn opnd(it: &mut Interp, v: &Value) -> Res<Opnd> {
                 vals: vals_of(&a),
             }
         }
-        Value::Host(_) => match crate::bindings::host::host_array(v) {
+        Value::Host(o) => match o.to_array() {
             Some(a) => Opnd {
                 shape: a.shape().to_vec(),
                 dtype: a.dtype(),
@@ -1191,7 +1192,7 @@ fn parse_ix(it: &mut Interp, v: &Value) -> Res<Ix> {
     Ok(match v {
         Value::Slice(s) => Ix::Slice(s.clone()),
         Value::None => Ix::NewAxis,
-        Value::Host(o) if matches!(**o, crate::bindings::host::Obj::Ellipsis) => Ix::Ellipsis,
+        v if matches!(core_obj(v), Some(CoreObj::Ellipsis)) => Ix::Ellipsis,
         Value::List(_) => {
             let items = it.items_of(v)?;
             let mut out = Vec::with_capacity(items.len());

@@ -280,7 +280,7 @@ fn flatten(
             }
             let (n, dt) = match (leaf_num(other), leaf_dtype(other)) {
                 (Some(n), Some(dt)) => (n, dt),
-                _ => match crate::bindings::host::host_array(other) {
+                _ => match other.host().and_then(|o| o.to_array()) {
                     Some(a) => {
                         let av = it.new_array(a)?;
                         return flatten(it, &av, depth, shape, leaves);
@@ -311,7 +311,7 @@ pub fn array_from(it: &mut Interp, v: &Value, dtype: Option<DataType>) -> Res<ND
             _ => Ok(a),
         };
     }
-    if let Some(a) = crate::bindings::host::host_array(v) {
+    if let Some(a) = v.host().and_then(|o| o.to_array()) {
         let av = it.new_array(a)?;
         return array_from(it, &av, dtype);
     }
