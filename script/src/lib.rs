@@ -60,10 +60,10 @@
 //! eagerly: calling a function with `yield` runs it to the end and returns an
 //! iterator over the yielded values (an endless generator hits a budget).
 
-pub mod bindings;
-pub mod inspect;
-pub mod modules;
-pub mod python;
+pub(crate) mod bindings;
+pub(crate) mod inspect;
+pub(crate) mod modules;
+pub(crate) mod python;
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::tvm;
-use crate::python::error::{ExcKind, PyErr, Res};
+use crate::python::error::{PyErr, Res};
 use crate::python::host_object::{DefinitionKind, HostLibrary, HostObject};
 use crate::python::interp::Interp;
 use crate::python::value::*;
@@ -125,11 +125,6 @@ pub enum Obj {
     Te(super::te::TeObj),
     /// Graph-layer objects (`tvm.relax`), handled in [`super::relax`].
     Relax(super::relax::RObj),
-}
-
-/// The TVM object a value holds, if any.
-pub fn obj_of(v: &Value) -> Option<&Obj> {
-    tvm_obj(v.host()?)
 }
 
 /// The host object as a TVM object, if it is one (not one of the Python
@@ -395,12 +390,4 @@ impl HostLibrary for TvmLibrary {
         }
         tvm::construct(it, c, a)
     }
-}
-
-/// Errors for host objects that do not support an operation.
-pub fn unsupported(o: &Obj, what: &str) -> Box<PyErr> {
-    PyErr::new(
-        ExcKind::TypeError,
-        format!("'{}' object does not support {what}", o.type_name()),
-    )
 }

@@ -144,9 +144,6 @@ impl Dict {
     pub fn items(&self) -> Vec<(Value, Value)> {
         self.entries.clone()
     }
-    pub fn iter(&self) -> impl Iterator<Item = &(Value, Value)> {
-        self.entries.iter()
-    }
 }
 
 impl PyErr {

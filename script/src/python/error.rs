@@ -138,18 +138,6 @@ impl ExcKind {
             PermissionError => OSError,
         })
     }
-
-    /// True if `self` is `other` or a subclass of it.
-    pub fn is_a(self, other: ExcKind) -> bool {
-        let mut k = Some(self);
-        while let Some(c) = k {
-            if c == other {
-                return true;
-            }
-            k = c.parent();
-        }
-        false
-    }
 }
 
 /// The exception object: created lazily (kind and arguments) by code that

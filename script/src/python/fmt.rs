@@ -2,7 +2,6 @@
 //! following CPython's output exactly.
 
 use super::error::{ExcKind, PyErr, Res};
-use super::host_object::{core_obj, CoreObj};
 use super::interp::Interp;
 use super::ops::{num_f64, num_i64};
 use super::value::*;
@@ -957,9 +956,4 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
     }
     let _ = used_mapping;
     Ok(out)
-}
-
-/// Is `v` an object that displays as rich text in a notebook?
-pub fn is_display_object(v: &Value) -> bool {
-    matches!(core_obj(v), Some(CoreObj::Display { .. }))
 }

@@ -184,41 +184,6 @@ pub trait HostLibrary {
     fn construct(&self, it: &mut Interp, class: &Rc<Class>, args: Args) -> Res<Value>;
 }
 
-/// A library with no objects: plain Python.
-pub struct NoLibrary;
-
-impl HostLibrary for NoLibrary {
-    fn is_source_decorator(&self, _: &Value, _: DefinitionKind) -> bool {
-        false
-    }
-    fn build_definition(&self, _: &mut Interp, _: &ast::Stmt) -> Res<Value> {
-        Err(PyErr::type_error(
-            "no library builds definitions from source",
-        ))
-    }
-    fn binary(&self, _: &mut Interp, _: BinOp, _: &Value, _: &Value) -> Res<Option<Value>> {
-        Ok(None)
-    }
-    fn unary(&self, _: UnaryOp, _: &Value) -> Res<Option<Value>> {
-        Ok(None)
-    }
-    fn compare(&self, _: CmpOp, _: &Value, _: &Value) -> Res<Option<Value>> {
-        Ok(None)
-    }
-    fn truthy(&self, _: &Value) -> Option<Res<bool>> {
-        None
-    }
-    fn class_attr(&self, _: &mut Interp, _: &Rc<Class>, _: &str) -> Res<Option<Value>> {
-        Ok(None)
-    }
-    fn construct(&self, _: &mut Interp, class: &Rc<Class>, _: Args) -> Res<Value> {
-        Err(PyErr::type_error(format!(
-            "cannot create '{}' instances",
-            class.name
-        )))
-    }
-}
-
 /// The core's own objects that are not plain data.
 pub enum CoreObj {
     Ellipsis,

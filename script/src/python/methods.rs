@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::dict::Dict;
-use super::error::{ExcKind, PyErr, Res};
+use super::error::{PyErr, Res};
 use super::host_object::{core_obj, CoreObj};
 use super::interp::Interp;
 use super::ops::num_i64;
@@ -1508,9 +1508,4 @@ fn set_method(it: &mut Interp, d: &Rc<RefCell<Dict>>, name: &str, a: Args) -> Re
         }
         _ => return Err(no_attr(&Value::Set(d.clone()), name)),
     })
-}
-
-/// Python's `ExcKind` for a failed lookup, for host code.
-pub fn key_error_kind() -> ExcKind {
-    ExcKind::KeyError
 }
