@@ -12,8 +12,9 @@
 //! - structural equality with TVM's semantics (variables mapped by
 //!   definition, names ignored) is `analysis::structural_equal::graph`.
 //! - [`vm`]: the virtual machine that runs a graph function: `call_tir`
-//!   through a pluggable [`vm::Kernels`] backend (the reference interpreter by
-//!   default), `call_dps_packed` through a [`vm::PackedRegistry`], built-in
+//!   through [`vm::Kernels`], normally the module built by a target backend
+//!   ([`vm::ExecutableKernels`]; the reference interpreter by default),
+//!   `call_dps_packed` through a [`vm::PackedRegistry`], built-in
 //!   operators by reference implementations ([`reference`]).
 //!
 //! TVMScript parsing is in `tvmscript::relax_builder` (above this module),

@@ -5,9 +5,10 @@
 //!
 //! - `R.call_tir(cls.f, (x, w), out_sinfo=...)` allocates the outputs (their
 //!   shapes evaluated with the symbolic sizes bound so far) and runs the
-//!   PrimFunc through a [`Kernels`] backend in destination-passing style;
-//!   [`Interpreter`] (the reference interpreter, [`crate::eval`]) is the
-//!   default, and the wasm / WGSL backends implement the same trait;
+//!   PrimFunc in destination-passing style through [`Kernels`], normally
+//!   [`ExecutableKernels`]: the module built by a [`crate::target::Backend`]
+//!   (the reference interpreter in [`run`]; the wasm and WGSL backends in
+//!   scripts and the playground);
 //! - `R.call_dps_packed("env.linear", ...)` allocates the outputs the same
 //!   way and calls, in TVM's lookup order, a PrimFunc of the module with that
 //!   name or else a function registered under it in the [`PackedRegistry`]
@@ -28,8 +29,9 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::diag::{Diagnostic, Span};
-use crate::eval::{CompiledFunc, EvalOptions, NDArray};
-use crate::ir::{BinOp, ExprKind as PrimKind, IRModule, PrimFunc, VarId};
+use crate::eval::NDArray;
+use crate::ir::{BinOp, ExprKind as PrimKind, IRModule, VarId};
+use crate::target::{Backend, Executable, ReferenceBackend, TargetSpec};
 
 use super::ir::{Callee, Expr, ExprKind, Function, PrimExpr, StructInfo};
 use super::op::Op;
@@ -108,15 +110,14 @@ impl std::error::Error for VmError {}
 
 type Result<T> = std::result::Result<T, VmError>;
 
-/// Runs PrimFuncs for `call_tir` (and for `call_dps_packed` of a module
-/// function): the backend seam. Arguments are the inputs then the outputs,
-/// one array per buffer parameter (then 0-d arrays for `tir_vars`); outputs
-/// are written in place.
+/// How the VM calls out: PrimFuncs for `call_tir` (and for
+/// `call_dps_packed` of a module function), and functions outside the
+/// module. Arguments are the inputs then the outputs, one array per buffer
+/// parameter (then 0-d arrays for `tir_vars`); outputs are written in place.
 pub trait Kernels {
     fn call_prim_func(
         &mut self,
         name: &str,
-        func: &Rc<PrimFunc>,
         args: &mut [NDArray],
     ) -> std::result::Result<(), String>;
 
@@ -134,45 +135,35 @@ pub trait Kernels {
     }
 }
 
-/// The reference interpreter as a [`Kernels`] backend (functions compiled
-/// once and cached while the module holds the same function).
-#[derive(Default)]
-pub struct Interpreter {
-    pub options: EvalOptions,
-    cache: HashMap<String, (Rc<PrimFunc>, Rc<CompiledFunc>)>,
+/// PrimFuncs run by the executable a target backend built from the module.
+pub struct ExecutableKernels {
+    pub exec: Rc<dyn Executable>,
+    /// Steps one PrimFunc call may take (counted by the reference
+    /// interpreter; compiled backends ignore it).
+    pub step_budget: u64,
 }
 
-impl Interpreter {
-    pub fn new(options: EvalOptions) -> Interpreter {
-        Interpreter {
-            options,
-            cache: HashMap::new(),
-        }
+impl ExecutableKernels {
+    /// Builds `module`'s PrimFuncs with `backend` for `target`.
+    pub fn build(
+        backend: &dyn Backend,
+        module: &IRModule,
+        target: &TargetSpec,
+    ) -> std::result::Result<ExecutableKernels, String> {
+        Ok(ExecutableKernels {
+            exec: backend.build(module, target)?,
+            step_budget: u64::MAX,
+        })
     }
 }
 
-impl Kernels for Interpreter {
+impl Kernels for ExecutableKernels {
     fn call_prim_func(
         &mut self,
         name: &str,
-        func: &Rc<PrimFunc>,
         args: &mut [NDArray],
     ) -> std::result::Result<(), String> {
-        // The cache holds the function itself, so a replaced function (a
-        // new `Rc`) is recompiled.
-        let compiled = match self.cache.get(name) {
-            Some((f, c)) if Rc::ptr_eq(f, func) => c.clone(),
-            _ => {
-                let c = Rc::new(CompiledFunc::new(func).map_err(|e| e.message)?);
-                self.cache
-                    .insert(name.to_string(), (func.clone(), c.clone()));
-                c
-            }
-        };
-        compiled
-            .run(args, &self.options)
-            .map(|_| ())
-            .map_err(|e| e.message)
+        self.exec.run(name, args, self.step_budget).map(|_| ())
     }
 }
 
@@ -245,7 +236,12 @@ pub fn run(
     args: Vec<NDArray>,
     packed: &PackedRegistry,
 ) -> Result<Value> {
-    let mut kernels = Interpreter::default();
+    let mut kernels = ExecutableKernels::build(
+        &ReferenceBackend::default(),
+        module,
+        &TargetSpec::new("llvm"),
+    )
+    .map_err(|m| VmError::new(m, Span::default()))?;
     Vm::new(module, packed, &mut kernels).call(name, args.into_iter().map(Value::Tensor).collect())
 }
 
@@ -524,10 +520,9 @@ impl<'a> Vm<'a> {
         }
         let is_tir = matches!(call.callee, Callee::Op(Op::CallTir));
         match self.module.get_prim(&name) {
-            Some(pf) => {
-                let pf = pf.clone();
+            Some(_) => {
                 self.kernels
-                    .call_prim_func(&name, &pf, &mut arrays)
+                    .call_prim_func(&name, &mut arrays)
                     .map_err(|m| err(format!("{}: in `{name}`: {m}", frame.func)))?;
             }
             None if is_tir => {

@@ -11,8 +11,9 @@
 use std::path::Path;
 
 use compiler_core::eval::{allclose, NDArray, Rng};
-use compiler_core::graph::vm::{self, Interpreter, Kernels, PackedRegistry, Value, Vm};
-use compiler_core::ir::{IRModule, PrimFunc};
+use compiler_core::graph::vm::{self, ExecutableKernels, Kernels, PackedRegistry, Value, Vm};
+use compiler_core::ir::IRModule;
+use compiler_core::target::{ReferenceBackend, TargetSpec};
 use compiler_core::tvmscript::builder::parse_script;
 
 fn load(name: &str) -> IRModule {
@@ -355,22 +356,17 @@ def main(x: R.Tensor((1, 2, 5, 5), "float32"), w: R.Tensor((4, 1, 3, 3), "float3
     }
 }
 
-/// A `Kernels` backend that records which PrimFuncs ran (the seam the wasm
-/// and WGSL backends plug into).
+/// Kernels that record which PrimFuncs ran, around the module built by a
+/// target backend (the seam the wasm and WGSL backends plug into).
 struct Recording {
-    inner: Interpreter,
+    inner: ExecutableKernels,
     calls: Vec<String>,
 }
 
 impl Kernels for Recording {
-    fn call_prim_func(
-        &mut self,
-        name: &str,
-        func: &std::rc::Rc<PrimFunc>,
-        args: &mut [NDArray],
-    ) -> Result<(), String> {
+    fn call_prim_func(&mut self, name: &str, args: &mut [NDArray]) -> Result<(), String> {
         self.calls.push(format!("{name}/{}", args.len()));
-        self.inner.call_prim_func(name, func, args)
+        self.inner.call_prim_func(name, args)
     }
 }
 
@@ -379,7 +375,8 @@ fn prim_funcs_run_through_the_kernels_backend() {
     let m = load("seed001_g2b_mlp_call_tir_completed.py");
     let packed = PackedRegistry::new();
     let mut k = Recording {
-        inner: Interpreter::default(),
+        inner: ExecutableKernels::build(&ReferenceBackend::default(), &m, &TargetSpec::new("llvm"))
+            .expect("builds"),
         calls: Vec::new(),
     };
     let inputs = Inputs::new(2);

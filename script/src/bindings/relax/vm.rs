@@ -105,12 +105,7 @@ struct ScriptKernels<'a> {
 }
 
 impl Kernels for ScriptKernels<'_> {
-    fn call_prim_func(
-        &mut self,
-        name: &str,
-        _func: &Rc<tessel_ir::PrimFunc>,
-        args: &mut [NDArray],
-    ) -> Result<(), String> {
+    fn call_prim_func(&mut self, name: &str, args: &mut [NDArray]) -> Result<(), String> {
         let Some(exec) = self.exec.clone() else {
             return Err(format!("`{name}` was not built"));
         };
