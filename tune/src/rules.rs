@@ -281,18 +281,37 @@ fn tile_cpu(mut sch: Schedule, block: BlockRV, loops: &[(LoopRV, LoopUse)]) -> R
         .collect();
     sch.reorder(&order).map_err(|e| e.to_string())?;
     let mut out = vec![sch.clone()];
-    // The write cache at tile level 1 (after S0) and level 2 (after S1).
+    // The write cache at tile level 1 (after S0) and level 2 (after S1). A
+    // single elementwise consumer (a ReLU after the matmul) serves as the
+    // cache: it moves under the tiles instead (TVM's consumer fusion).
+    let consumer = elementwise_consumer(&mut sch.clone(), block);
     for level in [&s[0], &s[1]] {
         let Some(at) = level.last() else { continue };
         let mut with_cache = sch.clone();
-        let ok = with_cache
-            .cache_write(block, 0, "global", &[])
-            .and_then(|cw| with_cache.reverse_compute_at(cw, *at, true, -1));
+        let ok = match &consumer {
+            Some(name) => with_cache
+                .get_block(name, None)
+                .and_then(|c| with_cache.reverse_compute_at(c, *at, true, -1)),
+            None => with_cache
+                .cache_write(block, 0, "global", &[])
+                .and_then(|cw| with_cache.reverse_compute_at(cw, *at, true, -1)),
+        };
         if ok.is_ok() {
             out.push(with_cache);
         }
     }
     Ok(out)
+}
+
+/// The name of the block's only consumer when that consumer is elementwise
+/// (spatial iterators only, no init).
+fn elementwise_consumer(sch: &mut Schedule, block: BlockRV) -> Option<String> {
+    let consumers = sch.get_consumers(block).ok()?;
+    let [only] = consumers[..] else { return None };
+    let name = sch.block_name(only).ok()?;
+    let func = current_func(sch)?;
+    let br = find_block(&func.body, &name)?;
+    (is_spatial(&br) && br.block.init.is_none()).then_some(name)
 }
 
 /// GPU "SSRRSRS" (see the module docs).
