@@ -40,12 +40,14 @@ pub fn default_postprocs(target: &TuneTarget) -> Vec<Postproc> {
     if target.is_gpu() {
         vec![
             Postproc::RewriteCooperativeFetch,
-            Postproc::RewriteReductionBlock,
             Postproc::RewriteParallelVectorizeUnroll,
+            Postproc::RewriteReductionBlock,
             Postproc::VerifyGpuCode,
         ]
     } else {
-        vec![Postproc::RewriteReductionBlock, Postproc::RewriteParallelVectorizeUnroll]
+        // Loop kinds first: Tessel vectorizes a reduction block's spatial
+        // loop only before its init is split off (TVM's order too).
+        vec![Postproc::RewriteParallelVectorizeUnroll, Postproc::RewriteReductionBlock]
     }
 }
 

@@ -30,11 +30,12 @@ pub struct TuneReport {
 pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(&str)) -> Result<TuneReport, TuneError> {
     let name = session.workload().func_name.clone();
     let flops = session.workload().flops;
-    log(&format!("Initializing Task #0: \"{name}\""));
-    log(&format!(
-        "Total {} design space(s) generated",
-        session.design_spaces().len()
-    ));
+    log(&format!("[task_scheduler.cc:159] Initializing Task #0: \"{name}\""));
+    log(&format!("Total {} design space(s) generated", session.design_spaces().len()));
+    let initial = session.best().map(|r| r.mean_seconds()).unwrap_or(f64::INFINITY);
+    for line in task_table(&name, flops, initial, session.trials(), false).lines() {
+        log(line);
+    }
     let mut best = session.best().map(|r| r.mean_seconds()).unwrap_or(f64::INFINITY);
     let mut wrong = Vec::new();
     let mut failed = 0;
@@ -43,10 +44,9 @@ pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(
         if batch.is_empty() {
             break;
         }
-        log(&format!(
-            "[Task #0: \"{name}\"] Sending {} sample(s) to builder and runner",
-            batch.len()
-        ));
+        log(&format!("[task_scheduler.cc:180] TaskScheduler picks Task #0: \"{name}\""));
+        log(&format!("[task_scheduler.cc:193] Sending {} sample(s) to builder", batch.len()));
+        log(&format!("[task_scheduler.cc:195] Sending {} sample(s) to runner", batch.len()));
         let mut results = Vec::with_capacity(batch.len());
         for c in &batch {
             let mut r = runner.measure(c.module());
@@ -69,14 +69,11 @@ pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(
             results.push(r);
         }
         session.report(&results);
-        log(&format!(
-            "[Task #0: \"{name}\"] Trial #{}: GFLOPs: {:.4}. Time: {:.4} us. Best GFLOPs: {:.4}",
-            session.trials(),
-            gflops(flops, best),
-            best * 1e6,
-            gflops(flops, best)
-        ));
+        for line in task_table(&name, flops, best, session.trials(), false).lines() {
+            log(line);
+        }
     }
+    log("[task_scheduler.cc:260] Task #0 has finished. Remaining task(s): 0");
     for (p, n) in &session.postproc_failures {
         log(&format!("[Task #0: \"{name}\"] Postproc #{p}: {n} failure(s)"));
     }
