@@ -1,6 +1,7 @@
 //! The `tessel` command's tests, one binary: its subcommands end to end
 //! (`commands`), and `tessel run` on the real CPU and GPU backends
-//! (`backends`).
+//! (`backends`); tuning (`tune`: the book's meta_schedule cells, `tessel tune`).
 
 mod backends;
 mod commands;
+mod tune;
