@@ -115,6 +115,16 @@ fn book_ch3_end_to_end() {
     }
 }
 
+/// Chapter 7 §7.3: a function walked by attribute — its body, blocks,
+/// bindings, a binding's var and value, a call's op and args — printing
+/// what TVM 0.27 prints for each.
+#[test]
+fn book_ch7_ast() {
+    let run = check("relax_book_ch7_ast.py");
+    assert!(run.error.is_none(), "{}", run.output);
+    assert!(run.output.contains("tvm.relax.expr.SeqExpr"));
+}
+
 /// Chapter 7: an expression mutator (multiply + add → ewise_fma),
 /// `remove_all_unused`, and the MatmulAddFusor module pass; the fused model
 /// still computes what NumPy computes.
