@@ -264,13 +264,22 @@ fn expr_text(e: &Expr) -> String {
         ExprKind::PrimValue(_) => "R.prim_value(...)".into(),
         ExprKind::Str(s) => format!("R.str({s:?})"),
         ExprKind::GlobalVar(g) => format!("cls.{}", g.name()),
-        ExprKind::ExternFunc(s) => format!("{s:?}"),
+        ExprKind::ExternFunc(s) => format!("R.ExternFunc({s:?})"),
         ExprKind::Call(c) => {
             let callee = match &c.callee {
                 compiler_core::graph::Callee::Op(op) => format!("R.{}", op.script_name()),
                 compiler_core::graph::Callee::Global(g) => format!("cls.{}", g.name()),
             };
-            let parts: Vec<String> = c.args.iter().map(expr_text).collect();
+            // Inside a call an external function is its name
+            // (`R.call_dps_packed("env.linear", ...)`).
+            let parts: Vec<String> = c
+                .args
+                .iter()
+                .map(|a| match a.kind() {
+                    ExprKind::ExternFunc(s) => format!("{s:?}"),
+                    _ => expr_text(a),
+                })
+                .collect();
             format!("{callee}({})", parts.join(", "))
         }
     }

@@ -42,6 +42,7 @@ fn every_course_script_has_a_test() {
         "relax_mlp_digits.py",
         "relax_book_ch7_mutators.py",
         "relax_book_ch7_ast.py",
+        "relax_book_ch3_bare_function.py",
         "relax_book_ch3_end_to_end.py",
         "relax_book_ch5_emit_te.py",
         "relax_book_ch7_lowering.py",
