@@ -117,6 +117,9 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
         (RObj::Func(_), "show" | "script" | "with_attr" | "without_attr") => method(),
         (RObj::ModulePass(_), "transform_module") => method(),
         (RObj::Builder(_), _) => method(),
+        // `vm.module.time_evaluator(...)` (book §4.6): the VM's runtime module
+        // answers like the VM.
+        (RObj::Vm(e), "module") => Ok(host(RObj::Vm(e.clone()))),
         (RObj::Vm(_), "time_evaluator" | "invoke_closure" | "set_input" | "invoke_stateful") => {
             method()
         }
