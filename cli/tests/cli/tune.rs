@@ -124,3 +124,17 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: 
     assert!(stderr.contains("max_trials_global must be positive"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_ch4_end_to_end_cells_put_the_tuned_linear0_back() {
+    let dir = work_dir("e2e");
+    let script = data("book_ch4_end_to_end.py");
+    let (code, stdout, stderr) = tessel_in(&dir, &["run", "--notebook", script.to_str().unwrap()]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("the tuned model matches NumPy"), "{stdout}");
+    assert!(stdout.contains("MyModuleWithParams2 Prediction:"), "{stdout}");
+    // TVM's FLOP count of linear0: 2·128·784 for the matmul, 128 for the bias.
+    assert!(stderr.contains("[INFO]   0 | main |  200832 |"), "{stderr}");
+    assert!(stderr.contains("[INFO] Total trials: 64\n"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
