@@ -488,13 +488,25 @@ struct TuneOptions<'a> {
 /// `tessel tune`: tunes one function, keeps the records under `work_dir`,
 /// prints the best trace (stdout) and the untuned and tuned speeds (stderr).
 fn tune_file(module: IRModule, opts: &TuneOptions) -> Result<(), String> {
-    use tessel_tune::{tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession, TuneTarget, Workload};
+    use tessel_tune::{
+        tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession, TuneTarget, Workload,
+    };
     let names: Vec<String> = module.prim_funcs().map(|(n, _)| n.to_string()).collect();
     let name = match (opts.func, names.as_slice()) {
         (Some(f), _) if names.iter().any(|n| n == f) => f.to_string(),
-        (Some(f), _) => return Err(format!("the file has no function `{f}` (it has: {})", names.join(", "))),
+        (Some(f), _) => {
+            return Err(format!(
+                "the file has no function `{f}` (it has: {})",
+                names.join(", ")
+            ))
+        }
         (None, [only]) => only.clone(),
-        (None, _) => return Err(format!("the file has several functions ({}): choose one with --func", names.join(", "))),
+        (None, _) => {
+            return Err(format!(
+                "the file has several functions ({}): choose one with --func",
+                names.join(", ")
+            ))
+        }
     };
     let mut single = IRModule::new();
     if let Some(f) = module.get_prim(&name) {
@@ -506,10 +518,16 @@ fn tune_file(module: IRModule, opts: &TuneOptions) -> Result<(), String> {
     };
     let target = TuneTarget::parse(target_text).map_err(|e| e.to_string())?;
     let workload = Workload::new(single.clone()).map_err(|e| e.to_string())?;
-    let files = opts.work_dir.map(|d| (d.join("database_workload.json"), d.join("database_tuning_record.json")));
+    let files = opts.work_dir.map(|d| {
+        (
+            d.join("database_workload.json"),
+            d.join("database_tuning_record.json"),
+        )
+    });
     let database = match &files {
         Some((w, r)) if w.exists() && r.exists() => {
-            let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+            let read =
+                |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
             Database::from_json(&read(w)?, &read(r)?).map_err(|e| e.to_string())?
         }
         _ => Database::new(),
@@ -518,12 +536,21 @@ fn tune_file(module: IRModule, opts: &TuneOptions) -> Result<(), String> {
     config.seed = opts.seed;
     let mut space = SpaceGenerator::post_order_apply(&target);
     let started = std::time::Instant::now();
-    let mut session = TuneSession::new(workload.clone(), target.clone(), &mut space, database, config)
-        .map_err(|e| e.to_string())?;
+    let mut session = TuneSession::new(
+        workload.clone(),
+        target.clone(),
+        &mut space,
+        database,
+        config,
+    )
+    .map_err(|e| e.to_string())?;
     let backend = script_backend(BackendArg::Native);
     let clock = WallClock(std::time::Instant::now());
-    let mut runner = Runner::new(&*backend, &clock, &workload, &target).map_err(|e| e.to_string())?;
-    let report = tune(&mut session, &mut runner, &mut |line| eprintln!("[INFO] {line}"));
+    let mut runner =
+        Runner::new(&*backend, &clock, &workload, &target).map_err(|e| e.to_string())?;
+    let report = tune(&mut session, &mut runner, &mut |line| {
+        eprintln!("[INFO] {line}")
+    });
     let elapsed = started.elapsed().as_secs_f64();
     let db = session.into_database();
     if let Some((w, r)) = &files {
@@ -546,7 +573,11 @@ fn tune_file(module: IRModule, opts: &TuneOptions) -> Result<(), String> {
             gflops(report.best_seconds),
             u / report.best_seconds
         ),
-        None => eprintln!("tuned: {:.1} us ({:.2} GFLOPS)", report.best_seconds * 1e6, gflops(report.best_seconds)),
+        None => eprintln!(
+            "tuned: {:.1} us ({:.2} GFLOPS)",
+            report.best_seconds * 1e6,
+            gflops(report.best_seconds)
+        ),
     }
     print!("{}", report.best.trace().python(report.best.dialect));
     Ok(())

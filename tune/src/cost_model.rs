@@ -80,7 +80,11 @@ pub struct BoostedTrees {
 impl BoostedTrees {
     /// Fits `rounds` trees to `(x, y)`.
     pub fn fit(x: &[[f64; NUM_FEATURES]], y: &[f64], cfg: &BoostConfig) -> BoostedTrees {
-        let base = if y.is_empty() { 0.0 } else { y.iter().sum::<f64>() / y.len() as f64 };
+        let base = if y.is_empty() {
+            0.0
+        } else {
+            y.iter().sum::<f64>() / y.len() as f64
+        };
         let mut pred = vec![base; y.len()];
         let mut trees = Vec::new();
         let all: Vec<usize> = (0..y.len()).collect();
@@ -100,7 +104,12 @@ impl BoostedTrees {
     }
 
     pub fn predict(&self, x: &[f64; NUM_FEATURES]) -> f64 {
-        self.base + self.trees.iter().map(|t| self.learning_rate * t.predict(x)).sum::<f64>()
+        self.base
+            + self
+                .trees
+                .iter()
+                .map(|t| self.learning_rate * t.predict(x))
+                .sum::<f64>()
     }
 }
 
@@ -113,13 +122,21 @@ fn mean(r: &[f64], rows: &[usize]) -> f64 {
 }
 
 /// One tree by greedy variance reduction.
-fn grow(x: &[[f64; NUM_FEATURES]], r: &[f64], rows: &[usize], depth: usize, min_leaf: usize) -> Node {
+fn grow(
+    x: &[[f64; NUM_FEATURES]],
+    r: &[f64],
+    rows: &[usize],
+    depth: usize,
+    min_leaf: usize,
+) -> Node {
     if depth == 0 || rows.len() < 2 * min_leaf {
         return Node::Leaf(mean(r, rows));
     }
     let total: f64 = rows.iter().map(|&i| r[i]).sum();
     let n = rows.len() as f64;
     let mut best: Option<(f64, usize, f64)> = None;
+    // `f` indexes a column of every row, not one array.
+    #[allow(clippy::needless_range_loop)]
     for f in 0..NUM_FEATURES {
         let mut sorted = rows.to_vec();
         sorted.sort_by(|&a, &b| x[a][f].total_cmp(&x[b][f]));
@@ -132,7 +149,8 @@ fn grow(x: &[[f64; NUM_FEATURES]], r: &[f64], rows: &[usize], depth: usize, min_
                 continue;
             }
             // Variance reduction up to a constant: sum²/n on each side.
-            let gain = left_sum * left_sum / left_n + (total - left_sum).powi(2) / (n - left_n) - total * total / n;
+            let gain = left_sum * left_sum / left_n + (total - left_sum).powi(2) / (n - left_n)
+                - total * total / n;
             if best.is_none_or(|(g, _, _)| gain > g + 1e-12) {
                 best = Some((gain, f, (lv + rv) / 2.0));
             }
@@ -140,7 +158,8 @@ fn grow(x: &[[f64; NUM_FEATURES]], r: &[f64], rows: &[usize], depth: usize, min_
     }
     match best {
         Some((gain, feature, threshold)) if gain > 1e-12 => {
-            let (l, rr): (Vec<usize>, Vec<usize>) = rows.iter().partition(|&&i| x[i][feature] <= threshold);
+            let (l, rr): (Vec<usize>, Vec<usize>) =
+                rows.iter().partition(|&&i| x[i][feature] <= threshold);
             Node::Split {
                 feature,
                 threshold,
@@ -187,7 +206,12 @@ impl CostModel {
         if self.xs.len() < self.cfg.warmup {
             return;
         }
-        let best = self.times.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+        let best = self
+            .times
+            .iter()
+            .flatten()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
         let y: Vec<f64> = self
             .times
             .iter()

@@ -59,7 +59,8 @@ impl Database {
     /// Registers a workload (once per hash).
     pub fn commit_workload(&mut self, workload: &Workload) {
         if !self.workloads.iter().any(|(h, _)| *h == workload.hash) {
-            let text = compiler_core::ir::printer::print_module(&workload.module, &Default::default());
+            let text =
+                compiler_core::ir::printer::print_module(&workload.module, &Default::default());
             self.workloads.push((workload.hash, text));
         }
     }
@@ -81,7 +82,9 @@ impl Database {
         let mut rs: Vec<&TuningRecord> = self
             .records
             .iter()
-            .filter(|r| r.workload_hash == workload_hash && r.target == target && r.run_secs.is_some())
+            .filter(|r| {
+                r.workload_hash == workload_hash && r.target == target && r.run_secs.is_some()
+            })
             .collect();
         rs.sort_by(|a, b| a.mean_seconds().total_cmp(&b.mean_seconds()));
         rs.truncate(k);
@@ -89,7 +92,11 @@ impl Database {
     }
 
     /// Every record of a workload on a target (failures too), oldest first.
-    pub fn records_for(&self, workload_hash: u64, target: &str) -> impl Iterator<Item = &TuningRecord> {
+    pub fn records_for(
+        &self,
+        workload_hash: u64,
+        target: &str,
+    ) -> impl Iterator<Item = &TuningRecord> {
         let target = target.to_string();
         self.records
             .iter()
@@ -105,7 +112,13 @@ impl Database {
     pub fn workloads_json(&self) -> String {
         let mut out = String::new();
         for (h, text) in &self.workloads {
-            out.push_str(&Json::Array(vec![Json::Str(format!("0x{h:016x}")), Json::Str(text.clone())]).dump());
+            out.push_str(
+                &Json::Array(vec![
+                    Json::Str(format!("0x{h:016x}")),
+                    Json::Str(text.clone()),
+                ])
+                .dump(),
+            );
             out.push('\n');
         }
         out
@@ -115,7 +128,11 @@ impl Database {
     pub fn records_json(&self) -> String {
         let mut out = String::new();
         for r in &self.records {
-            let Some(index) = self.workloads.iter().position(|(h, _)| *h == r.workload_hash) else {
+            let Some(index) = self
+                .workloads
+                .iter()
+                .position(|(h, _)| *h == r.workload_hash)
+            else {
                 continue;
             };
             let secs = r.run_secs.clone().unwrap_or_else(|| vec![FAILED_SECONDS]);
@@ -125,7 +142,10 @@ impl Database {
                 Json::Array(vec![
                     r.trace.to_json(),
                     Json::Array(secs.into_iter().map(Json::Float).collect()),
-                    Json::Object(vec![("kind".into(), Json::Str(kind)), ("target".into(), Json::Str(r.target.clone()))]),
+                    Json::Object(vec![
+                        ("kind".into(), Json::Str(kind)),
+                        ("target".into(), Json::Str(r.target.clone())),
+                    ]),
                     Json::Null,
                 ]),
             ]);
@@ -137,11 +157,18 @@ impl Database {
 
     /// Reads the two files' texts back.
     pub fn from_json(workloads: &str, records: &str) -> Result<Database, TuneError> {
-        let bad = |line: usize, what: &str| TuneError::Database(format!("line {}: {what}", line + 1));
+        let bad =
+            |line: usize, what: &str| TuneError::Database(format!("line {}: {what}", line + 1));
         let mut db = Database::new();
-        for (n, line) in workloads.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (n, line) in workloads
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let j = Json::parse(line).map_err(|e| bad(n, &e))?;
-            let items = j.as_array().ok_or_else(|| bad(n, "a workload is a JSON array"))?;
+            let items = j
+                .as_array()
+                .ok_or_else(|| bad(n, "a workload is a JSON array"))?;
             let [hash, text] = items else {
                 return Err(bad(n, "a workload is [hash, module]"));
             };
@@ -149,26 +176,43 @@ impl Database {
                 .as_str()
                 .and_then(|h| u64::from_str_radix(h.trim_start_matches("0x"), 16).ok())
                 .ok_or_else(|| bad(n, "the hash is a hexadecimal string"))?;
-            let text = text.as_str().ok_or_else(|| bad(n, "the module is a string"))?;
+            let text = text
+                .as_str()
+                .ok_or_else(|| bad(n, "the module is a string"))?;
             db.workloads.push((hash, text.to_string()));
         }
-        for (n, line) in records.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (n, line) in records
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let j = Json::parse(line).map_err(|e| bad(n, &e))?;
             let parsed = (|| {
-                let [index, body] = j.as_array()? else { return None };
+                let [index, body] = j.as_array()? else {
+                    return None;
+                };
                 let (hash, _) = db.workloads.get(usize::try_from(index.as_i64()?).ok()?)?;
                 let [trace, secs, target, _args] = body.as_array()? else {
                     return None;
                 };
-                let secs: Vec<f64> = secs.as_array()?.iter().map(|s| s.as_f64()).collect::<Option<_>>()?;
+                let secs: Vec<f64> = secs
+                    .as_array()?
+                    .iter()
+                    .map(|s| s.as_f64())
+                    .collect::<Option<_>>()?;
                 let target = match target {
-                    Json::Object(fields) => fields.iter().find(|(k, _)| k == "target")?.1.as_str()?.to_string(),
+                    Json::Object(fields) => fields
+                        .iter()
+                        .find(|(k, _)| k == "target")?
+                        .1
+                        .as_str()?
+                        .to_string(),
                     _ => return None,
                 };
                 Some((*hash, trace.clone(), secs, target))
             })();
-            let (hash, trace, secs, target) =
-                parsed.ok_or_else(|| bad(n, "a record is [workload, [trace, run_secs, target, args]]"))?;
+            let (hash, trace, secs, target) = parsed
+                .ok_or_else(|| bad(n, "a record is [workload, [trace, run_secs, target, args]]"))?;
             let trace = Trace::from_json(&trace).map_err(|e| bad(n, &e))?;
             let failed = secs.iter().any(|s| *s >= FAILED_SECONDS);
             db.records.push(TuningRecord {

@@ -61,11 +61,23 @@ pub fn extract(func: &PrimFunc, gpu: bool) -> Option<[f64; NUM_FEATURES]> {
         log2p(acc.stores),
         log2p(acc.ops),
         log2p(acc.loads),
-        if acc.loads > 0.0 { acc.invariant_loads / acc.loads } else { 0.0 },
-        if acc.stores > 0.0 { acc.lanes_weighted / acc.stores } else { 1.0 },
+        if acc.loads > 0.0 {
+            acc.invariant_loads / acc.loads
+        } else {
+            0.0
+        },
+        if acc.stores > 0.0 {
+            acc.lanes_weighted / acc.stores
+        } else {
+            1.0
+        },
         log2p(acc.stmts),
         acc.depth as f64,
-        log2p(if acc.stores > 0.0 { acc.innermost_weighted / acc.stores } else { 0.0 }),
+        log2p(if acc.stores > 0.0 {
+            acc.innermost_weighted / acc.stores
+        } else {
+            0.0
+        }),
         log2p(acc.alloc_bytes),
         log2p(acc.outer_parallel),
         log2p(acc.threads),
@@ -83,7 +95,9 @@ fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
             let bound_to = l.thread_tag.as_deref().unwrap_or("");
             if bound_to.starts_with("threadIdx") {
                 acc.threads = acc.threads.max(1.0) * ext;
-            } else if (bound_to.starts_with("blockIdx") || l.kind == ForKind::Parallel) && acc.outer_parallel == 0.0 {
+            } else if (bound_to.starts_with("blockIdx") || l.kind == ForKind::Parallel)
+                && acc.outer_parallel == 0.0
+            {
                 acc.outer_parallel = ext;
             }
             loops.push((l.loop_var.id(), ext));
@@ -91,7 +105,11 @@ fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
             visit(&l.body, loops, acc);
             loops.pop();
         }
-        StmtKind::Store { buffer: _, value, indices } => {
+        StmtKind::Store {
+            buffer: _,
+            value,
+            indices,
+        } => {
             let iters: f64 = loops.iter().map(|(_, e)| e).product();
             let lanes = f64::from(value.dtype().lanes.max(1));
             acc.stores += iters;
@@ -103,7 +121,8 @@ fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
                     ExprKind::Binary(..) => acc.ops += iters * lanes,
                     ExprKind::Load { indices, .. } => {
                         acc.loads += iters;
-                        let uses = innermost.is_some_and(|v| indices.iter().any(|i| uses_var_id(i, v)));
+                        let uses =
+                            innermost.is_some_and(|v| indices.iter().any(|i| uses_var_id(i, v)));
                         if !uses {
                             acc.invariant_loads += iters;
                         }
@@ -117,7 +136,11 @@ fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
             }
         }
         StmtKind::Allocate { buffer, body } => {
-            let n: i64 = buffer.shape.iter().map(|d| d.as_int().unwrap_or(1)).product();
+            let n: i64 = buffer
+                .shape
+                .iter()
+                .map(|d| d.as_int().unwrap_or(1))
+                .product();
             acc.alloc_bytes += (n as f64) * buffer.dtype.bytes() as f64;
             visit(body, loops, acc);
         }

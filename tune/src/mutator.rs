@@ -85,7 +85,10 @@ impl Mutator {
                 let sites: Vec<usize> = (0..insts.len())
                     .filter(|&i| {
                         insts[i].name == "sample_perfect_tile"
-                            && insts[i].decision.as_ref().is_some_and(|d| d.iter().any(|x| *x > 1))
+                            && insts[i]
+                                .decision
+                                .as_ref()
+                                .is_some_and(|d| d.iter().any(|x| *x > 1))
                     })
                     .collect();
                 let i = pick(rng, &sites)?;
@@ -129,7 +132,11 @@ impl Mutator {
                     Some(TraceArg::List(c)) => c.len() as i64,
                     _ => return None,
                 };
-                let current = insts[i].decision.as_ref().and_then(|d| d.first().copied()).unwrap_or(0);
+                let current = insts[i]
+                    .decision
+                    .as_ref()
+                    .and_then(|d| d.first().copied())
+                    .unwrap_or(0);
                 let next = (current + 1 + rng.range_i64(0, n - 1)) % n;
                 insts[i].decision = Some(vec![next]);
                 Some(out)
@@ -139,10 +146,16 @@ impl Mutator {
                     .filter(|&i| insts[i].name == "sample_compute_location")
                     .collect();
                 let i = pick(rng, &sites)?;
-                let current = insts[i].decision.as_ref().and_then(|d| d.first().copied()).unwrap_or(-1);
+                let current = insts[i]
+                    .decision
+                    .as_ref()
+                    .and_then(|d| d.first().copied())
+                    .unwrap_or(-1);
                 // The legal set depends on the program at that point: replay
                 // rejects a choice out of range.
-                let choices: Vec<i64> = (-1..=current.max(0) + 2).filter(|c| *c != current).collect();
+                let choices: Vec<i64> = (-1..=current.max(0) + 2)
+                    .filter(|c| *c != current)
+                    .collect();
                 insts[i].decision = Some(vec![pick(rng, &choices)?]);
                 Some(out)
             }

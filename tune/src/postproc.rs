@@ -21,8 +21,8 @@ use compiler_core::ir::{AttrValue, StmtKind};
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
 use crate::rules::{
-    block_names, classify_loops, current_func, find_block, LoopUse, ANN_COOPERATIVE_FETCH, ANN_PARALLEL,
-    ANN_UNROLL, ANN_VECTORIZE,
+    block_names, classify_loops, current_func, find_block, LoopUse, ANN_COOPERATIVE_FETCH,
+    ANN_PARALLEL, ANN_UNROLL, ANN_VECTORIZE,
 };
 use crate::target::TuneTarget;
 
@@ -47,7 +47,10 @@ pub fn default_postprocs(target: &TuneTarget) -> Vec<Postproc> {
     } else {
         // Loop kinds first: Tessel vectorizes a reduction block's spatial
         // loop only before its init is split off (TVM's order too).
-        vec![Postproc::RewriteParallelVectorizeUnroll, Postproc::RewriteReductionBlock]
+        vec![
+            Postproc::RewriteParallelVectorizeUnroll,
+            Postproc::RewriteReductionBlock,
+        ]
     }
 }
 
@@ -90,7 +93,9 @@ fn root_annotation(sch: &Schedule, key: &str) -> Option<i64> {
 }
 
 fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
-    let Some(func) = current_func(sch) else { return Ok(()) };
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
     let mut threads = None;
     func.body.walk(&mut |s| {
         if let StmtKind::For(l) = s.kind() {
@@ -100,12 +105,15 @@ fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
         }
     });
     for name in block_names(&func) {
-        let Some(br) = find_block(&func.body, &name) else { continue };
+        let Some(br) = find_block(&func.body, &name) else {
+            continue;
+        };
         if !br.block.annotations.contains_key(ANN_COOPERATIVE_FETCH) {
             continue;
         }
         let b = sch.get_block(&name, None).map_err(msg)?;
-        sch.unannotate(b.into(), ANN_COOPERATIVE_FETCH).map_err(msg)?;
+        sch.unannotate(b.into(), ANN_COOPERATIVE_FETCH)
+            .map_err(msg)?;
         let Some(threads) = threads else { continue };
         let own = own_loops(sch, b)?;
         let fused = match own.as_slice() {
@@ -141,14 +149,20 @@ fn own_loops(sch: &mut Schedule, block: BlockRV) -> Result<Vec<LoopRV>, String> 
 }
 
 fn decompose_reductions(sch: &mut Schedule) -> Fallible {
-    let Some(func) = current_func(sch) else { return Ok(()) };
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
     for name in block_names(&func) {
-        let Some(br) = current_func(sch).and_then(|f| find_block(&f.body, &name)) else { continue };
+        let Some(br) = current_func(sch).and_then(|f| find_block(&f.body, &name)) else {
+            continue;
+        };
         if br.block.init.is_none() {
             continue;
         }
         let b = sch.get_block(&name, None).map_err(msg)?;
-        let Some(loops) = classify_loops(sch, b) else { continue };
+        let Some(loops) = classify_loops(sch, b) else {
+            continue;
+        };
         let Some((first_reduce, _)) = loops.iter().find(|(_, u)| *u == LoopUse::Reduce) else {
             continue;
         };
@@ -165,19 +179,30 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         return Ok(());
     }
     let root = sch.get_block("root", None).map_err(msg)?;
-    for (key, present) in [(ANN_PARALLEL, parallel), (ANN_VECTORIZE, vectorize), (ANN_UNROLL, unroll)] {
+    for (key, present) in [
+        (ANN_PARALLEL, parallel),
+        (ANN_VECTORIZE, vectorize),
+        (ANN_UNROLL, unroll),
+    ] {
         if present.is_some() {
             sch.unannotate(root.into(), key).map_err(msg)?;
         }
     }
-    let Some(func) = current_func(sch) else { return Ok(()) };
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
     let mut parallelized = false;
     for name in block_names(&func) {
-        if current_func(sch).and_then(|f| find_block(&f.body, &name)).is_none() {
+        if current_func(sch)
+            .and_then(|f| find_block(&f.body, &name))
+            .is_none()
+        {
             continue;
         }
         let b = sch.get_block(&name, None).map_err(msg)?;
-        let Some(loops) = classify_loops(sch, b) else { continue };
+        let Some(loops) = classify_loops(sch, b) else {
+            continue;
+        };
         let extents: Vec<i64> = loops
             .iter()
             .map(|(l, _)| {
@@ -203,14 +228,20 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
                 }
             }
             if !prefix.is_empty() {
-                let l = if prefix.len() == 1 { prefix[0] } else { sch.fuse(&prefix, true).map_err(msg)? };
+                let l = if prefix.len() == 1 {
+                    prefix[0]
+                } else {
+                    sch.fuse(&prefix, true).map_err(msg)?
+                };
                 // Refused (a loop shared with a reduction, say): stays serial.
                 let _ = sch.parallel(l);
                 parallelized = true;
             }
         }
         let mut vectorized = None;
-        if let (Some(max_len), Some(((l, u), e))) = (vectorize, loops.iter().zip(&extents).last()) {
+        if let (Some(max_len), Some(((l, u), e))) =
+            (vectorize, loops.iter().zip(&extents).next_back())
+        {
             if *u == LoopUse::Spatial && *e > 1 && *e <= max_len && sch.vectorize(*l).is_ok() {
                 vectorized = Some(*l);
             }
@@ -237,12 +268,18 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
 }
 
 fn verify_gpu(sch: &Schedule, target: &TuneTarget) -> Fallible {
-    let Some(func) = current_func(sch) else { return Ok(()) };
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
     let mut threads = 1i64;
     let mut shared_bytes = 0i64;
     let mut failure = None;
     func.body.walk(&mut |s| match s.kind() {
-        StmtKind::For(l) if l.thread_tag.as_deref().is_some_and(|t| t.starts_with("threadIdx")) => {
+        StmtKind::For(l)
+            if l.thread_tag
+                .as_deref()
+                .is_some_and(|t| t.starts_with("threadIdx")) =>
+        {
             threads = threads.max(l.extent.as_int().unwrap_or(i64::MAX));
         }
         StmtKind::BlockRealize(br) => {
@@ -251,7 +288,10 @@ fn verify_gpu(sch: &Schedule, target: &TuneTarget) -> Fallible {
                     let n: Option<i64> = b.shape.iter().map(|d| d.as_int()).product();
                     match n {
                         Some(n) => shared_bytes += n * b.dtype.bytes() as i64,
-                        None => failure = Some(format!("shared buffer `{}` has a symbolic size", b.name)),
+                        None => {
+                            failure =
+                                Some(format!("shared buffer `{}` has a symbolic size", b.name))
+                        }
                     }
                 }
             }

@@ -12,10 +12,10 @@
 //!   virtual threads): the outer spatial tiles fused and bound to
 //!   `blockIdx.x`, the next to `threadIdx.x`, every read cached in shared
 //!   memory at the outer reduction tile (fetched cooperatively: see
-//!   [`crate::postproc`]) and the result in a local write cache.
+//!   the postprocessors) and the result in a local write cache.
 //! - [`ScheduleRule::ParallelVectorizeUnroll`]: annotates the root block with
 //!   the parallel and vectorize limits and a sampled explicit-unroll depth;
-//!   [`crate::postproc`] turns them into loop kinds.
+//!   the postprocessors turn them into loop kinds.
 //! - [`ScheduleRule::RandomComputeLocation`]: spatial blocks that are not
 //!   outputs move to a sampled loop (`sample_compute_location` + `compute_at`).
 
@@ -69,7 +69,9 @@ pub fn default_rules(target: &TuneTarget) -> Vec<ScheduleRule> {
 
 /// The current function of a schedule.
 pub(crate) fn current_func(sch: &Schedule) -> Option<PrimFunc> {
-    sch.module().get_prim(sch.func_name()).map(|f| (**f).clone())
+    sch.module()
+        .get_prim(sch.func_name())
+        .map(|f| (**f).clone())
 }
 
 /// The block named `name` in `body`.
@@ -107,7 +109,10 @@ pub(crate) fn is_output(func: &PrimFunc, br: &BlockRealize) -> bool {
 }
 
 fn is_spatial(br: &BlockRealize) -> bool {
-    br.block.iter_vars.iter().all(|iv| iv.kind == IterKind::Spatial)
+    br.block
+        .iter_vars
+        .iter()
+        .all(|iv| iv.kind == IterKind::Spatial)
 }
 
 /// How one loop above a block is used by the block's iterators.
@@ -172,7 +177,12 @@ impl ScheduleRule {
     /// Applies the rule to block `block` of `sch`: the resulting schedules
     /// (`sch` itself, unchanged, when the rule does not apply). `Err` names
     /// a primitive that refused where the rule expected it to work.
-    pub fn apply(&self, sch: &Schedule, block: &str, target: &TuneTarget) -> Result<Vec<Schedule>, String> {
+    pub fn apply(
+        &self,
+        sch: &Schedule,
+        block: &str,
+        target: &TuneTarget,
+    ) -> Result<Vec<Schedule>, String> {
         if let ScheduleRule::ParallelVectorizeUnroll {
             max_jobs_per_core,
             max_vectorize_extent,
@@ -180,7 +190,13 @@ impl ScheduleRule {
         } = self
         {
             let mut out = sch.clone();
-            annotate_root(&mut out, target, *max_jobs_per_core, *max_vectorize_extent, unroll_max_steps)?;
+            annotate_root(
+                &mut out,
+                target,
+                *max_jobs_per_core,
+                *max_vectorize_extent,
+                unroll_max_steps,
+            )?;
             return Ok(vec![out]);
         }
         let Some(func) = current_func(sch) else {
@@ -208,9 +224,24 @@ impl ScheduleRule {
                 Ok(vec![if done { out } else { sch.clone() }])
             }
             ScheduleRule::MultiLevelTiling => {
-                let has_reduce = br.block.iter_vars.iter().any(|iv| iv.kind == IterKind::Reduce);
-                let has_spatial = br.block.iter_vars.iter().any(|iv| iv.kind == IterKind::Spatial);
-                if !has_reduce || !has_spatial || br.block.iter_vars.iter().any(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce)) {
+                let has_reduce = br
+                    .block
+                    .iter_vars
+                    .iter()
+                    .any(|iv| iv.kind == IterKind::Reduce);
+                let has_spatial = br
+                    .block
+                    .iter_vars
+                    .iter()
+                    .any(|iv| iv.kind == IterKind::Spatial);
+                if !has_reduce
+                    || !has_spatial
+                    || br
+                        .block
+                        .iter_vars
+                        .iter()
+                        .any(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
+                {
                     return Ok(vec![sch.clone()]);
                 }
                 let b = out.get_block(block, None).map_err(|e| e.to_string())?;
@@ -271,7 +302,11 @@ fn split_all(
 
 /// CPU "SSRSRS": spatial loops in 4 tiles, reduction loops in 2, ordered
 /// S0 S1 R0 S2 R1 S3; then the three write-cache variants.
-fn tile_cpu(mut sch: Schedule, block: BlockRV, loops: &[(LoopRV, LoopUse)]) -> Result<Vec<Schedule>, String> {
+fn tile_cpu(
+    mut sch: Schedule,
+    block: BlockRV,
+    loops: &[(LoopRV, LoopUse)],
+) -> Result<Vec<Schedule>, String> {
     let s = split_all(&mut sch, loops, LoopUse::Spatial, 4, 64)?;
     let r = split_all(&mut sch, loops, LoopUse::Reduce, 2, 64)?;
     let order: Vec<LoopRV> = [&s[0], &s[1], &r[0], &s[2], &r[1], &s[3]]
@@ -315,7 +350,12 @@ fn elementwise_consumer(sch: &mut Schedule, block: BlockRV) -> Option<String> {
 }
 
 /// GPU "SSRRSRS" (see the module docs).
-fn tile_gpu(mut sch: Schedule, block: BlockRV, loops: &[(LoopRV, LoopUse)], _name: &str) -> Result<Schedule, String> {
+fn tile_gpu(
+    mut sch: Schedule,
+    block: BlockRV,
+    loops: &[(LoopRV, LoopUse)],
+    _name: &str,
+) -> Result<Schedule, String> {
     let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
     let s = split_all(&mut sch, loops, LoopUse::Spatial, 4, 64)?;
     let r = split_all(&mut sch, loops, LoopUse::Reduce, 3, 64)?;
@@ -338,12 +378,20 @@ fn tile_gpu(mut sch: Schedule, block: BlockRV, loops: &[(LoopRV, LoopUse)], _nam
     };
     let name = sch.block_name(block).map_err(err)?;
     let func = current_func(&sch).ok_or("the function is gone")?;
-    let reads = find_block(&func.body, &name).map(|b| b.block.reads.len()).unwrap_or(0);
+    let reads = find_block(&func.body, &name)
+        .map(|b| b.block.reads.len())
+        .unwrap_or(0);
     for i in 0..reads {
-        let cr = sch.cache_read(block, i as i64, "shared", &[]).map_err(err)?;
-        sch.compute_at(cr, r0, true, -1).map_err(err)?;
-        sch.annotate(cr.into(), ANN_COOPERATIVE_FETCH, compiler_core::ir::AttrValue::Int(1))
+        let cr = sch
+            .cache_read(block, i as i64, "shared", &[])
             .map_err(err)?;
+        sch.compute_at(cr, r0, true, -1).map_err(err)?;
+        sch.annotate(
+            cr.into(),
+            ANN_COOPERATIVE_FETCH,
+            compiler_core::ir::AttrValue::Int(1),
+        )
+        .map_err(err)?;
     }
     Ok(sch)
 }
@@ -363,19 +411,33 @@ fn annotate_root(
         return Ok(());
     };
     if max_jobs_per_core > 0 && target.num_cores > 1 {
-        out.annotate(root.into(), ANN_PARALLEL, AttrValue::Int(max_jobs_per_core * target.num_cores))
-            .map_err(err)?;
+        out.annotate(
+            root.into(),
+            ANN_PARALLEL,
+            AttrValue::Int(max_jobs_per_core * target.num_cores),
+        )
+        .map_err(err)?;
     }
     if max_vectorize_extent > 0 {
-        out.annotate(root.into(), ANN_VECTORIZE, AttrValue::Int(max_vectorize_extent))
-            .map_err(err)?;
+        out.annotate(
+            root.into(),
+            ANN_VECTORIZE,
+            AttrValue::Int(max_vectorize_extent),
+        )
+        .map_err(err)?;
     }
     if !unroll_max_steps.is_empty() {
         let probs = vec![1.0 / unroll_max_steps.len() as f64; unroll_max_steps.len()];
-        let v = out.sample_categorical(unroll_max_steps, &probs, None).map_err(err)?;
+        let v = out
+            .sample_categorical(unroll_max_steps, &probs, None)
+            .map_err(err)?;
         out.call(
             "annotate",
-            vec![SchedValue::Rv(root.into()), ANN_UNROLL.into(), SchedValue::Rv(v.into())],
+            vec![
+                SchedValue::Rv(root.into()),
+                ANN_UNROLL.into(),
+                SchedValue::Rv(v.into()),
+            ],
             vec![],
         )
         .map_err(err)?;

@@ -88,7 +88,9 @@ impl<'a> Runner<'a> {
 
     /// Runs `module` once on the fixed inputs: every argument afterwards.
     fn run_once(&self, backend: &dyn Backend, module: &IRModule) -> Result<Vec<NDArray>, String> {
-        let exe = backend.build(module, &self.target.spec).map_err(|e| format!("build failed: {e}"))?;
+        let exe = backend
+            .build(module, &self.target.spec)
+            .map_err(|e| format!("build failed: {e}"))?;
         let mut args = self.inputs.clone();
         exe.run(&self.workload.func_name, &mut args, self.step_budget)
             .map_err(|e| format!("run failed: {e}"))?;
@@ -141,7 +143,8 @@ impl<'a> Runner<'a> {
         let got = self.run_once(self.backend, module)?;
         let expected = self.expected.as_deref().unwrap_or_default();
         for (i, (g, e)) in got.iter().zip(expected).enumerate() {
-            allclose(g, e, self.rtol, self.atol).map_err(|m| format!("wrong result in argument {i}: {m}"))?;
+            allclose(g, e, self.rtol, self.atol)
+                .map_err(|m| format!("wrong result in argument {i}: {m}"))?;
         }
         Ok(())
     }

@@ -98,8 +98,10 @@ pub fn materialize(
     resample: bool,
     seed: u64,
 ) -> Result<(Trace, Schedule), (Option<Postproc>, String)> {
-    let mut sch = Schedule::with_seed(workload.module.clone(), seed).map_err(|e| (None, e.to_string()))?;
-    sch.replay(design, resample).map_err(|e| (None, e.to_string()))?;
+    let mut sch =
+        Schedule::with_seed(workload.module.clone(), seed).map_err(|e| (None, e.to_string()))?;
+    sch.replay(design, resample)
+        .map_err(|e| (None, e.to_string()))?;
     let design_trace = sch.trace().clone();
     for p in postprocs {
         p.apply(&mut sch, target).map_err(|e| (Some(*p), e))?;
@@ -109,11 +111,22 @@ pub fn materialize(
 
 /// The best record of `workload` on `target` as a schedule (TVM's
 /// `compile_tir`): its trace replayed and postprocessed.
-pub fn compile_tir(database: &Database, workload: &Workload, target: &TuneTarget) -> Option<Schedule> {
+pub fn compile_tir(
+    database: &Database,
+    workload: &Workload,
+    target: &TuneTarget,
+) -> Option<Schedule> {
     let best = database.query_best(workload.hash, &target.spec.text)?;
-    materialize(workload, target, &default_postprocs(target), &best.trace, false, 0)
-        .ok()
-        .map(|(_, s)| s)
+    materialize(
+        workload,
+        target,
+        &default_postprocs(target),
+        &best.trace,
+        false,
+        0,
+    )
+    .ok()
+    .map(|(_, s)| s)
 }
 
 /// A search in progress.
@@ -148,10 +161,14 @@ impl TuneSession {
         config: SearchConfig,
     ) -> Result<TuneSession, TuneError> {
         if config.max_trials_global == 0 {
-            return Err(TuneError::Config("max_trials_global must be positive".into()));
+            return Err(TuneError::Config(
+                "max_trials_global must be positive".into(),
+            ));
         }
         if config.num_trials_per_iter == 0 {
-            return Err(TuneError::Config("num_trials_per_iter must be positive".into()));
+            return Err(TuneError::Config(
+                "num_trials_per_iter must be positive".into(),
+            ));
         }
         let spaces = space.generate(&workload, &target, config.seed)?;
         database.commit_workload(&workload);
@@ -221,7 +238,8 @@ impl TuneSession {
 
     /// The fastest record so far (this session's or an earlier one's).
     pub fn best(&self) -> Option<&TuningRecord> {
-        self.database.query_best(self.workload.hash, &self.target.spec.text)
+        self.database
+            .query_best(self.workload.hash, &self.target.spec.text)
     }
 
     /// The first failure seen while sampling (for the error when nothing
@@ -237,11 +255,22 @@ impl TuneSession {
 
     fn candidate(&mut self, design: &Trace, resample: bool) -> Option<Candidate> {
         let seed = self.rng.next_u64();
-        match materialize(&self.workload, &self.target, &self.postprocs, design, resample, seed) {
+        match materialize(
+            &self.workload,
+            &self.target,
+            &self.postprocs,
+            design,
+            resample,
+            seed,
+        ) {
             Ok((design_trace, schedule)) => {
-                let func = schedule.module().get_prim(&self.workload.func_name)?.clone();
+                let func = schedule
+                    .module()
+                    .get_prim(&self.workload.func_name)?
+                    .clone();
                 let Some(features) = features::extract(&func, self.target.is_gpu()) else {
-                    self.first_failure.get_or_insert_with(|| "the candidate does not lower".into());
+                    self.first_failure
+                        .get_or_insert_with(|| "the candidate does not lower".into());
                     return None;
                 };
                 Some(Candidate {
@@ -284,7 +313,9 @@ impl TuneSession {
                 }
                 x -= p;
             }
-            let Some(trace) = chosen.apply(&parent.design_trace, self.target.num_cores, &mut self.rng) else {
+            let Some(trace) =
+                chosen.apply(&parent.design_trace, self.target.num_cores, &mut self.rng)
+            else {
                 continue;
             };
             if let Some(c) = self.candidate(&trace, false) {
@@ -352,7 +383,10 @@ impl TuneSession {
             if generation == self.config.genetic_num_iters {
                 break;
             }
-            let min = pop.iter().map(|c| c.predicted).fold(f64::INFINITY, f64::min);
+            let min = pop
+                .iter()
+                .map(|c| c.predicted)
+                .fold(f64::INFINITY, f64::min);
             let weights: Vec<f64> = pop.iter().map(|c| c.predicted - min + 1e-6).collect();
             let total: f64 = weights.iter().sum();
             let mut next = Vec::with_capacity(pop.len());

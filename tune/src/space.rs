@@ -35,9 +35,15 @@ impl<'a> SpaceGenerator<'a> {
 
     /// The design spaces of `workload`, as traces (with the decisions of the
     /// first sampling, which replays ignore unless asked to keep them).
-    pub fn generate(&mut self, workload: &Workload, target: &TuneTarget, seed: u64) -> Result<Vec<Trace>, TuneError> {
+    pub fn generate(
+        &mut self,
+        workload: &Workload,
+        target: &TuneTarget,
+        seed: u64,
+    ) -> Result<Vec<Trace>, TuneError> {
         let fresh = || {
-            Schedule::with_seed(workload.module.clone(), seed).map_err(|e| TuneError::Workload(e.to_string()))
+            Schedule::with_seed(workload.module.clone(), seed)
+                .map_err(|e| TuneError::Workload(e.to_string()))
         };
         match self {
             SpaceGenerator::ScheduleFn(f) => {
@@ -47,7 +53,8 @@ impl<'a> SpaceGenerator<'a> {
             }
             SpaceGenerator::PostOrderApply(rules) => {
                 let sch = fresh()?;
-                let func = current_func(&sch).ok_or_else(|| TuneError::Workload("the module has no PrimFunc".into()))?;
+                let func = current_func(&sch)
+                    .ok_or_else(|| TuneError::Workload("the module has no PrimFunc".into()))?;
                 let mut states = vec![sch];
                 let mut first_failure: Option<String> = None;
                 for block in block_names(&func).iter().rev() {
@@ -59,7 +66,9 @@ impl<'a> SpaceGenerator<'a> {
                     states = expand(states, rule, "root", target, &mut first_failure);
                 }
                 if states.is_empty() {
-                    return Err(TuneError::Space(first_failure.unwrap_or_else(|| "no rule applied".into())));
+                    return Err(TuneError::Space(
+                        first_failure.unwrap_or_else(|| "no rule applied".into()),
+                    ));
                 }
                 Ok(states.iter().map(|s| s.trace().clone()).collect())
             }
@@ -81,7 +90,8 @@ fn expand(
         match rule.apply(&s, block, target) {
             Ok(mut out) => next.append(&mut out),
             Err(e) => {
-                first_failure.get_or_insert_with(|| format!("{} on block `{block}`: {e}", rule.name()));
+                first_failure
+                    .get_or_insert_with(|| format!("{} on block `{block}`: {e}", rule.name()));
             }
         }
     }

@@ -38,12 +38,15 @@ impl TuneTarget {
         };
         let mut num_cores = 1;
         for word in text.split_whitespace().skip(1) {
-            if let Some(n) = word.strip_prefix("--num-cores=").or_else(|| word.strip_prefix("-num-cores=")) {
-                num_cores = n
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| TuneError::Config(format!("`{word}`: the core count must be a positive integer")))?;
+            if let Some(n) = word
+                .strip_prefix("--num-cores=")
+                .or_else(|| word.strip_prefix("-num-cores="))
+            {
+                num_cores = n.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    TuneError::Config(format!(
+                        "`{word}`: the core count must be a positive integer"
+                    ))
+                })?;
             }
         }
         Ok(TuneTarget {

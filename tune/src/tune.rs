@@ -27,16 +27,31 @@ pub struct TuneReport {
 
 /// Runs `session` to its trial budget, measuring with `runner`; `log`
 /// receives each progress line.
-pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(&str)) -> Result<TuneReport, TuneError> {
+pub fn tune(
+    session: &mut TuneSession,
+    runner: &mut Runner,
+    log: &mut dyn FnMut(&str),
+) -> Result<TuneReport, TuneError> {
     let name = session.workload().func_name.clone();
     let flops = session.workload().flops;
-    log(&format!("[task_scheduler.cc:159] Initializing Task #0: \"{name}\""));
-    log(&format!("Total {} design space(s) generated", session.design_spaces().len()));
-    let initial = session.best().map(|r| r.mean_seconds()).unwrap_or(f64::INFINITY);
+    log(&format!(
+        "[task_scheduler.cc:159] Initializing Task #0: \"{name}\""
+    ));
+    log(&format!(
+        "Total {} design space(s) generated",
+        session.design_spaces().len()
+    ));
+    let initial = session
+        .best()
+        .map(|r| r.mean_seconds())
+        .unwrap_or(f64::INFINITY);
     for line in task_table(&name, flops, initial, session.trials(), false).lines() {
         log(line);
     }
-    let mut best = session.best().map(|r| r.mean_seconds()).unwrap_or(f64::INFINITY);
+    let mut best = session
+        .best()
+        .map(|r| r.mean_seconds())
+        .unwrap_or(f64::INFINITY);
     let mut wrong = Vec::new();
     let mut failed = 0;
     loop {
@@ -44,9 +59,17 @@ pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(
         if batch.is_empty() {
             break;
         }
-        log(&format!("[task_scheduler.cc:180] TaskScheduler picks Task #0: \"{name}\""));
-        log(&format!("[task_scheduler.cc:193] Sending {} sample(s) to builder", batch.len()));
-        log(&format!("[task_scheduler.cc:195] Sending {} sample(s) to runner", batch.len()));
+        log(&format!(
+            "[task_scheduler.cc:180] TaskScheduler picks Task #0: \"{name}\""
+        ));
+        log(&format!(
+            "[task_scheduler.cc:193] Sending {} sample(s) to builder",
+            batch.len()
+        ));
+        log(&format!(
+            "[task_scheduler.cc:195] Sending {} sample(s) to runner",
+            batch.len()
+        ));
         let mut results = Vec::with_capacity(batch.len());
         for c in &batch {
             let mut r = runner.measure(c.module());
@@ -56,7 +79,9 @@ pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(
                         Ok(()) => best = t,
                         Err(e) => {
                             let message = format!("wrong result: {e}");
-                            log(&format!("[Task #0: \"{name}\"] candidate discarded, {message}"));
+                            log(&format!(
+                                "[Task #0: \"{name}\"] candidate discarded, {message}"
+                            ));
                             wrong.push(message.clone());
                             r = MeasureResult::Failed(message);
                         }
@@ -75,11 +100,17 @@ pub fn tune(session: &mut TuneSession, runner: &mut Runner, log: &mut dyn FnMut(
     }
     log("[task_scheduler.cc:260] Task #0 has finished. Remaining task(s): 0");
     for (p, n) in &session.postproc_failures {
-        log(&format!("[Task #0: \"{name}\"] Postproc #{p}: {n} failure(s)"));
+        log(&format!(
+            "[Task #0: \"{name}\"] Postproc #{p}: {n} failure(s)"
+        ));
     }
-    let Some(best_schedule) = compile_tir(session.database(), session.workload(), session.target()) else {
+    let Some(best_schedule) = compile_tir(session.database(), session.workload(), session.target())
+    else {
         return Err(TuneError::NoValidCandidate(
-            session.first_failure().unwrap_or("no candidate could be sampled").to_string(),
+            session
+                .first_failure()
+                .unwrap_or("no candidate could be sampled")
+                .to_string(),
         ));
     };
     let best_seconds = session.best().map(|r| r.mean_seconds()).unwrap_or(best);
@@ -108,7 +139,10 @@ pub fn task_table(name: &str, flops: f64, seconds: f64, trials: usize, done: boo
     let header = " ID | Name |    FLOP | Weight | Speed (GFLOPS) | Latency (us) | Weighted Latency (us) | Trials | Done ";
     let rule = "-".repeat(header.len());
     let (speed, latency) = if seconds.is_finite() {
-        (format!("{:.4}", gflops(flops, seconds)), format!("{:.4}", seconds * 1e6))
+        (
+            format!("{:.4}", gflops(flops, seconds)),
+            format!("{:.4}", seconds * 1e6),
+        )
     } else {
         ("N/A".to_string(), "N/A".to_string())
     };
@@ -126,6 +160,10 @@ pub fn task_table(name: &str, flops: f64, seconds: f64, trials: usize, done: boo
     );
     format!(
         "{header}\n{rule}\n{row}\n{rule}\nTotal trials: {trials}\nTotal latency (us): {}\n",
-        if seconds.is_finite() { format!("{:.4}", seconds * 1e6) } else { "N/A".into() }
+        if seconds.is_finite() {
+            format!("{:.4}", seconds * 1e6)
+        } else {
+            "N/A".into()
+        }
     )
 }

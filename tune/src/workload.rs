@@ -35,7 +35,11 @@ impl Workload {
                 return Err(TuneError::Workload(format!(
                     "the module has {} PrimFuncs ({}); tune_tir takes a module with one",
                     funcs.len(),
-                    funcs.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+                    funcs
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )))
             }
         };

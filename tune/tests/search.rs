@@ -15,7 +15,8 @@ use compiler_core::tvmscript::builder::parse_script;
 use tessel_test_support::assert_golden;
 use tessel_tune::search::{compile_tir, materialize};
 use tessel_tune::{
-    tune, Database, MeasureResult, Runner, SearchConfig, SpaceGenerator, TuneError, TuneSession, TuneTarget, Workload,
+    tune, Database, MeasureResult, Runner, SearchConfig, SpaceGenerator, TuneError, TuneSession,
+    TuneTarget, Workload,
 };
 
 fn matmul(n: usize) -> IRModule {
@@ -33,7 +34,9 @@ def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"),
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 "#
     );
-    parse_script(&src).map(|p| p.to_module()).unwrap_or_else(|d| panic!("{}", d.message))
+    parse_script(&src)
+        .map(|p| p.to_module())
+        .unwrap_or_else(|d| panic!("{}", d.message))
 }
 
 /// The book's `mm_relu` (ch.2), at size `n`.
@@ -57,18 +60,30 @@ def mm_relu(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32
             C[vi, vj] = T.max(Y[vi, vj], T.float32(0))
 "#
     );
-    parse_script(&src).map(|p| p.to_module()).unwrap_or_else(|d| panic!("{}", d.message))
+    parse_script(&src)
+        .map(|p| p.to_module())
+        .unwrap_or_else(|d| panic!("{}", d.message))
 }
 
 /// The book's `stochastic_schedule_mm` (§4.4).
 fn stochastic_schedule_mm(sch: &mut Schedule) -> Result<(), String> {
-    let c = sch.get_block("C", Some("main")).map_err(|e| e.to_string())?;
+    let c = sch
+        .get_block("C", Some("main"))
+        .map_err(|e| e.to_string())?;
     let loops = sch.get_loops(c).map_err(|e| e.to_string())?;
-    let [i, j, k] = loops[..] else { return Err("three loops expected".into()) };
-    let f = sch.sample_perfect_tile(j, 2, 16, None).map_err(|e| e.to_string())?;
-    let factors: Vec<_> = f.into_iter().map(compiler_core::schedule::Factor::Sampled).collect();
+    let [i, j, k] = loops[..] else {
+        return Err("three loops expected".into());
+    };
+    let f = sch
+        .sample_perfect_tile(j, 2, 16, None)
+        .map_err(|e| e.to_string())?;
+    let factors: Vec<_> = f
+        .into_iter()
+        .map(compiler_core::schedule::Factor::Sampled)
+        .collect();
     let js = sch.split(j, &factors, true).map_err(|e| e.to_string())?;
-    sch.reorder(&[i, js[0], k, js[1]]).map_err(|e| e.to_string())?;
+    sch.reorder(&[i, js[0], k, js[1]])
+        .map_err(|e| e.to_string())?;
     sch.decompose_reduction(c, k).map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -110,8 +125,18 @@ impl Executable for StepTimedExe {
         }
         Ok(steps)
     }
-    fn time(&self, name: &str, args: &mut [NDArray], _n: u64, repeat: u64, _c: &dyn Host) -> Option<Result<Vec<f64>, String>> {
-        Some(self.run(name, args, u64::MAX).map(|steps| vec![steps as f64 * 1e-9; repeat.max(1) as usize]))
+    fn time(
+        &self,
+        name: &str,
+        args: &mut [NDArray],
+        _n: u64,
+        repeat: u64,
+        _c: &dyn Host,
+    ) -> Option<Result<Vec<f64>, String>> {
+        Some(
+            self.run(name, args, u64::MAX)
+                .map(|steps| vec![steps as f64 * 1e-9; repeat.max(1) as usize]),
+        )
     }
 }
 
@@ -122,14 +147,22 @@ fn cpu() -> TuneTarget {
 fn traces_text(spaces: &[compiler_core::schedule::Trace]) -> String {
     let mut out = String::new();
     for (i, t) in spaces.iter().enumerate() {
-        out.push_str(&format!("# design space {i}\n{}\n", t.python(TraceDialect::default())));
+        out.push_str(&format!(
+            "# design space {i}\n{}\n",
+            t.python(TraceDialect::default())
+        ));
     }
     out
 }
 
 /// Samples `per_space` programs of every design space and checks each
 /// against the original on the reference interpreter.
-fn check_samples(module: &IRModule, target: &TuneTarget, spaces: &[compiler_core::schedule::Trace], per_space: u64) {
+fn check_samples(
+    module: &IRModule,
+    target: &TuneTarget,
+    spaces: &[compiler_core::schedule::Trace],
+    per_space: u64,
+) {
     let workload = Workload::new(module.clone()).unwrap();
     let backend = ReferenceBackend::default();
     let mut runner = Runner::new(&backend, &NoClock, &workload, target).unwrap();
@@ -138,14 +171,21 @@ fn check_samples(module: &IRModule, target: &TuneTarget, spaces: &[compiler_core
         for seed in 0..per_space {
             let (_, sch) = materialize(&workload, target, &postprocs, space, true, seed)
                 .unwrap_or_else(|(p, e)| panic!("space {i} seed {seed}: {p:?}: {e}"));
-            runner
-                .check(sch.module())
-                .unwrap_or_else(|e| panic!("space {i} seed {seed}: {e}\n{}", sch.trace().python(TraceDialect::default())));
+            runner.check(sch.module()).unwrap_or_else(|e| {
+                panic!(
+                    "space {i} seed {seed}: {e}\n{}",
+                    sch.trace().python(TraceDialect::default())
+                )
+            });
             // The printed trace replays to the same program.
             let mut again = Schedule::new(module.clone()).unwrap();
             again.replay(sch.trace(), false).unwrap();
             assert!(
-                compiler_core::analysis::structural_equal::structural_equal(again.module(), sch.module()).is_ok(),
+                compiler_core::analysis::structural_equal::structural_equal(
+                    again.module(),
+                    sch.module()
+                )
+                .is_ok(),
                 "space {i} seed {seed}: the trace does not replay to the same module"
             );
         }
@@ -157,7 +197,9 @@ fn post_order_apply_cpu_matmul_spaces() {
     let module = matmul(64);
     let target = cpu();
     let workload = Workload::new(module.clone()).unwrap();
-    let spaces = SpaceGenerator::post_order_apply(&target).generate(&workload, &target, 1).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
     // No write cache, and the write cache at tile levels 1 and 2.
     assert_eq!(spaces.len(), 3);
     assert_golden("tests/data/cpu_matmul_spaces.py", &traces_text(&spaces));
@@ -169,7 +211,9 @@ fn post_order_apply_cpu_mm_relu_spaces() {
     let module = mm_relu(32);
     let target = cpu();
     let workload = Workload::new(module.clone()).unwrap();
-    let spaces = SpaceGenerator::post_order_apply(&target).generate(&workload, &target, 1).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
     assert_golden("tests/data/cpu_mm_relu_spaces.py", &traces_text(&spaces));
     check_samples(&module, &target, &spaces, 3);
 }
@@ -179,7 +223,9 @@ fn post_order_apply_gpu_matmul_spaces() {
     let module = matmul(32);
     let target = TuneTarget::parse("webgpu").unwrap();
     let workload = Workload::new(module.clone()).unwrap();
-    let spaces = SpaceGenerator::post_order_apply(&target).generate(&workload, &target, 1).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
     assert_eq!(spaces.len(), 1);
     assert_golden("tests/data/gpu_matmul_spaces.py", &traces_text(&spaces));
     check_samples(&module, &target, &spaces, 3);
@@ -196,7 +242,17 @@ fn schedule_fn_space_is_the_functions_trace() {
     check_samples(&module, &target, &spaces, 4);
 }
 
-fn run_search(module: &IRModule, seed: u64, trials: usize, db: Database, backend: &StepTimed) -> (Result<tessel_tune::TuneReport, TuneError>, Database, Vec<String>) {
+fn run_search(
+    module: &IRModule,
+    seed: u64,
+    trials: usize,
+    db: Database,
+    backend: &StepTimed,
+) -> (
+    Result<tessel_tune::TuneReport, TuneError>,
+    Database,
+    Vec<String>,
+) {
     let target = cpu();
     let workload = Workload::new(module.clone()).unwrap();
     let mut config = SearchConfig::new(trials, 8);
@@ -204,10 +260,13 @@ fn run_search(module: &IRModule, seed: u64, trials: usize, db: Database, backend
     config.population_size = 16;
     config.cost_model.warmup = 8;
     let mut space = SpaceGenerator::post_order_apply(&target);
-    let mut session = TuneSession::new(workload.clone(), target.clone(), &mut space, db, config).unwrap();
+    let mut session =
+        TuneSession::new(workload.clone(), target.clone(), &mut space, db, config).unwrap();
     let mut runner = Runner::new(backend, &NoClock, &workload, &target).unwrap();
     let mut log = Vec::new();
-    let report = tune(&mut session, &mut runner, &mut |line| log.push(line.to_string()));
+    let report = tune(&mut session, &mut runner, &mut |line| {
+        log.push(line.to_string())
+    });
     (report, session.into_database(), log)
 }
 
@@ -233,7 +292,10 @@ fn search_is_deterministic_for_a_seed_and_finds_a_correct_faster_program() {
         .map(|r| r.mean_seconds())
         .unwrap();
     assert_eq!(a.best_seconds, fastest);
-    assert_eq!(runner.measure(a.best.module()).mean_seconds(), Some(fastest));
+    assert_eq!(
+        runner.measure(a.best.module()).mean_seconds(),
+        Some(fastest)
+    );
     assert!(log.iter().any(|l| l.starts_with(" ID | Name |")), "{log:?}");
     assert!(log.iter().any(|l| l == "Total trials: 24"), "{log:?}");
     // Another seed searches differently.
@@ -249,7 +311,10 @@ fn database_round_trips_and_a_second_tuning_starts_from_it() {
     let first = first.unwrap();
     let (w, r) = (db.workloads_json(), db.records_json());
     let back = Database::from_json(&w, &r).unwrap();
-    assert_eq!((back.workloads_json(), back.records_json()), (w.clone(), r.clone()));
+    assert_eq!(
+        (back.workloads_json(), back.records_json()),
+        (w.clone(), r.clone())
+    );
     assert_eq!(back.len(), 16);
     // Second tuning: its records add to the first's, never re-measure one of
     // them, and the best can only improve.
@@ -262,8 +327,14 @@ fn database_round_trips_and_a_second_tuning_starts_from_it() {
     let best = compile_tir(&db2, &workload, &target).unwrap();
     assert_eq!(best.trace(), second.best.trace());
     // Malformed files are errors, not panics.
-    assert!(matches!(Database::from_json("[1]", ""), Err(TuneError::Database(_))));
-    assert!(matches!(Database::from_json(&w, "[0, 5]"), Err(TuneError::Database(_))));
+    assert!(matches!(
+        Database::from_json("[1]", ""),
+        Err(TuneError::Database(_))
+    ));
+    assert!(matches!(
+        Database::from_json(&w, "[0, 5]"),
+        Err(TuneError::Database(_))
+    ));
 }
 
 #[test]
@@ -273,7 +344,9 @@ fn a_wrong_candidate_is_discarded_and_never_chosen() {
     let (report, db, log) = run_search(&module, 7, 24, Database::new(), &backend);
     let report = report.unwrap();
     assert!(!report.wrong.is_empty(), "no wrong candidate met: {log:?}");
-    assert!(log.iter().any(|l| l.contains("candidate discarded, wrong result")));
+    assert!(log
+        .iter()
+        .any(|l| l.contains("candidate discarded, wrong result")));
     // The chosen program is right (checked on an honest backend).
     let workload = Workload::new(module.clone()).unwrap();
     let honest = StepTimed { corrupt_odd: false };
@@ -293,16 +366,31 @@ fn bad_input_is_refused_before_searching() {
     assert!(matches!(Workload::new(two), Err(TuneError::Workload(m)) if m.contains("2 PrimFuncs")));
     let workload = Workload::new(matmul(8)).unwrap();
     let mut space = SpaceGenerator::post_order_apply(&target);
-    let zero = TuneSession::new(workload.clone(), target.clone(), &mut space, Database::new(), SearchConfig::new(0, 8));
+    let zero = TuneSession::new(
+        workload.clone(),
+        target.clone(),
+        &mut space,
+        Database::new(),
+        SearchConfig::new(0, 8),
+    );
     assert!(matches!(zero, Err(TuneError::Config(_))));
-    assert!(matches!(TuneTarget::parse("fpga"), Err(TuneError::Config(_))));
+    assert!(matches!(
+        TuneTarget::parse("fpga"),
+        Err(TuneError::Config(_))
+    ));
     // A schedule function that raises: the error names its failure.
     let calls = Cell::new(0);
     let mut raising = SpaceGenerator::ScheduleFn(Box::new(|_: &mut Schedule| {
         calls.set(calls.get() + 1);
         Err("ValueError: no such block".to_string())
     }));
-    let r = TuneSession::new(workload, target, &mut raising, Database::new(), SearchConfig::new(4, 4));
+    let r = TuneSession::new(
+        workload,
+        target,
+        &mut raising,
+        Database::new(),
+        SearchConfig::new(4, 4),
+    );
     assert!(matches!(r, Err(TuneError::Space(m)) if m.contains("ValueError")));
     assert_eq!(calls.get(), 1);
 }
@@ -314,5 +402,7 @@ fn measure_result_of_a_trap_is_a_failure() {
     let backend = ReferenceBackend::default();
     let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
     runner.step_budget = 10;
-    assert!(matches!(runner.measure(&module), MeasureResult::Failed(m) if m.contains("run failed")));
+    assert!(
+        matches!(runner.measure(&module), MeasureResult::Failed(m) if m.contains("run failed"))
+    );
 }

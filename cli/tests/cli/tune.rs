@@ -14,7 +14,9 @@ use compiler_core::ir::printer::{print_module, PrintOptions};
 use compiler_core::tvmscript::builder::parse_script;
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tune").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tune")
+        .join(name)
 }
 
 /// A fresh directory for one test's work files.
@@ -41,9 +43,15 @@ fn tessel_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 /// The text from the last line starting with `start` up to (not including)
 /// the next line starting with `end` (or the end).
 fn last_section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
-    let from = text.rfind(&format!("\n{start}")).map(|i| i + 1).unwrap_or(0);
+    let from = text
+        .rfind(&format!("\n{start}"))
+        .map(|i| i + 1)
+        .unwrap_or(0);
     let rest = &text[from..];
-    let to = rest[1..].find(&format!("\n{end}")).map(|i| i + 2).unwrap_or(rest.len());
+    let to = rest[1..]
+        .find(&format!("\n{end}"))
+        .map(|i| i + 2)
+        .unwrap_or(rest.len());
     &rest[..to]
 }
 
@@ -56,25 +64,39 @@ fn book_ch4_tuning_cells_run_and_the_tuned_modules_are_right() {
     assert!(stdout.contains("tuned modules match MyModule"), "{stdout}");
     // §4.5: the schedule function's space has five programs (j = 128 split
     // with an inner factor ≤ 16), all measured; §4.5.1 then measures 64.
-    assert!(stderr.contains("[INFO] [task_scheduler.cc:193] Sending 5 sample(s) to builder"), "{stderr}");
+    assert!(
+        stderr.contains("[INFO] [task_scheduler.cc:193] Sending 5 sample(s) to builder"),
+        "{stderr}"
+    );
     assert!(stderr.contains("[INFO] Total trials: 5\n"), "{stderr}");
-    assert!(stderr.contains("[INFO] [task_scheduler.cc:193] Sending 64 sample(s) to builder"), "{stderr}");
+    assert!(
+        stderr.contains("[INFO] [task_scheduler.cc:193] Sending 64 sample(s) to builder"),
+        "{stderr}"
+    );
     assert!(stderr.contains("[INFO] Total trials: 64\n"), "{stderr}");
     // Both tunings' records are kept under work_dir (69 measurements).
-    let records = std::fs::read_to_string(dir.join(".tune_tmp/database_tuning_record.json")).unwrap();
+    let records =
+        std::fs::read_to_string(dir.join(".tune_tmp/database_tuning_record.json")).unwrap();
     assert_eq!(records.lines().count(), 69);
     let workloads = std::fs::read_to_string(dir.join(".tune_tmp/database_workload.json")).unwrap();
     assert_eq!(workloads.lines().count(), 1);
     // The last trace shown replays on MyModule to the module shown after it.
     let trace = last_section(&stdout, "# from tvm import tir", "# from tvm.script");
-    let shown = last_section(&stdout, "# from tvm.script import ir as I", "tuned modules match");
+    let shown = last_section(
+        &stdout,
+        "# from tvm.script import ir as I",
+        "tuned modules match",
+    );
     let src = std::fs::read_to_string(&script).unwrap();
     let class = &src[src.find("@tvm.script.ir_module").unwrap()..];
     let class = &class[..class.find("\n# %%").unwrap()];
-    let module = parse_script(&format!("import tvm\nfrom tvm.script import tir as T\n{class}"))
-        .unwrap_or_else(|d| panic!("{}", d.message))
-        .to_module();
-    let replayed = tessel_session::apply_schedule(module, trace).unwrap_or_else(|_| panic!("the trace does not replay:\n{trace}"));
+    let module = parse_script(&format!(
+        "import tvm\nfrom tvm.script import tir as T\n{class}"
+    ))
+    .unwrap_or_else(|d| panic!("{}", d.message))
+    .to_module();
+    let replayed = tessel_session::apply_schedule(module, trace)
+        .unwrap_or_else(|_| panic!("the trace does not replay:\n{trace}"));
     assert_eq!(
         print_module(replayed.module(), &PrintOptions::default()).trim_end(),
         shown.trim_end(),
@@ -102,10 +124,22 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: 
 "#,
     )
     .unwrap();
-    let args = ["tune", "mm.py", "--trials", "12", "--trials-per-iter", "6", "--work-dir", "db"];
+    let args = [
+        "tune",
+        "mm.py",
+        "--trials",
+        "12",
+        "--trials-per-iter",
+        "6",
+        "--work-dir",
+        "db",
+    ];
     let (code, stdout, stderr) = tessel_in(&dir, &args);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.starts_with("# from tvm import tir\ndef apply_trace(sch: tir.Schedule) -> None:\n"), "{stdout}");
+    assert!(
+        stdout.starts_with("# from tvm import tir\ndef apply_trace(sch: tir.Schedule) -> None:\n"),
+        "{stdout}"
+    );
     assert!(stdout.contains("sch.sample_perfect_tile("), "{stdout}");
     assert!(stderr.contains("tuned 12 trials"), "{stderr}");
     assert!(stderr.contains("untuned: "), "{stderr}");
@@ -121,7 +155,10 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: 
     assert!(stderr.contains("no function `nope`"), "{stderr}");
     let (code, _, stderr) = tessel_in(&dir, &["tune", "mm.py", "--trials", "0"]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("max_trials_global must be positive"), "{stderr}");
+    assert!(
+        stderr.contains("max_trials_global must be positive"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -132,7 +169,10 @@ fn book_ch4_end_to_end_cells_put_the_tuned_linear0_back() {
     let (code, stdout, stderr) = tessel_in(&dir, &["run", "--notebook", script.to_str().unwrap()]);
     assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(stdout.contains("the tuned model matches NumPy"), "{stdout}");
-    assert!(stdout.contains("MyModuleWithParams2 Prediction:"), "{stdout}");
+    assert!(
+        stdout.contains("MyModuleWithParams2 Prediction:"),
+        "{stdout}"
+    );
     // TVM's FLOP count of linear0: 2·128·784 for the matmul, 128 for the bias.
     assert!(stderr.contains("[INFO]   0 | main |  200832 |"), "{stderr}");
     assert!(stderr.contains("[INFO] Total trials: 64\n"), "{stderr}");

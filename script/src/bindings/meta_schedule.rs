@@ -24,7 +24,10 @@ use compiler_core::schedule::Schedule;
 use tessel_ir::printer::Dialect;
 use tessel_ir::{BaseFunc, IRModule};
 use tessel_tune::search::compile_tir as best_schedule;
-use tessel_tune::{tune, Database, Runner, SearchConfig, SpaceGenerator, TuneError, TuneSession, TuneTarget, Workload};
+use tessel_tune::{
+    tune, Database, Runner, SearchConfig, SpaceGenerator, TuneError, TuneSession, TuneTarget,
+    Workload,
+};
 
 const WORKLOADS_FILE: &str = "database_workload.json";
 const RECORDS_FILE: &str = "database_tuning_record.json";
@@ -89,7 +92,9 @@ impl HostObject for DatabaseObj {
                 a.done("__len__", 0)?;
                 Ok(Value::Int(self.db.borrow().len() as i64))
             }
-            _ => Err(PyErr::attribute_error(format!("'JSONDatabase' object has no attribute '{name}'"))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'JSONDatabase' object has no attribute '{name}'"
+            ))),
         }
     }
 }
@@ -108,35 +113,54 @@ pub fn install(it: &mut Interp) {
     let space_generator = module(
         "tvm.meta_schedule.space_generator",
         vec![
-            ("ScheduleFn", builtin("tvm.meta_schedule.space_generator.ScheduleFn", schedule_fn)),
-            ("PostOrderApply", builtin("tvm.meta_schedule.space_generator.PostOrderApply", post_order_apply)),
+            (
+                "ScheduleFn",
+                builtin("tvm.meta_schedule.space_generator.ScheduleFn", schedule_fn),
+            ),
+            (
+                "PostOrderApply",
+                builtin(
+                    "tvm.meta_schedule.space_generator.PostOrderApply",
+                    post_order_apply,
+                ),
+            ),
         ],
     );
     let tir_integration = module(
         "tvm.meta_schedule.tir_integration",
         vec![
             ("tune_tir", builtin("tvm.meta_schedule.tune_tir", tune_tir)),
-            ("compile_tir", builtin("tvm.meta_schedule.tir_integration.compile_tir", compile_tir)),
+            (
+                "compile_tir",
+                builtin("tvm.meta_schedule.tir_integration.compile_tir", compile_tir),
+            ),
         ],
     );
     let ms = module(
         "tvm.meta_schedule",
         vec![
             ("tune_tir", builtin("tvm.meta_schedule.tune_tir", tune_tir)),
-            ("TuneConfig", builtin("tvm.meta_schedule.TuneConfig", tune_config)),
+            (
+                "TuneConfig",
+                builtin("tvm.meta_schedule.TuneConfig", tune_config),
+            ),
             ("space_generator", space_generator.clone()),
             ("tir_integration", tir_integration.clone()),
         ],
     );
     for parent in ["tvm", "tvm.s_tir"] {
         if let Some(Value::Module(m)) = it.modules.get(parent) {
-            m.attrs.borrow_mut().insert("meta_schedule".into(), ms.clone());
+            m.attrs
+                .borrow_mut()
+                .insert("meta_schedule".into(), ms.clone());
         }
     }
     for prefix in ["tvm.meta_schedule", "tvm.s_tir.meta_schedule"] {
         it.modules.insert(prefix.to_string(), ms.clone());
-        it.modules.insert(format!("{prefix}.space_generator"), space_generator.clone());
-        it.modules.insert(format!("{prefix}.tir_integration"), tir_integration.clone());
+        it.modules
+            .insert(format!("{prefix}.space_generator"), space_generator.clone());
+        it.modules
+            .insert(format!("{prefix}.tir_integration"), tir_integration.clone());
     }
 }
 
@@ -177,7 +201,9 @@ fn module_arg(v: &Value, what: &str) -> Res<IRModule> {
             _ => {}
         }
     }
-    Err(PyErr::type_error(format!("{what}: `mod` must be an IRModule or a PrimFunc")))
+    Err(PyErr::type_error(format!(
+        "{what}: `mod` must be an IRModule or a PrimFunc"
+    )))
 }
 
 fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TuneTarget> {
@@ -189,7 +215,11 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TuneTarget> {
         },
         Some(Value::Host(o)) => match tvm_obj(&o) {
             Some(Obj::Target { text, .. }) => text.clone(),
-            _ => return Err(PyErr::type_error("target must be a string, a dict or a tvm.target.Target")),
+            _ => {
+                return Err(PyErr::type_error(
+                    "target must be a string, a dict or a tvm.target.Target",
+                ))
+            }
         },
         Some(other) => {
             return Err(PyErr::type_error(format!(
@@ -197,7 +227,11 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TuneTarget> {
                 it.repr(&other)?
             )))
         }
-        None => return Err(PyErr::type_error("tune_tir() missing required argument: 'target'")),
+        None => {
+            return Err(PyErr::type_error(
+                "tune_tir() missing required argument: 'target'",
+            ))
+        }
     };
     TuneTarget::parse(&text).map_err(tune_error)
 }
@@ -214,7 +248,9 @@ fn positive(v: Option<Value>, name: &str) -> Res<Option<usize>> {
         None | Some(Value::None) => Ok(None),
         Some(v) => match num_i64(&v) {
             Some(n) if n > 0 => Ok(Some(n as usize)),
-            Some(n) => Err(PyErr::value_error(format!("{name} must be positive, got {n}"))),
+            Some(n) => Err(PyErr::value_error(format!(
+                "{name} must be positive, got {n}"
+            ))),
             None => Err(PyErr::type_error(format!("{name} must be an integer"))),
         },
     }
@@ -258,19 +294,36 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     let target = target_arg(it, target)?;
     let work_dir = match work_dir {
         Some(Value::Str(s)) => s.to_string(),
-        None => return Err(PyErr::type_error("tune_tir() missing required argument: 'work_dir'")),
+        None => {
+            return Err(PyErr::type_error(
+                "tune_tir() missing required argument: 'work_dir'",
+            ))
+        }
         Some(_) => return Err(PyErr::type_error("work_dir must be a string")),
     };
-    let (mut max_trials, mut per_iter) = (positive(max_trials, "max_trials_global")?, positive(per_iter, "num_trials_per_iter")?);
+    let (mut max_trials, mut per_iter) = (
+        positive(max_trials, "max_trials_global")?,
+        positive(per_iter, "num_trials_per_iter")?,
+    );
     if let Some(Value::Host(o)) = &config {
         let Some(c) = o.as_any().downcast_ref::<TuneConfigObj>() else {
-            return Err(PyErr::type_error("config must be a meta_schedule.TuneConfig"));
+            return Err(PyErr::type_error(
+                "config must be a meta_schedule.TuneConfig",
+            ));
         };
-        max_trials = max_trials.or(positive(c.max_trials_global.map(Value::Int), "max_trials_global")?);
-        per_iter = per_iter.or(positive(c.num_trials_per_iter.map(Value::Int), "num_trials_per_iter")?);
+        max_trials = max_trials.or(positive(
+            c.max_trials_global.map(Value::Int),
+            "max_trials_global",
+        )?);
+        per_iter = per_iter.or(positive(
+            c.num_trials_per_iter.map(Value::Int),
+            "num_trials_per_iter",
+        )?);
     }
     let Some(max_trials) = max_trials else {
-        return Err(PyErr::type_error("tune_tir() missing required argument: 'max_trials_global'"));
+        return Err(PyErr::type_error(
+            "tune_tir() missing required argument: 'max_trials_global'",
+        ));
     };
     let workload = Workload::new(module.clone()).map_err(tune_error)?;
     let mut config = SearchConfig::new(max_trials, per_iter.unwrap_or(64));
@@ -300,10 +353,18 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
             }
             Value::Host(o) => match o.as_any().downcast_ref::<ScheduleFnObj>() {
                 Some(f) => Some(f.func.clone()),
-                None => return Err(PyErr::type_error("space must be \"post-order-apply\" or a ScheduleFn")),
+                None => {
+                    return Err(PyErr::type_error(
+                        "space must be \"post-order-apply\" or a ScheduleFn",
+                    ))
+                }
             },
             Value::Func(_) | Value::Builtin(_) | Value::BoundMethod(_) => Some(space_value.clone()),
-            _ => return Err(PyErr::type_error("space must be \"post-order-apply\" or a ScheduleFn")),
+            _ => {
+                return Err(PyErr::type_error(
+                    "space must be \"post-order-apply\" or a ScheduleFn",
+                ))
+            }
         };
         let mut generator = match func {
             None => SpaceGenerator::post_order_apply(&target),
@@ -342,7 +403,13 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
                 }))
             }
         };
-        let made = TuneSession::new(workload.clone(), target.clone(), &mut generator, database, config);
+        let made = TuneSession::new(
+            workload.clone(),
+            target.clone(),
+            &mut generator,
+            database,
+            config,
+        );
         drop(generator);
         if let Some(e) = fatal.borrow_mut().take() {
             return Err(e);
@@ -352,7 +419,9 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     let mut session = session;
     let mut runner = Runner::new(&*backend, &*host, &workload, &target).map_err(tune_error)?;
     let mut lines = Vec::new();
-    let report = tune(&mut session, &mut runner, &mut |l| lines.push(l.to_string()));
+    let report = tune(&mut session, &mut runner, &mut |l| {
+        lines.push(l.to_string())
+    });
     for l in &lines {
         log(it, l);
     }
@@ -362,7 +431,9 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
         .write_text(&join(&work_dir, WORKLOADS_FILE), &db.workloads_json())
         .and_then(|()| host.write_text(&join(&work_dir, RECORDS_FILE), &db.records_json()));
     report.map_err(tune_error)?;
-    Ok(Value::Host(Rc::new(DatabaseObj { db: RefCell::new(db) })))
+    Ok(Value::Host(Rc::new(DatabaseObj {
+        db: RefCell::new(db),
+    })))
 }
 
 fn compile_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
@@ -371,10 +442,14 @@ fn compile_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     let target = a.take(2, "target");
     a.done("compile_tir", 3)?;
     let Value::Host(o) = &db else {
-        return Err(PyErr::type_error("compile_tir: `database` must be what tune_tir returned"));
+        return Err(PyErr::type_error(
+            "compile_tir: `database` must be what tune_tir returned",
+        ));
     };
     let Some(db) = o.as_any().downcast_ref::<DatabaseObj>() else {
-        return Err(PyErr::type_error("compile_tir: `database` must be what tune_tir returned"));
+        return Err(PyErr::type_error(
+            "compile_tir: `database` must be what tune_tir returned",
+        ));
     };
     let module = module_arg(&m, "compile_tir")?;
     let target = target_arg(it, target)?;
@@ -383,10 +458,12 @@ fn compile_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
         return Ok(Value::None);
     };
     it.next_id += 1;
-    Ok(Value::Host(Rc::new(Obj::Schedule(RefCell::new(SchedObj {
-        sch,
-        original: module,
-        ir_dialect: Dialect::default(),
-        id: it.next_id,
-    })))))
+    Ok(Value::Host(Rc::new(Obj::Schedule(RefCell::new(
+        SchedObj {
+            sch,
+            original: module,
+            ir_dialect: Dialect::default(),
+            id: it.next_id,
+        },
+    )))))
 }
