@@ -249,8 +249,9 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         if let Some(max_steps) = unroll.filter(|s| *s > 0) {
             let mut steps = 1;
             for ((l, _), e) in loops.iter().zip(&extents).rev() {
+                // A vectorized loop is one vector statement per iteration
+                // of the loops around it: it does not count.
                 if Some(*l) == vectorized {
-                    steps *= e;
                     continue;
                 }
                 if *e <= 0 || steps * e > max_steps {
