@@ -16,6 +16,7 @@
 //! | 9 | log2 of the outermost parallel or `blockIdx` extent |
 //! | 10 | log2 of the `threadIdx` extent |
 //! | 11 | number of loops |
+//! | 12 | log2 of the iterations of `T.unroll` loops around the stores (mean) |
 //!
 //! Every feature is finite; a program that does not lower gets `None`.
 
@@ -23,7 +24,7 @@ use compiler_core::ir::{Expr, ExprKind, ForKind, PrimFunc, Stmt, StmtKind, VarId
 use compiler_core::lower::{lower_func, LowerOptions};
 
 /// How many features [`extract`] returns.
-pub const NUM_FEATURES: usize = 12;
+pub const NUM_FEATURES: usize = 13;
 
 #[derive(Default)]
 struct Acc {
@@ -39,6 +40,7 @@ struct Acc {
     outer_parallel: f64,
     threads: f64,
     loops: f64,
+    unrolled_weighted: f64,
 }
 
 fn log2p(x: f64) -> f64 {
@@ -49,13 +51,16 @@ fn log2p(x: f64) -> f64 {
 /// does not lower.
 pub fn extract(func: &PrimFunc, gpu: bool) -> Option<[f64; NUM_FEATURES]> {
     let opts = LowerOptions {
+        // Unrolled copies would make extraction as slow as the unrolling is
+        // deep; unrolled loops stay loops here, counted by feature 12.
+        max_unroll: 0,
         serialize_thread_bindings: !gpu,
         parallel_tasks: false,
         ..LowerOptions::default()
     };
     let lowered = lower_func("main", func, &opts).ok()?;
     let mut acc = Acc::default();
-    let mut loops: Vec<(VarId, f64)> = Vec::new();
+    let mut loops: Vec<(VarId, f64, bool)> = Vec::new();
     visit(&lowered.func.body, &mut loops, &mut acc);
     let f = [
         log2p(acc.stores),
@@ -82,11 +87,16 @@ pub fn extract(func: &PrimFunc, gpu: bool) -> Option<[f64; NUM_FEATURES]> {
         log2p(acc.outer_parallel),
         log2p(acc.threads),
         acc.loops,
+        log2p(if acc.stores > 0.0 {
+            acc.unrolled_weighted / acc.stores
+        } else {
+            0.0
+        }),
     ];
     f.iter().all(|x| x.is_finite()).then_some(f)
 }
 
-fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
+fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64, bool)>, acc: &mut Acc) {
     acc.stmts += 1.0;
     match s.kind() {
         StmtKind::For(l) => {
@@ -100,7 +110,7 @@ fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
             {
                 acc.outer_parallel = ext;
             }
-            loops.push((l.loop_var.id(), ext));
+            loops.push((l.loop_var.id(), ext, l.kind == ForKind::Unrolled));
             acc.depth = acc.depth.max(loops.len());
             visit(&l.body, loops, acc);
             loops.pop();
@@ -110,12 +120,14 @@ fn visit(s: &Stmt, loops: &mut Vec<(VarId, f64)>, acc: &mut Acc) {
             value,
             indices,
         } => {
-            let iters: f64 = loops.iter().map(|(_, e)| e).product();
+            let iters: f64 = loops.iter().map(|(_, e, _)| e).product();
+            let unrolled: f64 = loops.iter().filter(|l| l.2).map(|(_, e, _)| e).product();
+            acc.unrolled_weighted += iters * unrolled;
             let lanes = f64::from(value.dtype().lanes.max(1));
             acc.stores += iters;
             acc.lanes_weighted += iters * lanes;
-            acc.innermost_weighted += iters * loops.last().map_or(1.0, |(_, e)| *e);
-            let innermost = loops.last().map(|(v, _)| *v);
+            acc.innermost_weighted += iters * loops.last().map_or(1.0, |(_, e, _)| *e);
+            let innermost = loops.last().map(|(v, _, _)| *v);
             let mut count = |e: &Expr| {
                 e.walk(&mut |x| match x.kind() {
                     ExprKind::Binary(..) => acc.ops += iters * lanes,
