@@ -16,6 +16,28 @@ def apply_trace(sch: tir.Schedule) -> None:
   sch.bind(loop=l27, thread_axis="threadIdx.x")
   b28 = sch.cache_write(block=b0, write_buffer_index=0, storage_scope="local")
   sch.reverse_compute_at(block=b28, loop=l27, preserve_unit_loops=True, index=-1)
+  b29 = sch.get_block(name="root", func_name="main")
+  v30 = sch.sample_categorical(candidates=[0, 16, 64, 512, 1024], probs=[0.2, 0.2, 0.2, 0.2, 0.2], decision=4)
+  sch.annotate(block_or_loop=b29, ann_key="meta_schedule.unroll_explicit", ann_val=v30)
+
+# design space 1
+# from tvm import tir
+def apply_trace(sch: tir.Schedule) -> None:
+  b0 = sch.get_block(name="C", func_name="main")
+  l1, l2, l3 = sch.get_loops(block=b0)
+  v4, v5, v6, v7 = sch.sample_perfect_tile(loop=l1, n=4, max_innermost_factor=64, decision=[1, 2, 2, 8])
+  l8, l9, l10, l11 = sch.split(loop=l1, factors=[v4, v5, v6, v7], preserve_unit_iters=True, disable_predication=False)
+  v12, v13, v14, v15 = sch.sample_perfect_tile(loop=l2, n=4, max_innermost_factor=64, decision=[4, 8, 1, 1])
+  l16, l17, l18, l19 = sch.split(loop=l2, factors=[v12, v13, v14, v15], preserve_unit_iters=True, disable_predication=False)
+  v20, v21, v22 = sch.sample_perfect_tile(loop=l3, n=3, max_innermost_factor=64, decision=[2, 4, 4])
+  l23, l24, l25 = sch.split(loop=l3, factors=[v20, v21, v22], preserve_unit_iters=True, disable_predication=False)
+  sch.reorder(l8, l16, l9, l17, l23, l24, l10, l18, l25, l11, l19)
+  l26 = sch.fuse(l8, l16, preserve_unit_iters=True)
+  sch.bind(loop=l26, thread_axis="blockIdx.x")
+  l27 = sch.fuse(l9, l17, preserve_unit_iters=True)
+  sch.bind(loop=l27, thread_axis="threadIdx.x")
+  b28 = sch.cache_write(block=b0, write_buffer_index=0, storage_scope="local")
+  sch.reverse_compute_at(block=b28, loop=l27, preserve_unit_loops=True, index=-1)
   b29 = sch.cache_read(block=b0, read_buffer_index=0, storage_scope="shared")
   sch.compute_at(block=b29, loop=l23, preserve_unit_loops=True, index=-1)
   sch.annotate(block_or_loop=b29, ann_key="meta_schedule.cooperative_fetch", ann_val=1)
