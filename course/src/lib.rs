@@ -124,6 +124,19 @@ pub const DEFAULT_SPEED_RUNS: u32 = 5;
 /// be the exercise's id plus `.toml`.
 pub fn parse_exercise(file_name: &str, text: &str) -> Result<Exercise, ExerciseFileError> {
     let file: ExerciseFile = toml::from_str(text).map_err(|e| {
+        let message = e.message().trim();
+        // A missing top-level field has the whole file as its span: name it.
+        if let Some(name) = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.strip_suffix('`'))
+            .filter(|_| e.span().is_none_or(|s| s.start == 0))
+        {
+            return ExerciseFileError {
+                file: file_name.to_string(),
+                field: name.to_string(),
+                problem: "is missing".into(),
+            };
+        }
         let field = match e.span() {
             Some(span) => {
                 let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
@@ -139,7 +152,7 @@ pub fn parse_exercise(file_name: &str, text: &str) -> Result<Exercise, ExerciseF
         ExerciseFileError {
             file: file_name.to_string(),
             field,
-            problem: e.message().trim().to_string(),
+            problem: message.to_string(),
         }
     })?;
     let stem = file_name.strip_suffix(".toml").unwrap_or(file_name);
