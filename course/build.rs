@@ -22,11 +22,18 @@ fn main() {
     let mut out = String::from("/// The repository's exercise files: (file name, text).\npub const BUNDLED: &[(&str, &str)] = &[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         let full = path.canonicalize().unwrap_or_else(|_| path.clone());
-        out.push_str(&format!("    ({name:?}, include_str!({:?})),\n", full.display().to_string()));
+        out.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            full.display().to_string()
+        ));
     }
     out.push_str("];\n");
-    let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("bundled.rs");
+    let target =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("bundled.rs");
     fs::write(target, out).expect("OUT_DIR is writable");
 }

@@ -149,8 +149,10 @@ fn load(dir: Option<&Path>) -> Result<Vec<Exercise>, ExitCode> {
                     }
                 }
             }
-            let refs: Vec<(&str, &str)> =
-                files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+            let refs: Vec<(&str, &str)> = files
+                .iter()
+                .map(|(n, t)| (n.as_str(), t.as_str()))
+                .collect();
             tessel_course::parse_all(&refs)
         }
     };

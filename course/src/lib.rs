@@ -174,7 +174,10 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
-        return err("id", "must be lowercase letters, digits and `-` (it goes in URLs)");
+        return err(
+            "id",
+            "must be lowercase letters, digits and `-` (it goes in URLs)",
+        );
     }
     if let Some(stem) = stem {
         if stem != file.id {
@@ -196,7 +199,10 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
         }
     }
     if !matches!(file.target.as_str(), "llvm" | "c") && !TargetSpec::new(&file.target).is_gpu() {
-        return err("target", "must be a CPU target (`llvm`) or a GPU one (`webgpu`)");
+        return err(
+            "target",
+            "must be a CPU target (`llvm`) or a GPU one (`webgpu`)",
+        );
     }
     for (i, h) in file.hints.iter().enumerate() {
         if h.trim().is_empty() {

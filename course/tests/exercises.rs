@@ -44,7 +44,11 @@ fn bundled_exercises_are_valid_and_cover_every_check_kind() {
     let exercises = bundled().unwrap_or_else(|errors| {
         panic!(
             "{}",
-            errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
         )
     });
     assert!(exercises.len() >= 12, "{} exercises", exercises.len());
@@ -88,35 +92,73 @@ fn error_of(name: &str, text: &str) -> String {
 fn malformed_files_name_the_file_the_field_and_the_problem() {
     assert!(parse_exercise("tiny.toml", GOOD).is_ok());
     let cases = [
-        (GOOD.replace("title = \"Tiny\"\n", ""), "tiny.toml: title: is missing"),
-        (GOOD.replace("[[checks]]", "colour = 3\n[[checks]]"), "unknown field `colour`"),
-        (GOOD.replace("kind = \"output\"", "kind = \"vibes\""), "unknown variant `vibes`"),
-        (GOOD.replace("title = \"Tiny\"", "title = \"Tiny"), "tiny.toml: line 3"),
-        (GOOD.replace("id = \"tiny\"", "id = \"Tiny One\""), "tiny.toml: id: must be lowercase"),
-        (GOOD.replace("solution = \"print('hi')\"", "solution = \"  \""), "tiny.toml: solution: must not be empty"),
         (
-            GOOD.replace("kind = \"output\"\nexpected = \"hi\"", "kind = \"speed\"\nbaseline = \"x\"\nmin_speedup = -2.0"),
+            GOOD.replace("title = \"Tiny\"\n", ""),
+            "tiny.toml: title: is missing",
+        ),
+        (
+            GOOD.replace("[[checks]]", "colour = 3\n[[checks]]"),
+            "unknown field `colour`",
+        ),
+        (
+            GOOD.replace("kind = \"output\"", "kind = \"vibes\""),
+            "unknown variant `vibes`",
+        ),
+        (
+            GOOD.replace("title = \"Tiny\"", "title = \"Tiny"),
+            "tiny.toml: line 3",
+        ),
+        (
+            GOOD.replace("id = \"tiny\"", "id = \"Tiny One\""),
+            "tiny.toml: id: must be lowercase",
+        ),
+        (
+            GOOD.replace("solution = \"print('hi')\"", "solution = \"  \""),
+            "tiny.toml: solution: must not be empty",
+        ),
+        (
+            GOOD.replace(
+                "kind = \"output\"\nexpected = \"hi\"",
+                "kind = \"speed\"\nbaseline = \"x\"\nmin_speedup = -2.0",
+            ),
             "tiny.toml: checks[0].min_speedup: must be a positive number",
         ),
         (
-            GOOD.replace("kind = \"output\"\nexpected = \"hi\"", "kind = \"schedule\"\nmust_use = [\"spilt\"]"),
+            GOOD.replace(
+                "kind = \"output\"\nexpected = \"hi\"",
+                "kind = \"schedule\"\nmust_use = [\"spilt\"]",
+            ),
             "tiny.toml: checks[0].must_use: `spilt` is not a schedule primitive",
         ),
         (
-            GOOD.replace("kind = \"output\"\nexpected = \"hi\"", "kind = \"numbers\"\nrtol = 0.1"),
+            GOOD.replace(
+                "kind = \"output\"\nexpected = \"hi\"",
+                "kind = \"numbers\"\nrtol = 0.1",
+            ),
             "tiny.toml: checks[0].rtol: give both `rtol` and `atol`, or neither",
         ),
-        (GOOD.replace("function = \"main\"", "function = \"main\"\ntarget = \"tpu\""), "tiny.toml: target:"),
+        (
+            GOOD.replace(
+                "function = \"main\"",
+                "function = \"main\"\ntarget = \"tpu\"",
+            ),
+            "tiny.toml: target:",
+        ),
     ];
     for (text, want) in cases {
         let got = error_of("tiny.toml", &text);
         assert!(got.contains(want), "expected `{want}` in `{got}`");
     }
     let got = error_of("other.toml", GOOD);
-    assert_eq!(got, "other.toml: id: is `tiny` but the file is named `other.toml`");
+    assert_eq!(
+        got,
+        "other.toml: id: is `tiny` but the file is named `other.toml`"
+    );
     let dup = parse_all(&[("tiny.toml", GOOD), ("dir/tiny.toml", GOOD)]).unwrap_err();
     assert_eq!(dup.len(), 1);
-    assert!(dup[0].to_string().contains("`tiny` is used by another exercise"));
+    assert!(dup[0]
+        .to_string()
+        .contains("`tiny` is used by another exercise"));
 }
 
 #[test]
@@ -128,22 +170,37 @@ fn a_wrong_answer_names_the_first_differing_element() {
     let numbers = result(&v, "numbers");
     assert_eq!(numbers.status, Status::Failed);
     assert!(
-        numbers.message.starts_with("output `C` differs from the reference: at index [0, 1]"),
+        numbers
+            .message
+            .starts_with("output `C` differs from the reference: at index [0, 1]"),
         "{}",
         numbers.message
     );
-    assert!(v.render().contains("FAIL numbers: output `C`"), "{}", v.render());
-    assert!(v.render().ends_with("Not yet: 1 passed, 1 failed\n"), "{}", v.render());
+    assert!(
+        v.render().contains("FAIL numbers: output `C`"),
+        "{}",
+        v.render()
+    );
+    assert!(
+        v.render().ends_with("Not yet: 1 passed, 1 failed\n"),
+        "{}",
+        v.render()
+    );
 }
 
 #[test]
 fn an_answer_that_does_not_parse_fails_with_the_place() {
     let ex = exercise("broadcast-add");
-    let broken = ex.solution.replace("C[vi, vj] = A[vi, vj] + B[vj]", "C[vi, vj] = A[vi, vj] +");
+    let broken = ex
+        .solution
+        .replace("C[vi, vj] = A[vi, vj] + B[vj]", "C[vi, vj] = A[vi, vj] +");
     let v = check_answer(&ex, &broken, &env());
     let runs = result(&v, "runs");
     assert_eq!(runs.status, Status::Failed);
-    assert!(runs.line_col.is_some_and(|(line, _)| line == 15), "{runs:?}");
+    assert!(
+        runs.line_col.is_some_and(|(line, _)| line == 15),
+        "{runs:?}"
+    );
     assert_eq!(result(&v, "numbers").status, Status::Skipped);
 }
 
@@ -158,14 +215,20 @@ fn an_endless_or_raising_answer_fails_within_its_budget() {
     assert!(runs.message.contains("step"), "{}", runs.message);
     let v = check_answer(&ex, "x = 1\nraise ValueError('no broadcast')\n", &env());
     let runs = result(&v, "runs");
-    assert!(runs.message.contains("ValueError: no broadcast"), "{}", runs.message);
+    assert!(
+        runs.message.contains("ValueError: no broadcast"),
+        "{}",
+        runs.message
+    );
     assert_eq!(runs.line_col, Some((2, 1)));
 }
 
 #[test]
 fn structure_mismatch_shows_both_sides() {
     let ex = exercise("te-tiling");
-    let answer = ex.solution.replace("factors=[None, 16])\nj0", "factors=[None, 8])\nj0");
+    let answer = ex
+        .solution
+        .replace("factors=[None, 16])\nj0", "factors=[None, 8])\nj0");
     let v = check_answer(&ex, &answer, &env());
     let structure = result(&v, "structure");
     assert_eq!(structure.status, Status::Failed);
@@ -180,7 +243,10 @@ fn gpu_checks_without_a_gpu_say_what_ran_where() {
     let v = check_answer(&ex, &ex.solution, &env());
     assert!(v.passed(), "{}", v.render());
     let numbers = result(&v, "numbers");
-    assert!(numbers.details.iter().any(|d| d.contains("reference interpreter")));
+    assert!(numbers
+        .details
+        .iter()
+        .any(|d| d.contains("reference interpreter")));
     let speed = result(&v, "speed");
     assert_eq!(speed.status, Status::Skipped);
     assert!(speed.message.contains("no WebGPU"), "{}", speed.message);
@@ -215,9 +281,18 @@ fn every_solution_passes_and_every_starting_code_fails_on_the_reference_interpre
         let v = check_answer(&ex, &ex.solution, &env());
         assert!(v.passed(), "{}: the solution fails:\n{}", ex.id, v.render());
         let v = check_answer(&ex, &ex.starting_code, &env());
-        if ex.checks.iter().any(|c| matches!(c.kind, CheckKind::Speed { .. })) {
+        if ex
+            .checks
+            .iter()
+            .any(|c| matches!(c.kind, CheckKind::Speed { .. }))
+        {
             continue;
         }
-        assert!(!v.passed(), "{}: the starting code passes:\n{}", ex.id, v.render());
+        assert!(
+            !v.passed(),
+            "{}: the starting code passes:\n{}",
+            ex.id,
+            v.render()
+        );
     }
 }

@@ -87,7 +87,10 @@ pub enum CheckKind {
         runs: u32,
     },
     /// What the answer printed.
-    Output { expected: String, matching: OutputMatch },
+    Output {
+        expected: String,
+        matching: OutputMatch,
+    },
 }
 
 /// How printed output is compared.
@@ -443,7 +446,8 @@ fn check_numbers(
         .build(&single(name, &student), &TargetSpec::new(&exercise.target))
         .and_then(|exe| exe.run(name, &mut got, budget));
     if let Err(m) = student_run {
-        return failed("numbers", format!("your function failed to run: {m}")).located(student.span);
+        return failed("numbers", format!("your function failed to run: {m}"))
+            .located(student.span);
     }
     let mut result = None;
     for (((e, g), inp), (param, dtype, _)) in expected.iter().zip(&got).zip(&inputs).zip(&params) {
@@ -585,7 +589,10 @@ fn check_structure(
         ),
         Err(m) => failed(
             "structure",
-            format!("`{name}` is not yet structurally equal to the target: {}", m.message),
+            format!(
+                "`{name}` is not yet structurally equal to the target: {}",
+                m.message
+            ),
         )
         .detail(format!("where: {}", m.path.replacen("func", name, 1)))
         .detail(format!("yours:  {}", m.lhs))
@@ -593,7 +600,11 @@ fn check_structure(
     }
 }
 
-fn check_schedule(exercise: &Exercise, outcome: &ScriptOutcome, rules: &ScheduleRules) -> CheckResult {
+fn check_schedule(
+    exercise: &Exercise,
+    outcome: &ScriptOutcome,
+    rules: &ScheduleRules,
+) -> CheckResult {
     let normal = |n: &str| n.replace("sblock", "block");
     let used: Vec<String> = outcome
         .trace
@@ -655,7 +666,10 @@ fn check_schedule(exercise: &Exercise, outcome: &ScriptOutcome, rules: &Schedule
         }
     }
     if problems.is_empty() {
-        passed("schedule", "the schedule does what the exercise asks".into())
+        passed(
+            "schedule",
+            "the schedule does what the exercise asks".into(),
+        )
     } else {
         let mut r = failed("schedule", problems.remove(0));
         r.details = problems;
@@ -770,7 +784,9 @@ fn check_speed(
     if speedup >= min_speedup {
         passed(
             "speed",
-            format!("your function is {speedup:.2}x as fast as the baseline (needed {min_speedup}x)"),
+            format!(
+                "your function is {speedup:.2}x as fast as the baseline (needed {min_speedup}x)"
+            ),
         )
         .detail(numbers)
     } else {

@@ -88,7 +88,10 @@ fn check_rejects_unknown_exercises_and_malformed_folders() {
     std::fs::write(dir.join("bad.toml"), "id = \"bad\"\ntitle = 3\n").unwrap();
     let (code, _, stderr) = tessel(&["exercise", "list", "--dir", dir.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("bad.toml: line 2, column 9: invalid type"), "{stderr}");
+    assert!(
+        stderr.contains("bad.toml: line 2, column 9: invalid type"),
+        "{stderr}"
+    );
 }
 
 /// Every exercise through the command: the solution passes (exit 0), the
@@ -108,7 +111,11 @@ fn every_solution_passes_and_every_starting_code_fails() {
         let start = write(&format!("{}-start.py", ex.id), &ex.starting_code);
         let (code, stdout, stderr) =
             tessel(&["exercise", "check", "--backend", backend, &ex.id, &start]);
-        assert_eq!(code, 1, "{}: the starting code passes:\n{stdout}{stderr}", ex.id);
+        assert_eq!(
+            code, 1,
+            "{}: the starting code passes:\n{stdout}{stderr}",
+            ex.id
+        );
         assert!(stdout.contains("Not yet"), "{stdout}");
     }
 }
