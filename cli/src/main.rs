@@ -214,7 +214,7 @@ fn script_backend(which: BackendArg) -> Rc<dyn Backend> {
     match which {
         BackendArg::Reference => Rc::new(ReferenceBackend::default()),
         BackendArg::Native => {
-            let cpu: Rc<dyn Backend> = Rc::new(codegen_wasm::backend::WasmBackend);
+            let cpu: Rc<dyn Backend> = Rc::new(codegen_wasm::backend::WasmBackend::wasmtime());
             Rc::new(RoutingBackend {
                 cpu: cpu.clone(),
                 gpu: Rc::new(LazyGpu {

@@ -1,10 +1,11 @@
 //! `tvm.build` for CPU targets (`"llvm"`, `"c"`, `"llvm -mcpu=…"`, dict
 //! targets with a CPU kind): [`WasmBackend`] implements
 //! [`compiler_core::target::Backend`] by compiling the module to one wasm
-//! module ([`crate::build`]) and running it with the wasmtime
-//! [`Runtime`] (feature `native`).
+//! module ([`crate::build`]) and running it on a [`Runtime`]: wasmtime
+//! natively ([`WasmBackend::wasmtime`], feature `native`), the browser's
+//! `WebAssembly` in the playground's worker.
 //!
-//! Each built module owns its runtime (one wasmtime store and memory). A call
+//! Each built module owns its runtime (one store and memory). A call
 //! allocates the arguments in the module's memory, copies them in, calls the
 //! kernel, copies every buffer back and frees them
 //! ([`crate::runtime::run_ndarrays`]). `time_evaluator` uploads once and
@@ -18,18 +19,37 @@ use compiler_core::eval::NDArray;
 use compiler_core::ir::IRModule;
 use compiler_core::target::{Backend, Executable, Host, TargetSpec};
 
-use crate::runtime::{run_ndarrays, upload, Runtime, WasmtimeRuntime};
+use crate::runtime::{run_ndarrays, upload, Runtime};
 use crate::WasmModule;
 
-/// Builds CPU targets to WebAssembly and runs them on wasmtime.
-#[derive(Default)]
-pub struct WasmBackend;
+/// Makes a fresh runtime for each built module.
+pub type RuntimeFactory = Rc<dyn Fn() -> Box<dyn Runtime>>;
+
+/// Builds CPU targets to WebAssembly and runs them on the runtimes its
+/// factory makes.
+#[derive(Clone)]
+pub struct WasmBackend {
+    runtime: RuntimeFactory,
+}
+
+impl WasmBackend {
+    /// Runs built modules on the runtimes `runtime` makes.
+    pub fn with_runtime(runtime: RuntimeFactory) -> WasmBackend {
+        WasmBackend { runtime }
+    }
+
+    /// Runs built modules on wasmtime.
+    #[cfg(feature = "native")]
+    pub fn wasmtime() -> WasmBackend {
+        WasmBackend::with_runtime(Rc::new(|| Box::new(crate::runtime::WasmtimeRuntime::new())))
+    }
+}
 
 /// A module built by [`WasmBackend`].
 pub struct WasmExecutable {
     module: WasmModule,
     names: Vec<String>,
-    rt: RefCell<WasmtimeRuntime>,
+    rt: RefCell<Box<dyn Runtime>>,
 }
 
 impl WasmExecutable {
@@ -47,19 +67,27 @@ impl Backend for WasmBackend {
                 target.text
             ));
         }
-        Ok(Rc::new(WasmExecutable::new(module)?))
+        let built = crate::build(module).map_err(|e| e.message)?;
+        Ok(Rc::new(WasmExecutable::load(
+            built,
+            module.names().map(str::to_string).collect(),
+            (self.runtime)(),
+        )?))
     }
 }
 
 impl WasmExecutable {
-    /// Compiles and instantiates `module`.
-    pub fn new(module: &IRModule) -> Result<WasmExecutable, String> {
-        let built = crate::build(module).map_err(|e| e.message)?;
-        let mut rt = WasmtimeRuntime::new();
-        rt.load(&built).map_err(|e| e.0)?;
+    /// Instantiates a compiled module on `rt`; `names` are the functions it
+    /// answers to.
+    pub fn load(
+        module: WasmModule,
+        names: Vec<String>,
+        mut rt: Box<dyn Runtime>,
+    ) -> Result<WasmExecutable, String> {
+        rt.load(&module).map_err(|e| e.0)?;
         Ok(WasmExecutable {
-            names: module.names().map(str::to_string).collect(),
-            module: built,
+            names,
+            module,
             rt: RefCell::new(rt),
         })
     }
@@ -81,7 +109,7 @@ impl Executable for WasmExecutable {
             return Err(format!("the module has no function `{name}`"));
         }
         let mut rt = self.rt.borrow_mut();
-        run_ndarrays(&mut *rt, &self.module, name, args).map_err(|e| e.0)?;
+        run_ndarrays(rt.as_mut(), &self.module, name, args).map_err(|e| e.0)?;
         Ok(elements(args))
     }
 
@@ -122,7 +150,7 @@ impl WasmExecutable {
             .kernel(name)
             .ok_or_else(|| format!("the module has no function `{name}`"))?;
         let mut rt = self.rt.borrow_mut();
-        let rt: &mut WasmtimeRuntime = &mut rt;
+        let rt: &mut dyn Runtime = rt.as_mut();
         let result = (|| {
             let wasm_args = upload(rt, info, args).map_err(|e| e.0)?;
             // One warm-up call, as TVM's time_evaluator does.
@@ -148,7 +176,7 @@ impl WasmExecutable {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "native"))]
 mod tests {
     use super::*;
     use compiler_core::eval::run_prim_func;
@@ -181,7 +209,7 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
     #[test]
     fn runs_times_and_prints_like_the_reference_interpreter() {
         let module = parse_script(MM).unwrap().to_module();
-        let exec = WasmBackend
+        let exec = WasmBackend::wasmtime()
             .build(&module, &TargetSpec::new("llvm"))
             .unwrap();
         assert_eq!(exec.function_names(), vec!["mm".to_string()]);
@@ -211,7 +239,7 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
         assert!(exec.source("cuda").is_err());
         assert!(exec.imported_modules().is_empty());
         assert!(exec.run("nope", &mut inputs(), 0).is_err());
-        assert!(WasmBackend
+        assert!(WasmBackend::wasmtime()
             .build(&module, &TargetSpec::new("cuda"))
             .is_err());
     }

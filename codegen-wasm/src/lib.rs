@@ -50,7 +50,6 @@
 //! `pmax` for vectors), integer `//` and `%` by powers of two are shifts and
 //! masks, float→int casts saturate like Rust's `as`.
 
-#[cfg(feature = "native")]
 pub mod backend;
 mod func;
 pub mod math;

@@ -16,7 +16,7 @@ use compiler_core::analysis::regions::infer_access_regions;
 use compiler_core::arith::int_set::eval_bound_with;
 use compiler_core::arith::Analyzer;
 use compiler_core::diag::{self, Diagnostic, Severity};
-use compiler_core::eval::{CompiledFunc, EvalOptions, NDArray};
+use compiler_core::eval::NDArray;
 use compiler_core::ir::mutate::substitute_expr;
 use compiler_core::ir::{
     BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Range, Stmt, StmtKind, VarId,
@@ -26,7 +26,8 @@ use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend
 use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, PrintOptions};
 use tessel_session::{check, ScriptEnv};
 
-use codegen_wasm::{Runtime, WasmModule};
+use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
+use codegen_wasm::Runtime;
 use codegen_wgsl::{GpuLimits, WgslFunc};
 
 use crate::protocol::*;
@@ -499,7 +500,7 @@ pub const STEP_BUDGET: u64 = 400_000_000;
 /// it is unavailable and scripts' `tvm.build` uses the reference interpreter.
 #[derive(Clone, Default)]
 pub struct Platform {
-    pub cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>,
+    pub cpu: Option<RuntimeFactory>,
     pub host: Option<Rc<dyn Host>>,
 }
 
@@ -616,10 +617,7 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
     let got = match backend {
         "interpreter" => run_interpreter(&mut setup, repeats, now),
         "wasm" => match platform().cpu {
-            Some(make) => {
-                let mut rt = make();
-                run_wasm(&mut setup, rt.as_mut(), repeats, now)
-            }
+            Some(make) => run_wasm(&mut setup, &make, repeats, now),
             None => {
                 Err("the CPU backend needs a WebAssembly runtime, and this host has none".into())
             }
@@ -637,26 +635,59 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
     }
 }
 
+/// `performance.now()` (milliseconds) as the target layer's clock.
+struct MsClock<'a>(&'a dyn Fn() -> f64);
+
+impl Host for MsClock<'_> {
+    fn now_seconds(&self) -> f64 {
+        (self.0)() / 1000.0
+    }
+}
+
+/// Runs the scheduled function on `exec` once (the outputs compared), then
+/// `repeats` timing samples of `batch` calls each (milliseconds per call).
+fn run_and_time(
+    setup: &mut RunSetup,
+    exec: &dyn Executable,
+    batch: u64,
+    repeats: u32,
+    now: &dyn Fn() -> f64,
+) -> Result<Vec<NDArray>, String> {
+    let name = setup.plan.name.clone();
+    let mut got = setup.plan.inputs.clone();
+    exec.run(&name, &mut got, STEP_BUDGET)?;
+    let clock = MsClock(now);
+    let repeats = u64::from(repeats.max(1));
+    let mut timed = setup.plan.inputs.clone();
+    let seconds = match exec.time(&name, &mut timed, batch, repeats, &clock) {
+        Some(times) => times?,
+        // No timer of its own (the reference interpreter): time `run`.
+        None => (0..repeats)
+            .map(|_| {
+                let mut args = setup.plan.inputs.clone();
+                let t0 = clock.now_seconds();
+                exec.run(&name, &mut args, STEP_BUDGET)?;
+                Ok(clock.now_seconds() - t0)
+            })
+            .collect::<Result<Vec<f64>, String>>()?,
+    };
+    setup
+        .out
+        .times_ms
+        .extend(seconds.iter().map(|s| s * 1000.0));
+    Ok(got)
+}
+
 fn run_interpreter(
     setup: &mut RunSetup,
     repeats: u32,
     now: &dyn Fn() -> f64,
 ) -> Result<Vec<NDArray>, String> {
-    let opts = EvalOptions {
-        step_budget: Some(STEP_BUDGET),
-        ..EvalOptions::default()
-    };
-    let scheduled = CompiledFunc::new(&setup.plan.after)
-        .map_err(|e| format!("the scheduled function does not compile: {}", e.message))?;
-    let mut got = setup.plan.inputs.clone();
-    for _ in 0..repeats.max(1) {
-        got = setup.plan.inputs.clone();
-        let t0 = now();
-        scheduled
-            .run(&mut got, &opts)
-            .map_err(|e| format!("the scheduled function failed: {}", e.message))?;
-        setup.out.times_ms.push(now() - t0);
-    }
+    let exec = ReferenceBackend::default()
+        .build(&setup.plan.module, &TargetSpec::new("llvm"))
+        .map_err(|m| format!("the scheduled function does not compile: {m}"))?;
+    let got = run_and_time(setup, exec.as_ref(), 1, repeats, now)
+        .map_err(|m| format!("the scheduled function failed: {m}"))?;
     setup.out.timing = "reference interpreter, performance.now()".into();
     Ok(got)
 }
@@ -664,13 +695,14 @@ fn run_interpreter(
 /// Milliseconds one timing sample of a wasm kernel aims for, and the most
 /// calls batched into one sample.
 const SAMPLE_MS: f64 = 1.0;
-const MAX_BATCH: u32 = 1000;
+const MAX_BATCH: u64 = 1000;
 
-/// Compiles the scheduled function to wasm, runs it once on the inputs (the
-/// outputs compared), then `repeats` samples for the timing.
+/// Compiles the scheduled function to wasm on a runtime `make` gives, runs
+/// it once on the inputs (the outputs compared), then `repeats` samples for
+/// the timing.
 pub fn run_wasm(
     setup: &mut RunSetup,
-    rt: &mut dyn Runtime,
+    make: &RuntimeFactory,
     repeats: u32,
     now: &dyn Fn() -> f64,
 ) -> Result<Vec<NDArray>, String> {
@@ -687,48 +719,34 @@ pub fn run_wasm(
         }
     };
     setup.out.notes = module.lowered.report().notes;
-    rt.load(&module)
+    let bytes = module.bytes().len();
+    let names = setup.plan.module.names().map(str::to_string).collect();
+    let exec = WasmExecutable::load(module, names, make())
         .map_err(|e| format!("instantiating the module: {e}"))?;
     setup.out.compile_ms = Some(now() - t0);
-    let info = module
-        .kernel(&setup.plan.name)
-        .ok_or_else(|| format!("no kernel `{}` in the module", setup.plan.name))?;
-    let result = (|| {
-        let args = codegen_wasm::runtime::upload(rt, info, &setup.plan.inputs)?;
-        rt.call(&setup.plan.name, &args)?;
-        let mut got = setup.plan.inputs.clone();
-        for (a, g) in args.iter().zip(got.iter_mut()) {
-            if let codegen_wasm::runtime::Arg::Tensor(t) = a {
-                *g = rt.copy_out(t)?;
-            }
-        }
-        // Browsers coarsen `performance.now()` (100 µs in a worker without
-        // cross-origin isolation): a sample is `batch` calls, enough for
-        // about a millisecond, and reports the time per call.
-        let t0 = now();
-        rt.call(&setup.plan.name, &args)?;
-        let once = now() - t0;
-        let batch = if once > 0.0 {
-            (SAMPLE_MS / once).ceil().clamp(1.0, MAX_BATCH as f64) as u32
-        } else {
-            MAX_BATCH
-        };
-        for _ in 0..repeats.max(1) {
-            let t0 = now();
-            for _ in 0..batch {
-                rt.call(&setup.plan.name, &args)?;
-            }
-            setup.out.times_ms.push((now() - t0) / batch as f64);
-        }
-        setup.out.timing = format!(
-            "WebAssembly ({} bytes), performance.now() around {batch} call{} per sample",
-            module.bytes().len(),
-            if batch == 1 { "" } else { "s" }
-        );
-        Ok::<_, codegen_wasm::RuntimeError>(got)
-    })();
-    rt.free_all();
-    result.map_err(|e| format!("the wasm module failed: {e}"))
+    // Browsers coarsen `performance.now()` (100 µs in a worker without
+    // cross-origin isolation): a sample is `batch` calls, enough for about
+    // a millisecond, and reports the time per call.
+    let name = setup.plan.name.clone();
+    let mut probe = setup.plan.inputs.clone();
+    let once_ms = match exec.time(&name, &mut probe, 1, 1, &MsClock(now)) {
+        Some(t) => t.map_err(|e| format!("the wasm module failed: {e}"))?,
+        None => Vec::new(),
+    }
+    .first()
+    .map_or(0.0, |s| s * 1000.0);
+    let batch = if once_ms > 0.0 {
+        (SAMPLE_MS / once_ms).ceil().clamp(1.0, MAX_BATCH as f64) as u64
+    } else {
+        MAX_BATCH
+    };
+    let got = run_and_time(setup, &exec, batch, repeats, now)
+        .map_err(|e| format!("the wasm module failed: {e}"))?;
+    setup.out.timing = format!(
+        "WebAssembly ({bytes} bytes), performance.now() around {batch} call{} per sample",
+        if batch == 1 { "" } else { "s" }
+    );
+    Ok(got)
 }
 
 /// The WGSL of the scheduled function, checked against `limits`.
@@ -860,7 +878,7 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
 /// a module the wasm backend cannot compile) runs on the reference
 /// interpreter, with a note for the console.
 pub struct ScriptBackend {
-    pub cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>,
+    pub cpu: Option<RuntimeFactory>,
     reference: ReferenceBackend,
     /// Notes for the console, taken after each cell.
     pub notes: std::cell::RefCell<Vec<String>>,
@@ -898,18 +916,15 @@ impl Backend for ScriptBackend {
         }
         match codegen_wasm::build(&prims) {
             Ok(m) => {
-                let mut rt = make();
-                rt.load(&m)
+                let bytes = m.bytes().len();
+                let names = prims.names().map(str::to_string).collect();
+                let exec = WasmExecutable::load(m, names, make())
                     .map_err(|e| format!("instantiating the wasm module: {e}"))?;
                 note(format!(
-                    "note: tvm.build(target=\"{}\"): compiled to WebAssembly ({} bytes), running on this browser's CPU",
-                    target.text,
-                    m.bytes().len()
+                    "note: tvm.build(target=\"{}\"): compiled to WebAssembly ({bytes} bytes), running on this browser's CPU",
+                    target.text
                 ));
-                Ok(Rc::new(WasmExecutable {
-                    module: m,
-                    rt: std::cell::RefCell::new(rt),
-                }))
+                Ok(Rc::new(exec))
             }
             Err(e) => {
                 note(format!(
@@ -919,23 +934,6 @@ impl Backend for ScriptBackend {
                 self.reference.build(module, target)
             }
         }
-    }
-}
-
-struct WasmExecutable {
-    module: WasmModule,
-    rt: std::cell::RefCell<Box<dyn Runtime>>,
-}
-
-impl Executable for WasmExecutable {
-    fn function_names(&self) -> Vec<String> {
-        self.module.kernels.iter().map(|k| k.name.clone()).collect()
-    }
-    fn run(&self, name: &str, args: &mut [NDArray], _step_budget: u64) -> Result<u64, String> {
-        let mut rt = self.rt.borrow_mut();
-        codegen_wasm::runtime::run_ndarrays(rt.as_mut(), &self.module, name, args)
-            .map_err(|e| format!("{name} (wasm): {e}"))?;
-        Ok(0)
     }
 }
 
@@ -1072,7 +1070,13 @@ mod backend_tests {
         let out = run(&scheduled(), "wasm", 2, &clock);
         assert!(out.ok, "{}", out.message);
         assert_eq!(out.matches, Some(true), "{}", out.message);
-        assert_eq!(out.times_ms, vec![1.0, 1.0]);
+        // Two samples of 1 ms (seconds through the target layer's clock).
+        assert_eq!(out.times_ms.len(), 2);
+        assert!(
+            out.times_ms.iter().all(|t| (t - 1.0).abs() < 1e-9),
+            "{:?}",
+            out.times_ms
+        );
         assert!(out.timing.contains("1 call per sample"), "{}", out.timing);
         assert!(out.max_abs_err.unwrap() < 1e-3, "{:?}", out.max_abs_err);
         assert!(out.timing.contains("WebAssembly"));

@@ -65,6 +65,24 @@ fn step_budget_counts_builtin_work() {
 }
 
 #[test]
+fn library_calls_are_charged_for_native_work() {
+    // A 256³ matmul is 16.8M multiply-adds done natively: it fits a budget
+    // of 1M steps, which a Python loop of a million iterations exceeds (so
+    // the default 100M steps hold the course's 1024³ `a @ b`).
+    let limits = Limits {
+        steps: 1_000_000,
+        ..limits()
+    };
+    let src =
+        "import numpy as np\na = np.ones((256, 256), dtype='float32')\nc = a @ a\nprint(c[0, 0])\n";
+    let r = run(src, limits);
+    assert!(r.error.is_none(), "{}", r.output);
+    assert_eq!(r.output, "256.0\n");
+    let r = run("for _ in range(1_000_000):\n    pass\n", limits);
+    assert!(err_line(&r).contains("step budget"), "{}", r.output);
+}
+
+#[test]
 fn huge_list_hits_the_memory_budget() {
     let r = run("x = [0] * 10**10\n", limits());
     assert!(

@@ -910,6 +910,14 @@ pub fn round_array(it: &mut Interp, v: &Value, decimals: i64) -> Res<Value> {
 // ----------------------------------------------------------------------------
 // matmul
 
+/// Multiply-adds of a library call charged as one step: `a @ b` runs
+/// natively, so a 1024³ matmul (about a second of work) costs 16.8M of the
+/// 100M steps a cell has, while Python-level loops keep their price.
+const MACS_PER_STEP: u64 = 64;
+
+/// `a @ b` / `np.matmul`: 1-D operands are promoted to a row (left) or a
+/// column (right) and the added axis removed again; the axes before the last
+/// two broadcast as batch axes.
 pub fn matmul(it: &mut Interp, l: &Value, r: &Value) -> Res<Value> {
     let a = opnd(it, l)?;
     let b = opnd(it, r)?;
@@ -918,60 +926,90 @@ pub fn matmul(it: &mut Interp, l: &Value, r: &Value) -> Res<Value> {
             "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
         ));
     }
-    if a.shape.len() > 2 || b.shape.len() > 2 {
-        return Err(PyErr::value_error(
-            "matmul of arrays with more than 2 dimensions is not supported",
-        ));
-    }
     let out = promote(a.dtype, b.dtype);
-    let (m, k) = if a.shape.len() == 1 {
-        (1, a.shape[0])
+    let (a_vec, b_vec) = (a.shape.len() == 1, b.shape.len() == 1);
+    let a_shape: Vec<usize> = if a_vec {
+        vec![1, a.shape[0]]
     } else {
-        (a.shape[0], a.shape[1])
+        a.shape.clone()
     };
-    let (k2, n) = if b.shape.len() == 1 {
-        (b.shape[0], 1)
+    let b_shape: Vec<usize> = if b_vec {
+        vec![b.shape[0], 1]
     } else {
-        (b.shape[0], b.shape[1])
+        b.shape.clone()
     };
+    let (m, k) = (a_shape[a_shape.len() - 2], a_shape[a_shape.len() - 1]);
+    let (k2, n) = (b_shape[b_shape.len() - 2], b_shape[b_shape.len() - 1]);
     if k != k2 {
         return Err(PyErr::value_error(format!(
             "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
         )));
     }
-    let mut shape = Vec::new();
-    if a.shape.len() == 2 {
+    let a_batch = &a_shape[..a_shape.len() - 2];
+    let b_batch = &b_shape[..b_shape.len() - 2];
+    let batch = broadcast_shapes(a_batch, b_batch)?;
+    let batches: usize = batch.iter().product();
+    let mut shape = batch.clone();
+    if !a_vec {
         shape.push(m);
     }
-    if b.shape.len() == 2 {
+    if !b_vec {
         shape.push(n);
     }
-    alloc_check(it, out, m * n)?;
-    it.charge_steps((m as u64).saturating_mul(n as u64).saturating_mul(k as u64) / 8)?;
+    alloc_check(it, out, batches * m * n)?;
+    let macs = (batches as u64)
+        .saturating_mul(m as u64)
+        .saturating_mul(n as u64)
+        .saturating_mul(k as u64);
+    it.charge_steps(macs / MACS_PER_STEP)?;
+    // The flat offset of batch `i`'s matrix in an operand whose batch axes
+    // are `own` (broadcast against `batch`).
+    let offset = |own: &[usize], i: usize, size: usize| -> usize {
+        let mut rest = i;
+        let mut flat = 0;
+        let mut stride = 1;
+        for (d, &full) in batch.iter().enumerate().rev() {
+            let idx = rest % full;
+            rest /= full;
+            let skip = batch.len() - own.len();
+            if d >= skip {
+                let extent = own[d - skip];
+                flat += if extent == 1 { 0 } else { idx } * stride;
+                stride *= extent;
+            }
+        }
+        flat * size
+    };
     let arr = if is_float(out) {
-        let (av, bv): (Vec<f64>, Vec<f64>) = (
-            (0..m * k).map(|i| a.f(i)).collect(),
-            (0..k * n).map(|i| b.f(i)).collect(),
-        );
-        let mut c = vec![0.0f64; m * n];
-        for i in 0..m {
-            for p in 0..k {
-                let x = av[i * k + p];
-                let row = &bv[p * n..p * n + n];
-                let out_row = &mut c[i * n..i * n + n];
-                for (o, y) in out_row.iter_mut().zip(row) {
-                    *o += x * y;
+        let av: Vec<f64> = (0..a.shape.iter().product()).map(|i| a.f(i)).collect();
+        let bv: Vec<f64> = (0..b.shape.iter().product()).map(|i| b.f(i)).collect();
+        let mut c = vec![0.0f64; batches * m * n];
+        for bi in 0..batches {
+            let (ao, bo) = (offset(a_batch, bi, m * k), offset(b_batch, bi, k * n));
+            let c_mat = &mut c[bi * m * n..(bi + 1) * m * n];
+            for i in 0..m {
+                for p in 0..k {
+                    let x = av[ao + i * k + p];
+                    let row = &bv[bo + p * n..bo + p * n + n];
+                    let out_row = &mut c_mat[i * n..i * n + n];
+                    for (o, y) in out_row.iter_mut().zip(row) {
+                        *o += x * y;
+                    }
                 }
             }
         }
         from_f(out, &shape, &c)?
     } else {
-        let mut c = vec![0i64; m * n];
-        for i in 0..m {
-            for p in 0..k {
-                let x = a.i(i * k + p);
-                for j in 0..n {
-                    c[i * n + j] = c[i * n + j].wrapping_add(x.wrapping_mul(b.i(p * n + j)));
+        let mut c = vec![0i64; batches * m * n];
+        for bi in 0..batches {
+            let (ao, bo) = (offset(a_batch, bi, m * k), offset(b_batch, bi, k * n));
+            for i in 0..m {
+                for p in 0..k {
+                    let x = a.i(ao + i * k + p);
+                    for j in 0..n {
+                        let o = &mut c[bi * m * n + i * n + j];
+                        *o = o.wrapping_add(x.wrapping_mul(b.i(bo + p * n + j)));
+                    }
                 }
             }
         }
