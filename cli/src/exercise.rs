@@ -106,9 +106,17 @@ fn grade(exercise: &Exercise, answer: &str, backend: BackendArg) -> ExitCode {
         ..tessel_script::Limits::default()
     };
     // Probe for a GPU only when the exercise needs one.
-    let gpu_available = backend == BackendArg::Native
-        && exercise.is_gpu()
-        && matches!(codegen_wgsl::backend::GpuBackend::new(), Ok(Some(_)));
+    let no_gpu = if !exercise.is_gpu() {
+        None
+    } else if backend == BackendArg::Reference {
+        Some("--backend reference".to_string())
+    } else {
+        match codegen_wgsl::backend::GpuBackend::new() {
+            Ok(Some(_)) => None,
+            Ok(None) => Some("no WebGPU adapter on this machine".to_string()),
+            Err(e) => Some(format!("the GPU adapter failed ({e})")),
+        }
+    };
     let env = CheckEnv {
         script: ScriptEnv {
             host: Rc::new(WallClock(std::time::Instant::now())),
@@ -116,7 +124,7 @@ fn grade(exercise: &Exercise, answer: &str, backend: BackendArg) -> ExitCode {
             limits,
             take_notes: None,
         },
-        gpu_available,
+        no_gpu,
     };
     let verdict = check_answer(exercise, answer, &env);
     print!("{}", verdict.render());

@@ -20,7 +20,7 @@ fn env() -> CheckEnv {
             limits: tessel_script::Limits::default(),
             take_notes: None,
         },
-        gpu_available: false,
+        no_gpu: Some("no WebGPU on this device".into()),
     }
 }
 

@@ -140,9 +140,10 @@ impl Exercise {
 pub struct CheckEnv {
     /// Clock, backend and budgets (the same as any script's).
     pub script: ScriptEnv,
-    /// Whether the backend runs GPU targets on a GPU. Without one, numbers
-    /// run on the reference interpreter and speed checks are skipped.
-    pub gpu_available: bool,
+    /// `None` when the backend runs GPU targets on a GPU; otherwise why
+    /// not (shown to the student): numbers then run on the reference
+    /// interpreter and speed checks are skipped.
+    pub no_gpu: Option<String>,
 }
 
 /// A check's outcome.
@@ -363,13 +364,12 @@ fn single(name: &str, func: &Rc<PrimFunc>) -> IRModule {
 
 /// The backend the answer's code runs on, and why when it is not the host's.
 fn backend_for(exercise: &Exercise, env: &CheckEnv) -> (Rc<dyn Backend>, Option<String>) {
-    if exercise.is_gpu() && !env.gpu_available {
-        (
+    match (&env.no_gpu, exercise.is_gpu()) {
+        (Some(why), true) => (
             Rc::new(ReferenceBackend::default()),
-            Some("no WebGPU on this device: ran on the reference interpreter".into()),
-        )
-    } else {
-        (env.script.backend.clone(), None)
+            Some(format!("{why}: ran on the reference interpreter")),
+        ),
+        _ => (env.script.backend.clone(), None),
     }
 }
 
@@ -729,10 +729,10 @@ fn check_speed(
     runs: u32,
     env: &CheckEnv,
 ) -> CheckResult {
-    if exercise.is_gpu() && !env.gpu_available {
+    if let (Some(why), true) = (&env.no_gpu, exercise.is_gpu()) {
         return skipped(
             "speed",
-            "no WebGPU on this device, so the speed of GPU code cannot be measured".into(),
+            format!("{why}, so the speed of GPU code cannot be measured"),
         );
     }
     let name = &exercise.function;

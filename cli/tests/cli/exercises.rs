@@ -71,7 +71,7 @@ fn check_prints_the_pages_verdict() {
             limits: tessel_script::Limits::default(),
             take_notes: None,
         },
-        gpu_available: false,
+        no_gpu: Some("no WebGPU adapter on this machine".into()),
     };
     assert_eq!(stdout, check_answer(&ex, &wrong, &env).render());
     assert!(stdout.contains("FAIL numbers: output `C` differs from the reference: at index [0, 1]"));
