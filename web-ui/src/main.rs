@@ -524,7 +524,15 @@ fn App() -> impl IntoView {
 
     // The initial state: share link > embed parameters > autosave > default example.
     let hash = window().location().hash().unwrap_or_default();
-    let initial = share::decode(&hash)
+    // An exercise starts empty: its answer arrives with the catalogue.
+    let exercise_start = embed.exercise.as_ref().map(|_| SavedState {
+        source: String::new(),
+        step: usize::MAX,
+        backend: String::new(),
+        example: String::new(),
+    });
+    let initial = exercise_start
+        .or_else(|| share::decode(&hash))
         .or_else(|| embed.code.as_deref().and_then(share::decode))
         .or_else(|| {
             embed
