@@ -1888,12 +1888,7 @@ fn ExercisePanel() -> impl IntoView {
                     disabled=move || ctx.checking.get()>
                     {move || if ctx.checking.get() { "Checking…" } else { "✓ Check" }}
                 </button>
-                <button id="hint-button" class="tb"
-                    disabled=move || ctx.hints_shown.get() >= total_hints()
-                    on:click=move |_| {
-                        ctx.hints_shown.update(|n| *n += 1);
-                        ctx.save_progress(None);
-                    }>
+                <button id="hint-button" class="tb" disabled=all_hints_shown on:click=show_hint>
                     {move || format!("Hint ({} of {})", ctx.hints_shown.get(), total_hints())}
                 </button>
                 <button id="reset-button" class="tb" title="Back to the starting code"
