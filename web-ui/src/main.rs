@@ -1880,6 +1880,12 @@ fn ExercisePanel() -> impl IntoView {
         ctx.exercise
             .with(|e| e.as_ref().map_or(0, |e| e.hints.len()))
     };
+    // (Comparisons stay out of `view!`, where `>` would end the tag.)
+    let all_hints_shown = move || ctx.hints_shown.get() >= total_hints();
+    let show_hint = move |_| {
+        ctx.hints_shown.update(|n| *n += 1);
+        ctx.save_progress(None);
+    };
     view! {
         <section class="exercise" id="exercise" aria-labelledby="exercise-title">
             <div class="exercise-head">
