@@ -381,7 +381,7 @@ const tests = [
       if (!hint.includes('`B` has one axis')) throw new Error(`first hint: ${hint}`);
       await p.screenshot({ path: join(outDir, '10-exercise-wrong.png') });
       // The right answer passes.
-      const right = start.replace('# TODO: add B, broadcast along the rows\n', '').replace('C[vi, vj] = A[vi, vj]', 'C[vi, vj] = A[vi, vj] + B[vj]');
+      const right = start.replace(/ *# TODO: add B, broadcast along the rows\n/, '').replace('C[vi, vj] = A[vi, vj]', 'C[vi, vj] = A[vi, vj] + B[vj]');
       await f.evaluate((t) => window.TesselEditor.current.setDoc(t, true), right);
       await f.click('#check-button');
       await f.waitForSelector('#verdict.passed', { timeout: TIMEOUT_MS });
