@@ -24,12 +24,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use codegen_wasm::backend::WasmExecutable;
 use codegen_wasm::runtime::{Arg, MemoryPlan, Runtime, Tensor, WasmiRuntime, WasmtimeRuntime};
 use codegen_wasm::{build, KernelInfo, ParamInfo};
 use compiler_core::eval::{NDArray, Rng};
 use compiler_core::ir::{DataType, IRModule};
 use compiler_core::lower::{lower_module, LowerOptions};
 use compiler_core::schedule::{replay::run_python, Schedule};
+use compiler_core::target::{Executable, Host};
 use compiler_core::tvmscript::builder::parse_script;
 
 /// The matrix size (`BENCH_N`, default 1024; the LLVM reference is built
@@ -160,9 +162,16 @@ fn main() {
                 .expect("BENCH_OUT");
             manifest.push(manifest_entry(key, label, &module, llvm_fn, reps));
         }
-        let mut rt = WasmtimeRuntime::new();
-        rt.load(&module).unwrap();
-        let mut ours = Bench::new(rt, "main", &a, &b);
+        // Tessel's kernel through the target layer, as `tvm.build` and the
+        // tuner run it: one call per sample, timed by the executable.
+        let ours = WasmExecutable::load(
+            module,
+            vec!["main".to_string()],
+            Box::new(WasmtimeRuntime::new()),
+        )
+        .unwrap();
+        let mut ours_args = vec![a.clone(), b.clone(), NDArray::zeros(f32t, &[n, n]).unwrap()];
+        let clock = WallClock(Instant::now());
         let mut rt = WasmtimeRuntime::new();
         let plan = MemoryPlan {
             stack_base: 0,
@@ -176,10 +185,14 @@ fn main() {
         // Interleaved, so both see the same machine load; best of each.
         let (mut t_ours, mut t_llvm) = (f64::INFINITY, f64::INFINITY);
         for _ in 0..reps {
-            t_ours = t_ours.min(ours.run());
+            let t = ours
+                .time("main", &mut ours_args, 1, 1, &clock)
+                .expect("the wasm executable has a timer")
+                .unwrap();
+            t_ours = t_ours.min(t[0]);
             t_llvm = t_llvm.min(llvm.run());
         }
-        let diff = max_rel_diff(&ours.output(), &llvm.output());
+        let diff = max_rel_diff(&ours_args[2], &llvm.output());
         assert!(diff < 1e-3, "{label}: results differ from LLVM's by {diff}");
         let (ours, llvm) = (t_ours, t_llvm);
         if let Some(dir) = &out_dir {
@@ -308,7 +321,17 @@ fn abc_kernel(name: &str, n: usize) -> KernelInfo {
     }
 }
 
-/// One kernel ready to run on fixed inputs in its own runtime.
+/// The wall clock as the target layer's clock.
+struct WallClock(Instant);
+
+impl Host for WallClock {
+    fn now_seconds(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+}
+
+/// The LLVM reference kernel, ready to run on fixed inputs in its own
+/// runtime (a foreign module: below the target layer).
 struct Bench {
     rt: WasmtimeRuntime,
     name: String,

@@ -149,7 +149,9 @@ mod scope;
 mod stmt;
 
 pub use describe::describe_dim;
-pub use relax::{print_graph_expr, print_struct_info, relax_dim_text};
+pub use relax::{
+    print_graph_binding, print_graph_block, print_graph_expr, print_struct_info, relax_dim_text,
+};
 
 use std::collections::HashMap;
 use std::fmt;

@@ -63,6 +63,7 @@
 pub(crate) mod bindings;
 pub(crate) mod inspect;
 pub(crate) mod modules;
+pub(crate) mod pygments;
 pub(crate) mod python;
 
 use std::collections::HashMap;

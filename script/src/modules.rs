@@ -50,6 +50,7 @@ impl Interp {
                 self.modules.insert("numpy".into(), np);
             }
             "IPython" => install_ipython(self),
+            "pygments" => crate::pygments::install(self),
             "math" => {
                 let m = make_math();
                 self.modules.insert("math".into(), m);
@@ -107,7 +108,7 @@ impl Interp {
         } else if self.modules.contains_key(top) {
             format!("No module named '{name}'")
         } else {
-            format!("No module named '{name}' (Tessel provides tvm, numpy, IPython, math, time and sys)")
+            format!("No module named '{name}' (Tessel provides tvm, numpy, IPython, pygments, math, time and sys)")
         };
         Err(PyErr::new(ExcKind::ModuleNotFoundError, msg))
     }

@@ -217,6 +217,12 @@ pub fn build_item(stmt: &ast::Stmt, aliases: &ScriptAliases) -> Result<ParsedScr
             let module = build_ir_module(&ns, class, &mut out.dialect)?;
             out.items.push(Item::Module { name: class.name.clone(), module });
         }
+        ast::StmtKind::FunctionDef(def)
+            if def.decorators.iter().any(|d| ns.is_relax_function_decorator(d)) =>
+        {
+            let func = relax_builder::build_bare_function(&ns.graph_aliases(), def)?;
+            out.items.push(Item::GraphFunc { name: def.name.clone(), func: Rc::new(func) });
+        }
         ast::StmtKind::FunctionDef(def) => {
             let func = FuncBuilder::new(&ns, &mut out.dialect).build(def)?;
             out.items.push(Item::PrimFunc { name: def.name.clone(), func: Rc::new(func) });

@@ -56,7 +56,8 @@ use super::literal::{float_literal, sanitize_identifier, str_literal};
 use super::{Dialect, Printer};
 use crate::graph::op::{Conv2dAttrs, Op};
 use crate::graph::{
-    BindingBlock, Call, Callee, Expr, ExprKind, Function, PrimExpr, StructInfo, SymVar,
+    Binding, BindingBlock, Call, Callee, Expr, ExprKind, Function, PrimExpr, StructInfo, SymVar,
+    Var,
 };
 use crate::visit::expr_vars;
 use crate::{AttrValue, BinOp, DataType, ExprKind as PrimKind, VarId};
@@ -588,4 +589,74 @@ pub fn print_struct_info(s: &StructInfo) -> String {
         in_module: true,
     };
     p.sinfo_text(s, &mut ctx)
+}
+
+/// Graph variables `e` uses, in order of first use, once each.
+fn used_vars(e: &Expr, out: &mut Vec<Var>) {
+    match e.kind() {
+        ExprKind::Var(v) => {
+            if !out.iter().any(|u| u.id() == v.id()) {
+                out.push(v.clone());
+            }
+        }
+        ExprKind::Tuple(items) => items.iter().for_each(|x| used_vars(x, out)),
+        ExprKind::TupleGetItem(x, _) => used_vars(x, out),
+        ExprKind::Call(c) => c.args.iter().for_each(|x| used_vars(x, out)),
+        ExprKind::Constant(_)
+        | ExprKind::Shape(_)
+        | ExprKind::PrimValue(_)
+        | ExprKind::Str(_)
+        | ExprKind::GlobalVar(_)
+        | ExprKind::ExternFunc(_) => {}
+    }
+}
+
+/// Prints `bindings` on their own, as TVM shows a block or a binding: each
+/// variable they use but do not define is declared first (`x: R.Tensor(…)`).
+fn print_bindings_alone(block: &BindingBlock) -> String {
+    let opts = super::PrintOptions::new(Dialect::Tirx);
+    let mut p = Printer::new(&opts, false);
+    let mut ctx = GraphCtx {
+        sig_vars: HashSet::new(),
+        in_sig: false,
+        pre: Vec::new(),
+        cls_emitted: false,
+        in_module: true,
+    };
+    let mut used = Vec::new();
+    let mut defined = HashSet::new();
+    let mut free = Vec::new();
+    for b in &block.bindings {
+        used.clear();
+        used_vars(&b.value, &mut used);
+        for v in &used {
+            if !defined.contains(&v.id()) && !free.iter().any(|f: &Var| f.id() == v.id()) {
+                free.push(v.clone());
+            }
+        }
+        defined.insert(b.var.id());
+    }
+    let mut lines = Vec::new();
+    for v in &free {
+        let ann = p.sinfo_text(v.sinfo(), &mut ctx);
+        let name = p.names.define_var(v.id(), v.name());
+        lines.push(format!("{name}: {ann}"));
+    }
+    let mut body = Vec::new();
+    p.graph_block(block, &mut ctx, &mut body);
+    lines.extend(body);
+    lines.join("\n")
+}
+
+/// A binding block as TVM prints it on its own (`func.body.blocks[0]`).
+pub fn print_graph_block(block: &BindingBlock) -> String {
+    print_bindings_alone(block)
+}
+
+/// A binding as TVM prints it on its own (`block.bindings[0]`).
+pub fn print_graph_binding(binding: &Binding) -> String {
+    print_bindings_alone(&BindingBlock {
+        bindings: vec![binding.clone()],
+        dataflow: false,
+    })
 }

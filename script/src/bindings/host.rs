@@ -127,6 +127,11 @@ pub enum Obj {
     Relax(super::relax::RObj),
 }
 
+/// The TVM object a value holds, if any.
+pub fn obj_of(v: &Value) -> Option<&Obj> {
+    tvm_obj(v.host()?)
+}
+
 /// The host object as a TVM object, if it is one (not one of the Python
 /// core's own objects).
 pub fn tvm_obj(o: &Rc<dyn HostObject>) -> Option<&Obj> {

@@ -93,6 +93,12 @@ pub enum RObj {
     },
     /// A graph function (`mod["main"]`, a mutator's result).
     Func(Rc<Function>),
+    /// A function's body (`func.body`): binding blocks, then a result.
+    Seq(Rc<SeqExpr>),
+    /// One binding block of a body (`body.blocks[0]`).
+    Block(Rc<BindingBlock>),
+    /// One binding of a block (`block.bindings[0]`).
+    Binding(Rc<Binding>),
     /// A mutator's bindings so far (for `lookup_binding`).
     MutState(RefCell<HashMap<tessel_ir::VarId, Expr>>),
     /// A module pass (`@tvm.ir.transform.module_pass`): the script's object.
@@ -195,6 +201,10 @@ impl RObj {
             RObj::Vm(_) => "tvm.runtime.vm.VirtualMachine",
             RObj::VmFunc(..) | RObj::VmTimer { .. } => "tvm_ffi.core.Function",
             RObj::Func(_) => "tvm.relax.expr.Function",
+            RObj::Seq(_) => "tvm.relax.expr.SeqExpr",
+            RObj::Block(b) if b.dataflow => "tvm.relax.expr.DataflowBlock",
+            RObj::Block(_) => "tvm.relax.expr.BindingBlock",
+            RObj::Binding(_) => "tvm.relax.expr.VarBinding",
             RObj::MutState(_) => "tvm.relax.expr_functor.MutatorState",
             RObj::ModulePass(_) => "tvm.ir.transform.ModulePass",
             RObj::Pass(p) if matches!(**p, GraphPass::Sequential(_)) => {
@@ -222,6 +232,9 @@ impl RObj {
             RObj::Vm(_) => "<tvm.runtime.vm.VirtualMachine object>".into(),
             RObj::VmFunc(_, n) | RObj::VmTimer { name: n, .. } => format!("<Function {n}>"),
             RObj::Func(f) => func_print(f, &func_name(f)),
+            RObj::Seq(s) => expr_text(&s.body),
+            RObj::Block(b) => tessel_ir::printer::print_graph_block(b),
+            RObj::Binding(b) => tessel_ir::printer::print_graph_binding(b),
             RObj::MutState(_) => "<mutator state>".into(),
             RObj::ModulePass(_) => "<tvm.ir.transform.ModulePass>".into(),
             RObj::Pass(p) => format!("<tvm.ir.transform.ModulePass {}>", p.name()),
@@ -251,13 +264,22 @@ fn expr_text(e: &Expr) -> String {
         ExprKind::PrimValue(_) => "R.prim_value(...)".into(),
         ExprKind::Str(s) => format!("R.str({s:?})"),
         ExprKind::GlobalVar(g) => format!("cls.{}", g.name()),
-        ExprKind::ExternFunc(s) => format!("{s:?}"),
+        ExprKind::ExternFunc(s) => format!("R.ExternFunc({s:?})"),
         ExprKind::Call(c) => {
             let callee = match &c.callee {
                 compiler_core::graph::Callee::Op(op) => format!("R.{}", op.script_name()),
                 compiler_core::graph::Callee::Global(g) => format!("cls.{}", g.name()),
             };
-            let parts: Vec<String> = c.args.iter().map(expr_text).collect();
+            // Inside a call an external function is its name
+            // (`R.call_dps_packed("env.linear", ...)`).
+            let parts: Vec<String> = c
+                .args
+                .iter()
+                .map(|a| match a.kind() {
+                    ExprKind::ExternFunc(s) => format!("{s:?}"),
+                    _ => expr_text(a),
+                })
+                .collect();
             format!("{callee}({})", parts.join(", "))
         }
     }

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::host::{tvm_obj, Device, Obj, RtModule, SchedObj};
+use super::host::{obj_of, tvm_obj, Device, Obj, RtModule, SchedObj};
 use crate::python::builtins::{builtin, builtin_with};
 use crate::python::dict::Dict;
 use crate::python::error::{ExcKind, PyErr, Res};
@@ -32,6 +32,8 @@ const PRIM_FUNC: &str = "tvm.script.tir.prim_func";
 /// an IR step costs a few nanoseconds, a Python statement tens.
 const IR_STEPS_PER_STEP: u64 = 8;
 const IR_MODULE: &str = "tvm.script.ir_module";
+/// `@R.function` on a `def` outside a module.
+pub(crate) const RELAX_FUNCTION: &str = "tvm.script.relax.function";
 
 fn host(o: Obj) -> Value {
     Value::Host(Rc::new(o))
@@ -41,7 +43,7 @@ fn host(o: Obj) -> Value {
 // TVMScript in scripts
 
 pub fn is_prim_func_decorator(v: &Value) -> bool {
-    matches!(v, Value::Builtin(b) if &*b.name == PRIM_FUNC)
+    matches!(v, Value::Builtin(b) if &*b.name == PRIM_FUNC || &*b.name == RELAX_FUNCTION)
 }
 
 pub fn is_ir_module_decorator(v: &Value) -> bool {
@@ -136,6 +138,9 @@ pub fn build_tvmscript(it: &mut Interp, stmt: &ast::Stmt) -> Res<Value> {
     it.charge_steps(1000)?;
     Ok(match parsed.items.into_iter().next() {
         Some(Item::PrimFunc { func, .. }) => host(Obj::PrimFunc { func, dialect }),
+        Some(Item::GraphFunc { func, .. }) => {
+            Value::Host(Rc::new(Obj::Relax(super::relax::RObj::Func(func))))
+        }
         _ => host(Obj::IRModule {
             module: RefCell::new(module),
             dialect,
@@ -150,6 +155,16 @@ fn prim_func_decorator(_it: &mut Interp, a: Args) -> Res<Value> {
     }
     Err(PyErr::type_error(
         "T.prim_func must be used as a decorator of a `def` (Tessel builds the function from its source)",
+    ))
+}
+
+pub(crate) fn relax_function_decorator(_it: &mut Interp, a: Args) -> Res<Value> {
+    if a.pos.is_empty() {
+        // `@R.function(pure=False)`: a configured decorator.
+        return Ok(builtin(RELAX_FUNCTION, relax_function_decorator));
+    }
+    Err(PyErr::type_error(
+        "R.function must be used as a decorator of a `def` (Tessel builds the function from its source)",
     ))
 }
 
@@ -1629,6 +1644,19 @@ fn irmodule_from_dict(it: &mut Interp, funcs: Option<Value>) -> Res<Value> {
 
 fn irmodule_from_expr(it: &mut Interp, mut a: Args) -> Res<Value> {
     let f = a.req(0, "expr", "from_expr")?;
+    // A graph function goes in under its global symbol, or as `main`.
+    if let Some(Obj::Relax(super::relax::RObj::Func(g))) = obj_of(&f) {
+        let name = match g.attrs.get("global_symbol") {
+            Some(AttrValue::Str(s)) => s.clone(),
+            _ => "main".to_string(),
+        };
+        let mut out = IRModule::new();
+        out.insert(name, BaseFunc::Graph(g.clone()));
+        return Ok(host(Obj::IRModule {
+            module: RefCell::new(out),
+            dialect: Dialect::default(),
+        }));
+    }
     let (m, dialect) = module_arg(&f, "IRModule.from_expr")?;
     let mut out = IRModule::new();
     if let Some((_, func)) = m.prim_funcs().next() {

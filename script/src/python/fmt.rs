@@ -10,13 +10,29 @@ use tessel_syntax::ast::FStringPart;
 /// Containers nested deeper than this print as `...`.
 const MAX_REPR_DEPTH: u32 = 64;
 
-/// Shortest round-trip digits of `f` (as Rust's `{:e}` finds them):
-/// (negative, digits, decimal exponent of the first digit).
+/// Shortest round-trip digits of `f`: (negative, digits, decimal exponent
+/// of the first digit). Rust's `{:e}` finds how many digits are needed; the
+/// digits themselves are then the correctly rounded ones (ties to even), as
+/// CPython's `repr` picks them when two shortest candidates are equally
+/// close (`87.600006103515625` is `87.60000610351562`).
 pub fn shortest_digits(f: f64, f32_precision: bool) -> (bool, String, i32) {
-    let s = if f32_precision {
+    let shortest = if f32_precision {
         format!("{:e}", f as f32)
     } else {
         format!("{f:e}")
+    };
+    let mantissa_digits = shortest
+        .split('e')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count()
+        .max(1);
+    let s = if f32_precision {
+        format!("{:.*e}", mantissa_digits - 1, f as f32)
+    } else {
+        format!("{:.*e}", mantissa_digits - 1, f)
     };
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),

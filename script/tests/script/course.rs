@@ -41,6 +41,8 @@ fn every_course_script_has_a_test() {
         // Graph-layer scripts: tested in script_relax.rs.
         "relax_mlp_digits.py",
         "relax_book_ch7_mutators.py",
+        "relax_book_ch7_ast.py",
+        "relax_book_ch3_bare_function.py",
         "relax_book_ch3_end_to_end.py",
         "relax_book_ch5_emit_te.py",
         "relax_book_ch7_lowering.py",

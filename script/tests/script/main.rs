@@ -5,6 +5,7 @@
 mod course;
 mod fuzz;
 mod lang;
+mod pygments;
 mod relax;
 mod sandbox;
 mod support;

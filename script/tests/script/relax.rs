@@ -115,6 +115,26 @@ fn book_ch3_end_to_end() {
     }
 }
 
+/// Chapter 3 §3.4.3: a Relax function outside a module (its two dataflow
+/// blocks joined into one, as TVM's parser does), put into a module with
+/// `IRModule.from_expr`.
+#[test]
+fn book_ch3_bare_function() {
+    let run = check("relax_book_ch3_bare_function.py");
+    assert!(run.error.is_none(), "{}", run.output);
+    assert!(run.output.contains("5 1 3"), "{}", run.output);
+}
+
+/// Chapter 7 §7.3: a function walked by attribute — its body, blocks,
+/// bindings, a binding's var and value, a call's op and args — printing
+/// what TVM 0.27 prints for each.
+#[test]
+fn book_ch7_ast() {
+    let run = check("relax_book_ch7_ast.py");
+    assert!(run.error.is_none(), "{}", run.output);
+    assert!(run.output.contains("tvm.relax.expr.SeqExpr"));
+}
+
 /// Chapter 7: an expression mutator (multiply + add → ewise_fma),
 /// `remove_all_unused`, and the MatmulAddFusor module pass; the fused model
 /// still computes what NumPy computes.

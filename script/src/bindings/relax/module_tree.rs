@@ -105,6 +105,13 @@ pub fn install(it: &mut Interp) {
     r_attrs.push(("Tensor", tsi));
     r_attrs.push(("const", konst));
     r_attrs.push(("shape", builtin("tvm.script.relax.shape", shape_expr)));
+    r_attrs.push((
+        "function",
+        builtin(
+            crate::bindings::tvm::RELAX_FUNCTION,
+            crate::bindings::tvm::relax_function_decorator,
+        ),
+    ));
     let script_relax = module("tvm.script.relax", r_attrs, Some(NOTE));
     let call_cls = Value::Class(it.types.host_class("tvm.relax.expr.Call"));
     let func_cls = Value::Class(it.types.host_class("tvm.relax.expr.Function"));

@@ -63,10 +63,9 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
             _ => Err(PyErr::attribute_error("this expression is not a call")),
         },
         (RObj::Expr(e), "args") => match e.kind() {
-            ExprKind::Call(c) => {
-                let args: Vec<Value> = c.args.iter().map(|x| wrap_expr(x.clone())).collect();
-                it.new_list(args)
-            }
+            ExprKind::Call(c) => Ok(Value::tuple(
+                c.args.iter().map(|x| wrap_expr(x.clone())).collect(),
+            )),
             _ => Err(PyErr::attribute_error("this expression is not a call")),
         },
         (RObj::Expr(e), "data") => match e.kind() {
@@ -91,18 +90,36 @@ pub fn get_attr(it: &mut Interp, r: &RObj, v: &Value, name: &str) -> Res<Value> 
             }
             Ok(it.new_dict(d))
         }
-        (RObj::Func(f), "params") => {
-            let ps: Vec<Value> = f
-                .params
+        (RObj::Func(f), "params") => Ok(Value::tuple(
+            f.params
                 .iter()
                 .map(|p| host(RObj::Var(p.clone())))
-                .collect();
-            it.new_list(ps)
-        }
+                .collect(),
+        )),
         (RObj::Func(f), "ret_struct_info" | "ret_ty") => Ok(host(RObj::SInfo(f.ret.clone()))),
+        (RObj::Func(f), "body") => Ok(host(RObj::Seq(Rc::new(f.body.clone())))),
+        // TVM's arrays print like Python tuples: `(x, y)`.
+        (RObj::Seq(seq), "blocks") => Ok(Value::tuple(
+            seq.blocks
+                .iter()
+                .map(|b| host(RObj::Block(Rc::new(b.clone()))))
+                .collect(),
+        )),
+        (RObj::Seq(seq), "body") => Ok(wrap_expr(seq.body.clone())),
+        (RObj::Block(b), "bindings") => Ok(Value::tuple(
+            b.bindings
+                .iter()
+                .map(|x| host(RObj::Binding(Rc::new(x.clone()))))
+                .collect(),
+        )),
+        (RObj::Binding(b), "var") => Ok(host(RObj::Var(b.var.clone()))),
+        (RObj::Binding(b), "value") => Ok(wrap_expr(b.value.clone())),
         (RObj::Func(_), "show" | "script" | "with_attr" | "without_attr") => method(),
         (RObj::ModulePass(_), "transform_module") => method(),
         (RObj::Builder(_), _) => method(),
+        // `vm.module.time_evaluator(...)` (book §4.6): the VM's runtime module
+        // answers like the VM.
+        (RObj::Vm(e), "module") => Ok(host(RObj::Vm(e.clone()))),
         (RObj::Vm(_), "time_evaluator" | "invoke_closure" | "set_input" | "invoke_stateful") => {
             method()
         }

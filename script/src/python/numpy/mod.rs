@@ -642,7 +642,8 @@ fn scalar_binary(op: BinOp, l: &Value, r: &Value) -> Option<Res<Value>> {
         out
     };
     let n = if is_float(out) {
-        Num::F(float_binop(op, na.as_f64(), nb.as_f64()))
+        let operand = operand_rounding(out);
+        Num::F(float_binop(op, operand(na.as_f64()), operand(nb.as_f64())))
     } else {
         match int_binop(op, na.as_i64(), nb.as_i64()) {
             Ok(i) => Num::I(i),
@@ -650,6 +651,18 @@ fn scalar_binary(op: BinOp, l: &Value, r: &Value) -> Option<Res<Value>> {
         }
     };
     Some(Ok(make_scalar(out, n)))
+}
+
+/// How an operand enters arithmetic whose result has dtype `out`: NumPy
+/// converts both to `out` first (a Python float times a float32 array is a
+/// float32 multiply). Computing in f64 on the converted operands and rounding
+/// once gives the float32 result exactly for `+ - * /`.
+fn operand_rounding(out: DataType) -> fn(f64) -> f64 {
+    if out == DataType::f32() {
+        |x| x as f32 as f64
+    } else {
+        |x| x
+    }
 }
 
 pub fn binary(it: &mut Interp, op: BinOp, l: &Value, r: &Value) -> Res<Value> {
@@ -675,8 +688,10 @@ pub fn binary(it: &mut Interp, op: BinOp, l: &Value, r: &Value) -> Res<Value> {
     let (ma, mb) = (bmap(&a.shape, &shape), bmap(&b.shape, &shape));
     let arr = if is_float(out) {
         let mut v = Vec::with_capacity(n);
+        let operand = operand_rounding(out);
         for i in 0..n {
-            v.push(float_binop(op, a.f(at(&ma, i)), b.f(at(&mb, i))));
+            let (x, y) = (operand(a.f(at(&ma, i))), operand(b.f(at(&mb, i))));
+            v.push(float_binop(op, x, y));
         }
         from_f(out, &shape, &v)?
     } else if out.is_bool() {
