@@ -37,18 +37,23 @@ pub use tessel_session::{ScriptOutcome, Snapshot, SCHEDULE_MARKER};
 /// Runs a script through the session driver with this thread's platform:
 /// its wasm runtime behind `tvm.build` for CPU targets, its clock.
 pub fn run_script(source: &str) -> ScriptOutcome {
+    tessel_session::run_script(source, &script_env())
+}
+
+/// What scripts run with here: the platform's wasm runtime behind
+/// `tvm.build` for CPU targets, its clock, the default budgets.
+pub fn script_env() -> ScriptEnv {
     let p = platform();
     let backend = Rc::new(ScriptBackend::new(p.cpu.clone()));
     let notes = backend.clone();
-    let env = ScriptEnv {
+    ScriptEnv {
         host: p.host.unwrap_or_else(|| Rc::new(NoClock)),
         backend,
         take_notes: Some(Rc::new(move || {
             notes.notes.borrow_mut().drain(..).collect()
         })),
         ..ScriptEnv::default()
-    };
-    tessel_session::run_script(source, &env)
+    }
 }
 
 /// UTF-16 offset of a byte offset in `source` (CodeMirror counts UTF-16).

@@ -1,6 +1,8 @@
 //! The `tessel` command's tests, one binary: its subcommands end to end
-//! (`commands`), and `tessel run` on the real CPU and GPU backends
+//! (`commands`), `tessel exercise` over every bundled exercise
+//! (`exercises`), and `tessel run` on the real CPU and GPU backends
 //! (`backends`).
 
 mod backends;
 mod commands;
+mod exercises;
