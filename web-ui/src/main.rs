@@ -753,6 +753,7 @@ fn TopBar() -> impl IntoView {
                 prop:value=move || ctx.backend.get()>
                 <option value="interpreter" title="Runs the IR directly: exact, slow">"Reference interpreter"</option>
                 <option value="wasm" title="Compiles to WebAssembly with SIMD128 and runs it in a worker">"CPU (WebAssembly SIMD128)"</option>
+                <option value="wasm-fma" title="As the CPU backend, with relaxed-SIMD fused multiply-adds (relaxed_madd): faster where the CPU has FMA; results may differ from the reference in the last bits">"CPU + relaxed FMA"</option>
                 <option value="webgpu" disabled=move || ctx.gpu.get().is_err()
                     title=move || match ctx.gpu.get() { Ok(a) => format!("Compiles to WGSL and runs on {a}"), Err(why) => why }>
                     {move || match ctx.gpu.get() { Ok(_) => "GPU (WebGPU)".to_string(), Err(why) => format!("GPU (WebGPU) — unavailable: {why}") }}
@@ -1130,6 +1131,7 @@ fn fmt_ms(ms: f64) -> String {
 fn backend_title(b: &str) -> &'static str {
     match b {
         "wasm" => "CPU (WebAssembly SIMD128)",
+        "wasm-fma" => "CPU (WebAssembly SIMD128, relaxed FMA)",
         "webgpu" => "GPU (WebGPU)",
         _ => "reference interpreter",
     }
