@@ -57,9 +57,25 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** A course page outside the playground's folder, embedding an exercise. */
+const COURSE_PAGE = '/course/broadcast.html';
+const courseHtml = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Course: broadcasting</title></head>
+<body>
+  <h1>Exercise: broadcast add</h1>
+  <p>Try it below.</p>
+  <iframe id="exercise-frame" title="Tessel exercise" width="1000" height="700"
+    src="${SUB_PATH}?embed=1&exercise=broadcast-add"></iframe>
+</body></html>`;
+
 function serveDist(root) {
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
+    if (url.pathname === COURSE_PAGE) {
+      // A plain course page that embeds an exercise, as a course site would.
+      res.writeHead(200, { 'content-type': MIME['.html'] }).end(courseHtml);
+      return;
+    }
     if (!url.pathname.startsWith(SUB_PATH)) {
       res.writeHead(404).end('not found');
       return;
@@ -328,6 +344,71 @@ const tests = [
     } finally {
       await ctx.close();
     }
+  }],
+
+  ['exercise embedded in a course page: wrong answer, hint, right answer, progress kept', async ({ browser, url }) => {
+    const origin = new URL(url).origin;
+    const ctx = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    try {
+      const p = await ctx.newPage();
+      const frameOf = async () => {
+        await p.goto(`${origin}${COURSE_PAGE}`, { waitUntil: 'load' });
+        const frame = await (await p.waitForSelector('#exercise-frame')).contentFrame();
+        await frame.waitForSelector('#exercise-title', { timeout: TIMEOUT_MS });
+        await frame.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+        return frame;
+      };
+      const editorDoc = (f) => f.evaluate(() => window.TesselEditor.current.getDoc());
+      let f = await frameOf();
+      const title = await f.textContent('#exercise-title');
+      if (!title.includes('Broadcast add')) throw new Error(`exercise title: ${title}`);
+      if (await f.$('#run-button')) throw new Error('the embedded exercise shows Run');
+      if (await f.$('#examples-button')) throw new Error('the embedded exercise shows the gallery');
+      if (!(await f.$('a:has-text("Open in Tessel")'))) throw new Error('no "Open in Tessel" link');
+      const start = await editorDoc(f);
+      if (!start.includes('# TODO: add B')) throw new Error(`the editor does not hold the starting code:\n${start}`);
+      // The starting code is wrong: the numbers check names the element.
+      await f.click('#check-button');
+      await f.waitForSelector('#verdict [data-check="numbers"].fail', { timeout: TIMEOUT_MS });
+      const wrong = await f.textContent('#verdict [data-check="numbers"]');
+      if (!wrong.includes('output `C` differs from the reference: at index [0, 0]')) throw new Error(`wrong-answer message: ${wrong}`);
+      if (!(await f.textContent('#verdict .verdict-summary')).startsWith('Not yet')) throw new Error('the summary does not say "Not yet"');
+      // A hint, one at a time.
+      if ((await f.$$('#hints li')).length !== 0) throw new Error('hints shown before asking');
+      await f.click('#hint-button');
+      await f.waitForSelector('#hints li');
+      const hint = await f.textContent('#hints li');
+      if (!hint.includes('`B` has one axis')) throw new Error(`first hint: ${hint}`);
+      await p.screenshot({ path: join(outDir, '10-exercise-wrong.png') });
+      // The right answer passes.
+      const right = start.replace(/ *# TODO: add B, broadcast along the rows\n/, '').replace('C[vi, vj] = A[vi, vj]', 'C[vi, vj] = A[vi, vj] + B[vj]');
+      await f.evaluate((t) => window.TesselEditor.current.setDoc(t, true), right);
+      await f.click('#check-button');
+      await f.waitForSelector('#verdict.passed', { timeout: TIMEOUT_MS });
+      const verdict = await f.textContent('#verdict');
+      if (!verdict.includes('All checks passed')) throw new Error(`verdict: ${verdict}`);
+      await p.screenshot({ path: join(outDir, '11-exercise-passed.png') });
+      // After a reload the answer and the hint are still there.
+      await p.waitForTimeout(500);
+      f = await frameOf();
+      await f.waitForFunction((t) => window.TesselEditor.current?.getDoc() === t, right, { timeout: TIMEOUT_MS });
+      await f.waitForSelector('#hints li', { timeout: TIMEOUT_MS });
+      // Reset goes back to the starting code.
+      await f.click('#reset-button');
+      await f.waitForFunction((t) => window.TesselEditor.current.getDoc() === t, start, { timeout: TIMEOUT_MS });
+      if ((await f.$$('#hints li')).length !== 0) throw new Error('reset kept the hints');
+    } finally {
+      await ctx.close();
+    }
+  }],
+
+  ['the gallery lists the exercises', async ({ page }) => {
+    await page.click('#examples-button');
+    await page.waitForSelector('#exercise-list [data-exercise="conv2d"]', { timeout: TIMEOUT_MS });
+    const n = (await page.$$('#exercise-list [data-exercise]')).length;
+    if (n < 12) throw new Error(`${n} exercises listed`);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#gallery', { state: 'detached' });
   }],
 
   ['dark mode and keyboard-reachable controls', async ({ page }) => {

@@ -15,10 +15,13 @@
 //! - `tessel build FILE` compiles every function to one WebAssembly module
 //!   (`--wat` prints its text, `--lowered` the lowered TIR and lowering
 //!   notes, `-o` writes the binary; `--schedule` applies schedule text first).
+//! - `tessel exercise list|check|catalogue`: course exercises (see `exercise`).
 //!
 //! Exit codes: 0 success, 1 the input has errors (diagnostics printed) or
 //! the script raised an uncaught exception (traceback on stderr), 2 usage or
 //! I/O errors.
+
+mod exercise;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -155,6 +158,9 @@ enum Command {
         #[arg(long, value_enum, default_value = "wasm")]
         target: BuildTarget,
     },
+    /// Course exercises: list them, grade an answer.
+    #[command(subcommand)]
+    Exercise(exercise::ExerciseCommand),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -337,6 +343,7 @@ fn parse_size(s: &str) -> Result<(String, i64), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Exercise(command) => exercise::run(command),
         Command::Run {
             file,
             notebook,

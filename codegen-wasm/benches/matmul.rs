@@ -2,6 +2,7 @@
 //!
 //! 1. Tessel's wasm for (a) no schedule, (b) the seeds' blocking schedule,
 //!    (c) a hand schedule (tiling + vectorize + unroll + decompose_reduction),
+//!    (d) the same with relaxed-SIMD multiply-adds (`relaxed_madd`),
 //!    against the same loop nests written in Rust and compiled by rustc/LLVM
 //!    to wasm32 with +simd128 (`benches/llvm-ref`, built here) — the "LLVM
 //!    limit" — in the same engine; one table with GFLOPS and ratios.
@@ -12,7 +13,7 @@
 //! The schedules are the files `tools/bench/schedules/cpu_*.py`, which
 //! `tools/bench/tvm_cpu.py` gives Apache TVM too.
 //!
-//! Environment: `BENCH_N` (1024, or 256 for the quick run); `BENCH_ONLY=a,b,c`
+//! Environment: `BENCH_N` (1024, or 256 for the quick run); `BENCH_ONLY=a,b,c,d`
 //! picks variants; `BENCH_LLVM_WASM=path` uses a prebuilt reference module;
 //! `BENCH_REPEAT=n` timed runs per variant (default 3; (a) runs twice);
 //! `BENCH_SKIP_ENGINES=1`, `BENCH_SKIP_COMPILE=1` skip parts 3 and 2;
@@ -26,7 +27,7 @@ use std::time::Instant;
 
 use codegen_wasm::backend::WasmExecutable;
 use codegen_wasm::runtime::{Arg, MemoryPlan, Runtime, Tensor, WasmiRuntime, WasmtimeRuntime};
-use codegen_wasm::{build, KernelInfo, ParamInfo};
+use codegen_wasm::{build, build_with, BuildOptions, KernelInfo, ParamInfo};
 use compiler_core::eval::{NDArray, Rng};
 use compiler_core::ir::{DataType, IRModule};
 use compiler_core::lower::{lower_module, LowerOptions};
@@ -110,15 +111,24 @@ fn main() {
         Ok(path) => std::fs::read_to_string(path).expect("BENCH_SCHED_C"),
         Err(_) => BEST.to_string(),
     };
-    let variants: Vec<(&str, &str, Option<String>, &str)> = vec![
-        ("a", "(a) no schedule", None, "mm_naive"),
+    // (key, label, schedule, the LLVM kernel of the same loop nest, FMA).
+    let variants: Vec<(&str, &str, Option<String>, &str, bool)> = vec![
+        ("a", "(a) no schedule", None, "mm_naive", false),
         (
             "b",
             "(b) seeds' blocking",
             Some(BLOCKING.to_string()),
             "mm_blocked",
+            false,
         ),
-        ("c", "(c) hand schedule", Some(best_sched), "mm_best"),
+        (
+            "c",
+            "(c) hand schedule",
+            Some(best_sched.clone()),
+            "mm_best",
+            false,
+        ),
+        ("d", "(c) + relaxed FMA", Some(best_sched), "mm_best", true),
     ];
 
     // Inputs, shared by every run.
@@ -135,7 +145,7 @@ fn main() {
         std::fs::write(dir.join("wasm/llvm_ref.wasm"), &llvm_wasm).expect("BENCH_OUT");
     }
     let mut rows = Vec::new();
-    for (key, label, sched, llvm_fn) in &variants {
+    for (key, label, sched, llvm_fn, fma) in &variants {
         if !want(key) {
             continue;
         }
@@ -145,7 +155,11 @@ fn main() {
             Some(s) => schedule(&m, s),
             None => m,
         };
-        let module = build(&m).unwrap_or_else(|e| panic!("build: {e}"));
+        let options = BuildOptions {
+            relaxed_fma: *fma,
+            ..BuildOptions::default()
+        };
+        let module = build_with(&m, &options).unwrap_or_else(|e| panic!("build: {e}"));
         if std::env::var_os("BENCH_PRINT").is_some() {
             let l = lower_module(&m, &LowerOptions::default()).unwrap();
             println!(

@@ -20,7 +20,7 @@ use compiler_core::ir::IRModule;
 use compiler_core::target::{Backend, Executable, Host, TargetSpec};
 
 use crate::runtime::{run_ndarrays, upload, Runtime};
-use crate::WasmModule;
+use crate::{BuildOptions, WasmModule};
 
 /// Makes a fresh runtime for each built module.
 pub type RuntimeFactory = Rc<dyn Fn() -> Box<dyn Runtime>>;
@@ -30,12 +30,22 @@ pub type RuntimeFactory = Rc<dyn Fn() -> Box<dyn Runtime>>;
 #[derive(Clone)]
 pub struct WasmBackend {
     runtime: RuntimeFactory,
+    /// Options of every build; a target with `-mattr=+relaxed-simd` also
+    /// turns on [`BuildOptions::relaxed_fma`].
+    pub options: BuildOptions,
 }
+
+/// The target attribute that asks for relaxed-SIMD multiply-adds (LLVM's
+/// name for the wasm feature).
+pub const RELAXED_SIMD_ATTR: &str = "+relaxed-simd";
 
 impl WasmBackend {
     /// Runs built modules on the runtimes `runtime` makes.
     pub fn with_runtime(runtime: RuntimeFactory) -> WasmBackend {
-        WasmBackend { runtime }
+        WasmBackend {
+            runtime,
+            options: BuildOptions::default(),
+        }
     }
 
     /// Runs built modules on wasmtime.
@@ -67,7 +77,9 @@ impl Backend for WasmBackend {
                 target.text
             ));
         }
-        let built = crate::build(module).map_err(|e| e.message)?;
+        let mut options = self.options.clone();
+        options.relaxed_fma |= target.text.contains(RELAXED_SIMD_ATTR);
+        let built = crate::build_with(module, &options).map_err(|e| e.message)?;
         Ok(Rc::new(WasmExecutable::load(
             built,
             module.names().map(str::to_string).collect(),

@@ -28,6 +28,8 @@ pub(crate) struct ModuleCtx {
     pub launch: Option<u32>,
     pub sp_global: u32,
     pub limit_global: u32,
+    /// Emit `relaxed_madd` for vector multiply-adds ([`crate::BuildOptions`]).
+    pub relaxed_fma: bool,
 }
 
 /// Stack frames and closure records are rounded up to this many bytes.
@@ -1197,6 +1199,31 @@ impl<'a> FuncGen<'a> {
             self.release(ValType::V128, ta);
             self.release(ValType::V128, tb);
             return Ok(());
+        }
+        if op == BinOp::Add && self.ctx.relaxed_fma && matches!(sh, Shape::F32x4 | Shape::F64x2) {
+            let product = |e: &'_ Expr| match e.kind() {
+                ExprKind::Binary(BinOp::Mul, x, y) if e.dtype() == dt => {
+                    Some((x.clone(), y.clone()))
+                }
+                _ => None,
+            };
+            let fused = match (product(b), product(a)) {
+                (Some((x, y)), _) => Some((x, y, a)),
+                (None, Some((x, y))) => Some((x, y, b)),
+                (None, None) => None,
+            };
+            if let Some((x, y, addend)) = fused {
+                // relaxed_madd(x, y, c) = x * y + c, fused where the engine can.
+                self.expr_as(&x, dt)?;
+                self.expr_as(&y, dt)?;
+                self.expr_as(addend, dt)?;
+                self.i(if sh == Shape::F32x4 {
+                    I::F32x4RelaxedMadd
+                } else {
+                    I::F64x2RelaxedMadd
+                });
+                return Ok(());
+            }
         }
         self.expr_as(a, dt)?;
         self.expr_as(b, dt)?;

@@ -176,6 +176,12 @@ pub struct BuildOptions {
     /// Import the memory as `shared` (maximum 65536 pages), as Web Workers
     /// need; the host must then create a shared `WebAssembly.Memory`.
     pub shared_memory: bool,
+    /// Emit `f32x4.relaxed_madd` / `f64x2.relaxed_madd` for vector
+    /// multiply-adds (`c + a * b`): one fused instruction where the CPU has
+    /// FMA, so results can differ from the reference interpreter's in the
+    /// last bits (one rounding instead of two). Needs an engine with relaxed
+    /// SIMD (Chromium 114+, wasmtime).
+    pub relaxed_fma: bool,
 }
 
 /// An exported parallel task body (see [`ParallelLaunch`]).
@@ -313,6 +319,7 @@ pub fn build_lowered(
         launch: None,
         sp_global: 0,
         limit_global: 1,
+        relaxed_fma: opts.relaxed_fma,
     };
     let mut nfuncs = 0u32;
     let any_task = lowered.funcs.iter().any(|f| !f.tasks.is_empty());

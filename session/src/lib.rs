@@ -22,6 +22,7 @@
 //! [`ScriptEnv`].
 
 pub mod check;
+pub mod exercise;
 mod python;
 mod script_mode;
 mod sections;

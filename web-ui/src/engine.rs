@@ -37,18 +37,23 @@ pub use tessel_session::{ScriptOutcome, Snapshot, SCHEDULE_MARKER};
 /// Runs a script through the session driver with this thread's platform:
 /// its wasm runtime behind `tvm.build` for CPU targets, its clock.
 pub fn run_script(source: &str) -> ScriptOutcome {
+    tessel_session::run_script(source, &script_env())
+}
+
+/// What scripts run with here: the platform's wasm runtime behind
+/// `tvm.build` for CPU targets, its clock, the default budgets.
+pub fn script_env() -> ScriptEnv {
     let p = platform();
     let backend = Rc::new(ScriptBackend::new(p.cpu.clone()));
     let notes = backend.clone();
-    let env = ScriptEnv {
+    ScriptEnv {
         host: p.host.unwrap_or_else(|| Rc::new(NoClock)),
         backend,
         take_notes: Some(Rc::new(move || {
             notes.notes.borrow_mut().drain(..).collect()
         })),
         ..ScriptEnv::default()
-    };
-    tessel_session::run_script(source, &env)
+    }
 }
 
 /// UTF-16 offset of a byte offset in `source` (CodeMirror counts UTF-16).
@@ -607,8 +612,12 @@ pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
     out
 }
 
-/// Runs the scheduled function with `backend` (`interpreter` or `wasm`;
-/// `webgpu` is asynchronous: the worker drives it with [`build_gpu`]).
+/// The CPU backend with relaxed-SIMD multiply-adds (`relaxed_madd`).
+pub const WASM_FMA: &str = "wasm-fma";
+
+/// Runs the scheduled function with `backend` (`interpreter`, `wasm` or
+/// [`WASM_FMA`]; `webgpu` is asynchronous: the worker drives it with
+/// [`build_gpu`]).
 pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
     let mut setup = match prepare_run(source, backend, now) {
         Ok(s) => s,
@@ -616,8 +625,8 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
     };
     let got = match backend {
         "interpreter" => run_interpreter(&mut setup, repeats, now),
-        "wasm" => match platform().cpu {
-            Some(make) => run_wasm(&mut setup, &make, repeats, now),
+        "wasm" | WASM_FMA => match platform().cpu {
+            Some(make) => run_wasm(&mut setup, &make, repeats, now, backend == WASM_FMA),
             None => {
                 Err("the CPU backend needs a WebAssembly runtime, and this host has none".into())
             }
@@ -697,17 +706,22 @@ fn run_interpreter(
 const SAMPLE_MS: f64 = 1.0;
 const MAX_BATCH: u64 = 1000;
 
-/// Compiles the scheduled function to wasm on a runtime `make` gives, runs
-/// it once on the inputs (the outputs compared), then `repeats` samples for
-/// the timing.
+/// Compiles the scheduled function to wasm (with relaxed-SIMD multiply-adds
+/// when `fma`) on a runtime `make` gives, runs it once on the inputs (the
+/// outputs compared), then `repeats` samples for the timing.
 pub fn run_wasm(
     setup: &mut RunSetup,
     make: &RuntimeFactory,
     repeats: u32,
     now: &dyn Fn() -> f64,
+    fma: bool,
 ) -> Result<Vec<NDArray>, String> {
     let t0 = now();
-    let module = match codegen_wasm::build(&setup.plan.module) {
+    let options = codegen_wasm::BuildOptions {
+        relaxed_fma: fma,
+        ..codegen_wasm::BuildOptions::default()
+    };
+    let module = match codegen_wasm::build_with(&setup.plan.module, &options) {
         Ok(m) => m,
         Err(e) => {
             let d = setup.diag(&e.to_diagnostic());
@@ -721,8 +735,13 @@ pub fn run_wasm(
     setup.out.notes = module.lowered.report().notes;
     let bytes = module.bytes().len();
     let names = setup.plan.module.names().map(str::to_string).collect();
-    let exec = WasmExecutable::load(module, names, make())
-        .map_err(|e| format!("instantiating the module: {e}"))?;
+    let exec = WasmExecutable::load(module, names, make()).map_err(|e| {
+        if fma {
+            format!("instantiating the module: {e} (this engine may lack relaxed SIMD: pick the plain CPU backend)")
+        } else {
+            format!("instantiating the module: {e}")
+        }
+    })?;
     setup.out.compile_ms = Some(now() - t0);
     // Browsers coarsen `performance.now()` (100 µs in a worker without
     // cross-origin isolation): a sample is `batch` calls, enough for about
@@ -743,7 +762,12 @@ pub fn run_wasm(
     let got = run_and_time(setup, &exec, batch, repeats, now)
         .map_err(|e| format!("the wasm module failed: {e}"))?;
     setup.out.timing = format!(
-        "WebAssembly ({bytes} bytes), performance.now() around {batch} call{} per sample",
+        "WebAssembly ({bytes} bytes{}), performance.now() around {batch} call{} per sample",
+        if fma {
+            ", relaxed-SIMD FMA: one rounding per multiply-add, so the last bits may differ from the reference"
+        } else {
+            ""
+        },
         if batch == 1 { "" } else { "s" }
     );
     Ok(got)
@@ -785,6 +809,7 @@ fn cut(mut text: String) -> String {
 /// The code a backend generates for one step of the script: the lowered
 /// TIR, WAT (`wasm`) or WGSL (`webgpu`), and the lowering notes.
 pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
+    let fma = backend == WASM_FMA;
     let backend = if backend == "webgpu" {
         "webgpu"
     } else {
@@ -850,7 +875,11 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
         out.lowered = print(&lowered, script.dialect);
         out.code = cut(wgsl);
     } else {
-        match codegen_wasm::build(&prims) {
+        let options = codegen_wasm::BuildOptions {
+            relaxed_fma: fma,
+            ..codegen_wasm::BuildOptions::default()
+        };
+        match codegen_wasm::build_with(&prims, &options) {
             Ok(m) => {
                 out.lowered = print(&m.lowered.to_ir_module(), script.dialect);
                 out.notes = m.lowered.report().notes;
@@ -1056,6 +1085,19 @@ mod backend_tests {
             })),
             host: None,
         });
+    }
+
+    #[test]
+    fn relaxed_fma_backend_fuses_and_still_matches() {
+        wasmi_platform();
+        let out = run(&scheduled(), WASM_FMA, 1, &|| 0.0);
+        assert!(out.ok, "{}", out.message);
+        assert_eq!(out.matches, Some(true), "{}", out.message);
+        assert!(out.timing.contains("relaxed-SIMD FMA"), "{}", out.timing);
+        let src = scheduled();
+        let fused = code(&src, usize::MAX, WASM_FMA);
+        assert!(fused.code.contains("relaxed_madd"), "{}", fused.code);
+        assert!(!code(&src, usize::MAX, "wasm").code.contains("relaxed_madd"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! thread) and the compiler worker (`src/bin/worker.rs`).
 //!
 //! - [`protocol`]: the JSON messages between them.
+//! - [`exercise`]: the course exercises' catalogue and checker (worker side).
 //! - [`engine`]: what the worker does with a script (parse, schedule, step
 //!   through the trace, loop nests, regions, runs). Pure Rust over
 //!   `compiler-core`, so it also runs natively in tests.
@@ -18,6 +19,7 @@ pub mod cpu_rt;
 pub mod diff;
 pub mod engine;
 pub mod examples;
+pub mod exercise;
 #[cfg(target_arch = "wasm32")]
 pub mod gpu_rt;
 pub mod highlight;

@@ -6,6 +6,10 @@
 //! in the editor is the single source of truth: clicking a primitive appends
 //! code to it. The whole state lives in the URL fragment (`share.rs`) and in
 //! localStorage.
+//!
+//! `?exercise=ID` opens a course exercise: its statement, hints and a Check
+//! button above the editor; the worker grades the answer, and the answer and
+//! progress are kept in localStorage per exercise.
 
 mod editor;
 mod worker_client;
@@ -100,12 +104,14 @@ impl Pane {
     }
 }
 
-/// URL parameters for course pages' iframes: `?embed=1&example=mm_relu&readonly=1&panes=editor,ir`.
+/// URL parameters for course pages' iframes: `?embed=1&example=mm_relu&readonly=1&panes=editor,ir`
+/// or `?embed=1&exercise=broadcast-add`.
 #[derive(Clone, Debug, Default)]
 struct Embed {
     on: bool,
     read_only: bool,
     example: Option<String>,
+    exercise: Option<String>,
     code: Option<String>,
     panes: Option<Vec<Pane>>,
 }
@@ -125,6 +131,7 @@ fn read_embed() -> Embed {
         on: flag("embed"),
         read_only: flag("readonly"),
         example: params.get("example"),
+        exercise: params.get("exercise"),
         code: params.get("code"),
         panes: params
             .get("panes")
@@ -159,6 +166,12 @@ struct Ctx {
     gallery: RwSignal<bool>,
     share_link: RwSignal<Option<String>>,
     example: RwSignal<String>,
+    /// Every exercise (from the worker), and the one open, if any.
+    exercises: RwSignal<Vec<ExerciseInfo>>,
+    exercise: RwSignal<Option<ExerciseInfo>>,
+    verdict: RwSignal<Option<CheckOutcome>>,
+    checking: RwSignal<bool>,
+    hints_shown: RwSignal<usize>,
     embed: StoredValue<Embed>,
     editor: StoredValue<Option<EditorHandle>, LocalStorage>,
     compiler: StoredValue<Option<Rc<Channel>>, LocalStorage>,
@@ -200,9 +213,85 @@ impl Ctx {
                 c.send(Request::Compile { id, source });
             }
         });
-        if !self.embed.with_value(|e| e.on) {
+        if self.exercise.with_untracked(|e| e.is_some()) {
+            self.save_progress(None);
+        } else if !self.embed.with_value(|e| e.on) {
             share::save_local(&self.saved());
         }
+    }
+
+    /// The open exercise's saved progress.
+    fn progress(&self) -> Option<(String, ExerciseProgress)> {
+        let id = self
+            .exercise
+            .with_untracked(|e| e.as_ref().map(|e| e.id.clone()))?;
+        let saved = share::get_pref(&ExerciseProgress::key(&id))
+            .and_then(|t| ExerciseProgress::from_json(&t))
+            .unwrap_or_default();
+        Some((id, saved))
+    }
+
+    /// Saves the open exercise's answer and hints (and that it passed).
+    fn save_progress(&self, passed: Option<bool>) {
+        let Some((id, old)) = self.progress() else {
+            return;
+        };
+        let progress = ExerciseProgress {
+            answer: self.source.get_untracked(),
+            hints: self.hints_shown.get_untracked(),
+            passed: old.passed || passed.unwrap_or(false),
+        };
+        share::set_pref(&ExerciseProgress::key(&id), &progress.to_json());
+    }
+
+    /// Opens exercise `info`: the saved answer (else the starting code) in
+    /// the editor, the hints shown before.
+    fn open_exercise(&self, info: ExerciseInfo) {
+        self.exercise.set(Some(info.clone()));
+        self.verdict.set(None);
+        let saved = self.progress().map(|(_, p)| p).unwrap_or_default();
+        self.hints_shown.set(saved.hints.min(info.hints.len()));
+        let answer = if saved.answer.is_empty() {
+            info.starting_code.clone()
+        } else {
+            saved.answer
+        };
+        self.step.set(usize::MAX);
+        self.set_source(&answer);
+        self.log("info", format!("exercise “{}”", info.title));
+    }
+
+    /// Back to the starting code; the saved answer and hints go.
+    fn reset_exercise(&self) {
+        let Some(info) = self.exercise.get_untracked() else {
+            return;
+        };
+        share::remove_pref(&ExerciseProgress::key(&info.id));
+        self.hints_shown.set(0);
+        self.verdict.set(None);
+        self.set_source(&info.starting_code);
+    }
+
+    /// Sends the answer to the run worker for grading.
+    fn check_now(&self) {
+        let Some(exercise) = self
+            .exercise
+            .with_untracked(|e| e.as_ref().map(|e| e.id.clone()))
+        else {
+            return;
+        };
+        let source = self.source.get_untracked();
+        self.runner.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                self.checking.set(true);
+                c.send(Request::Check {
+                    id,
+                    exercise,
+                    source,
+                });
+            }
+        });
     }
 
     fn schedule_compile(&self) {
@@ -382,6 +471,9 @@ fn App() -> impl IntoView {
         for p in panes {
             visible[p.idx()] = true;
         }
+    } else if embed.on && embed.exercise.is_some() {
+        // An embedded exercise: the statement, the editor, Check.
+        visible = [true, false, false, false, false, false, false];
     } else if embed.on {
         visible = [true, false, true, true, false, false, false];
     }
@@ -410,6 +502,11 @@ fn App() -> impl IntoView {
         gallery: RwSignal::new(false),
         share_link: RwSignal::new(None),
         example: RwSignal::new(String::new()),
+        exercises: RwSignal::new(Vec::new()),
+        exercise: RwSignal::new(None),
+        verdict: RwSignal::new(None),
+        checking: RwSignal::new(false),
+        hints_shown: RwSignal::new(0),
         embed: StoredValue::new(embed.clone()),
         editor: StoredValue::new_local(None),
         compiler: StoredValue::new_local(None),
@@ -427,7 +524,15 @@ fn App() -> impl IntoView {
 
     // The initial state: share link > embed parameters > autosave > default example.
     let hash = window().location().hash().unwrap_or_default();
-    let initial = share::decode(&hash)
+    // An exercise starts empty: its answer arrives with the catalogue.
+    let exercise_start = embed.exercise.as_ref().map(|_| SavedState {
+        source: String::new(),
+        step: usize::MAX,
+        backend: String::new(),
+        example: String::new(),
+    });
+    let initial = exercise_start
+        .or_else(|| share::decode(&hash))
         .or_else(|| embed.code.as_deref().and_then(share::decode))
         .or_else(|| {
             embed
@@ -464,13 +569,39 @@ fn App() -> impl IntoView {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
             Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
+            Response::Exercises { outcome, .. } => match outcome {
+                Ok(list) => {
+                    let wanted = ctx.embed.with_value(|e| e.exercise.clone());
+                    ctx.exercises.set(list.clone());
+                    if let Some(id) = wanted {
+                        match list.into_iter().find(|e| e.id == id) {
+                            Some(info) => ctx.open_exercise(info),
+                            None => ctx.log("error", format!("no exercise `{id}`")),
+                        }
+                    }
+                }
+                Err(m) => ctx.log("error", format!("the exercises could not be read: {m}")),
+            },
             _ => {}
         },
         move |msg| ctx.log("error", msg),
     );
     let runner = Channel::new(
         move |resp| {
-            if let Response::Ran { outcome, .. } = resp {
+            if let Response::Checked { outcome, .. } = resp {
+                ctx.checking.set(false);
+                let open = ctx
+                    .exercise
+                    .with_untracked(|e| e.as_ref().map(|e| e.id.clone()));
+                if open.as_deref() == Some(outcome.exercise.as_str()) {
+                    ctx.save_progress(Some(outcome.passed));
+                    ctx.log(
+                        if outcome.passed { "ok" } else { "error" },
+                        outcome.text.lines().last().unwrap_or_default().to_string(),
+                    );
+                    ctx.verdict.set(Some(outcome));
+                }
+            } else if let Response::Ran { outcome, .. } = resp {
                 let class = match outcome.matches {
                     Some(true) => "ok",
                     Some(false) => "error",
@@ -484,9 +615,13 @@ fn App() -> impl IntoView {
         },
         move |msg| {
             ctx.running.set(false);
+            ctx.checking.set(false);
             ctx.log("error", msg)
         },
     );
+    // The exercise catalogue (and the exercise the URL asks for).
+    let catalogue_id = compiler.fresh_id();
+    compiler.send(Request::Exercises { id: catalogue_id });
     ctx.compiler.set_value(Some(compiler));
     ctx.runner.set_value(Some(runner));
     ctx.compile_now();
@@ -568,6 +703,9 @@ fn App() -> impl IntoView {
     view! {
         <div class="app" class:embed=is_embed>
             <TopBar/>
+            <Show when=move || ctx.exercise.with(|e| e.is_some())>
+                <ExercisePanel/>
+            </Show>
             <Layout/>
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>
@@ -580,9 +718,18 @@ fn App() -> impl IntoView {
 fn TopBar() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let is_embed = ctx.embed.with_value(|e| e.on);
+    let exercise_embed = is_embed && ctx.embed.with_value(|e| e.exercise.is_some());
     let open_full = move || {
         let state = ctx.saved();
         let loc = window().location();
+        if let Some(id) = ctx.embed.with_value(|e| e.exercise.clone()) {
+            // The answer is saved per exercise, so the full page picks it up.
+            return format!(
+                "{}{}?exercise={id}",
+                loc.origin().unwrap_or_default(),
+                loc.pathname().unwrap_or_default()
+            );
+        }
         format!(
             "{}{}#{}",
             loc.origin().unwrap_or_default(),
@@ -599,12 +746,14 @@ fn TopBar() -> impl IntoView {
                     aria-haspopup="dialog" title="Open the examples gallery">"Examples"</button>
             </Show>
             <span class="spacer"></span>
+            <Show when=move || !exercise_embed>
             <label class="tb-label" for="backend">"Backend"</label>
             <select id="backend" class="tb"
                 on:change=move |ev| ctx.backend.set(event_target_value(&ev))
                 prop:value=move || ctx.backend.get()>
                 <option value="interpreter" title="Runs the IR directly: exact, slow">"Reference interpreter"</option>
                 <option value="wasm" title="Compiles to WebAssembly with SIMD128 and runs it in a worker">"CPU (WebAssembly SIMD128)"</option>
+                <option value="wasm-fma" title="As the CPU backend, with relaxed-SIMD fused multiply-adds (relaxed_madd): faster where the CPU has FMA; results may differ from the reference in the last bits">"CPU + relaxed FMA"</option>
                 <option value="webgpu" disabled=move || ctx.gpu.get().is_err()
                     title=move || match ctx.gpu.get() { Ok(a) => format!("Compiles to WGSL and runs on {a}"), Err(why) => why }>
                     {move || match ctx.gpu.get() { Ok(_) => "GPU (WebGPU)".to_string(), Err(why) => format!("GPU (WebGPU) — unavailable: {why}") }}
@@ -615,6 +764,7 @@ fn TopBar() -> impl IntoView {
                 title=move || if ctx.running.get() { "Stop the run" } else { "Run (Ctrl+Enter)" }>
                 {move || if ctx.running.get() { "■ Stop" } else { "▶ Run" }}
             </button>
+            </Show>
             <Show when=move || !is_embed
                 fallback=move || view! {
                     <a class="tb" href=open_full target="_blank" rel="noopener">"Open in Tessel ↗"</a>
@@ -981,6 +1131,7 @@ fn fmt_ms(ms: f64) -> String {
 fn backend_title(b: &str) -> &'static str {
     match b {
         "wasm" => "CPU (WebAssembly SIMD128)",
+        "wasm-fma" => "CPU (WebAssembly SIMD128, relaxed FMA)",
         "webgpu" => "GPU (WebGPU)",
         _ => "reference interpreter",
     }
@@ -1645,6 +1796,27 @@ fn Gallery() -> impl IntoView {
                 <button class="hide" aria-label="Close" on:click=move |_| ctx.gallery.set(false)>"✕"</button>
             </div>
             <div class="gallery-body">
+                <section class="gallery-cat" id="exercise-list">
+                    <h3>"Exercises"</h3>
+                    <ul>
+                        {move || {
+                            let f = filter.get().to_lowercase();
+                            ctx.exercises.get().into_iter().filter(|e| {
+                                f.is_empty() || e.id.contains(&f) || e.title.to_lowercase().contains(&f)
+                            }).map(|e| {
+                                let href = format!("?exercise={}", e.id);
+                                view! {
+                                    <li>
+                                        <a class="example" href=href data-exercise=e.id.clone()>
+                                            <span class="ex-title">{e.title.clone()}</span>
+                                            <span class="ex-desc">{e.id.clone()}</span>
+                                        </a>
+                                    </li>
+                                }
+                            }).collect_view()
+                        }}
+                    </ul>
+                </section>
                 {categories.into_iter().map(|cat| view! {
                     <section class="gallery-cat">
                         <h3>{cat}</h3>
@@ -1698,4 +1870,67 @@ fn main() {
         register_service_worker();
     }
     mount_to_body(App);
+}
+
+/// The open exercise: statement, Check, hints revealed one at a time, the
+/// verdict per check, and reset.
+#[component]
+fn ExercisePanel() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let info = move || ctx.exercise.get().unwrap_or_default();
+    let total_hints = move || {
+        ctx.exercise
+            .with(|e| e.as_ref().map_or(0, |e| e.hints.len()))
+    };
+    // (Comparisons stay out of `view!`, where `>` would end the tag.)
+    let all_hints_shown = move || ctx.hints_shown.get() >= total_hints();
+    let show_hint = move |_| {
+        ctx.hints_shown.update(|n| *n += 1);
+        ctx.save_progress(None);
+    };
+    view! {
+        <section class="exercise" id="exercise" aria-labelledby="exercise-title">
+            <div class="exercise-head">
+                <h2 id="exercise-title">{move || info().title}</h2>
+                <button id="check-button" class="tb primary" on:click=move |_| ctx.check_now()
+                    disabled=move || ctx.checking.get()>
+                    {move || if ctx.checking.get() { "Checking…" } else { "✓ Check" }}
+                </button>
+                <button id="hint-button" class="tb" disabled=all_hints_shown on:click=show_hint>
+                    {move || format!("Hint ({} of {})", ctx.hints_shown.get(), total_hints())}
+                </button>
+                <button id="reset-button" class="tb" title="Back to the starting code"
+                    on:click=move |_| ctx.reset_exercise()>"Reset"</button>
+            </div>
+            <div class="statement" id="exercise-statement">{move || info().statement}</div>
+            <ol class="hints" id="hints">
+                {move || {
+                    let shown = ctx.hints_shown.get();
+                    info().hints.into_iter().take(shown).map(|h| view! { <li class="hint-item">{h}</li> }).collect_view()
+                }}
+            </ol>
+            {move || ctx.verdict.get().map(|v| {
+                let summary = v.text.lines().last().unwrap_or_default().to_string();
+                view! {
+                    <div id="verdict" class="verdict" class:passed=v.passed role="status">
+                        <p class="verdict-summary">{summary}</p>
+                        <ul>
+                            {v.results.into_iter().map(|r| {
+                                let place = r.line.map(|l| format!(" (line {l}, column {})", r.col.unwrap_or(1))).unwrap_or_default();
+                                view! {
+                                    <li class=format!("check {}", r.status) data-check=r.name.clone()>
+                                        <span class="badge">{r.status.to_uppercase()}</span>
+                                        " " <b>{r.name.clone()}</b> ": " {r.message.clone()} {place}
+                                        {(!r.details.is_empty()).then(|| view! {
+                                            <pre class="check-details">{r.details.join("\n")}</pre>
+                                        })}
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    </div>
+                }
+            })}
+        </section>
+    }
 }

@@ -23,6 +23,14 @@ pub enum Request {
         step: usize,
         backend: String,
     },
+    /// The exercise catalogue (without solutions).
+    Exercises { id: u64 },
+    /// Grade `source` as an answer to exercise `exercise`.
+    Check {
+        id: u64,
+        exercise: String,
+        source: String,
+    },
     /// Buffer regions one iteration of a loop touches, at one step.
     Regions {
         id: u64,
@@ -42,6 +50,8 @@ impl Request {
             Request::Compile { id, .. }
             | Request::Run { id, .. }
             | Request::Code { id, .. }
+            | Request::Exercises { id }
+            | Request::Check { id, .. }
             | Request::Regions { id, .. } => *id,
         }
     }
@@ -65,6 +75,15 @@ pub enum Response {
     Code {
         id: u64,
         outcome: CodeOutcome,
+    },
+    Exercises {
+        id: u64,
+        /// The catalogue, or why it could not be read.
+        outcome: Result<Vec<ExerciseInfo>, String>,
+    },
+    Checked {
+        id: u64,
+        outcome: CheckOutcome,
     },
     /// The worker's wasm started and is ready for requests.
     Ready,
@@ -237,4 +256,83 @@ pub struct RegionInfo {
     pub text: String,
     /// The region at the drawn iteration, `(min, extent)` per dimension, when constant.
     pub concrete: Option<Vec<(i64, i64)>>,
+}
+
+/// An exercise as the page shows it (the solution stays in the worker).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseInfo {
+    pub id: String,
+    pub title: String,
+    /// Markdown.
+    pub statement: String,
+    pub starting_code: String,
+    pub hints: Vec<String>,
+    /// `llvm` or a GPU target.
+    pub target: String,
+}
+
+/// The verdict on an answer.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckOutcome {
+    pub exercise: String,
+    /// Every check passed (skipped ones do not count against).
+    pub passed: bool,
+    pub results: Vec<CheckView>,
+    /// The verdict as text: exactly what `tessel exercise check` prints.
+    pub text: String,
+    /// Milliseconds the worker spent.
+    pub millis: f64,
+}
+
+/// One check's result.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckView {
+    pub name: String,
+    /// `pass`, `fail` or `skip`.
+    pub status: String,
+    pub message: String,
+    pub details: Vec<String>,
+    /// 1-based line and column in the answer, when the check points there.
+    pub line: Option<usize>,
+    pub col: Option<usize>,
+}
+
+/// What the page keeps per exercise in the browser: the answer as last
+/// edited, how many hints are shown, whether it ever passed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseProgress {
+    pub answer: String,
+    pub hints: usize,
+    pub passed: bool,
+}
+
+impl ExerciseProgress {
+    /// The localStorage key (under `tessel.`) of exercise `id`.
+    pub fn key(id: &str) -> String {
+        format!("exercise.{id}")
+    }
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+    /// `None` for anything but a saved progress.
+    pub fn from_json(text: &str) -> Option<ExerciseProgress> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exercise_progress_round_trips_and_rejects_junk() {
+        let p = ExerciseProgress {
+            answer: "print(1)\n".into(),
+            hints: 2,
+            passed: true,
+        };
+        assert_eq!(ExerciseProgress::from_json(&p.to_json()), Some(p));
+        assert_eq!(ExerciseProgress::from_json(""), None);
+        assert_eq!(ExerciseProgress::key("conv2d"), "exercise.conv2d");
+    }
 }

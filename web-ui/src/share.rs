@@ -93,6 +93,12 @@ pub fn get_pref(key: &str) -> Option<String> {
     storage()?.get_item(&format!("tessel.{key}")).ok()?
 }
 
+pub fn remove_pref(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(&format!("tessel.{key}"));
+    }
+}
+
 pub fn set_pref(key: &str, value: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(&format!("tessel.{key}"), value);

@@ -115,8 +115,8 @@ impl Channel {
         let req = {
             let mut p = self.pending.borrow_mut();
             let rank = |r: &Request| match r {
-                Request::Compile { .. } => 0,
-                Request::Run { .. } => 1,
+                Request::Compile { .. } | Request::Exercises { .. } => 0,
+                Request::Run { .. } | Request::Check { .. } => 1,
                 Request::Regions { .. } => 2,
                 Request::Code { .. } => 3,
             };

@@ -226,6 +226,7 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
         ("a", "(a) no schedule"),
         ("b", "(b) seeds' blocking"),
         ("c", "(c) hand schedule"),
+        ("d", "(c) + relaxed FMA (LLVM: (c) without)"),
     ] {
         let w = wasmtime.get(key).copied();
         let c = chrome.get(key).copied();

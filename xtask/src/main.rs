@@ -29,6 +29,7 @@ const WASM32_CRATES: &[&str] = &[
     "tessel-script",
     "codegen-wasm",
     "codegen-wgsl",
+    "tessel-course",
 ];
 /// Trunk.toml's `[watch] ignore` folders (made before trunk runs).
 const TRUNK_WATCH_IGNORED: &[&str] = &["web-ui/editor/build", "web-ui/editor/node_modules"];

@@ -3,6 +3,7 @@
 //! parallel tasks, golden WAT, and robustness on mutated programs.
 
 mod common;
+mod fma;
 
 mod golden;
 mod parallel;

@@ -80,6 +80,18 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             id,
             outcome: engine::code(&source, step, &backend),
         },
+        Request::Exercises { id } => Response::Exercises {
+            id,
+            outcome: web_ui::exercise::catalogue(),
+        },
+        Request::Check {
+            id,
+            exercise,
+            source,
+        } => Response::Checked {
+            id,
+            outcome: web_ui::exercise::check(&exercise, &source, now),
+        },
         Request::Regions {
             id,
             source,

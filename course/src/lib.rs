@@ -1,0 +1,480 @@
+//! Course exercises as data. An exercise is one TOML file (no Rust to add
+//! one); this crate reads it into the session's plain
+//! [`tessel_session::exercise::Exercise`], validates it — every error names
+//! the file, the field and the problem — and writes and reads the JSON
+//! catalogue the playground ships. The repository's `exercises/` folder is
+//! bundled in at build time ([`bundled`]).
+//!
+//! The file format (every field but `hints`, `target`, `sizes` and a
+//! check's options is required):
+//!
+//! ```toml
+//! id = "broadcast-add"            # the file's name without `.toml`
+//! title = "Broadcast add"
+//! function = "add"                # the function the checks look at
+//! target = "llvm"                 # or "webgpu"
+//! statement = """Markdown…"""
+//! starting_code = """…"""
+//! solution = """…"""
+//! hints = ["first hint", "second hint"]
+//!
+//! [[checks]]
+//! kind = "numbers"                # numbers | structure | schedule | speed | output
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+use compiler_core::target::TargetSpec;
+use tessel_session::exercise::{Check, CheckKind, Exercise, OutputMatch, ScheduleRules};
+
+include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+
+/// What is wrong with an exercise file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExerciseFileError {
+    pub file: String,
+    /// The field (`checks[2].min_speedup`), or `line L, column C` for syntax.
+    pub field: String,
+    pub problem: String,
+}
+
+impl fmt::Display for ExerciseFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file, self.field, self.problem)
+    }
+}
+
+impl std::error::Error for ExerciseFileError {}
+
+/// An exercise file as written (also the catalogue's JSON form).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExerciseFile {
+    id: String,
+    title: String,
+    function: String,
+    #[serde(default = "default_target")]
+    target: String,
+    statement: String,
+    starting_code: String,
+    solution: String,
+    #[serde(default)]
+    hints: Vec<String>,
+    #[serde(default)]
+    sizes: BTreeMap<String, i64>,
+    checks: Vec<CheckFile>,
+}
+
+fn default_target() -> String {
+    "llvm".into()
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+enum CheckFile {
+    Numbers {
+        reference: Option<String>,
+        rtol: Option<f64>,
+        atol: Option<f64>,
+        advice: Option<String>,
+    },
+    Structure {
+        target: String,
+        advice: Option<String>,
+    },
+    Schedule {
+        #[serde(default)]
+        must_use: Vec<String>,
+        #[serde(default)]
+        must_not_use: Vec<String>,
+        #[serde(default)]
+        thread_bindings: Vec<String>,
+        #[serde(default)]
+        scopes: Vec<String>,
+        advice: Option<String>,
+    },
+    Speed {
+        baseline: String,
+        min_speedup: f64,
+        runs: Option<u32>,
+        advice: Option<String>,
+    },
+    Output {
+        expected: String,
+        #[serde(default)]
+        matching: MatchFile,
+        advice: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum MatchFile {
+    #[default]
+    Exact,
+    Contains,
+}
+
+/// Timed runs of a speed check when the file does not say.
+pub const DEFAULT_SPEED_RUNS: u32 = 5;
+
+/// Reads one exercise file; `file_name` (e.g. `broadcast-add.toml`) must
+/// be the exercise's id plus `.toml`.
+pub fn parse_exercise(file_name: &str, text: &str) -> Result<Exercise, ExerciseFileError> {
+    let file: ExerciseFile = toml::from_str(text).map_err(|e| {
+        let message = e.message().trim();
+        // A missing top-level field has the whole file as its span: name it.
+        if let Some(name) = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.strip_suffix('`'))
+            .filter(|_| e.span().is_none_or(|s| s.start == 0))
+        {
+            return ExerciseFileError {
+                file: file_name.to_string(),
+                field: name.to_string(),
+                problem: "is missing".into(),
+            };
+        }
+        let field = match e.span() {
+            Some(span) => {
+                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                let col = text[..span.start.min(text.len())]
+                    .rsplit('\n')
+                    .next()
+                    .map_or(0, |l| l.chars().count())
+                    + 1;
+                format!("line {line}, column {col}")
+            }
+            None => "(file)".into(),
+        };
+        ExerciseFileError {
+            file: file_name.to_string(),
+            field,
+            problem: message.to_string(),
+        }
+    })?;
+    let stem = file_name.strip_suffix(".toml").unwrap_or(file_name);
+    let stem = stem.rsplit(['/', '\\']).next().unwrap_or(stem);
+    convert(file, Some(stem)).map_err(|(field, problem)| ExerciseFileError {
+        file: file_name.to_string(),
+        field,
+        problem,
+    })
+}
+
+/// Validates a decoded file and turns it into the session's data; errors
+/// are `(field, problem)`.
+fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, String)> {
+    let err = |field: &str, problem: &str| Err((field.to_string(), problem.to_string()));
+    if file.id.is_empty()
+        || !file
+            .id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return err(
+            "id",
+            "must be lowercase letters, digits and `-` (it goes in URLs)",
+        );
+    }
+    if let Some(stem) = stem {
+        if stem != file.id {
+            return Err((
+                "id".into(),
+                format!("is `{}` but the file is named `{stem}.toml`", file.id),
+            ));
+        }
+    }
+    for (field, value) in [
+        ("title", &file.title),
+        ("function", &file.function),
+        ("statement", &file.statement),
+        ("starting_code", &file.starting_code),
+        ("solution", &file.solution),
+    ] {
+        if value.trim().is_empty() {
+            return err(field, "must not be empty");
+        }
+    }
+    if !matches!(file.target.as_str(), "llvm" | "c") && !TargetSpec::new(&file.target).is_gpu() {
+        return err(
+            "target",
+            "must be a CPU target (`llvm`) or a GPU one (`webgpu`)",
+        );
+    }
+    for (i, h) in file.hints.iter().enumerate() {
+        if h.trim().is_empty() {
+            return Err((format!("hints[{i}]"), "must not be empty".into()));
+        }
+    }
+    if file.checks.is_empty() {
+        return err("checks", "an exercise needs at least one check");
+    }
+    let mut checks = Vec::new();
+    for (i, c) in file.checks.into_iter().enumerate() {
+        let field = |name: &str| format!("checks[{i}].{name}");
+        let (kind, advice) = match c {
+            CheckFile::Numbers {
+                reference,
+                rtol,
+                atol,
+                advice,
+            } => {
+                let tolerance = match (rtol, atol) {
+                    (None, None) => None,
+                    (Some(r), Some(a)) if r >= 0.0 && a >= 0.0 => Some((r, a)),
+                    (Some(_), Some(_)) => {
+                        return Err((field("rtol"), "tolerances must not be negative".into()))
+                    }
+                    _ => {
+                        return Err((
+                            field("rtol"),
+                            "give both `rtol` and `atol`, or neither".into(),
+                        ))
+                    }
+                };
+                if reference.as_ref().is_some_and(|r| r.trim().is_empty()) {
+                    return Err((field("reference"), "must not be empty".into()));
+                }
+                (
+                    CheckKind::Numbers {
+                        reference,
+                        tolerance,
+                    },
+                    advice,
+                )
+            }
+            CheckFile::Structure { target, advice } => {
+                if target.trim().is_empty() {
+                    return Err((field("target"), "must not be empty".into()));
+                }
+                (CheckKind::Structure { target }, advice)
+            }
+            CheckFile::Schedule {
+                must_use,
+                must_not_use,
+                thread_bindings,
+                scopes,
+                advice,
+            } => {
+                if must_use.is_empty()
+                    && must_not_use.is_empty()
+                    && thread_bindings.is_empty()
+                    && scopes.is_empty()
+                {
+                    return Err((
+                        field("must_use"),
+                        "a schedule check needs one of `must_use`, `must_not_use`, \
+                         `thread_bindings`, `scopes`"
+                            .into(),
+                    ));
+                }
+                for (name, list) in [("must_use", &must_use), ("must_not_use", &must_not_use)] {
+                    if let Some(p) = list.iter().find(|p| !is_primitive(p)) {
+                        return Err((field(name), format!("`{p}` is not a schedule primitive")));
+                    }
+                }
+                (
+                    CheckKind::Schedule(ScheduleRules {
+                        must_use,
+                        must_not_use,
+                        thread_bindings,
+                        scopes,
+                    }),
+                    advice,
+                )
+            }
+            CheckFile::Speed {
+                baseline,
+                min_speedup,
+                runs,
+                advice,
+            } => {
+                if baseline.trim().is_empty() {
+                    return Err((field("baseline"), "must not be empty".into()));
+                }
+                if !(min_speedup.is_finite() && min_speedup > 0.0) {
+                    return Err((field("min_speedup"), "must be a positive number".into()));
+                }
+                let runs = runs.unwrap_or(DEFAULT_SPEED_RUNS);
+                if !(1..=100).contains(&runs) {
+                    return Err((field("runs"), "must be between 1 and 100".into()));
+                }
+                (
+                    CheckKind::Speed {
+                        baseline,
+                        min_speedup,
+                        runs,
+                    },
+                    advice,
+                )
+            }
+            CheckFile::Output {
+                expected,
+                matching,
+                advice,
+            } => {
+                if expected.trim().is_empty() {
+                    return Err((field("expected"), "must not be empty".into()));
+                }
+                let matching = match matching {
+                    MatchFile::Exact => OutputMatch::Exact,
+                    MatchFile::Contains => OutputMatch::Contains,
+                };
+                (CheckKind::Output { expected, matching }, advice)
+            }
+        };
+        checks.push(Check { kind, advice });
+    }
+    Ok(Exercise {
+        id: file.id,
+        title: file.title,
+        statement: file.statement,
+        starting_code: file.starting_code,
+        hints: file.hints,
+        solution: file.solution,
+        function: file.function,
+        target: file.target,
+        sizes: file.sizes.into_iter().collect(),
+        checks,
+    })
+}
+
+/// Whether `name` is a schedule primitive's method name.
+fn is_primitive(name: &str) -> bool {
+    compiler_core::schedule::primitives::by_method(name).is_some()
+}
+
+/// Reads a set of exercise files: every file's errors, or the exercises
+/// sorted by id (ids must be unique).
+pub fn parse_all(files: &[(&str, &str)]) -> Result<Vec<Exercise>, Vec<ExerciseFileError>> {
+    let mut errors = Vec::new();
+    let mut exercises: Vec<Exercise> = Vec::new();
+    for (name, text) in files {
+        match parse_exercise(name, text) {
+            Ok(e) => {
+                if exercises.iter().any(|x| x.id == e.id) {
+                    errors.push(ExerciseFileError {
+                        file: name.to_string(),
+                        field: "id".into(),
+                        problem: format!("`{}` is used by another exercise", e.id),
+                    });
+                } else {
+                    exercises.push(e);
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        exercises.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(exercises)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The repository's exercises (bundled at build time).
+pub fn bundled() -> Result<Vec<Exercise>, Vec<ExerciseFileError>> {
+    parse_all(BUNDLED)
+}
+
+/// The catalogue's JSON form: `{"exercises": [...]}` with every field of
+/// the files (the worker needs the solution as the numbers reference; the
+/// page never shows it).
+pub fn catalogue_json(exercises: &[Exercise]) -> String {
+    #[derive(Serialize)]
+    struct Catalogue {
+        exercises: Vec<ExerciseFile>,
+    }
+    let catalogue = Catalogue {
+        exercises: exercises.iter().map(to_file).collect(),
+    };
+    serde_json::to_string_pretty(&catalogue).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Reads a catalogue [`catalogue_json`] wrote.
+pub fn parse_catalogue(json: &str) -> Result<Vec<Exercise>, ExerciseFileError> {
+    #[derive(Deserialize)]
+    struct Catalogue {
+        exercises: Vec<ExerciseFile>,
+    }
+    let bad = |field: String, problem: String| ExerciseFileError {
+        file: "exercises.json".into(),
+        field,
+        problem,
+    };
+    let catalogue: Catalogue =
+        serde_json::from_str(json).map_err(|e| bad(format!("line {}", e.line()), e.to_string()))?;
+    catalogue
+        .exercises
+        .into_iter()
+        .map(|f| {
+            let id = f.id.clone();
+            convert(f, None).map_err(|(field, problem)| bad(format!("{id}.{field}"), problem))
+        })
+        .collect()
+}
+
+fn to_file(e: &Exercise) -> ExerciseFile {
+    ExerciseFile {
+        id: e.id.clone(),
+        title: e.title.clone(),
+        function: e.function.clone(),
+        target: e.target.clone(),
+        statement: e.statement.clone(),
+        starting_code: e.starting_code.clone(),
+        solution: e.solution.clone(),
+        hints: e.hints.clone(),
+        sizes: e.sizes.iter().cloned().collect(),
+        checks: e
+            .checks
+            .iter()
+            .map(|c| {
+                let advice = c.advice.clone();
+                match &c.kind {
+                    CheckKind::Numbers {
+                        reference,
+                        tolerance,
+                    } => CheckFile::Numbers {
+                        reference: reference.clone(),
+                        rtol: tolerance.map(|t| t.0),
+                        atol: tolerance.map(|t| t.1),
+                        advice,
+                    },
+                    CheckKind::Structure { target } => CheckFile::Structure {
+                        target: target.clone(),
+                        advice,
+                    },
+                    CheckKind::Schedule(r) => CheckFile::Schedule {
+                        must_use: r.must_use.clone(),
+                        must_not_use: r.must_not_use.clone(),
+                        thread_bindings: r.thread_bindings.clone(),
+                        scopes: r.scopes.clone(),
+                        advice,
+                    },
+                    CheckKind::Speed {
+                        baseline,
+                        min_speedup,
+                        runs,
+                    } => CheckFile::Speed {
+                        baseline: baseline.clone(),
+                        min_speedup: *min_speedup,
+                        runs: Some(*runs),
+                        advice,
+                    },
+                    CheckKind::Output { expected, matching } => CheckFile::Output {
+                        expected: expected.clone(),
+                        matching: match matching {
+                            OutputMatch::Exact => MatchFile::Exact,
+                            OutputMatch::Contains => MatchFile::Contains,
+                        },
+                        advice,
+                    },
+                }
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,298 @@
+//! The exercise files and the checker: every bundled exercise is valid and
+//! round-trips through the catalogue; malformed files are rejected with
+//! the file, the field and the problem; the checker's verdicts on wrong,
+//! broken and endless answers say what is wrong and where.
+
+use std::rc::Rc;
+
+use compiler_core::target::{NoClock, ReferenceBackend};
+use tessel_course::{bundled, catalogue_json, parse_all, parse_catalogue, parse_exercise};
+use tessel_session::exercise::{check_answer, CheckEnv, CheckKind, Exercise, Status, Verdict};
+use tessel_session::ScriptEnv;
+
+/// The reference interpreter, no clock, no GPU: what a page without
+/// WebGPU has, deterministic.
+fn env() -> CheckEnv {
+    CheckEnv {
+        script: ScriptEnv {
+            host: Rc::new(NoClock),
+            backend: Rc::new(ReferenceBackend::default()),
+            limits: tessel_script::Limits::default(),
+            take_notes: None,
+        },
+        no_gpu: Some("no WebGPU on this device".into()),
+    }
+}
+
+fn exercise(id: &str) -> Exercise {
+    bundled()
+        .expect("bundled exercises are valid")
+        .into_iter()
+        .find(|e| e.id == id)
+        .unwrap_or_else(|| panic!("no exercise {id}"))
+}
+
+fn result<'a>(v: &'a Verdict, name: &str) -> &'a tessel_session::exercise::CheckResult {
+    v.results
+        .iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no {name} result in\n{}", v.render()))
+}
+
+#[test]
+fn bundled_exercises_are_valid_and_cover_every_check_kind() {
+    let exercises = bundled().unwrap_or_else(|errors| {
+        panic!(
+            "{}",
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    });
+    assert!(exercises.len() >= 12, "{} exercises", exercises.len());
+    for kind in ["numbers", "structure", "schedule", "speed", "output"] {
+        assert!(
+            exercises
+                .iter()
+                .any(|e| e.checks.iter().any(|c| c.kind.name() == kind)),
+            "no exercise has a {kind} check"
+        );
+    }
+    assert!(exercises.iter().filter(|e| e.is_gpu()).count() >= 2);
+}
+
+#[test]
+fn catalogue_round_trips() {
+    let exercises = bundled().unwrap();
+    let json = catalogue_json(&exercises);
+    assert_eq!(parse_catalogue(&json).unwrap(), exercises);
+}
+
+const GOOD: &str = r#"
+id = "tiny"
+title = "Tiny"
+function = "main"
+statement = "Print hi."
+starting_code = "print('ho')"
+solution = "print('hi')"
+[[checks]]
+kind = "output"
+expected = "hi"
+"#;
+
+fn error_of(name: &str, text: &str) -> String {
+    parse_exercise(name, text)
+        .expect_err("the file is malformed")
+        .to_string()
+}
+
+#[test]
+fn malformed_files_name_the_file_the_field_and_the_problem() {
+    assert!(parse_exercise("tiny.toml", GOOD).is_ok());
+    let cases = [
+        (
+            GOOD.replace("title = \"Tiny\"\n", ""),
+            "tiny.toml: title: is missing",
+        ),
+        (
+            GOOD.replace("[[checks]]", "colour = 3\n[[checks]]"),
+            "unknown field `colour`",
+        ),
+        (
+            GOOD.replace("kind = \"output\"", "kind = \"vibes\""),
+            "unknown variant `vibes`",
+        ),
+        (
+            GOOD.replace("title = \"Tiny\"", "title = \"Tiny"),
+            "tiny.toml: line 3",
+        ),
+        (
+            GOOD.replace("id = \"tiny\"", "id = \"Tiny One\""),
+            "tiny.toml: id: must be lowercase",
+        ),
+        (
+            GOOD.replace("solution = \"print('hi')\"", "solution = \"  \""),
+            "tiny.toml: solution: must not be empty",
+        ),
+        (
+            GOOD.replace(
+                "kind = \"output\"\nexpected = \"hi\"",
+                "kind = \"speed\"\nbaseline = \"x\"\nmin_speedup = -2.0",
+            ),
+            "tiny.toml: checks[0].min_speedup: must be a positive number",
+        ),
+        (
+            GOOD.replace(
+                "kind = \"output\"\nexpected = \"hi\"",
+                "kind = \"schedule\"\nmust_use = [\"spilt\"]",
+            ),
+            "tiny.toml: checks[0].must_use: `spilt` is not a schedule primitive",
+        ),
+        (
+            GOOD.replace(
+                "kind = \"output\"\nexpected = \"hi\"",
+                "kind = \"numbers\"\nrtol = 0.1",
+            ),
+            "tiny.toml: checks[0].rtol: give both `rtol` and `atol`, or neither",
+        ),
+        (
+            GOOD.replace(
+                "function = \"main\"",
+                "function = \"main\"\ntarget = \"tpu\"",
+            ),
+            "tiny.toml: target:",
+        ),
+    ];
+    for (text, want) in cases {
+        let got = error_of("tiny.toml", &text);
+        assert!(got.contains(want), "expected `{want}` in `{got}`");
+    }
+    let got = error_of("other.toml", GOOD);
+    assert_eq!(
+        got,
+        "other.toml: id: is `tiny` but the file is named `other.toml`"
+    );
+    let dup = parse_all(&[("tiny.toml", GOOD), ("dir/tiny.toml", GOOD)]).unwrap_err();
+    assert_eq!(dup.len(), 1);
+    assert!(dup[0]
+        .to_string()
+        .contains("`tiny` is used by another exercise"));
+}
+
+#[test]
+fn a_wrong_answer_names_the_first_differing_element() {
+    let ex = exercise("broadcast-add");
+    let wrong = ex.solution.replace("B[vj]", "B[vi]");
+    let v = check_answer(&ex, &wrong, &env());
+    assert!(!v.passed());
+    let numbers = result(&v, "numbers");
+    assert_eq!(numbers.status, Status::Failed);
+    assert!(
+        numbers
+            .message
+            .starts_with("output `C` differs from the reference: at index [0, 1]"),
+        "{}",
+        numbers.message
+    );
+    assert!(
+        v.render().contains("FAIL numbers: output `C`"),
+        "{}",
+        v.render()
+    );
+    assert!(
+        v.render().ends_with("Not yet: 1 passed, 1 failed\n"),
+        "{}",
+        v.render()
+    );
+}
+
+#[test]
+fn an_answer_that_does_not_parse_fails_with_the_place() {
+    let ex = exercise("broadcast-add");
+    let broken = ex
+        .solution
+        .replace("C[vi, vj] = A[vi, vj] + B[vj]", "C[vi, vj] = A[vi, vj] +");
+    let v = check_answer(&ex, &broken, &env());
+    let runs = result(&v, "runs");
+    assert_eq!(runs.status, Status::Failed);
+    assert!(
+        runs.line_col.is_some_and(|(line, _)| line == 15),
+        "{runs:?}"
+    );
+    assert_eq!(result(&v, "numbers").status, Status::Skipped);
+}
+
+#[test]
+fn an_endless_or_raising_answer_fails_within_its_budget() {
+    let ex = exercise("numpy-broadcast");
+    let mut small = env();
+    small.script.limits.steps = 100_000;
+    let v = check_answer(&ex, "while True:\n    pass\n", &small);
+    let runs = result(&v, "runs");
+    assert_eq!(runs.status, Status::Failed);
+    assert!(runs.message.contains("step"), "{}", runs.message);
+    let v = check_answer(&ex, "x = 1\nraise ValueError('no broadcast')\n", &env());
+    let runs = result(&v, "runs");
+    assert!(
+        runs.message.contains("ValueError: no broadcast"),
+        "{}",
+        runs.message
+    );
+    assert_eq!(runs.line_col, Some((2, 1)));
+}
+
+#[test]
+fn structure_mismatch_shows_both_sides() {
+    let ex = exercise("te-tiling");
+    let answer = ex
+        .solution
+        .replace("factors=[None, 16])\nj0", "factors=[None, 8])\nj0");
+    let v = check_answer(&ex, &answer, &env());
+    let structure = result(&v, "structure");
+    assert_eq!(structure.status, Status::Failed);
+    let text = structure.details.join("\n");
+    assert!(text.contains("yours:  for i_0 in range(8)"), "{text}");
+    assert!(text.contains("target: for i_0 in range(4)"), "{text}");
+}
+
+#[test]
+fn gpu_checks_without_a_gpu_say_what_ran_where() {
+    let ex = exercise("gpu-shared-memory");
+    let v = check_answer(&ex, &ex.solution, &env());
+    assert!(v.passed(), "{}", v.render());
+    let numbers = result(&v, "numbers");
+    assert!(numbers
+        .details
+        .iter()
+        .any(|d| d.contains("reference interpreter")));
+    let speed = result(&v, "speed");
+    assert_eq!(speed.status, Status::Skipped);
+    assert!(speed.message.contains("no WebGPU"), "{}", speed.message);
+    assert!(v.render().contains("1 skipped"));
+}
+
+#[test]
+fn schedule_rules_list_what_is_missing() {
+    let ex = exercise("gpu-bind");
+    let v = check_answer(&ex, &ex.starting_code, &env());
+    let schedule = result(&v, "schedule");
+    assert_eq!(schedule.message, "your schedule must use `sch.bind`");
+    assert_eq!(
+        schedule.details,
+        [
+            "no loop is bound to `blockIdx.x` (use `sch.bind(loop, \"blockIdx.x\")`)",
+            "no loop is bound to `threadIdx.x` (use `sch.bind(loop, \"threadIdx.x\")`)"
+        ]
+    );
+}
+
+#[test]
+fn every_solution_passes_and_every_starting_code_fails_on_the_reference_interpreter() {
+    for ex in bundled().unwrap() {
+        // Speed needs a clock and a compiler: the command-line test runs
+        // those; here every other check must decide.
+        let speed_only = ex
+            .checks
+            .iter()
+            .all(|c| matches!(c.kind, CheckKind::Speed { .. }));
+        assert!(!speed_only, "{}: needs a check besides speed", ex.id);
+        let v = check_answer(&ex, &ex.solution, &env());
+        assert!(v.passed(), "{}: the solution fails:\n{}", ex.id, v.render());
+        let v = check_answer(&ex, &ex.starting_code, &env());
+        if ex
+            .checks
+            .iter()
+            .any(|c| matches!(c.kind, CheckKind::Speed { .. }))
+        {
+            continue;
+        }
+        assert!(
+            !v.passed(),
+            "{}: the starting code passes:\n{}",
+            ex.id,
+            v.render()
+        );
+    }
+}
