@@ -9,6 +9,9 @@
 //!   and GPU targets to WGSL (run on wgpu; on the reference interpreter,
 //!   after one note, when there is no adapter); `--backend reference` runs
 //!   every target on the reference interpreter instead.
+//! - `tessel tune FILE` auto-tunes a function (`--target wasm|webgpu`,
+//!   `--trials N`, `--work-dir DIR` keeps the records) and prints the best
+//!   schedule's trace.
 //! - `tessel build FILE` compiles every function to one WebAssembly module
 //!   (`--wat` prints its text, `--lowered` the lowered TIR and lowering
 //!   notes, `-o` writes the binary; `--schedule` applies schedule text first).
@@ -111,6 +114,30 @@ enum Command {
         #[arg(long, value_enum, default_value = "native")]
         backend: BackendArg,
     },
+    /// Auto-tune a TVMScript file's function (MetaSchedule's default space,
+    /// measured on the real backend) and print the best schedule's trace;
+    /// progress and the task table go to stderr.
+    Tune {
+        file: PathBuf,
+        /// What to tune for.
+        #[arg(long, value_enum, default_value = "wasm")]
+        target: TuneTargetArg,
+        /// Measurements in all (`max_trials_global`).
+        #[arg(long, default_value_t = 64)]
+        trials: usize,
+        /// Measurements per search round (`num_trials_per_iter`).
+        #[arg(long, default_value_t = 64)]
+        trials_per_iter: usize,
+        /// Where the tuning database lives; a second tuning starts from it.
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// The function to tune (default: the only one).
+        #[arg(long)]
+        func: Option<String>,
+        /// Seed of the search.
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+    },
     /// Compile every function to one WebAssembly module (CPU backend) and
     /// print a summary of its kernels.
     Build {
@@ -134,6 +161,14 @@ enum Command {
     /// Course exercises: list them, grade an answer.
     #[command(subcommand)]
     Exercise(exercise::ExerciseCommand),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TuneTargetArg {
+    /// `llvm --num-cores=1`: WebAssembly on wasmtime.
+    Wasm,
+    /// `webgpu`: WGSL on wgpu (the reference interpreter without an adapter).
+    Webgpu,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -162,6 +197,17 @@ struct WallClock(std::time::Instant);
 impl Host for WallClock {
     fn now_seconds(&self) -> f64 {
         self.0.elapsed().as_secs_f64()
+    }
+    // Scripts' files (`ms.tune_tir`'s database under `work_dir`), relative
+    // to the working directory.
+    fn read_text(&self, path: &str) -> Option<String> {
+        std::fs::read_to_string(path).ok()
+    }
+    fn write_text(&self, path: &str, text: &str) -> Result<(), String> {
+        if let Some(dir) = Path::new(path).parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))
     }
 }
 
@@ -317,6 +363,31 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Tune {
+            file,
+            target,
+            trials,
+            trials_per_iter,
+            work_dir,
+            func,
+            seed,
+        } => with_script(&file, |parsed, _src| {
+            let opts = TuneOptions {
+                target,
+                trials,
+                trials_per_iter,
+                work_dir: work_dir.as_deref(),
+                func: func.as_deref(),
+                seed,
+            };
+            match tune_file(parsed.to_module(), &opts) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tessel: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }),
         Command::Fmt { file, dialect } => with_script(&file, |parsed, _src| {
             let dialect = match dialect {
                 Some(DialectArg::Block) => Dialect::Block,
@@ -409,6 +480,114 @@ fn main() -> ExitCode {
             )
         }),
     }
+}
+
+/// `tessel tune`'s settings.
+struct TuneOptions<'a> {
+    target: TuneTargetArg,
+    trials: usize,
+    trials_per_iter: usize,
+    work_dir: Option<&'a Path>,
+    func: Option<&'a str>,
+    seed: u64,
+}
+
+/// `tessel tune`: tunes one function, keeps the records under `work_dir`,
+/// prints the best trace (stdout) and the untuned and tuned speeds (stderr).
+fn tune_file(module: IRModule, opts: &TuneOptions) -> Result<(), String> {
+    use tessel_tune::{
+        tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession, TuneTarget, Workload,
+    };
+    let names: Vec<String> = module.prim_funcs().map(|(n, _)| n.to_string()).collect();
+    let name = match (opts.func, names.as_slice()) {
+        (Some(f), _) if names.iter().any(|n| n == f) => f.to_string(),
+        (Some(f), _) => {
+            return Err(format!(
+                "the file has no function `{f}` (it has: {})",
+                names.join(", ")
+            ))
+        }
+        (None, [only]) => only.clone(),
+        (None, _) => {
+            return Err(format!(
+                "the file has several functions ({}): choose one with --func",
+                names.join(", ")
+            ))
+        }
+    };
+    let mut single = IRModule::new();
+    if let Some(f) = module.get_prim(&name) {
+        single.insert(name.clone(), compiler_core::ir::BaseFunc::Prim(f.clone()));
+    }
+    let target_text = match opts.target {
+        TuneTargetArg::Wasm => "llvm --num-cores=1",
+        TuneTargetArg::Webgpu => "webgpu",
+    };
+    let target = TuneTarget::parse(target_text).map_err(|e| e.to_string())?;
+    let workload = Workload::new(single.clone()).map_err(|e| e.to_string())?;
+    let files = opts.work_dir.map(|d| {
+        (
+            d.join("database_workload.json"),
+            d.join("database_tuning_record.json"),
+        )
+    });
+    let database = match &files {
+        Some((w, r)) if w.exists() && r.exists() => {
+            let read =
+                |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+            Database::from_json(&read(w)?, &read(r)?).map_err(|e| e.to_string())?
+        }
+        _ => Database::new(),
+    };
+    let mut config = SearchConfig::new(opts.trials, opts.trials_per_iter);
+    config.seed = opts.seed;
+    let mut space = SpaceGenerator::post_order_apply(&target);
+    let started = std::time::Instant::now();
+    let mut session = TuneSession::new(
+        workload.clone(),
+        target.clone(),
+        &mut space,
+        database,
+        config,
+    )
+    .map_err(|e| e.to_string())?;
+    let backend = script_backend(BackendArg::Native);
+    let clock = WallClock(std::time::Instant::now());
+    let mut runner =
+        Runner::new(&*backend, &clock, &workload, &target).map_err(|e| e.to_string())?;
+    let report = tune(&mut session, &mut runner, &mut |line| {
+        eprintln!("[INFO] {line}")
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    let db = session.into_database();
+    if let Some((w, r)) = &files {
+        if let Some(dir) = w.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(w, db.workloads_json()).map_err(|e| format!("{}: {e}", w.display()))?;
+        std::fs::write(r, db.records_json()).map_err(|e| format!("{}: {e}", r.display()))?;
+    }
+    let report = report.map_err(|e| e.to_string())?;
+    let untuned = runner.measure(&single).mean_seconds();
+    let gflops = |s: f64| workload.flops / s / 1e9;
+    eprintln!("tuned {} trials in {elapsed:.2} s", report.trials);
+    match untuned {
+        Some(u) => eprintln!(
+            "untuned: {:.1} us ({:.2} GFLOPS); tuned: {:.1} us ({:.2} GFLOPS); {:.2}x",
+            u * 1e6,
+            gflops(u),
+            report.best_seconds * 1e6,
+            gflops(report.best_seconds),
+            u / report.best_seconds
+        ),
+        None => eprintln!(
+            "tuned: {:.1} us ({:.2} GFLOPS)",
+            report.best_seconds * 1e6,
+            gflops(report.best_seconds)
+        ),
+    }
+    print!("{}", report.best.trace().python(report.best.dialect));
+    Ok(())
 }
 
 /// Applies schedule text (`sch.split(...)` lines or a trace) from `path`,

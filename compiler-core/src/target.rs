@@ -24,6 +24,15 @@ pub trait Host {
     fn device_exists(&self, kind: &str) -> bool {
         kind == "cpu"
     }
+    /// The text of a file the host keeps for scripts (a tuning database
+    /// under `work_dir`); `None` when absent or the host keeps no files.
+    fn read_text(&self, _path: &str) -> Option<String> {
+        None
+    }
+    /// Stores a file for scripts; `Err` when the host keeps no files.
+    fn write_text(&self, _path: &str, _text: &str) -> Result<(), String> {
+        Err("this host keeps no files".to_string())
+    }
 }
 
 /// A host without a clock: time stands still.

@@ -44,6 +44,7 @@ impl Interp {
                 crate::bindings::tvm::install(self);
                 crate::bindings::te::install(self);
                 crate::bindings::relax::install(self);
+                crate::bindings::meta_schedule::install(self);
             }
             "numpy" => {
                 let np = crate::python::numpy::module::make_numpy(self);

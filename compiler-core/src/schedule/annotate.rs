@@ -28,9 +28,19 @@ pub(super) const ANNOTATE: Primitive = Primitive {
     returns: Returns::Nothing,
     traced: true,
     apply: |sch, args| {
-        let value = attr_from_value(&args.value("ann_val")?).map_err(|m| args.err(m))?;
-        // The trace prints the value the way TVM does (`1` for `True`).
-        let recorded = SchedValue::of_trace(&trace_value(&value));
+        let given = args.value("ann_val")?;
+        // A sampled integer (`ann_val=v1`, as MetaSchedule's rules write) is
+        // stored as its value and recorded as the variable, so a replay with
+        // a new decision annotates the new value.
+        let (value, recorded) = match given {
+            SchedValue::Rv(Rv::Expr(e)) => (AttrValue::Int(sch.get_value(ExprRV(e))?), given),
+            _ => {
+                let value = attr_from_value(&given).map_err(|m| args.err(m))?;
+                // The trace prints the value the way TVM does (`1` for `True`).
+                let recorded = SchedValue::of_trace(&trace_value(&value));
+                (value, recorded)
+            }
+        };
         sch.annotate_concrete(args.rv("block_or_loop")?, &args.string("ann_key")?, value)?;
         args.record_as("ann_val", recorded)?;
         Ok(SchedValue::None)

@@ -3,6 +3,7 @@
 //! expressions and Relax, with their attributes, methods and calls.
 
 pub mod host;
+pub mod meta_schedule;
 pub mod relax;
 pub mod te;
 pub mod tvm;

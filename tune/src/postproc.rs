@@ -1,0 +1,318 @@
+//! Postprocessors: run on every candidate after its trace is replayed,
+//! before it is measured (TVM's `postproc`s). They rewrite what rules left
+//! as annotations into the program and reject what the target cannot run;
+//! a candidate that fails one is counted against it and never measured.
+//! - [`Postproc::RewriteCooperativeFetch`] (GPU): a shared-memory cache block
+//!   marked by tiling is copied by all threads of the block: its loops fused,
+//!   split by the `threadIdx.x` extent and bound.
+//! - [`Postproc::RewriteReductionBlock`]: reduction blocks get their init
+//!   split off (`decompose_reduction` at the outermost reduction loop).
+//! - [`Postproc::RewriteParallelVectorizeUnroll`]: the root block's
+//!   annotations become loop kinds: outer spatial loops fused and
+//!   `parallel` up to the job limit, the innermost spatial loop
+//!   `vectorize`d when the primitive accepts it (its legality check) and no
+//!   longer than the limit, and the innermost loops `unroll`ed while their
+//!   iterations multiply to at most the sampled depth (Tessel's lowering has
+//!   no `pragma_auto_unroll_max_step`; explicit unrolling is its equivalent).
+//! - [`Postproc::VerifyGpuCode`] (GPU): threads per workgroup and shared
+//!   memory within the target's limits.
+
+use compiler_core::ir::{AttrValue, StmtKind};
+use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
+
+use crate::rules::{
+    block_names, classify_loops, current_func, find_block, LoopUse, ANN_COOPERATIVE_FETCH,
+    ANN_PARALLEL, ANN_UNROLL, ANN_VECTORIZE,
+};
+use crate::target::TuneTarget;
+
+/// One postprocessor (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Postproc {
+    RewriteCooperativeFetch,
+    RewriteReductionBlock,
+    RewriteParallelVectorizeUnroll,
+    VerifyGpuCode,
+}
+
+/// TVM's default postprocessors for the target, in order.
+pub fn default_postprocs(target: &TuneTarget) -> Vec<Postproc> {
+    if target.is_gpu() {
+        vec![
+            Postproc::RewriteCooperativeFetch,
+            Postproc::RewriteParallelVectorizeUnroll,
+            Postproc::RewriteReductionBlock,
+            Postproc::VerifyGpuCode,
+        ]
+    } else {
+        // Loop kinds first: Tessel vectorizes a reduction block's spatial
+        // loop only before its init is split off (TVM's order too).
+        vec![
+            Postproc::RewriteParallelVectorizeUnroll,
+            Postproc::RewriteReductionBlock,
+        ]
+    }
+}
+
+type Fallible = Result<(), String>;
+
+fn msg(e: compiler_core::schedule::ScheduleError) -> String {
+    e.to_string()
+}
+
+impl Postproc {
+    /// TVM's class name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Postproc::RewriteCooperativeFetch => "RewriteCooperativeFetch",
+            Postproc::RewriteReductionBlock => "RewriteReductionBlock",
+            Postproc::RewriteParallelVectorizeUnroll => "RewriteParallelVectorizeUnroll",
+            Postproc::VerifyGpuCode => "VerifyGPUCode",
+        }
+    }
+
+    /// Rewrites `sch` in place; `Err` rejects the candidate.
+    pub fn apply(self, sch: &mut Schedule, target: &TuneTarget) -> Fallible {
+        match self {
+            Postproc::RewriteCooperativeFetch => cooperative_fetch(sch),
+            Postproc::RewriteReductionBlock => decompose_reductions(sch),
+            Postproc::RewriteParallelVectorizeUnroll => parallel_vectorize_unroll(sch),
+            Postproc::VerifyGpuCode => verify_gpu(sch, target),
+        }
+    }
+}
+
+/// The root block's annotation `key`, as an integer.
+fn root_annotation(sch: &Schedule, key: &str) -> Option<i64> {
+    let func = current_func(sch)?;
+    let root = find_block(&func.body, "root")?;
+    match root.block.annotations.get(key)? {
+        AttrValue::Int(v) => Some(*v),
+        _ => None,
+    }
+}
+
+fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
+    let mut threads = None;
+    func.body.walk(&mut |s| {
+        if let StmtKind::For(l) = s.kind() {
+            if l.thread_tag.as_deref() == Some("threadIdx.x") {
+                threads = l.extent.as_int();
+            }
+        }
+    });
+    for name in block_names(&func) {
+        let Some(br) = find_block(&func.body, &name) else {
+            continue;
+        };
+        if !br.block.annotations.contains_key(ANN_COOPERATIVE_FETCH) {
+            continue;
+        }
+        let b = sch.get_block(&name, None).map_err(msg)?;
+        sch.unannotate(b.into(), ANN_COOPERATIVE_FETCH)
+            .map_err(msg)?;
+        let Some(threads) = threads else { continue };
+        let own = own_loops(sch, b)?;
+        let fused = match own.as_slice() {
+            [] => continue,
+            [one] => *one,
+            many => sch.fuse(many, true).map_err(msg)?,
+        };
+        let parts = sch
+            .split(fused, &[Factor::Infer, Factor::Const(threads)], true)
+            .map_err(msg)?;
+        sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+    }
+    Ok(())
+}
+
+/// The loops above `block` that hold no other block (the block's own nest
+/// under its compute-at point).
+fn own_loops(sch: &mut Schedule, block: BlockRV) -> Result<Vec<LoopRV>, String> {
+    let mut own = Vec::new();
+    for l in sch.get_loops(block).map_err(msg)? {
+        let (_, f) = sch.resolve_loop("get_loops", l).map_err(msg)?;
+        let mut blocks = 0;
+        f.body.walk(&mut |s| {
+            if matches!(s.kind(), StmtKind::BlockRealize(_)) {
+                blocks += 1;
+            }
+        });
+        if blocks == 1 {
+            own.push(l);
+        }
+    }
+    Ok(own)
+}
+
+fn decompose_reductions(sch: &mut Schedule) -> Fallible {
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
+    for name in block_names(&func) {
+        let Some(br) = current_func(sch).and_then(|f| find_block(&f.body, &name)) else {
+            continue;
+        };
+        if br.block.init.is_none() {
+            continue;
+        }
+        let b = sch.get_block(&name, None).map_err(msg)?;
+        let Some(loops) = classify_loops(sch, b) else {
+            continue;
+        };
+        let Some((first_reduce, _)) = loops.iter().find(|(_, u)| *u == LoopUse::Reduce) else {
+            continue;
+        };
+        sch.decompose_reduction(b, *first_reduce).map_err(msg)?;
+    }
+    Ok(())
+}
+
+fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
+    let parallel = root_annotation(sch, ANN_PARALLEL);
+    let vectorize = root_annotation(sch, ANN_VECTORIZE);
+    let unroll = root_annotation(sch, ANN_UNROLL);
+    if parallel.is_none() && vectorize.is_none() && unroll.is_none() {
+        return Ok(());
+    }
+    let root = sch.get_block("root", None).map_err(msg)?;
+    for (key, present) in [
+        (ANN_PARALLEL, parallel),
+        (ANN_VECTORIZE, vectorize),
+        (ANN_UNROLL, unroll),
+    ] {
+        if present.is_some() {
+            sch.unannotate(root.into(), key).map_err(msg)?;
+        }
+    }
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
+    let mut parallelized = false;
+    for name in block_names(&func) {
+        if current_func(sch)
+            .and_then(|f| find_block(&f.body, &name))
+            .is_none()
+        {
+            continue;
+        }
+        let b = sch.get_block(&name, None).map_err(msg)?;
+        let Some(loops) = classify_loops(sch, b) else {
+            continue;
+        };
+        let extents: Vec<i64> = loops
+            .iter()
+            .map(|(l, _)| {
+                sch.resolve_loop("get_loops", *l)
+                    .ok()
+                    .and_then(|(_, f)| f.extent.as_int())
+                    .unwrap_or(0)
+            })
+            .collect();
+        // Parallel: the outermost spatial loops (once per function: the
+        // first block's nest holds the shared outer loops).
+        if let (Some(max_jobs), false) = (parallel, parallelized) {
+            let mut prefix = Vec::new();
+            let mut jobs = 1;
+            for ((l, u), e) in loops.iter().zip(&extents) {
+                if *u != LoopUse::Spatial || *e <= 0 || jobs * e > max_jobs.max(1) * 64 {
+                    break;
+                }
+                prefix.push(*l);
+                jobs *= e;
+                if jobs >= max_jobs {
+                    break;
+                }
+            }
+            if !prefix.is_empty() {
+                let l = if prefix.len() == 1 {
+                    prefix[0]
+                } else {
+                    sch.fuse(&prefix, true).map_err(msg)?
+                };
+                // Refused (a loop shared with a reduction, say): stays serial.
+                let _ = sch.parallel(l);
+                parallelized = true;
+            }
+        }
+        let mut vectorized = None;
+        if let (Some(max_len), Some(((l, u), e))) =
+            (vectorize, loops.iter().zip(&extents).next_back())
+        {
+            if *u == LoopUse::Spatial && *e > 1 && *e <= max_len && sch.vectorize(*l).is_ok() {
+                vectorized = Some(*l);
+            }
+        }
+        if let Some(max_steps) = unroll.filter(|s| *s > 0) {
+            let mut steps = 1;
+            for ((l, _), e) in loops.iter().zip(&extents).rev() {
+                // A vectorized loop is one vector statement per iteration
+                // of the loops around it: it does not count.
+                if Some(*l) == vectorized {
+                    continue;
+                }
+                if *e <= 0 || steps * e > max_steps {
+                    break;
+                }
+                steps *= e;
+                if *e > 1 {
+                    // Loops shared with an earlier block are unrolled already.
+                    let _ = sch.unroll(*l);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_gpu(sch: &Schedule, target: &TuneTarget) -> Fallible {
+    let Some(func) = current_func(sch) else {
+        return Ok(());
+    };
+    let mut threads = 1i64;
+    let mut shared_bytes = 0i64;
+    let mut failure = None;
+    func.body.walk(&mut |s| match s.kind() {
+        StmtKind::For(l)
+            if l.thread_tag
+                .as_deref()
+                .is_some_and(|t| t.starts_with("threadIdx")) =>
+        {
+            threads = threads.max(l.extent.as_int().unwrap_or(i64::MAX));
+        }
+        StmtKind::BlockRealize(br) => {
+            for b in &br.block.alloc_buffers {
+                if b.scope.starts_with("shared") {
+                    let n: Option<i64> = b.shape.iter().map(|d| d.as_int()).product();
+                    match n {
+                        Some(n) => shared_bytes += n * b.dtype.bytes() as i64,
+                        None => {
+                            failure =
+                                Some(format!("shared buffer `{}` has a symbolic size", b.name))
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    if threads > target.max_threads_per_block {
+        return Err(format!(
+            "{threads} threads per workgroup (the limit is {})",
+            target.max_threads_per_block
+        ));
+    }
+    if shared_bytes > target.max_shared_memory_bytes {
+        return Err(format!(
+            "{shared_bytes} bytes of shared memory (the limit is {})",
+            target.max_shared_memory_bytes
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,452 @@
+//! Schedule rules: per block, the ways MetaSchedule's post-order-apply space
+//! rewrites it, each leaving sampling instructions in the trace (TVM's
+//! `schedule_rule`s, re-created):
+//! - [`ScheduleRule::AutoInline`]: elementwise blocks that are not outputs
+//!   are inlined into their consumers (`compute_inline`); on GPUs, output
+//!   blocks into their producers (`reverse_compute_inline`).
+//! - [`ScheduleRule::MultiLevelTiling`]: blocks with a reduction and spatial
+//!   loops are tiled. CPU: TVM's "SSRSRS" (`sample_perfect_tile` per loop,
+//!   innermost factor ≤ 64), without and with a global write cache placed
+//!   at tile level 1 or 2 (three design spaces). GPU: "SSRRSRS" — TVM's
+//!   "SSSRRSRS" less the `vthread` level (Tessel's GPU lowering has no
+//!   virtual threads): the outer spatial tiles fused and bound to
+//!   `blockIdx.x`, the next to `threadIdx.x`, the result in a local write
+//!   cache; two spaces, reading global memory directly or every read cached
+//!   in shared memory at the outer reduction tile (fetched cooperatively:
+//!   see the postprocessors).
+//! - [`ScheduleRule::ParallelVectorizeUnroll`]: annotates the root block with
+//!   the parallel and vectorize limits and a sampled explicit-unroll depth;
+//!   the postprocessors turn them into loop kinds.
+//! - [`ScheduleRule::RandomComputeLocation`]: spatial blocks that are not
+//!   outputs move to a sampled loop (`sample_compute_location` + `compute_at`).
+
+use compiler_core::ir::{BlockRealize, IterKind, PrimFunc, Stmt, StmtKind};
+use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
+
+use crate::target::TuneTarget;
+
+/// Annotation keys on the root block, read by the postprocessors.
+pub const ANN_PARALLEL: &str = "meta_schedule.parallel";
+pub const ANN_VECTORIZE: &str = "meta_schedule.vectorize";
+pub const ANN_UNROLL: &str = "meta_schedule.unroll_explicit";
+/// On a shared-memory cache block: fetch it with the block's threads.
+pub const ANN_COOPERATIVE_FETCH: &str = "meta_schedule.cooperative_fetch";
+
+/// One schedule rule (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScheduleRule {
+    AutoInline,
+    MultiLevelTiling,
+    ParallelVectorizeUnroll {
+        /// Parallel jobs per core (TVM: 16).
+        max_jobs_per_core: i64,
+        /// Longest loop to vectorize (TVM: 64).
+        max_vectorize_extent: i64,
+        /// Explicit-unroll depths sampled uniformly (TVM: 0, 16, 64, 512).
+        unroll_max_steps: Vec<i64>,
+    },
+    RandomComputeLocation,
+}
+
+/// TVM's default rules for the target, in the order they apply.
+pub fn default_rules(target: &TuneTarget) -> Vec<ScheduleRule> {
+    let mut rules = vec![ScheduleRule::AutoInline, ScheduleRule::MultiLevelTiling];
+    if target.is_gpu() {
+        rules.push(ScheduleRule::ParallelVectorizeUnroll {
+            max_jobs_per_core: -1,
+            max_vectorize_extent: -1,
+            unroll_max_steps: vec![0, 16, 64, 512, 1024],
+        });
+    } else {
+        rules.push(ScheduleRule::ParallelVectorizeUnroll {
+            max_jobs_per_core: 16,
+            max_vectorize_extent: 64,
+            unroll_max_steps: vec![0, 16, 64, 512],
+        });
+        rules.push(ScheduleRule::RandomComputeLocation);
+    }
+    rules
+}
+
+/// The current function of a schedule.
+pub(crate) fn current_func(sch: &Schedule) -> Option<PrimFunc> {
+    sch.module()
+        .get_prim(sch.func_name())
+        .map(|f| (**f).clone())
+}
+
+/// The block named `name` in `body`.
+pub(crate) fn find_block(body: &Stmt, name: &str) -> Option<BlockRealize> {
+    let mut found = None;
+    body.walk(&mut |s| {
+        if let StmtKind::BlockRealize(br) = s.kind() {
+            if found.is_none() && br.block.name == name {
+                found = Some(br.clone());
+            }
+        }
+    });
+    found
+}
+
+/// Every block's name in program order (the root block excluded).
+pub(crate) fn block_names(func: &PrimFunc) -> Vec<String> {
+    let mut names = Vec::new();
+    func.body.walk(&mut |s| {
+        if let StmtKind::BlockRealize(br) = s.kind() {
+            if br.block.name != "root" {
+                names.push(br.block.name.clone());
+            }
+        }
+    });
+    names
+}
+
+/// Whether the block writes one of the function's parameters.
+pub(crate) fn is_output(func: &PrimFunc, br: &BlockRealize) -> bool {
+    br.block
+        .writes
+        .iter()
+        .any(|w| func.buffer_map.iter().any(|(_, b)| b.id() == w.buffer.id()))
+}
+
+fn is_spatial(br: &BlockRealize) -> bool {
+    br.block
+        .iter_vars
+        .iter()
+        .all(|iv| iv.kind == IterKind::Spatial)
+}
+
+/// How one loop above a block is used by the block's iterators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LoopUse {
+    Spatial,
+    Reduce,
+    /// Bound to no iterator (a unit loop).
+    Unused,
+}
+
+/// The loops above `block` with their use, or `None` when some loop feeds
+/// both a spatial and a reduction iterator or an iterator is not simple.
+pub(crate) fn classify_loops(sch: &mut Schedule, block: BlockRV) -> Option<Vec<(LoopRV, LoopUse)>> {
+    let name = sch.block_name(block).ok()?;
+    let func = current_func(sch)?;
+    let br = find_block(&func.body, &name)?;
+    let loops = sch.get_loops(block).ok()?;
+    let mut out = Vec::new();
+    for l in loops {
+        let (_, f) = sch.resolve_loop("get_loops", l).ok()?;
+        let mut spatial = false;
+        let mut reduce = false;
+        for (iv, value) in br.block.iter_vars.iter().zip(&br.iter_values) {
+            if value.uses_var(&f.loop_var) {
+                match iv.kind {
+                    IterKind::Spatial => spatial = true,
+                    IterKind::Reduce => reduce = true,
+                    _ => return None,
+                }
+            }
+        }
+        out.push((
+            l,
+            match (spatial, reduce) {
+                (true, false) => LoopUse::Spatial,
+                (false, true) => LoopUse::Reduce,
+                (false, false) => LoopUse::Unused,
+                (true, true) => return None,
+            },
+        ));
+    }
+    Some(out)
+}
+
+impl ScheduleRule {
+    /// TVM's class name of the rule.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ScheduleRule::AutoInline => "AutoInline",
+            ScheduleRule::MultiLevelTiling => "MultiLevelTiling",
+            ScheduleRule::ParallelVectorizeUnroll { .. } => "ParallelizeVectorizeUnroll",
+            ScheduleRule::RandomComputeLocation => "RandomComputeLocation",
+        }
+    }
+
+    /// Whether the rule applies once to the root block rather than per block.
+    pub fn is_root_rule(&self) -> bool {
+        matches!(self, ScheduleRule::ParallelVectorizeUnroll { .. })
+    }
+
+    /// Applies the rule to block `block` of `sch`: the resulting schedules
+    /// (`sch` itself, unchanged, when the rule does not apply). `Err` names
+    /// a primitive that refused where the rule expected it to work.
+    pub fn apply(
+        &self,
+        sch: &Schedule,
+        block: &str,
+        target: &TuneTarget,
+    ) -> Result<Vec<Schedule>, String> {
+        if let ScheduleRule::ParallelVectorizeUnroll {
+            max_jobs_per_core,
+            max_vectorize_extent,
+            unroll_max_steps,
+        } = self
+        {
+            let mut out = sch.clone();
+            annotate_root(
+                &mut out,
+                target,
+                *max_jobs_per_core,
+                *max_vectorize_extent,
+                unroll_max_steps,
+            )?;
+            return Ok(vec![out]);
+        }
+        let Some(func) = current_func(sch) else {
+            return Ok(vec![sch.clone()]);
+        };
+        let Some(br) = find_block(&func.body, block) else {
+            // Removed by an earlier rule (inlined).
+            return Ok(vec![sch.clone()]);
+        };
+        let mut out = sch.clone();
+        match self {
+            ScheduleRule::AutoInline => {
+                if !is_spatial(&br) || br.block.init.is_some() || br.block.writes.len() != 1 {
+                    return Ok(vec![sch.clone()]);
+                }
+                let output = is_output(&func, &br);
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                let done = if !output {
+                    out.compute_inline(b).is_ok()
+                } else if target.is_gpu() {
+                    out.reverse_compute_inline(b).is_ok()
+                } else {
+                    false
+                };
+                Ok(vec![if done { out } else { sch.clone() }])
+            }
+            ScheduleRule::MultiLevelTiling => {
+                let has_reduce = br
+                    .block
+                    .iter_vars
+                    .iter()
+                    .any(|iv| iv.kind == IterKind::Reduce);
+                let has_spatial = br
+                    .block
+                    .iter_vars
+                    .iter()
+                    .any(|iv| iv.kind == IterKind::Spatial);
+                if !has_reduce
+                    || !has_spatial
+                    || br
+                        .block
+                        .iter_vars
+                        .iter()
+                        .any(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
+                {
+                    return Ok(vec![sch.clone()]);
+                }
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                let Some(loops) = classify_loops(&mut out, b) else {
+                    return Ok(vec![sch.clone()]);
+                };
+                if target.is_gpu() {
+                    tile_gpu(out, b, &loops, block)
+                } else {
+                    tile_cpu(out, b, &loops)
+                }
+            }
+            ScheduleRule::ParallelVectorizeUnroll { .. } => Ok(vec![sch.clone()]),
+            ScheduleRule::RandomComputeLocation => {
+                if !is_spatial(&br) || is_output(&func, &br) || br.block.init.is_some() {
+                    return Ok(vec![sch.clone()]);
+                }
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                // A block already under loops of another block stays put.
+                let loc = match out.sample_compute_location(b, None) {
+                    Ok(l) => l,
+                    Err(_) => return Ok(vec![sch.clone()]),
+                };
+                match out.compute_at(b, loc, true, -1) {
+                    Ok(()) => Ok(vec![out]),
+                    Err(_) => Ok(vec![sch.clone()]),
+                }
+            }
+        }
+    }
+}
+
+/// Splits every loop of `loops` into `levels` tiles (sampled) and returns the
+/// tiles grouped by level: `tiles[level]` lists that level's loops.
+fn split_all(
+    sch: &mut Schedule,
+    loops: &[(LoopRV, LoopUse)],
+    use_: LoopUse,
+    levels: usize,
+    max_innermost: i64,
+) -> Result<Vec<Vec<LoopRV>>, String> {
+    let mut tiles: Vec<Vec<LoopRV>> = vec![Vec::new(); levels];
+    for (l, u) in loops {
+        if *u != use_ {
+            continue;
+        }
+        let factors = sch
+            .sample_perfect_tile(*l, levels, max_innermost, None)
+            .map_err(|e| e.to_string())?;
+        let factors: Vec<Factor> = factors.into_iter().map(Factor::Sampled).collect();
+        let parts = sch.split(*l, &factors, true).map_err(|e| e.to_string())?;
+        for (level, p) in parts.into_iter().enumerate() {
+            tiles[level].push(p);
+        }
+    }
+    Ok(tiles)
+}
+
+/// CPU "SSRSRS": spatial loops in 4 tiles, reduction loops in 2, ordered
+/// S0 S1 R0 S2 R1 S3; then the three write-cache variants.
+fn tile_cpu(
+    mut sch: Schedule,
+    block: BlockRV,
+    loops: &[(LoopRV, LoopUse)],
+) -> Result<Vec<Schedule>, String> {
+    let s = split_all(&mut sch, loops, LoopUse::Spatial, 4, 64)?;
+    let r = split_all(&mut sch, loops, LoopUse::Reduce, 2, 64)?;
+    let order: Vec<LoopRV> = [&s[0], &s[1], &r[0], &s[2], &r[1], &s[3]]
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    sch.reorder(&order).map_err(|e| e.to_string())?;
+    let mut out = vec![sch.clone()];
+    // The write cache at tile level 1 (after S0) and level 2 (after S1). A
+    // single elementwise consumer (a ReLU after the matmul) serves as the
+    // cache: it moves under the tiles instead (TVM's consumer fusion).
+    let consumer = elementwise_consumer(&mut sch.clone(), block);
+    for level in [&s[0], &s[1]] {
+        let Some(at) = level.last() else { continue };
+        let mut with_cache = sch.clone();
+        let ok = match &consumer {
+            Some(name) => with_cache
+                .get_block(name, None)
+                .and_then(|c| with_cache.reverse_compute_at(c, *at, true, -1)),
+            None => with_cache
+                .cache_write(block, 0, "global", &[])
+                .and_then(|cw| with_cache.reverse_compute_at(cw, *at, true, -1)),
+        };
+        if ok.is_ok() {
+            out.push(with_cache);
+        }
+    }
+    Ok(out)
+}
+
+/// The name of the block's only consumer when that consumer is elementwise
+/// (spatial iterators only, no init).
+fn elementwise_consumer(sch: &mut Schedule, block: BlockRV) -> Option<String> {
+    let consumers = sch.get_consumers(block).ok()?;
+    let [only] = consumers[..] else { return None };
+    let name = sch.block_name(only).ok()?;
+    let func = current_func(sch)?;
+    let br = find_block(&func.body, &name)?;
+    (is_spatial(&br) && br.block.init.is_none()).then_some(name)
+}
+
+/// GPU "SSRRSRS" (see the module docs).
+fn tile_gpu(
+    mut sch: Schedule,
+    block: BlockRV,
+    loops: &[(LoopRV, LoopUse)],
+    _name: &str,
+) -> Result<Vec<Schedule>, String> {
+    let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
+    let s = split_all(&mut sch, loops, LoopUse::Spatial, 4, 64)?;
+    let r = split_all(&mut sch, loops, LoopUse::Reduce, 3, 64)?;
+    let order: Vec<LoopRV> = [&s[0], &s[1], &r[0], &r[1], &s[2], &r[2], &s[3]]
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    sch.reorder(&order).map_err(err)?;
+    let bx = sch.fuse(&s[0], true).map_err(err)?;
+    sch.bind(bx, "blockIdx.x").map_err(err)?;
+    let tx = sch.fuse(&s[1], true).map_err(err)?;
+    sch.bind(tx, "threadIdx.x").map_err(err)?;
+    // The result accumulates in registers, written back under the thread loop.
+    let cw = sch.cache_write(block, 0, "local", &[]).map_err(err)?;
+    sch.reverse_compute_at(cw, tx, true, -1).map_err(err)?;
+    // Two spaces: inputs read from global memory, and every input staged
+    // in shared memory at the outer reduction tile. (Tessel's region
+    // analysis does not narrow a cache under the fused block loop yet, so
+    // the staged copies can exceed the shared-memory limit; the first
+    // space keeps the search going where VerifyGPUCode rejects them.)
+    let without_shared = sch.clone();
+    let Some(r0) = r[0].last().copied() else {
+        return Ok(vec![sch]);
+    };
+    let name = sch.block_name(block).map_err(err)?;
+    let func = current_func(&sch).ok_or("the function is gone")?;
+    let reads = find_block(&func.body, &name)
+        .map(|b| b.block.reads.len())
+        .unwrap_or(0);
+    for i in 0..reads {
+        let cr = sch
+            .cache_read(block, i as i64, "shared", &[])
+            .map_err(err)?;
+        sch.compute_at(cr, r0, true, -1).map_err(err)?;
+        sch.annotate(
+            cr.into(),
+            ANN_COOPERATIVE_FETCH,
+            compiler_core::ir::AttrValue::Int(1),
+        )
+        .map_err(err)?;
+    }
+    Ok(vec![without_shared, sch])
+}
+
+/// The root block's annotations for [`ScheduleRule::ParallelVectorizeUnroll`].
+fn annotate_root(
+    out: &mut Schedule,
+    target: &TuneTarget,
+    max_jobs_per_core: i64,
+    max_vectorize_extent: i64,
+    unroll_max_steps: &[i64],
+) -> Result<(), String> {
+    use compiler_core::ir::AttrValue;
+    use compiler_core::schedule::replay::SchedValue;
+    let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
+    let Ok(root) = out.get_block("root", None) else {
+        return Ok(());
+    };
+    if max_jobs_per_core > 0 && target.num_cores > 1 {
+        out.annotate(
+            root.into(),
+            ANN_PARALLEL,
+            AttrValue::Int(max_jobs_per_core * target.num_cores),
+        )
+        .map_err(err)?;
+    }
+    if max_vectorize_extent > 0 {
+        out.annotate(
+            root.into(),
+            ANN_VECTORIZE,
+            AttrValue::Int(max_vectorize_extent),
+        )
+        .map_err(err)?;
+    }
+    if !unroll_max_steps.is_empty() {
+        let probs = vec![1.0 / unroll_max_steps.len() as f64; unroll_max_steps.len()];
+        let v = out
+            .sample_categorical(unroll_max_steps, &probs, None)
+            .map_err(err)?;
+        out.call(
+            "annotate",
+            vec![
+                SchedValue::Rv(root.into()),
+                ANN_UNROLL.into(),
+                SchedValue::Rv(v.into()),
+            ],
+            vec![],
+        )
+        .map_err(err)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,409 @@
+//! The tuner end to end on the course's workloads, with the reference
+//! interpreter as the backend and a deterministic timer (the interpreter's
+//! step count): design spaces (golden traces), every sampled program checked
+//! numerically, search determinism, the database round trip, a wrong
+//! candidate rejected, and bad input refused.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use compiler_core::eval::NDArray;
+use compiler_core::ir::IRModule;
+use compiler_core::schedule::{Schedule, TraceDialect};
+use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
+use compiler_core::tvmscript::builder::parse_script;
+use tessel_test_support::assert_golden;
+use tessel_tune::search::{compile_tir, materialize};
+use tessel_tune::{
+    tune, Database, MeasureResult, Runner, SearchConfig, SpaceGenerator, TuneError, TuneSession,
+    TuneTarget, Workload,
+};
+
+fn matmul(n: usize) -> IRModule {
+    let src = format!(
+        r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"), C: T.Buffer(({n}, {n}), "float32")):
+    T.func_attr({{"global_symbol": "main", "tir.noalias": True}})
+    for i, j, k in T.grid({n}, {n}, {n}):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = 0.0
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#
+    );
+    parse_script(&src)
+        .map(|p| p.to_module())
+        .unwrap_or_else(|d| panic!("{}", d.message))
+}
+
+/// The book's `mm_relu` (ch.2), at size `n`.
+fn mm_relu(n: usize) -> IRModule {
+    let src = format!(
+        r#"
+from tvm.script import tir as T
+@T.prim_func
+def mm_relu(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"), C: T.Buffer(({n}, {n}), "float32")):
+    T.func_attr({{"global_symbol": "mm_relu", "tir.noalias": True}})
+    Y = T.alloc_buffer(({n}, {n}), "float32")
+    for i, j, k in T.grid({n}, {n}, {n}):
+        with T.block("Y"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                Y[vi, vj] = T.float32(0)
+            Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+    for i, j in T.grid({n}, {n}):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = T.max(Y[vi, vj], T.float32(0))
+"#
+    );
+    parse_script(&src)
+        .map(|p| p.to_module())
+        .unwrap_or_else(|d| panic!("{}", d.message))
+}
+
+/// The book's `stochastic_schedule_mm` (§4.4).
+fn stochastic_schedule_mm(sch: &mut Schedule) -> Result<(), String> {
+    let c = sch
+        .get_block("C", Some("main"))
+        .map_err(|e| e.to_string())?;
+    let loops = sch.get_loops(c).map_err(|e| e.to_string())?;
+    let [i, j, k] = loops[..] else {
+        return Err("three loops expected".into());
+    };
+    let f = sch
+        .sample_perfect_tile(j, 2, 16, None)
+        .map_err(|e| e.to_string())?;
+    let factors: Vec<_> = f
+        .into_iter()
+        .map(compiler_core::schedule::Factor::Sampled)
+        .collect();
+    let js = sch.split(j, &factors, true).map_err(|e| e.to_string())?;
+    sch.reorder(&[i, js[0], k, js[1]])
+        .map_err(|e| e.to_string())?;
+    sch.decompose_reduction(c, k).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The reference interpreter, timed by its step count (1 ns a step):
+/// deterministic, and faster programs (fewer loop iterations, stores) win.
+struct StepTimed {
+    /// Corrupts the output of every module whose hash is odd (a backend bug
+    /// the numerical check must catch).
+    corrupt_odd: bool,
+}
+
+struct StepTimedExe {
+    inner: Rc<dyn Executable>,
+    corrupt: bool,
+}
+
+impl Backend for StepTimed {
+    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        let corrupt = self.corrupt_odd && tessel_tune::workload::structural_hash(module) % 2 == 1;
+        Ok(Rc::new(StepTimedExe {
+            inner: ReferenceBackend::default().build(module, target)?,
+            corrupt,
+        }))
+    }
+}
+
+impl Executable for StepTimedExe {
+    fn function_names(&self) -> Vec<String> {
+        self.inner.function_names()
+    }
+    fn run(&self, name: &str, args: &mut [NDArray], budget: u64) -> Result<u64, String> {
+        let steps = self.inner.run(name, args, budget)?;
+        if self.corrupt {
+            if let Some(last) = args.last_mut() {
+                let v = last.get_f64(&[0, 0]).unwrap_or(0.0);
+                last.set_flat_f64(0, v + 1.0).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(steps)
+    }
+    fn time(
+        &self,
+        name: &str,
+        args: &mut [NDArray],
+        _n: u64,
+        repeat: u64,
+        _c: &dyn Host,
+    ) -> Option<Result<Vec<f64>, String>> {
+        Some(
+            self.run(name, args, u64::MAX)
+                .map(|steps| vec![steps as f64 * 1e-9; repeat.max(1) as usize]),
+        )
+    }
+}
+
+fn cpu() -> TuneTarget {
+    TuneTarget::parse("llvm --num-cores=1").unwrap()
+}
+
+fn traces_text(spaces: &[compiler_core::schedule::Trace]) -> String {
+    let mut out = String::new();
+    for (i, t) in spaces.iter().enumerate() {
+        out.push_str(&format!(
+            "# design space {i}\n{}\n",
+            t.python(TraceDialect::default())
+        ));
+    }
+    out
+}
+
+/// Samples `per_space` programs of every design space and checks each
+/// against the original on the reference interpreter.
+fn check_samples(
+    module: &IRModule,
+    target: &TuneTarget,
+    spaces: &[compiler_core::schedule::Trace],
+    per_space: u64,
+) {
+    let workload = Workload::new(module.clone()).unwrap();
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, target).unwrap();
+    let postprocs = tessel_tune::postproc::default_postprocs(target);
+    for (i, space) in spaces.iter().enumerate() {
+        for seed in 0..per_space {
+            let (_, sch) = materialize(&workload, target, &postprocs, space, true, seed)
+                .unwrap_or_else(|(p, e)| panic!("space {i} seed {seed}: {p:?}: {e}"));
+            runner.check(sch.module()).unwrap_or_else(|e| {
+                panic!(
+                    "space {i} seed {seed}: {e}\n{}",
+                    sch.trace().python(TraceDialect::default())
+                )
+            });
+            // The printed trace replays to the same program.
+            let mut again = Schedule::new(module.clone()).unwrap();
+            again.replay(sch.trace(), false).unwrap();
+            assert!(
+                compiler_core::analysis::structural_equal::structural_equal(
+                    again.module(),
+                    sch.module()
+                )
+                .is_ok(),
+                "space {i} seed {seed}: the trace does not replay to the same module"
+            );
+        }
+    }
+}
+
+#[test]
+fn post_order_apply_cpu_matmul_spaces() {
+    let module = matmul(64);
+    let target = cpu();
+    let workload = Workload::new(module.clone()).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
+    // No write cache, and the write cache at tile levels 1 and 2.
+    assert_eq!(spaces.len(), 3);
+    assert_golden("tests/data/cpu_matmul_spaces.py", &traces_text(&spaces));
+    check_samples(&module, &target, &spaces, 3);
+}
+
+#[test]
+fn post_order_apply_cpu_mm_relu_spaces() {
+    let module = mm_relu(32);
+    let target = cpu();
+    let workload = Workload::new(module.clone()).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
+    assert_golden("tests/data/cpu_mm_relu_spaces.py", &traces_text(&spaces));
+    check_samples(&module, &target, &spaces, 3);
+}
+
+#[test]
+fn post_order_apply_gpu_matmul_spaces() {
+    let module = matmul(32);
+    let target = TuneTarget::parse("webgpu").unwrap();
+    let workload = Workload::new(module.clone()).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
+    // Global reads, and shared-memory read caches.
+    assert_eq!(spaces.len(), 2);
+    assert_golden("tests/data/gpu_matmul_spaces.py", &traces_text(&spaces));
+    check_samples(&module, &target, &spaces, 3);
+}
+
+#[test]
+fn schedule_fn_space_is_the_functions_trace() {
+    let module = matmul(32);
+    let target = cpu();
+    let workload = Workload::new(module.clone()).unwrap();
+    let mut space = SpaceGenerator::ScheduleFn(Box::new(stochastic_schedule_mm));
+    let spaces = space.generate(&workload, &target, 3).unwrap();
+    assert_golden("tests/data/schedule_fn_space.py", &traces_text(&spaces));
+    check_samples(&module, &target, &spaces, 4);
+}
+
+fn run_search(
+    module: &IRModule,
+    seed: u64,
+    trials: usize,
+    db: Database,
+    backend: &StepTimed,
+) -> (
+    Result<tessel_tune::TuneReport, TuneError>,
+    Database,
+    Vec<String>,
+) {
+    let target = cpu();
+    let workload = Workload::new(module.clone()).unwrap();
+    let mut config = SearchConfig::new(trials, 8);
+    config.seed = seed;
+    config.population_size = 16;
+    config.cost_model.warmup = 8;
+    let mut space = SpaceGenerator::post_order_apply(&target);
+    let mut session =
+        TuneSession::new(workload.clone(), target.clone(), &mut space, db, config).unwrap();
+    let mut runner = Runner::new(backend, &NoClock, &workload, &target).unwrap();
+    let mut log = Vec::new();
+    let report = tune(&mut session, &mut runner, &mut |line| {
+        log.push(line.to_string())
+    });
+    (report, session.into_database(), log)
+}
+
+#[test]
+fn search_is_deterministic_for_a_seed_and_finds_a_correct_faster_program() {
+    let module = matmul(32);
+    let backend = StepTimed { corrupt_odd: false };
+    let (a, db_a, log) = run_search(&module, 7, 24, Database::new(), &backend);
+    let (b, db_b, _) = run_search(&module, 7, 24, Database::new(), &backend);
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(db_a.records_json(), db_b.records_json());
+    assert_eq!(a.best.trace(), b.best.trace());
+    assert_eq!(a.trials, 24);
+    // The tuned program is right and is the fastest measured. (Step counts
+    // do not reward tiling; speed-ups are measured on the real backends in
+    // `cargo xtask bench`.)
+    let workload = Workload::new(module.clone()).unwrap();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
+    runner.check(a.best.module()).unwrap();
+    let fastest = db_a
+        .top_k(workload.hash, "llvm --num-cores=1", 1)
+        .first()
+        .map(|r| r.mean_seconds())
+        .unwrap();
+    assert_eq!(a.best_seconds, fastest);
+    assert_eq!(
+        runner.measure(a.best.module()).mean_seconds(),
+        Some(fastest)
+    );
+    assert!(log.iter().any(|l| l.starts_with(" ID | Name |")), "{log:?}");
+    assert!(log.iter().any(|l| l == "Total trials: 24"), "{log:?}");
+    // Another seed searches differently.
+    let (_, db_c, _) = run_search(&module, 8, 24, Database::new(), &backend);
+    assert_ne!(db_a.records_json(), db_c.records_json());
+}
+
+#[test]
+fn database_round_trips_and_a_second_tuning_starts_from_it() {
+    let module = matmul(32);
+    let backend = StepTimed { corrupt_odd: false };
+    let (first, db, _) = run_search(&module, 11, 16, Database::new(), &backend);
+    let first = first.unwrap();
+    let (w, r) = (db.workloads_json(), db.records_json());
+    let back = Database::from_json(&w, &r).unwrap();
+    assert_eq!(
+        (back.workloads_json(), back.records_json()),
+        (w.clone(), r.clone())
+    );
+    assert_eq!(back.len(), 16);
+    // Second tuning: its records add to the first's, never re-measure one of
+    // them, and the best can only improve.
+    let (second, db2, _) = run_search(&module, 12, 8, back, &backend);
+    let second = second.unwrap();
+    assert_eq!(db2.len(), 24);
+    assert!(second.best_seconds <= first.best_seconds);
+    let target = cpu();
+    let workload = Workload::new(module.clone()).unwrap();
+    let best = compile_tir(&db2, &workload, &target).unwrap();
+    assert_eq!(best.trace(), second.best.trace());
+    // Malformed files are errors, not panics.
+    assert!(matches!(
+        Database::from_json("[1]", ""),
+        Err(TuneError::Database(_))
+    ));
+    assert!(matches!(
+        Database::from_json(&w, "[0, 5]"),
+        Err(TuneError::Database(_))
+    ));
+}
+
+#[test]
+fn a_wrong_candidate_is_discarded_and_never_chosen() {
+    let module = matmul(32);
+    let backend = StepTimed { corrupt_odd: true };
+    let (report, db, log) = run_search(&module, 7, 24, Database::new(), &backend);
+    let report = report.unwrap();
+    assert!(!report.wrong.is_empty(), "no wrong candidate met: {log:?}");
+    assert!(log
+        .iter()
+        .any(|l| l.contains("candidate discarded, wrong result")));
+    // The chosen program is right (checked on an honest backend).
+    let workload = Workload::new(module.clone()).unwrap();
+    let honest = StepTimed { corrupt_odd: false };
+    let mut runner = Runner::new(&honest, &NoClock, &workload, &cpu()).unwrap();
+    runner.check(report.best.module()).unwrap();
+    assert!(db.len() == 24);
+}
+
+#[test]
+fn bad_input_is_refused_before_searching() {
+    let target = cpu();
+    let mut two = matmul(8);
+    let other = mm_relu(8);
+    for (n, f) in other.prim_funcs() {
+        two.insert(n.to_string(), compiler_core::ir::BaseFunc::Prim(f.clone()));
+    }
+    assert!(matches!(Workload::new(two), Err(TuneError::Workload(m)) if m.contains("2 PrimFuncs")));
+    let workload = Workload::new(matmul(8)).unwrap();
+    let mut space = SpaceGenerator::post_order_apply(&target);
+    let zero = TuneSession::new(
+        workload.clone(),
+        target.clone(),
+        &mut space,
+        Database::new(),
+        SearchConfig::new(0, 8),
+    );
+    assert!(matches!(zero, Err(TuneError::Config(_))));
+    assert!(matches!(
+        TuneTarget::parse("fpga"),
+        Err(TuneError::Config(_))
+    ));
+    // A schedule function that raises: the error names its failure.
+    let calls = Cell::new(0);
+    let mut raising = SpaceGenerator::ScheduleFn(Box::new(|_: &mut Schedule| {
+        calls.set(calls.get() + 1);
+        Err("ValueError: no such block".to_string())
+    }));
+    let r = TuneSession::new(
+        workload,
+        target,
+        &mut raising,
+        Database::new(),
+        SearchConfig::new(4, 4),
+    );
+    assert!(matches!(r, Err(TuneError::Space(m)) if m.contains("ValueError")));
+    assert_eq!(calls.get(), 1);
+}
+
+#[test]
+fn measure_result_of_a_trap_is_a_failure() {
+    let module = matmul(8);
+    let workload = Workload::new(module.clone()).unwrap();
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
+    runner.step_budget = 10;
+    assert!(
+        matches!(runner.measure(&module), MeasureResult::Failed(m) if m.contains("run failed"))
+    );
+}
