@@ -30,6 +30,7 @@ const WASM32_CRATES: &[&str] = &[
     "codegen-wasm",
     "codegen-wgsl",
     "tessel-course",
+    "tessel-tune",
 ];
 /// Trunk.toml's `[watch] ignore` folders (made before trunk runs).
 const TRUNK_WATCH_IGNORED: &[&str] = &["web-ui/editor/build", "web-ui/editor/node_modules"];
