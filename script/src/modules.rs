@@ -1,8 +1,6 @@
 //! `import`: the modules a script may use. Everything is built in; there is
 //! no file system, so anything else is a `ModuleNotFoundError`.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::python::builtins::builtin;
@@ -113,15 +111,6 @@ impl Interp {
         };
         Err(PyErr::new(ExcKind::ModuleNotFoundError, msg))
     }
-}
-
-fn module(name: &str, attrs: Vec<(&str, Value)>) -> Value {
-    let map: HashMap<String, Value> = attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: RefCell::new(map),
-        missing_note: None,
-    }))
 }
 
 fn time_time(it: &mut Interp, _a: Args) -> Res<Value> {

@@ -292,16 +292,6 @@ fn html_formatter(it: &mut Interp, mut a: Args) -> Res<Value> {
     })))
 }
 
-fn module(name: &str, attrs: Vec<(&str, Value)>) -> Value {
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: std::cell::RefCell::new(
-            attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        ),
-        missing_note: None,
-    }))
-}
-
 /// Registers `pygments`, `pygments.lexers` and `pygments.formatters`.
 pub(crate) fn install(it: &mut Interp) {
     let lexer = builtin("pygments.lexers.PythonLexer", python_lexer);

@@ -9,7 +9,6 @@
 
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::host::{tvm_obj, Obj, SchedObj};
@@ -97,15 +96,6 @@ impl HostObject for DatabaseObj {
             ))),
         }
     }
-}
-
-fn module(name: &str, attrs: Vec<(&str, Value)>) -> Value {
-    let map: HashMap<String, Value> = attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: RefCell::new(map),
-        missing_note: None,
-    }))
 }
 
 /// Creates the modules and hangs them under `tvm` and `tvm.s_tir`.

@@ -32,8 +32,6 @@
 //! `tvm.te`, `tvm.topi` (`tvm.topi.nn`) modules and adds `if_then_else`,
 //! `all`, `any`, `const`, `Select`… to `tvm.tir`/`tvm.tirx`.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::host::{tvm_obj, Obj};
@@ -891,15 +889,6 @@ fn topi_reduce(it: &mut Interp, mut a: Args) -> Res<Value> {
 
 // ----------------------------------------------------------------------------
 // Installation
-
-fn module(name: &str, attrs: Vec<(&str, Value)>) -> Value {
-    let map: HashMap<String, Value> = attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: RefCell::new(map),
-        missing_note: None,
-    }))
-}
 
 fn with(name: &str, f: BuiltinFn, data: &str) -> Value {
     crate::python::builtins::builtin_with(name, f, Value::str(data))

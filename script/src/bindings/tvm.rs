@@ -4,7 +4,6 @@
 //! modules, tensors, devices and `time_evaluator`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::host::{obj_of, tvm_obj, Device, Obj, RtModule, SchedObj};
@@ -1840,15 +1839,6 @@ fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
 // ----------------------------------------------------------------------------
 // The module tree
 
-fn module(name: &str, attrs: Vec<(&str, Value)>, note: Option<&'static str>) -> Value {
-    let map: HashMap<String, Value> = attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: RefCell::new(map),
-        missing_note: note,
-    }))
-}
-
 fn set(m: &Value, k: &str, v: Value) {
     if let Value::Module(m) = m {
         m.attrs.borrow_mut().insert(k.to_string(), v);
@@ -1878,8 +1868,9 @@ pub fn install(it: &mut Interp) {
     let ir_module = builtin(IR_MODULE, ir_module_decorator);
     let dev = |kind: &str| builtin_with(&format!("tvm.{kind}"), dev_ctor, Value::str(kind));
 
-    let ir_module_mod = module("tvm.ir.module", vec![("IRModule", irmodule.clone())], None);
-    let ir = module(
+    let ir_module_mod =
+        module_with_note("tvm.ir.module", vec![("IRModule", irmodule.clone())], None);
+    let ir = module_with_note(
         "tvm.ir",
         vec![
             ("IRModule", irmodule.clone()),
@@ -1895,7 +1886,7 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let s_tir_schedule = module(
+    let s_tir_schedule = module_with_note(
         "tvm.s_tir.schedule",
         vec![
             ("Schedule", stir_sched.clone()),
@@ -1904,7 +1895,7 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let s_tir = module(
+    let s_tir = module_with_note(
         "tvm.s_tir",
         vec![
             ("Schedule", stir_sched.clone()),
@@ -1914,7 +1905,7 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let tir_schedule = module(
+    let tir_schedule = module_with_note(
         "tvm.tir.schedule",
         vec![
             ("Schedule", tir_sched.clone()),
@@ -1922,7 +1913,7 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let tir = module(
+    let tir = module_with_note(
         "tvm.tir",
         vec![
             ("Schedule", tir_sched),
@@ -1933,24 +1924,28 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let tirx = module("tvm.tirx", vec![("PrimFunc", primfunc_tirx)], None);
-    let script_tir = module(
+    let tirx = module_with_note("tvm.tirx", vec![("PrimFunc", primfunc_tirx)], None);
+    let script_tir = module_with_note(
         "tvm.script.tir",
         vec![("prim_func", prim_func.clone())],
         Some(T_NOTE),
     );
-    let script_tirx = module(
+    let script_tirx = module_with_note(
         "tvm.script.tirx",
         vec![("prim_func", prim_func)],
         Some(T_NOTE),
     );
-    let script_ir = module(
+    let script_ir = module_with_note(
         "tvm.script.ir",
         vec![("ir_module", ir_module.clone())],
         None,
     );
-    let script_relax = module("tvm.script.relax", vec![], Some(RELAX_NOTE));
-    let script = module(
+    let script_relax = module_with_note(
+        "tvm.script.relax",
+        Vec::<(&str, Value)>::new(),
+        Some(RELAX_NOTE),
+    );
+    let script = module_with_note(
         "tvm.script",
         vec![
             ("ir_module", ir_module),
@@ -1961,12 +1956,12 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let runtime_module = module(
+    let runtime_module = module_with_note(
         "tvm.runtime.module",
         vec![("Module", rtmod_cls.clone())],
         None,
     );
-    let runtime = module(
+    let runtime = module_with_note(
         "tvm.runtime",
         vec![
             ("tensor", builtin("tvm.runtime.tensor", runtime_tensor)),
@@ -1980,7 +1975,7 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let nd = module(
+    let nd = module_with_note(
         "tvm.nd",
         vec![
             ("array", builtin("tvm.nd.array", runtime_tensor)),
@@ -1989,8 +1984,8 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
-    let target = module("tvm.target", vec![("Target", target_cls)], None);
-    let testing = module(
+    let target = module_with_note("tvm.target", vec![("Target", target_cls)], None);
+    let testing = module_with_note(
         "tvm.testing",
         vec![(
             "assert_allclose",
@@ -1998,25 +1993,25 @@ pub fn install(it: &mut Interp) {
         )],
         None,
     );
-    let error = module(
+    let error = module_with_note(
         "tvm.error",
         vec![("TVMError", tvm_err.clone()), ("DiagnosticError", diag_err)],
         None,
     );
-    let te = module("tvm.te", vec![], Some(TE_NOTE));
-    let topi = module("tvm.topi", vec![], Some(TE_NOTE));
-    let relax = module("tvm.relax", vec![], Some(RELAX_NOTE));
-    let meta_schedule = module(
+    let te = module_with_note("tvm.te", Vec::<(&str, Value)>::new(), Some(TE_NOTE));
+    let topi = module_with_note("tvm.topi", Vec::<(&str, Value)>::new(), Some(TE_NOTE));
+    let relax = module_with_note("tvm.relax", Vec::<(&str, Value)>::new(), Some(RELAX_NOTE));
+    let meta_schedule = module_with_note(
         "tvm.meta_schedule",
-        vec![],
+        Vec::<(&str, Value)>::new(),
         Some("meta_schedule tuning is not supported by Tessel"),
     );
-    let transform = module(
+    let transform = module_with_note(
         "tvm.transform",
-        vec![],
+        Vec::<(&str, Value)>::new(),
         Some("pass infrastructure is not supported by Tessel yet"),
     );
-    let tvm = module(
+    let tvm = module_with_note(
         "tvm",
         vec![
             ("build", builtin("tvm.build", tvm_build)),

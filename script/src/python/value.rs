@@ -478,6 +478,24 @@ pub struct ModuleObj {
     pub missing_note: Option<&'static str>,
 }
 
+/// A built-in module named `name` holding `attrs`.
+pub fn module<K: Into<String>>(name: &str, attrs: impl IntoIterator<Item = (K, Value)>) -> Value {
+    module_with_note(name, attrs, None)
+}
+
+/// [`module`] whose missing attributes are reported with `note`.
+pub fn module_with_note<K: Into<String>>(
+    name: &str,
+    attrs: impl IntoIterator<Item = (K, Value)>,
+    note: Option<&'static str>,
+) -> Value {
+    Value::Module(Rc::new(ModuleObj {
+        name: name.to_string(),
+        attrs: RefCell::new(attrs.into_iter().map(|(k, v)| (k.into(), v)).collect()),
+        missing_note: note,
+    }))
+}
+
 /// A live iterator.
 pub enum IterState {
     Range {

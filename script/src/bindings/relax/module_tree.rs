@@ -6,13 +6,7 @@ use super::*;
 // ----------------------------------------------------------------------------
 // The module tree
 
-pub(super) fn module(name: &str, attrs: Vec<(&str, Value)>, note: Option<&'static str>) -> Value {
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: RefCell::new(attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
-        missing_note: note,
-    }))
-}
+pub(super) use crate::python::value::module_with_note as module;
 
 pub(super) fn set(m: &Value, k: &str, v: Value) {
     if let Value::Module(m) = m {

@@ -1,19 +1,9 @@
 //! The `numpy` module object: array creation, functions, `np.random`.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use super::*;
 use crate::python::builtins::{builtin, builtin_with};
-
-fn module(name: &str, attrs: HashMap<String, Value>) -> Value {
-    Value::Module(Rc::new(ModuleObj {
-        name: name.to_string(),
-        attrs: RefCell::new(attrs),
-        missing_note: None,
-    }))
-}
 
 /// Builds the `numpy` module (with `numpy.random` and `numpy.testing`).
 pub fn make_numpy(it: &mut Interp) -> Value {
