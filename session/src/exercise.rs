@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 use compiler_core::analysis::structural_equal::{assert_structural_equal, EqualOptions};
 use compiler_core::diag::{LineIndex, Span};
-use compiler_core::eval::{self, NDArray};
+use compiler_core::eval::{self, ndarray::NDArrayError, NDArray};
 use compiler_core::ir::{BaseFunc, DataType, IRModule, PrimFunc, Stmt, StmtKind};
 use compiler_core::target::{Backend, Executable, ReferenceBackend, TargetSpec};
 
@@ -519,48 +519,31 @@ fn describe_params(params: &[(String, DataType, Vec<String>)]) -> String {
 }
 
 /// The first element of `got` outside the tolerances of `expected`:
-/// `C[1, 2] is 3.0, expected 5.0`.
+/// `at index [1, 2] it is 3, expected 5 (4 of 16 elements differ)`.
 fn first_difference(expected: &NDArray, got: &NDArray, rtol: f64, atol: f64) -> Option<String> {
-    if expected.shape() != got.shape() {
-        return Some(format!(
+    match eval::allclose(got, expected, rtol, atol) {
+        Ok(()) => None,
+        Err(NDArrayError::NotClose {
+            index,
+            a,
+            b,
+            count,
+            elements,
+            ..
+        }) => Some(format!(
+            "at index [{}] it is {a}, expected {b} ({count} of {elements} elements differ)",
+            index
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        )),
+        Err(_) => Some(format!(
             "shape {:?}, expected {:?}",
             got.shape(),
             expected.shape()
-        ));
+        )),
     }
-    let (e, g) = (expected.to_f64_vec(), got.to_f64_vec());
-    let at = e.iter().zip(&g).position(|(x, y)| {
-        let close = (x - y).abs() <= atol + rtol * x.abs();
-        !(close || (x.is_nan() && y.is_nan()) || x == y)
-    })?;
-    let index = unravel(at, expected.shape());
-    let differing = e
-        .iter()
-        .zip(&g)
-        .filter(|(x, y)| (*x - *y).abs() > atol + rtol * x.abs() || x.is_nan() != y.is_nan())
-        .count();
-    Some(format!(
-        "at index [{}] it is {}, expected {} ({differing} of {} elements differ)",
-        index
-            .iter()
-            .map(|i| i.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        g[at],
-        e[at],
-        e.len()
-    ))
-}
-
-fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
-    let mut index = vec![0; shape.len()];
-    for (i, &n) in shape.iter().enumerate().rev() {
-        if n > 0 {
-            index[i] = flat % n;
-            flat /= n;
-        }
-    }
-    index
 }
 
 fn check_structure(
