@@ -81,6 +81,25 @@ pub(crate) struct GraphCtx {
     in_module: bool,
 }
 
+impl GraphCtx {
+    /// A fresh context; `in_module` when global functions print as `cls.f`.
+    fn new(in_module: bool) -> GraphCtx {
+        GraphCtx {
+            sig_vars: HashSet::new(),
+            in_sig: false,
+            pre: Vec::new(),
+            cls_emitted: false,
+            in_module,
+        }
+    }
+
+    /// Starting in a function's signature.
+    fn in_signature(mut self) -> GraphCtx {
+        self.in_sig = true;
+        self
+    }
+}
+
 impl<'o> Printer<'o> {
     fn r_dialect_tvm027(&self) -> bool {
         self.dialect() == Dialect::Tirx
@@ -114,13 +133,7 @@ impl<'o> Printer<'o> {
 
     /// Prints a graph function at the current indentation.
     pub(crate) fn graph_func(&mut self, f: &Function, name: &str, in_module: bool) {
-        let mut ctx = GraphCtx {
-            sig_vars: HashSet::new(),
-            in_sig: true,
-            pre: Vec::new(),
-            cls_emitted: false,
-            in_module,
-        };
+        let mut ctx = GraphCtx::new(in_module).in_signature();
         self.names.push_frame();
 
         // Symbolic variables, in the order TVM's printer meets them.
@@ -552,13 +565,7 @@ fn scalar_const(a: &crate::values::NDArray) -> Option<String> {
 pub fn relax_dim_text(e: &PrimExpr) -> String {
     let opts = super::PrintOptions::default();
     let mut p = Printer::new(&opts, false);
-    let mut ctx = GraphCtx {
-        sig_vars: HashSet::new(),
-        in_sig: false,
-        pre: Vec::new(),
-        cls_emitted: false,
-        in_module: false,
-    };
+    let mut ctx = GraphCtx::new(false);
     p.dim_doc(e, &mut ctx).0
 }
 
@@ -567,13 +574,7 @@ pub fn relax_dim_text(e: &PrimExpr) -> String {
 pub fn print_graph_expr(e: &Expr) -> String {
     let opts = super::PrintOptions::new(Dialect::Tirx);
     let mut p = Printer::new(&opts, false);
-    let mut ctx = GraphCtx {
-        sig_vars: HashSet::new(),
-        in_sig: false,
-        pre: Vec::new(),
-        cls_emitted: false,
-        in_module: true,
-    };
+    let mut ctx = GraphCtx::new(true);
     p.graph_expr(e, &mut ctx, false)
 }
 
@@ -581,13 +582,7 @@ pub fn print_graph_expr(e: &Expr) -> String {
 pub fn print_struct_info(s: &StructInfo) -> String {
     let opts = super::PrintOptions::new(Dialect::Tirx);
     let mut p = Printer::new(&opts, false);
-    let mut ctx = GraphCtx {
-        sig_vars: HashSet::new(),
-        in_sig: false,
-        pre: Vec::new(),
-        cls_emitted: false,
-        in_module: true,
-    };
+    let mut ctx = GraphCtx::new(true);
     p.sinfo_text(s, &mut ctx)
 }
 
@@ -616,13 +611,7 @@ fn used_vars(e: &Expr, out: &mut Vec<Var>) {
 fn print_bindings_alone(block: &BindingBlock) -> String {
     let opts = super::PrintOptions::new(Dialect::Tirx);
     let mut p = Printer::new(&opts, false);
-    let mut ctx = GraphCtx {
-        sig_vars: HashSet::new(),
-        in_sig: false,
-        pre: Vec::new(),
-        cls_emitted: false,
-        in_module: true,
-    };
+    let mut ctx = GraphCtx::new(true);
     let mut used = Vec::new();
     let mut defined = HashSet::new();
     let mut free = Vec::new();
