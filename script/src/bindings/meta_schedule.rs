@@ -197,32 +197,12 @@ fn module_arg(v: &Value, what: &str) -> Res<IRModule> {
 }
 
 fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TuneTarget> {
-    let text = match v {
-        Some(Value::Str(s)) => s.to_string(),
-        Some(Value::Dict(d)) => match d.borrow().get_str("kind") {
-            Some(Value::Str(k)) => k.to_string(),
-            _ => return Err(PyErr::value_error("a target dict needs a \"kind\"")),
-        },
-        Some(Value::Host(o)) => match tvm_obj(&o) {
-            Some(Obj::Target { text, .. }) => text.clone(),
-            _ => {
-                return Err(PyErr::type_error(
-                    "target must be a string, a dict or a tvm.target.Target",
-                ))
-            }
-        },
-        Some(other) => {
-            return Err(PyErr::type_error(format!(
-                "target must be a string, a dict or a tvm.target.Target, not {}",
-                it.repr(&other)?
-            )))
-        }
-        None => {
-            return Err(PyErr::type_error(
-                "tune_tir() missing required argument: 'target'",
-            ))
-        }
-    };
+    if matches!(v, None | Some(Value::None)) {
+        return Err(PyErr::type_error(
+            "tune_tir() missing required argument: 'target'",
+        ));
+    }
+    let (_, text) = super::tvm::target_text(it, v)?;
     TuneTarget::parse(&text).map_err(tune_error)
 }
 

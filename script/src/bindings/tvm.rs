@@ -690,9 +690,10 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
 // ----------------------------------------------------------------------------
 // Build and run
 
-/// The target's kind from a string, dict or Target object.
-fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
-    let (kind, text) = match v {
+/// The target's kind and text from a string, dict or Target object
+/// (`llvm` when absent), not yet checked against the known kinds.
+pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, String)> {
+    Ok(match v {
         None | Some(Value::None) => ("llvm".to_string(), "llvm".to_string()),
         Some(Value::Str(s)) => {
             let kind = s.split_whitespace().next().unwrap_or("").to_string();
@@ -719,7 +720,12 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
                 it.repr(&other)?
             )))
         }
-    };
+    })
+}
+
+/// The target of a build, from a string, dict or Target object.
+fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
+    let (kind, text) = target_text(it, v)?;
     const KINDS: &[&str] = &[
         "llvm", "c", "cuda", "nvptx", "metal", "webgpu", "vulkan", "opencl", "rocm",
     ];
