@@ -37,8 +37,14 @@ impl<'a> Parser<'a> {
 
     /// `a, *b, c` — an unparenthesized tuple if there is a comma.
     pub(super) fn star_exprs(&mut self) -> PResult<Expr> {
+        self.comma_tuple(Self::star_expr)
+    }
+
+    /// Items parsed by `item`, separated by commas (a trailing one allowed):
+    /// the lone item, or an unparenthesized tuple if there is a comma.
+    fn comma_tuple(&mut self, item: fn(&mut Self) -> PResult<Expr>) -> PResult<Expr> {
         let start = self.start();
-        let first = self.star_expr()?;
+        let first = item(self)?;
         if !self.at_op(Op::Comma) {
             return Ok(first);
         }
@@ -47,13 +53,18 @@ impl<'a> Parser<'a> {
             if !self.starts_expr() {
                 break;
             }
-            items.push(self.star_expr()?);
+            items.push(item(self)?);
         }
         Ok(Expr::new(ExprKind::Tuple(items), self.span_from(start)))
     }
 
     /// `*bitwise_or` or an expression.
     pub(super) fn star_expr(&mut self) -> PResult<Expr> {
+        self.starred_or(Self::test)
+    }
+
+    /// `*bitwise_or`, or what `otherwise` parses.
+    fn starred_or(&mut self, otherwise: fn(&mut Self) -> PResult<Expr>) -> PResult<Expr> {
         if let Some(star) = self.eat_op(Op::Star) {
             let e = self.bitwise_or()?;
             return Ok(Expr::new(
@@ -61,7 +72,7 @@ impl<'a> Parser<'a> {
                 self.span_from(star.start),
             ));
         }
-        self.test()
+        otherwise(self)
     }
 
     /// `*bitwise_or` or a named expression (display and subscript items).
@@ -98,30 +109,11 @@ impl<'a> Parser<'a> {
 
     /// A target list for `for` loops and comprehensions (stops before `in`).
     pub(super) fn target_list(&mut self) -> PResult<Expr> {
-        let start = self.start();
-        let first = self.target_item()?;
-        if !self.at_op(Op::Comma) {
-            return Ok(first);
-        }
-        let mut items = vec![first];
-        while self.eat_op(Op::Comma).is_some() {
-            if !self.starts_expr() {
-                break;
-            }
-            items.push(self.target_item()?);
-        }
-        Ok(Expr::new(ExprKind::Tuple(items), self.span_from(start)))
+        self.comma_tuple(Self::target_item)
     }
 
     pub(super) fn target_item(&mut self) -> PResult<Expr> {
-        if let Some(star) = self.eat_op(Op::Star) {
-            let e = self.bitwise_or()?;
-            return Ok(Expr::new(
-                ExprKind::Starred(Box::new(e)),
-                self.span_from(star.start),
-            ));
-        }
-        self.bitwise_or()
+        self.starred_or(Self::bitwise_or)
     }
 
     /// `expression`: a conditional expression, a lambda or a disjunction.
