@@ -653,18 +653,16 @@ impl Host for MsClock<'_> {
     }
 }
 
-/// Runs the scheduled function on `exec` once (the outputs compared), then
-/// `repeats` timing samples of `batch` calls each (milliseconds per call).
-fn run_and_time(
+/// `repeats` timing samples of the scheduled function on `exec`, `batch`
+/// calls each, into `setup.out.times_ms` (milliseconds per call).
+fn time_samples(
     setup: &mut RunSetup,
     exec: &dyn Executable,
     batch: u64,
     repeats: u32,
     now: &dyn Fn() -> f64,
-) -> Result<Vec<NDArray>, String> {
+) -> Result<(), String> {
     let name = setup.plan.name.clone();
-    let mut got = setup.plan.inputs.clone();
-    exec.run(&name, &mut got, STEP_BUDGET)?;
     let clock = MsClock(now);
     let repeats = u64::from(repeats.max(1));
     let mut timed = setup.plan.inputs.clone();
@@ -684,7 +682,7 @@ fn run_and_time(
         .out
         .times_ms
         .extend(seconds.iter().map(|s| s * 1000.0));
-    Ok(got)
+    Ok(())
 }
 
 fn run_interpreter(
@@ -695,7 +693,9 @@ fn run_interpreter(
     let exec = ReferenceBackend::default()
         .build(&setup.plan.module, &TargetSpec::new("llvm"))
         .map_err(|m| format!("the scheduled function does not compile: {m}"))?;
-    let got = run_and_time(setup, exec.as_ref(), 1, repeats, now)
+    let mut got = setup.plan.inputs.clone();
+    exec.run(&setup.plan.name, &mut got, STEP_BUDGET)
+        .and_then(|_| time_samples(setup, exec.as_ref(), 1, repeats, now))
         .map_err(|m| format!("the scheduled function failed: {m}"))?;
     setup.out.timing = "reference interpreter, performance.now()".into();
     Ok(got)
@@ -746,21 +746,23 @@ pub fn run_wasm(
     // Browsers coarsen `performance.now()` (100 µs in a worker without
     // cross-origin isolation): a sample is `batch` calls, enough for about
     // a millisecond, and reports the time per call.
+    // The probe's outputs are the ones compared.
     let name = setup.plan.name.clone();
-    let mut probe = setup.plan.inputs.clone();
-    let once_ms = match exec.time(&name, &mut probe, 1, 1, &MsClock(now)) {
-        Some(t) => t.map_err(|e| format!("the wasm module failed: {e}"))?,
-        None => Vec::new(),
-    }
-    .first()
-    .map_or(0.0, |s| s * 1000.0);
+    let mut got = setup.plan.inputs.clone();
+    let failed = |e: String| format!("the wasm module failed: {e}");
+    let once_ms = match exec.time(&name, &mut got, 1, 1, &MsClock(now)) {
+        Some(t) => t.map_err(failed)?.first().map_or(0.0, |s| s * 1000.0),
+        None => {
+            exec.run(&name, &mut got, STEP_BUDGET).map_err(failed)?;
+            0.0
+        }
+    };
     let batch = if once_ms > 0.0 {
         (SAMPLE_MS / once_ms).ceil().clamp(1.0, MAX_BATCH as f64) as u64
     } else {
         MAX_BATCH
     };
-    let got = run_and_time(setup, &exec, batch, repeats, now)
-        .map_err(|e| format!("the wasm module failed: {e}"))?;
+    time_samples(setup, &exec, batch, repeats, now).map_err(failed)?;
     setup.out.timing = format!(
         "WebAssembly ({bytes} bytes{}), performance.now() around {batch} call{} per sample",
         if fma {
