@@ -34,7 +34,9 @@
 //! - Run each cell with [`Interpreter::run_notebook_cell`]`(text, name)`;
 //!   `name` is what tracebacks print (`"Cell In[3]"`) and identifies the cell
 //!   in [`ScriptError::frames`]. Then [`Interpreter::take_output`]: chunks
-//!   tagged [`Stream::Stdout`], [`Stream::Stderr`] or [`Stream::Display`].
+//!   tagged [`Stream::Stdout`], [`Stream::Stderr`] or [`Stream::Display`];
+//!   a display chunk's [`Mime`] says whether its text is HTML, Markdown or
+//!   code (`display(HTML(...))`, a cell ending in `Markdown(...)`).
 //! - On `Err(e)`: show `e.traceback`; mark `e.location_in(name)` (the
 //!   innermost frame in that cell) — its `span` is a byte range of the cell's
 //!   text (`diag::LineIndex::line_col_utf16` gives editor columns). Frames in
@@ -93,11 +95,46 @@ pub enum Stream {
     Display,
 }
 
+/// What a piece of output is, like the richest entry of IPython's MIME
+/// bundle: hosts that render rich output (the playground's console) show
+/// HTML and Markdown rendered and code highlighted; a text console prints
+/// [`OutputChunk::text`] whatever the kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Mime {
+    /// `text/plain`: `print`, tracebacks, the repr of a cell's last value.
+    #[default]
+    Plain,
+    /// `text/html`: `IPython.display.HTML` (untrusted: hosts sanitise it).
+    Html,
+    /// `text/markdown`: `IPython.display.Markdown`.
+    Markdown,
+    /// Source code: `IPython.display.Code`, with its `language=` if given.
+    Code { language: Option<String> },
+}
+
+impl Mime {
+    /// The MIME type IPython's bundle would use (`text/x-python` for Python
+    /// code, `text/plain` for code in no language).
+    pub fn mime_type(&self) -> String {
+        match self {
+            Mime::Plain | Mime::Code { language: None } => "text/plain".into(),
+            Mime::Html => "text/html".into(),
+            Mime::Markdown => "text/markdown".into(),
+            Mime::Code {
+                language: Some(language),
+            } => format!("text/x-{}", language.to_ascii_lowercase()),
+        }
+    }
+}
+
 /// A piece of output.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputChunk {
     pub stream: Stream,
     pub text: String,
+    /// What `text` is; never other than [`Mime::Plain`] outside
+    /// [`Stream::Display`].
+    pub mime: Mime,
 }
 
 /// Resource limits of a script.

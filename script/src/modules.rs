@@ -1,14 +1,13 @@
 //! `import`: the modules a script may use. Everything is built in; there is
 //! no file system, so anything else is a `ModuleNotFoundError`.
 
-use std::rc::Rc;
-
 use crate::python::builtins::builtin;
 use crate::python::error::{ExcKind, PyErr, Res};
 use crate::python::host_object::CoreObj;
 use crate::python::interp::Interp;
 use crate::python::ops::num_f64;
 use crate::python::value::*;
+use crate::Mime;
 
 /// Modules that exist in Python but not in Tessel's sandbox.
 const SANDBOXED: &[&str] = &[
@@ -121,24 +120,36 @@ fn display_obj(kind: &'static str) -> BuiltinFn {
     match kind {
         "Code" => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
-            let _ = a.take_kw("language");
+            let language = match a.take_kw("language") {
+                None | Some(Value::None) => None,
+                Some(l) => Some(it.str_of(&l)?),
+            };
             let _ = a.take_kw("url");
             let _ = a.take_kw("filename");
             let text = it.str_of(&data)?;
-            Ok(CoreObj::Display { kind: "Code", text }.value())
+            Ok(CoreObj::Display {
+                mime: Mime::Code { language },
+                text,
+            }
+            .value())
         },
         "HTML" => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
             let text = it.str_of(&data)?;
-            Ok(CoreObj::Display { kind: "HTML", text }.value())
+            Ok(CoreObj::Display {
+                mime: Mime::Html,
+                text,
+            }
+            .value())
         },
         _ => |it, mut a| {
             let data = a.take(0, "data").unwrap_or(Value::str(""));
             let text = it.str_of(&data)?;
-            Ok(Value::Host(Rc::new(CoreObj::Display {
-                kind: "Markdown",
+            Ok(CoreObj::Display {
+                mime: Mime::Markdown,
                 text,
-            })))
+            }
+            .value())
         },
     }
 }

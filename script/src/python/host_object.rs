@@ -14,6 +14,7 @@ use std::rc::Rc;
 use super::error::{PyErr, Res};
 use super::interp::Interp;
 use super::value::{Args, Class, Value};
+use crate::Mime;
 use compiler_core::eval::NDArray;
 use tessel_syntax::ast::{self, BinOp, CmpOp, UnaryOp};
 
@@ -204,9 +205,10 @@ pub enum CoreObj {
     DictView(&'static str, Vec<Value>),
     /// `sys.stdout` (false) / `sys.stderr` (true).
     StdStream(bool),
-    /// IPython rich-display objects (`Code`, `HTML`, `Markdown`).
+    /// IPython rich-display objects (`Code`, `HTML`, `Markdown`), by the
+    /// kind of output they display as.
     Display {
-        kind: &'static str,
+        mime: Mime,
         text: String,
     },
 }
@@ -257,10 +259,10 @@ impl HostObject for CoreObj {
                 _ => "builtins.dict_items",
             },
             CoreObj::StdStream(_) => "_io.TextIOWrapper",
-            CoreObj::Display { kind, .. } => match *kind {
-                "Code" => "IPython.core.display.Code",
-                "HTML" => "IPython.core.display.HTML",
-                _ => "IPython.core.display.Markdown",
+            CoreObj::Display { mime, .. } => match mime {
+                Mime::Code { .. } => "IPython.core.display.Code",
+                Mime::Html => "IPython.core.display.HTML",
+                Mime::Markdown | Mime::Plain => "IPython.core.display.Markdown",
             },
         })
     }
@@ -350,7 +352,11 @@ impl HostObject for CoreObj {
                 let name = if *err { "<stderr>" } else { "<stdout>" };
                 format!("<_io.TextIOWrapper name='{name}' mode='w' encoding='utf-8'>")
             }
-            CoreObj::Display { kind, .. } => format!("<IPython.core.display.{kind} object>"),
+            CoreObj::Display { .. } => format!(
+                "<{} object>",
+                self.class_name()
+                    .unwrap_or("IPython.core.display.DisplayObject")
+            ),
         })
     }
 

@@ -19,7 +19,7 @@ use super::error::{Exc, ExcKind, PyErr, Res, TbEntry};
 use super::host_object::{CoreObj, DefinitionKind, HostLibrary};
 use super::source::Source;
 use super::value::*;
-use crate::{Backend, Host, Limits, OutputChunk, Stream};
+use crate::{Backend, Host, Limits, Mime, OutputChunk, Stream};
 use tessel_syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind};
 use tessel_syntax::diag::Span;
 
@@ -469,12 +469,16 @@ impl Interp {
     // Output
 
     pub(crate) fn write(&mut self, stream: Stream, text: String) {
+        self.write_as(stream, text, Mime::Plain)
+    }
+
+    fn write_as(&mut self, stream: Stream, text: String, mime: Mime) {
         if text.is_empty() {
             return;
         }
         self.out_bytes = self.out_bytes.saturating_add(text.len() as u64);
         // Merge consecutive writes to the same stream.
-        let chunk = OutputChunk { stream, text };
+        let chunk = OutputChunk { stream, text, mime };
         if let Some(sink) = &mut self.sink {
             sink(&chunk);
         }
@@ -2494,8 +2498,12 @@ impl Interp {
             },
             _ => self.repr(v)?,
         };
+        let mime = match super::host_object::core_obj(v) {
+            Some(CoreObj::Display { mime, .. }) => mime.clone(),
+            _ => Mime::Plain,
+        };
         self.check_output(text.len() + 1)?;
-        self.write(Stream::Display, format!("{text}\n"));
+        self.write_as(Stream::Display, format!("{text}\n"), mime);
         Ok(())
     }
 }
