@@ -38,8 +38,11 @@ use compiler_core::target::{Backend, Host, NoClock, ReferenceBackend};
 use compiler_core::tvmscript::printer::Dialect;
 use tessel_script::Limits;
 
-pub use python::{notebook_error_span, run_python, CellMode, CellOutput, OutputSink, PythonRun};
+pub use python::{
+    notebook_error_span, run_python, CellMode, CellOutput, OutputSink, PythonRun, RichSpan,
+};
 pub use sections::{split_script, Sections, SCHEDULE_MARKER};
+pub use tessel_script::Mime;
 pub use tvmscript::{apply_schedule, ApplyScheduleError};
 
 /// What a Python script runs with: provided by the host.
@@ -87,6 +90,9 @@ pub struct ScriptOutcome {
     pub console: String,
     /// The console split by notebook cell (Python mode only).
     pub cells: Vec<CellOutput>,
+    /// The parts of `console` that are rich display output (HTML, Markdown,
+    /// code), in order; the rest is plain text.
+    pub rich: Vec<RichSpan>,
     /// The module before scheduling, then after each primitive that changed it.
     pub module_snapshots: Vec<Snapshot>,
     pub trace: Option<Trace>,

@@ -6,7 +6,9 @@
 use compiler_core::diag::{self, Diagnostic, Span};
 use compiler_core::ir::{BaseFunc, IRModule};
 use compiler_core::tvmscript::printer::{print_module, PrintOptions};
-use tessel_script::{notebook_cells, Inspected, Interpreter, OutputChunk, ScriptError, Stream};
+use tessel_script::{
+    notebook_cells, Inspected, Interpreter, Mime, OutputChunk, ScriptError, Stream,
+};
 
 use crate::script_mode::{original, trace_dialect_of};
 use crate::steps::{replay_steps, ScheduleStart};
@@ -29,6 +31,28 @@ pub struct CellOutput {
     /// 1-based line of the script where the cell's text starts.
     pub first_line: usize,
     pub text: String,
+    /// The parts of `text` that are rich display output.
+    pub rich: Vec<RichSpan>,
+}
+
+/// Bytes `start..end` of a console text are display output of kind `mime`
+/// (never [`Mime::Plain`]): a host renders them, a terminal prints them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RichSpan {
+    pub start: usize,
+    pub end: usize,
+    pub mime: Mime,
+}
+
+impl RichSpan {
+    /// The same span `by` bytes further on (when texts are concatenated).
+    fn shifted(&self, by: usize) -> RichSpan {
+        RichSpan {
+            start: self.start + by,
+            end: self.end + by,
+            mime: self.mime.clone(),
+        }
+    }
 }
 
 /// Receives the interpreter's output as it is produced.
@@ -91,19 +115,31 @@ pub fn run_python(
                 text.push('\n');
             }
         }
-        text.push_str(&run.interpreter.take_output_text());
+        let mut rich = Vec::new();
+        for chunk in run.interpreter.take_output() {
+            if chunk.mime != Mime::Plain {
+                rich.push(RichSpan {
+                    start: text.len(),
+                    end: text.len() + chunk.text.len(),
+                    mime: chunk.mime,
+                });
+            }
+            text.push_str(&chunk.text);
+        }
         if let Err(e) = &result {
             text.push_str(&e.traceback);
             if let Some(sink) = &sink {
                 (sink.borrow_mut())(&OutputChunk {
                     stream: Stream::Stderr,
                     text: e.traceback.clone(),
+                    mime: Mime::Plain,
                 });
             }
         }
         run.cells.push(CellOutput {
             first_line: cell.len() - cell.trim_start_matches('\n').len() + 1,
             text,
+            rich,
         });
         if let Err(e) = result {
             run.errors.push(e);
@@ -141,7 +177,12 @@ pub(crate) fn python_mode(source: &str, env: &ScriptEnv) -> ScriptOutcome {
         ..ScriptOutcome::default()
     };
     let run = run_python(source, env, SCRIPT_NAME, CellMode::Notebook, None);
-    out.console = run.cells.iter().map(|c| c.text.as_str()).collect();
+    for cell in &run.cells {
+        let offset = out.console.len();
+        out.rich
+            .extend(cell.rich.iter().map(|span| span.shifted(offset)));
+        out.console.push_str(&cell.text);
+    }
     out.cells = run.cells;
     for e in &run.errors {
         out.errors.push(Diagnostic::error(

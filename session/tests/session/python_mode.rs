@@ -2,7 +2,7 @@
 //! by typed inspection of the globals.
 
 use tessel_script::{Inspected, Interpreter, Limits};
-use tessel_session::{is_python_mode, run_script, Mode, ScriptEnv};
+use tessel_session::{is_python_mode, run_script, Mime, Mode, RichSpan, ScriptEnv};
 
 use super::at;
 
@@ -140,4 +140,44 @@ fn a_failing_cell_does_not_stop_the_notebook() {
     assert!(out.cells[1].text.contains("Traceback"), "{:?}", out.cells);
     assert_eq!(out.cells[2].text, "after 2\n");
     assert!(out.console.ends_with("after 2\n"), "{}", out.console);
+}
+
+/// Rich display output keeps its kind as spans of the console text, per
+/// cell and for the whole notebook (offsets past the earlier cells).
+#[test]
+fn rich_display_output_is_marked_in_the_console() {
+    let src = "from IPython.display import HTML, Code\nprint('first')\n\
+               # %%\nprint('x')\nHTML('<b>b</b>')\n\
+               # %%\nCode('y = 1', language='python')\n";
+    let out = run_script(src, &ScriptEnv::default());
+    assert!(out.errors.is_empty(), "{}", out.console);
+    assert_eq!(out.console, "first\nx\n<b>b</b>\ny = 1\n");
+    let spans: Vec<(&str, Mime)> = out
+        .rich
+        .iter()
+        .map(|s| (&out.console[s.start..s.end], s.mime.clone()))
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            ("<b>b</b>\n", Mime::Html),
+            (
+                "y = 1\n",
+                Mime::Code {
+                    language: Some("python".into())
+                }
+            ),
+        ]
+    );
+    // Within its cell, the HTML comes after the cell's own print.
+    assert_eq!(out.cells[1].text, "x\n<b>b</b>\n");
+    assert_eq!(
+        out.cells[1].rich,
+        vec![RichSpan {
+            start: 2,
+            end: 11,
+            mime: Mime::Html
+        }]
+    );
+    assert!(out.cells[0].rich.is_empty());
 }
