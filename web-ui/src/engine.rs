@@ -24,7 +24,7 @@ use compiler_core::ir::{
 // The script host's interfaces (`tvm.build` backends, the clock).
 use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
 use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, PrintOptions};
-use tessel_session::{check, ScriptEnv};
+use tessel_session::{check, Mime, RichSpan, ScriptEnv};
 
 use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
 use codegen_wasm::Runtime;
@@ -94,6 +94,21 @@ fn editor_diag(source: &str, d: &Diagnostic) -> EditorDiag {
     }
 }
 
+fn rich_part(span: &RichSpan) -> RichPart {
+    let (kind, language) = match &span.mime {
+        Mime::Html => ("html", None),
+        Mime::Markdown => ("markdown", None),
+        Mime::Code { language } => ("code", language.clone()),
+        Mime::Plain => ("text", None),
+    };
+    RichPart {
+        start: span.start,
+        end: span.end,
+        kind: kind.into(),
+        language,
+    }
+}
+
 fn print(module: &IRModule, dialect: Dialect) -> String {
     print_module(module, &PrintOptions::new(dialect))
 }
@@ -124,6 +139,7 @@ pub fn compile(source: &str) -> CompileOutcome {
         .collect();
     CompileOutcome {
         console,
+        rich: script.rich.iter().map(rich_part).collect(),
         trace: script
             .trace
             .as_ref()
@@ -1058,6 +1074,69 @@ mod gallery_tests {
             out.steps.last().unwrap().ir.contains("tmm16"),
             "{}",
             out.steps.last().unwrap().ir
+        );
+    }
+}
+
+#[cfg(test)]
+mod rich_tests {
+    use super::*;
+
+    #[test]
+    fn rich_display_reaches_the_console_as_typed_pieces() {
+        let src = "from IPython.display import HTML, Markdown, Code, display\n\
+                   print('é before')\n\
+                   display(HTML('<b>bold</b>'))\n\
+                   # %%\n\
+                   Markdown('# Title')\n\
+                   # %%\n\
+                   Code('x = 1', language='python')\n\
+                   # %%\n\
+                   raise ValueError('boom')\n";
+        let out = compile(src);
+        let pieces: Vec<(String, &str)> = out
+            .console_pieces()
+            .into_iter()
+            .map(|p| match p {
+                ConsolePiece::Text(t) => ("text".to_string(), t),
+                ConsolePiece::Rich(part, t) => (
+                    format!("{}:{}", part.kind, part.language.as_deref().unwrap_or("-")),
+                    t,
+                ),
+            })
+            .collect();
+        assert_eq!(pieces[0], ("text".into(), "é before\n"));
+        assert_eq!(pieces[1], ("html:-".into(), "<b>bold</b>\n"));
+        assert_eq!(pieces[2], ("markdown:-".into(), "# Title\n"));
+        assert_eq!(pieces[3], ("code:python".into(), "x = 1\n"));
+        assert_eq!(pieces[4].0, "text");
+        assert!(pieces[4].1.contains("ValueError: boom"), "{:?}", pieces[4]);
+        assert_eq!(pieces.len(), 5, "{pieces:?}");
+        let json = serde_json::to_string(&out).unwrap();
+        let back: CompileOutcome = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.rich, out.rich);
+    }
+
+    #[test]
+    fn parts_out_of_the_text_or_order_stay_plain() {
+        let part = |start, end| RichPart {
+            start,
+            end,
+            kind: "html".into(),
+            language: None,
+        };
+        let out = CompileOutcome {
+            console: "aé<b>".into(),
+            rich: vec![part(2, 3), part(3, 6), part(1, 6), part(4, 99)],
+            ..CompileOutcome::default()
+        };
+        // 2..3 splits `é`; 1..6 overlaps the part before it; 4..99 runs out.
+        assert_eq!(
+            out.console_pieces(),
+            vec![
+                ConsolePiece::Text("aé"),
+                ConsolePiece::Rich(&out.rich[1], "<b>"),
+            ]
         );
     }
 }

@@ -169,6 +169,9 @@ pub struct BlockInfo {
 pub struct CompileOutcome {
     /// Text for the console (what the script printed, rendered errors).
     pub console: String,
+    /// The parts of `console` that are rich display output, in order.
+    #[serde(default)]
+    pub rich: Vec<RichPart>,
     /// The module after each step; empty when the program did not parse.
     pub steps: Vec<Step>,
     /// The trace as Python (what `print(sch.trace)` shows).
@@ -178,6 +181,55 @@ pub struct CompileOutcome {
     pub marked_ir: Option<String>,
     /// Milliseconds the worker spent.
     pub millis: f64,
+}
+
+/// Bytes `start..end` of the console are rich display output: `kind` is
+/// `html` (`IPython.display.HTML`, shown sanitised), `markdown` (rendered,
+/// then sanitised) or `code` (highlighted, with its `language` if given).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RichPart {
+    pub start: usize,
+    pub end: usize,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
+/// A piece of the console to show: plain text, or rich output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConsolePiece<'a> {
+    Text(&'a str),
+    Rich(&'a RichPart, &'a str),
+}
+
+impl CompileOutcome {
+    /// The console cut into plain text and rich parts, in order. A part
+    /// whose bounds do not fall inside the text, in order, on character
+    /// boundaries stays plain text.
+    pub fn console_pieces(&self) -> Vec<ConsolePiece<'_>> {
+        let text = self.console.as_str();
+        let mut pieces = Vec::new();
+        let mut at = 0;
+        for part in &self.rich {
+            let fits = at <= part.start
+                && part.start < part.end
+                && part.end <= text.len()
+                && text.is_char_boundary(part.start)
+                && text.is_char_boundary(part.end);
+            if !fits {
+                continue;
+            }
+            if at < part.start {
+                pieces.push(ConsolePiece::Text(&text[at..part.start]));
+            }
+            pieces.push(ConsolePiece::Rich(part, &text[part.start..part.end]));
+            at = part.end;
+        }
+        if at < text.len() {
+            pieces.push(ConsolePiece::Text(&text[at..]));
+        }
+        pieces
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
