@@ -1,5 +1,7 @@
 // Bundles src/editor.js and CodeMirror into one minified script,
-// build/tessel-editor.js, which web-ui/index.html hands to trunk.
+// build/tessel-editor.js, which web-ui/index.html hands to trunk; and
+// src/rich.js (Markdown and the HTML sanitiser) into build/tessel-rich.js,
+// which trunk copies as is and editor.js loads on first use.
 // Trunk runs this as a pre-build hook (Trunk.toml); it installs the npm
 // packages on first use (`npm ci`, pinned by package-lock.json) and does
 // nothing when the bundle is newer than its inputs.
@@ -10,29 +12,33 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, 'build', 'tessel-editor.js');
+const richOut = join(here, 'build', 'tessel-rich.js');
 const inputs = [join(here, 'package-lock.json'), join(here, 'build.mjs'),
   ...readdirSync(join(here, 'src')).map((f) => join(here, 'src', f))];
 
 const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
-if (existsSync(out) && inputs.every((p) => mtime(p) <= mtime(out)) &&
+const oldest = Math.min(mtime(out), mtime(richOut));
+if (oldest > 0 && inputs.every((p) => mtime(p) <= oldest) &&
     existsSync(join(here, 'node_modules', '.package-lock.json'))) {
   process.exit(0);
 }
 if (mtime(join(here, 'node_modules', '.package-lock.json')) < mtime(join(here, 'package-lock.json'))) {
-  console.log('editor: npm ci (CodeMirror, esbuild)');
+  console.log('editor: npm ci (CodeMirror, DOMPurify, marked, esbuild)');
   execSync('npm ci --no-audit --no-fund --loglevel=error', { cwd: here, stdio: 'inherit' });
 }
 const esbuild = await import(join(here, 'node_modules', 'esbuild', 'lib', 'main.js'));
 mkdirSync(dirname(out), { recursive: true });
-const result = await esbuild.build({
-  entryPoints: [join(here, 'src', 'editor.js')],
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: ['es2020'],
-  outfile: out,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-if (result.errors.length) process.exit(1);
-console.log(`editor: built ${out} (${statSync(out).size} bytes)`);
+for (const [entry, outfile] of [['editor.js', out], ['rich.js', richOut]]) {
+  const result = await esbuild.build({
+    entryPoints: [join(here, 'src', entry)],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020'],
+    outfile,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  if (result.errors.length) process.exit(1);
+  console.log(`editor: built ${outfile} (${statSync(outfile).size} bytes)`);
+}

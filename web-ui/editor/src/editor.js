@@ -15,8 +15,8 @@ import {
 } from '@codemirror/language';
 import { closeBrackets, closeBracketsKeymap, autocompletion, completionKeymap } from '@codemirror/autocomplete';
 import { setDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
-import { python } from '@codemirror/lang-python';
-import { tags as t } from '@lezer/highlight';
+import { python, pythonLanguage } from '@codemirror/lang-python';
+import { tags as t, highlightCode } from '@lezer/highlight';
 
 // Token colours come from CSS classes (static/style.css), so light and dark
 // mode are one stylesheet, shared with the IR view's highlighter.
@@ -146,8 +146,66 @@ function create(parent, doc, readOnly, onChange, onCommand) {
   };
 }
 
+// The rich-output bundle (rich.js: Markdown and the HTML sanitiser), loaded
+// once, the first time the page shows rich output.
+let richLoaded = null;
+function loadRich() {
+  if (window.TesselRich) return Promise.resolve(window.TesselRich);
+  if (!richLoaded) {
+    richLoaded = new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = new URL('tessel-rich.js', document.baseURI).href;
+      script.onload = () => resolve(window.TesselRich);
+      script.onerror = () => {
+        richLoaded = null;
+        reject(new Error('could not load tessel-rich.js'));
+      };
+      document.head.appendChild(script);
+    });
+  }
+  return richLoaded;
+}
+
+// Fills `element` with `text` highlighted as the editor does (Python; any
+// other language stays plain text).
+function renderCode(element, text, language) {
+  element.textContent = '';
+  if (language) element.dataset.language = language;
+  const code = text.replace(/\n$/, '');
+  if (language && !/^(i?python\d?|py)$/i.test(language)) {
+    element.textContent = code;
+    return;
+  }
+  highlightCode(code, pythonLanguage.parser.parse(code), highlight, (piece, classes) => {
+    const span = document.createElement('span');
+    if (classes) span.className = classes;
+    span.textContent = piece;
+    element.appendChild(span);
+  }, () => element.appendChild(document.createTextNode('\n')));
+  element.dataset.rendered = 'code';
+}
+
+// Fills `element` with `text` rendered as `kind`: `code` (highlighted, in
+// `language`), `html` or `markdown` (sanitised). Until the HTML/Markdown
+// renderer has loaded (or if it cannot), the element shows the text as it is.
+function renderRich(element, kind, text, language) {
+  if (kind === 'code') {
+    renderCode(element, text, language);
+    return;
+  }
+  element.textContent = text;
+  if (kind !== 'html' && kind !== 'markdown') return;
+  loadRich().then((rich) => {
+    // A newer render of the same element may have superseded this one.
+    if (element.textContent !== text) return;
+    element.innerHTML = kind === 'markdown' ? rich.markdown(text) : rich.html(text);
+    element.dataset.rendered = kind;
+  }, (e) => console.warn(e.message));
+}
+
 // `current` is the most recent editor (the e2e tests read the document through it).
 window.TesselEditor = {
+  renderRich,
   create(...args) {
     const editor = create(...args);
     window.TesselEditor.current = editor;
