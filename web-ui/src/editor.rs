@@ -1,5 +1,7 @@
 //! Bindings to the CodeMirror editor bundle (`web-ui/editor/src/editor.js`,
-//! which defines `window.TesselEditor`).
+//! which defines `window.TesselEditor`), and to its rich output: code
+//! highlighted as in the editor, HTML and Markdown through the sanitising
+//! renderer it loads on first use (`web-ui/editor/src/rich.js`).
 
 use wasm_bindgen::prelude::*;
 
@@ -17,6 +19,12 @@ extern "C" {
         on_change: &js_sys::Function,
         on_command: &js_sys::Function,
     ) -> EditorHandle;
+
+    /// Fills `element` with `text` rendered as `kind`: `code` highlighted
+    /// (`language` empty or Python), `html` or `markdown` sanitised once the
+    /// renderer has loaded.
+    #[wasm_bindgen(js_namespace = TesselEditor, js_name = renderRich)]
+    pub fn render_rich(element: &web_sys::HtmlElement, kind: &str, text: &str, language: &str);
 
     #[wasm_bindgen(method, js_name = getDoc)]
     pub fn get_doc(this: &EditorHandle) -> String;

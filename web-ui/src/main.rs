@@ -1025,6 +1025,39 @@ fn PaneStatus(pane: Pane) -> impl IntoView {
     }
 }
 
+/// The console's text with rich display output rendered by the editor
+/// bundle: HTML and Markdown sanitised, code highlighted like the editor.
+fn console_view(c: &CompileOutcome) -> impl IntoView {
+    c.console_pieces()
+        .into_iter()
+        .map(|piece| match piece {
+            ConsolePiece::Rich(part, text) => rich_view(
+                &part.kind,
+                text.to_string(),
+                part.language.clone().unwrap_or_default(),
+                "",
+            )
+            .into_any(),
+            ConsolePiece::Text(text) => text.to_string().into_any(),
+        })
+        .collect_view()
+}
+
+/// A block showing `text` rendered as `kind` (`markdown`, `html` or `code`
+/// in `language`) by `TesselEditor.renderRich`, which sanitises HTML and
+/// Markdown (its renderer loads on first use; the raw text shows until then).
+fn rich_view(kind: &str, text: String, language: String, id: &'static str) -> impl IntoView {
+    let host = NodeRef::<html::Div>::new();
+    let class = format!("rich rich-{kind}");
+    let kind = kind.to_string();
+    Effect::new(move |_| {
+        if let Some(el) = host.get() {
+            editor::render_rich(&el, &kind, &text, &language);
+        }
+    });
+    view! { <div class=class id=(!id.is_empty()).then_some(id) node_ref=host></div> }
+}
+
 #[component]
 fn EditorPane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -1092,7 +1125,7 @@ fn ConsolePane() -> impl IntoView {
             {move || ctx.compiled.with(|c| c.as_ref().map(|c| {
                 let errors = c.errors.clone();
                 view! {
-                    <pre class="console-text">{c.console.clone()}</pre>
+                    <pre class="console-text">{console_view(c)}</pre>
                     <ul class="diag-list">
                         {errors.into_iter().map(|d| {
                             let from = d.from;
@@ -1902,7 +1935,11 @@ fn ExercisePanel() -> impl IntoView {
                 <button id="reset-button" class="tb" title="Back to the starting code"
                     on:click=move |_| ctx.reset_exercise()>"Reset"</button>
             </div>
-            <div class="statement" id="exercise-statement">{move || info().statement}</div>
+            {move || view! {
+                <div class="statement">
+                    {rich_view("markdown", info().statement, String::new(), "exercise-statement")}
+                </div>
+            }}
             <ol class="hints" id="hints">
                 {move || {
                     let shown = ctx.hints_shown.get();
