@@ -362,6 +362,16 @@ const tests = [
       let f = await frameOf();
       const title = await f.textContent('#exercise-title');
       if (!title.includes('Broadcast add')) throw new Error(`exercise title: ${title}`);
+      // The statement is Markdown: `add` as code, the formula as a code block.
+      await f.waitForSelector('#exercise-statement[data-rendered="markdown"] p code', { timeout: TIMEOUT_MS });
+      const statement = await f.$eval('#exercise-statement', (el) => ({
+        code: [...el.querySelectorAll('p code')].map((c) => c.textContent),
+        block: el.querySelector('pre code')?.textContent ?? '',
+        text: el.textContent,
+      }));
+      if (!statement.code.includes('add') || !statement.block.includes('C[i, j] = A[i, j] + B[j]') || statement.text.includes('`')) {
+        throw new Error(`the statement is not rendered Markdown: ${JSON.stringify(statement)}`);
+      }
       if (await f.$('#run-button')) throw new Error('the embedded exercise shows Run');
       if (await f.$('#examples-button')) throw new Error('the embedded exercise shows the gallery');
       if (!(await f.$('a:has-text("Open in Tessel")'))) throw new Error('no "Open in Tessel" link');
@@ -448,6 +458,68 @@ const tests = [
     if (out.indexOf('NameError') > out.indexOf('after the failing cell')) throw new Error(`the traceback is not under its cell:\n${out.slice(0, 600)}`);
     await page.waitForSelector('.cm-lintRange-error', { timeout: TIMEOUT_MS });
     await shot(page, '10b-notebook-failing-cell.png');
+  }],
+
+  ['rich display: HTML sanitised, Markdown rendered, Code highlighted', async ({ page }) => {
+    const requests = [];
+    const onRequest = (req) => requests.push(req.url());
+    page.on('request', onRequest);
+    const script = [
+      'from IPython.display import HTML, Markdown, Code, display',
+      `display(HTML('<p id="rich-p"><b>bold</b><script>window.__richScript = 1</script>'`
+        + ` '<img src=x onerror="window.__richImg = 1"><a href="javascript:window.__richLink = 1">link</a>'`
+        + ` '<iframe src="https://example.com/"></iframe><style>body { background: red }</style></p>'))`,
+      '# %%',
+      "Markdown('## Heading\\n\\n- one\\n- *two*')",
+      '# %%',
+      "Code('for i in range(4):\\n    x = i', language='python')",
+      '',
+    ].join('\n');
+    try {
+      await page.evaluate((t) => window.TesselEditor.current.setDoc(t, true), script);
+      await page.waitForSelector('#console .rich-html[data-rendered="html"] b', { timeout: 60_000 });
+      await page.waitForSelector('#console .rich-markdown[data-rendered="markdown"] h2', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('#console .rich-code[data-rendered="code"]', { timeout: TIMEOUT_MS });
+      // Long enough for an image error handler or a fetch to have happened.
+      await page.waitForTimeout(500);
+      const html = await page.$eval('#console .rich-html', (el) => ({
+        bold: el.querySelector('b')?.textContent,
+        inner: el.innerHTML,
+        scripts: el.querySelectorAll('script, iframe, style').length,
+        img: el.querySelector('img') ? [...el.querySelector('img').attributes].map((a) => a.name) : null,
+        href: el.querySelector('a')?.getAttribute('href') ?? null,
+        pageIdTaken: !!document.getElementById('rich-p'),
+        flags: [window.__richScript, window.__richImg, window.__richLink],
+        background: getComputedStyle(document.body).backgroundColor,
+      }));
+      if (html.bold !== 'bold') throw new Error(`no bold element: ${html.inner}`);
+      if (html.scripts) throw new Error(`a script, iframe or style survived: ${html.inner}`);
+      if (!html.img || html.img.some((a) => a === 'onerror' || a === 'src')) throw new Error(`the image keeps ${html.img}: ${html.inner}`);
+      if (html.href !== null) throw new Error(`the javascript: link kept its href ${html.href}`);
+      if (html.pageIdTaken) throw new Error('displayed HTML took a page id');
+      if (html.flags.some((f) => f !== undefined)) throw new Error(`displayed HTML ran code: flags ${html.flags}`);
+      if (html.background === 'rgb(255, 0, 0)') throw new Error('a displayed style sheet restyled the page');
+      const fetched = requests.filter((r) => r.endsWith('/x') || r.includes('example.com'));
+      if (fetched.length) throw new Error(`displayed HTML loaded ${fetched.join(', ')}`);
+      const md = await page.$eval('#console .rich-markdown', (el) => ({
+        h2: el.querySelector('h2')?.textContent,
+        items: [...el.querySelectorAll('li')].map((li) => li.textContent),
+        em: el.querySelector('li em')?.textContent,
+      }));
+      if (md.h2 !== 'Heading' || md.items.join('|') !== 'one|two' || md.em !== 'two') throw new Error(`Markdown: ${JSON.stringify(md)}`);
+      const code = await page.$eval('#console .rich-code', (el) => ({
+        language: el.dataset.language,
+        keywords: [...el.querySelectorAll('.tok-kw')].map((k) => k.textContent),
+        text: el.textContent,
+      }));
+      if (code.language !== 'python' || !code.keywords.includes('for') || !code.text.includes('    x = i')) throw new Error(`Code: ${JSON.stringify(code)}`);
+      // A tall window, so that the console shows all three displays.
+      await page.setViewportSize({ width: 1366, height: 1300 });
+      await shot(page, '10c-rich-display.png');
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 768 });
+      page.off('request', onRequest);
+    }
   }],
 
   ['compile latency of the course programs and schedules', async ({ page }) => {
