@@ -1,7 +1,8 @@
 // Bundles src/editor.js and CodeMirror into one minified script,
 // build/tessel-editor.js, which web-ui/index.html hands to trunk; and
-// src/rich.js (Markdown and the HTML sanitiser) into build/tessel-rich.js,
-// which trunk copies as is and editor.js loads on first use.
+// src/markdown.js (marked) and src/rich.js (DOMPurify) into
+// build/tessel-markdown.js and build/tessel-rich.js, which trunk copies as
+// they are and editor.js loads on first use.
 // Trunk runs this as a pre-build hook (Trunk.toml); it installs the npm
 // packages on first use (`npm ci`, pinned by package-lock.json) and does
 // nothing when the bundle is newer than its inputs.
@@ -13,11 +14,12 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, 'build', 'tessel-editor.js');
 const richOut = join(here, 'build', 'tessel-rich.js');
+const markdownOut = join(here, 'build', 'tessel-markdown.js');
 const inputs = [join(here, 'package-lock.json'), join(here, 'build.mjs'),
   ...readdirSync(join(here, 'src')).map((f) => join(here, 'src', f))];
 
 const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
-const oldest = Math.min(mtime(out), mtime(richOut));
+const oldest = Math.min(mtime(out), mtime(richOut), mtime(markdownOut));
 if (oldest > 0 && inputs.every((p) => mtime(p) <= oldest) &&
     existsSync(join(here, 'node_modules', '.package-lock.json'))) {
   process.exit(0);
@@ -28,7 +30,7 @@ if (mtime(join(here, 'node_modules', '.package-lock.json')) < mtime(join(here, '
 }
 const esbuild = await import(join(here, 'node_modules', 'esbuild', 'lib', 'main.js'));
 mkdirSync(dirname(out), { recursive: true });
-for (const [entry, outfile] of [['editor.js', out], ['rich.js', richOut]]) {
+for (const [entry, outfile] of [['editor.js', out], ['rich.js', richOut], ['markdown.js', markdownOut]]) {
   const result = await esbuild.build({
     entryPoints: [join(here, 'src', entry)],
     bundle: true,

@@ -1,7 +1,7 @@
 //! Bindings to the CodeMirror editor bundle (`web-ui/editor/src/editor.js`,
 //! which defines `window.TesselEditor`), and to its rich output: code
-//! highlighted as in the editor, HTML and Markdown through the sanitising
-//! renderer it loads on first use (`web-ui/editor/src/rich.js`).
+//! highlighted as in the editor, Markdown and HTML through the renderers it
+//! loads on first use (`web-ui/editor/src/markdown.js`, `rich.js`).
 
 use wasm_bindgen::prelude::*;
 
@@ -21,8 +21,8 @@ extern "C" {
     ) -> EditorHandle;
 
     /// Fills `element` with `text` rendered as `kind`: `code` highlighted
-    /// (`language` empty or Python), `html` or `markdown` sanitised once the
-    /// renderer has loaded.
+    /// (`language` empty or Python); `html`, `markdown` or `statement` once
+    /// their renderer has loaded.
     #[wasm_bindgen(js_namespace = TesselEditor, js_name = renderRich)]
     pub fn render_rich(element: &web_sys::HtmlElement, kind: &str, text: &str, language: &str);
 

@@ -1061,9 +1061,11 @@ fn console_view(c: &CompileOutcome) -> impl IntoView {
         .collect_view()
 }
 
-/// A block showing `text` rendered as `kind` (`markdown`, `html` or `code`
-/// in `language`) by `TesselEditor.renderRich`, which sanitises HTML and
-/// Markdown (its renderer loads on first use; the raw text shows until then).
+/// A block showing `text` rendered as `kind` by `TesselEditor.renderRich`:
+/// `html` sanitised, `markdown` rendered then sanitised, `statement` (an
+/// exercise's, the site's own) rendered as Markdown with raw HTML escaped,
+/// `code` highlighted in `language`. The renderers load on first use; the
+/// raw text shows until then.
 fn rich_view(kind: &str, text: String, language: String, id: &'static str) -> impl IntoView {
     let host = NodeRef::<html::Div>::new();
     let class = format!("rich rich-{kind}");
@@ -2001,7 +2003,7 @@ fn ExercisePanel() -> impl IntoView {
             </div>
             {move || view! {
                 <div class="statement">
-                    {rich_view("markdown", info().statement, String::new(), "exercise-statement")}
+                    {rich_view("statement", info().statement, String::new(), "exercise-statement")}
                 </div>
             }}
             <ol class="hints" id="hints">

@@ -146,25 +146,37 @@ function create(parent, doc, readOnly, onChange, onCommand) {
   };
 }
 
-// The rich-output bundle (rich.js: Markdown and the HTML sanitiser), loaded
-// once, the first time the page shows rich output.
-let richLoaded = null;
-function loadRich() {
-  if (window.TesselRich) return Promise.resolve(window.TesselRich);
-  if (!richLoaded) {
-    richLoaded = new Promise((resolve, reject) => {
+// The Markdown renderer (markdown.js) and the HTML sanitiser (rich.js),
+// each its own script, loaded once, the first time the page needs it.
+const loading = {};
+function load(file, global) {
+  if (window[global]) return Promise.resolve(window[global]);
+  if (!loading[file]) {
+    loading[file] = new Promise((resolve, reject) => {
       const script = document.createElement('script');
-      script.src = new URL('tessel-rich.js', document.baseURI).href;
-      script.onload = () => resolve(window.TesselRich);
+      script.src = new URL(file, document.baseURI).href;
+      script.onload = () => resolve(window[global]);
       script.onerror = () => {
-        richLoaded = null;
-        reject(new Error('could not load tessel-rich.js'));
+        delete loading[file];
+        reject(new Error(`could not load ${file}`));
       };
       document.head.appendChild(script);
     });
   }
-  return richLoaded;
+  return loading[file];
 }
+const loadMarkdown = () => load('tessel-markdown.js', 'TesselMarkdown');
+const loadSanitiser = () => load('tessel-rich.js', 'TesselRich');
+
+// `kind` → HTML, once its scripts have loaded: a display's HTML sanitised,
+// a display's Markdown rendered then sanitised, an exercise statement (the
+// site's own text) rendered by the safe-by-construction Markdown renderer.
+const RENDERERS = {
+  html: (text) => loadSanitiser().then((s) => s.html(text)),
+  markdown: (text) => Promise.all([loadMarkdown(), loadSanitiser()])
+    .then(([md, s]) => s.html(md.render(text))),
+  statement: (text) => loadMarkdown().then((md) => md.render(text)),
+};
 
 // Fills `element` with `text` highlighted as the editor does (Python; any
 // other language stays plain text).
@@ -186,7 +198,7 @@ function renderCode(element, text, language) {
 }
 
 // Fills `element` with `text` rendered as `kind`: `code` (highlighted, in
-// `language`), `html` or `markdown` (sanitised). Until the HTML/Markdown
+// `language`), `html`, `markdown` or `statement` (see RENDERERS). Until the
 // renderer has loaded (or if it cannot), the element shows the text as it is.
 function renderRich(element, kind, text, language) {
   if (kind === 'code') {
@@ -194,12 +206,13 @@ function renderRich(element, kind, text, language) {
     return;
   }
   element.textContent = text;
-  if (kind !== 'html' && kind !== 'markdown') return;
-  loadRich().then((rich) => {
+  const render = RENDERERS[kind];
+  if (!render) return;
+  render(text).then((html) => {
     // A newer render of the same element may have superseded this one.
     if (element.textContent !== text) return;
-    element.innerHTML = kind === 'markdown' ? rich.markdown(text) : rich.html(text);
-    element.dataset.rendered = kind;
+    element.innerHTML = html;
+    element.dataset.rendered = kind === 'statement' ? 'markdown' : kind;
   }, (e) => console.warn(e.message));
 }
 

@@ -1,10 +1,9 @@
-// Rich output for the playground: IPython's HTML and Markdown displays and
-// the exercise statements (Markdown), turned into HTML that is safe to put
-// in the page. Bundled on its own (build/tessel-rich.js) and loaded by
-// editor.js the first time something rich is shown, so pages without rich
-// output never download it.
+// The HTML sanitiser for the playground's console: IPython's HTML displays,
+// and its Markdown displays once markdown.js has rendered them, turned into
+// HTML that is safe to put in the page. Bundled on its own
+// (build/tessel-rich.js) and loaded by editor.js the first time the console
+// shows HTML or Markdown, so other pages never download it.
 //
-// Markdown: `marked` (CommonMark + GitHub tables, small, no dependencies).
 // Sanitising: DOMPurify (the maintained DOM-based sanitiser browsers'
 // own Sanitizer API was modelled on), with a stricter policy than its
 // default: no scripts or event handlers (DOMPurify's default), and nothing
@@ -15,7 +14,6 @@
 // http(s), mailto and in-page) and open in a new tab. Ids and names get a
 // `user-content-` prefix so displayed HTML cannot clobber the page's own.
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
 
 const FORBID_TAGS = [
   'style', 'link', 'meta', 'base', 'iframe', 'frame', 'frameset', 'object', 'embed',
@@ -54,16 +52,9 @@ const CONFIG = {
   SANITIZE_NAMED_PROPS: true,
 };
 
-const markdown = new Marked({ gfm: true, breaks: false, async: false });
-
 /** Sanitised HTML for untrusted HTML. */
 function html(text) {
   return purify.sanitize(text, CONFIG);
 }
 
-/** Markdown rendered to HTML, then sanitised (Markdown may hold raw HTML). */
-function md(text) {
-  return html(markdown.parse(text));
-}
-
-window.TesselRich = { html, markdown: md };
+window.TesselRich = { html };
