@@ -741,7 +741,11 @@ pub enum SpeedError {
 /// timing. Each speed check that got as far as timing is a
 /// [`PendingSpeed`], its result in the verdict a placeholder until
 /// [`Verdict::complete_speed`].
-pub fn begin_check(exercise: &Exercise, answer: &str, env: &CheckEnv) -> (Verdict, Vec<PendingSpeed>) {
+pub fn begin_check(
+    exercise: &Exercise,
+    answer: &str,
+    env: &CheckEnv,
+) -> (Verdict, Vec<PendingSpeed>) {
     let outcome = run_script(answer, &env.script);
     let index = LineIndex::new(answer);
     let mut results = Vec::new();
@@ -821,8 +825,8 @@ fn begin_speed(
 ) -> Result<PendingSpeed, CheckResult> {
     let name = &exercise.function;
     let student = final_function(outcome, name).map_err(|m| failed("speed", m))?;
-    let (_, base) = author_function(baseline, "baseline", name, &env.script)
-        .map_err(|m| failed("speed", m))?;
+    let (_, base) =
+        author_function(baseline, "baseline", name, &env.script).map_err(|m| failed("speed", m))?;
     let sizes: HashMap<String, i64> = exercise.sizes.iter().cloned().collect();
     let inputs = eval::random_inputs(&base, INPUT_SEED, &sizes)
         .map_err(|e| failed("speed", format!("could not make inputs: {}", e.message)))?;

@@ -9,8 +9,8 @@ use std::rc::Rc;
 use compiler_core::analysis::structural_equal::{assert_structural_equal, EqualOptions};
 use compiler_core::target::{Host, NoClock, ReferenceBackend};
 use tessel_session::exercise::{
-    begin_check, check_answer, complete_speed, measure_speed, Check, CheckEnv, CheckKind,
-    Exercise, PendingSpeed, SpeedError, SpeedTimes, Status,
+    begin_check, check_answer, complete_speed, measure_speed, Check, CheckEnv, CheckKind, Exercise,
+    PendingSpeed, SpeedError, SpeedTimes, Status,
 };
 use tessel_session::ScriptEnv;
 
@@ -221,8 +221,13 @@ impl Host for Ticks {
 fn measuring_at_once_times_both_runs_times_each() {
     let ex = exercise("llvm");
     let p = pending_of(&ex);
-    let times = measure_speed(&p, &ReferenceBackend::default(), &Ticks(Cell::new(0.0)), 1 << 30)
-        .expect("the reference backend runs both");
+    let times = measure_speed(
+        &p,
+        &ReferenceBackend::default(),
+        &Ticks(Cell::new(0.0)),
+        1 << 30,
+    )
+    .expect("the reference backend runs both");
     assert_eq!(times.baseline.len(), 3);
     assert_eq!(times.student.len(), 3);
     assert!(times
