@@ -627,6 +627,55 @@ const tests = [
     }
   }],
 
+  ['GPU exercise: the speed check of the reference answer is timed on WebGPU', async ({ browser, url }) => {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    try {
+      const p = await ctx.newPage();
+      const errors = [];
+      p.on('pageerror', (err) => errors.push(err.message));
+      await p.goto(`${url}?exercise=gpu-shared-memory`, { waitUntil: 'load' });
+      await p.waitForSelector('#exercise-title', { timeout: TIMEOUT_MS });
+      await p.waitForFunction(() => window.TesselEditor?.current?.getDoc().includes('# TODO: fetch A'), null, { timeout: TIMEOUT_MS });
+      // The reference answer: the starting code plus the cooperative fetch
+      // (the page never ships solutions).
+      const start = await p.evaluate(() => window.TesselEditor.current.getDoc());
+      const fetch = [
+        'A_shared = sch.cache_read(block=block_C, read_buffer_index=0, storage_scope="shared")',
+        'sch.compute_at(block=A_shared, loop=k0)',
+        'inner0, inner1 = sch.get_loops(block=A_shared)[-2:]',
+        'inner = sch.fuse(inner0, inner1)',
+        '_, ftx = sch.split(loop=inner, factors=[None, 64])',
+        'sch.bind(ftx, "threadIdx.x")',
+      ].join('\n');
+      const answer = start.replace("# TODO: fetch A's tile into shared memory, cooperatively", fetch);
+      if (answer === start) throw new Error('the starting code has no TODO line to replace');
+      await p.evaluate((t) => window.TesselEditor.current.setDoc(t, true), answer);
+      await p.click('#check-button');
+      await p.waitForSelector('#verdict [data-check="speed"]', { timeout: 120_000 });
+      const status = async (name) => p.$eval(`#verdict [data-check="${name}"]`, (el) => ['pass', 'fail', 'skip'].find((c) => el.classList.contains(c)));
+      const speed = await p.textContent('#verdict [data-check="speed"]');
+      for (const name of ['runs', 'schedule', 'numbers']) {
+        if ((await status(name)) !== 'pass') throw new Error(`${name}: ${await p.textContent(`#verdict [data-check="${name}"]`)}`);
+      }
+      // Timed, not skipped; SwiftShader runs the kernels on the CPU, so the
+      // ratio it measures is not a GPU's: the numbers must be there, the pass
+      // is not asserted.
+      const speedStatus = await status('speed');
+      if (speedStatus === 'skip') throw new Error(`the speed check was skipped: ${speed}`);
+      const numbers = /yours: ([\d.]+ (?:µs|ms|s)), baseline: ([\d.]+ (?:µs|ms|s)) \(median of 5 runs each\): ([\d.]+)x/.exec(speed);
+      if (!numbers) throw new Error(`no measured times in the speed check: ${speed}`);
+      const verdictLine = speedStatus === 'pass' ? /is [\d.]+x as fast as the baseline \(needed 1x\)/ : /is [\d.]+x as fast as the baseline; it must reach 1x/;
+      if (!verdictLine.test(speed)) throw new Error(`speed message: ${speed}`);
+      const timing = await p.textContent('#verdict-timing');
+      if (!timing.includes('WebGPU') || !/timestamp queries|wall clock/.test(timing)) throw new Error(`timing note: ${timing}`);
+      console.log(`e2e: gpu-shared-memory speed on WebGPU: ${speedStatus}, yours ${numbers[1]}, baseline ${numbers[2]}, ${numbers[3]}x (${timing})`);
+      await p.screenshot({ path: join(outDir, '15-gpu-exercise-speed.png') });
+      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    } finally {
+      await ctx.close();
+    }
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],

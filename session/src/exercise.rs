@@ -11,7 +11,11 @@
 //! - **schedule**: primitives the schedule must / must not use, loops bound
 //!   to GPU threads, buffers in given memory scopes;
 //! - **speed**: faster than a baseline by a ratio, both timed one after the
-//!   other on the host's backend (median of runs), the numbers shown;
+//!   other (median of runs), the numbers shown. [`begin_check`] stops
+//!   before the timing and hands it out as [`PendingSpeed`]s, so a host
+//!   whose GPU is asynchronous (WebGPU in the page) times the kernels
+//!   itself and finishes the verdict with [`complete_speed`];
+//!   [`check_answer`] times them at once on the host's backend;
 //! - **output**: what the answer printed.
 //!
 //! The verdict ([`Verdict::render`]) is the one text every host shows, so
@@ -142,7 +146,8 @@ pub struct CheckEnv {
     pub script: ScriptEnv,
     /// `None` when the backend runs GPU targets on a GPU; otherwise why
     /// not (shown to the student): numbers then run on the reference
-    /// interpreter and speed checks are skipped.
+    /// interpreter, and [`check_answer`] skips speed checks (a host that
+    /// times GPU code itself completes them from [`begin_check`]).
     pub no_gpu: Option<String>,
 }
 
@@ -235,49 +240,20 @@ impl Verdict {
 /// Grades `answer` (exactly what the student's editor holds) against
 /// `exercise`.
 pub fn check_answer(exercise: &Exercise, answer: &str, env: &CheckEnv) -> Verdict {
-    let outcome = run_script(answer, &env.script);
-    let index = LineIndex::new(answer);
-    let mut results = Vec::new();
-    let error = outcome.errors.iter().find(|d| d.is_error());
-    let runs = match error {
-        Some(d) => failed("runs", format!("your code does not run: {}", d.message))
-            .at(&index, Some(d.span)),
-        None => passed("runs", "your code runs without errors".into()),
-    };
-    let ran = runs.status == Status::Passed;
-    results.push(runs);
-    for check in &exercise.checks {
-        let name = check.kind.name();
-        let mut result = if !ran {
-            skipped(name, "not checked until your code runs".into())
-        } else {
-            match &check.kind {
-                CheckKind::Numbers {
-                    reference,
-                    tolerance,
-                } => check_numbers(exercise, &outcome, reference.as_deref(), *tolerance, env),
-                CheckKind::Structure { target } => check_structure(exercise, &outcome, target, env),
-                CheckKind::Schedule(rules) => check_schedule(exercise, &outcome, rules),
-                CheckKind::Speed {
-                    baseline,
-                    min_speedup,
-                    runs,
-                } => check_speed(exercise, &outcome, baseline, *min_speedup, *runs, env),
-                CheckKind::Output { expected, matching } => {
-                    check_output(&outcome, expected, *matching)
-                }
-            }
+    let (mut verdict, pending) = begin_check(exercise, answer, env);
+    for p in &pending {
+        let measured = match (&env.no_gpu, p.is_gpu()) {
+            (Some(why), true) => Err(SpeedError::Unavailable(why.clone())),
+            _ => measure_speed(
+                p,
+                &*env.script.backend,
+                &*env.script.host,
+                env.script.limits.steps,
+            ),
         };
-        if result.status == Status::Failed {
-            if let Some(advice) = &check.advice {
-                result.details.push(format!("hint: {advice}"));
-            }
-        }
-        // Spans of IR inside Python cells are not offsets into the answer.
-        let span = result.span.filter(|_| outcome.mode == crate::Mode::Script);
-        results.push(result.at(&index, span));
+        verdict.complete_speed(p, measured);
     }
-    Verdict { results }
+    verdict
 }
 
 fn passed(name: &str, message: String) -> CheckResult {
@@ -704,83 +680,265 @@ impl Found {
     }
 }
 
-fn check_speed(
+/// A speed check waiting for its timing: the two functions, their inputs
+/// and what the answer must reach. [`check_answer`] times it at once on the
+/// host's backend ([`measure_speed`]); a host whose GPU is asynchronous
+/// (the page's WebGPU) times it itself and hands the times to
+/// [`complete_speed`], so both show the same verdict for the same times.
+#[derive(Clone, Debug)]
+pub struct PendingSpeed {
+    /// Where its result goes in [`Verdict::results`].
+    pub index: usize,
+    /// The function's name in both programs.
+    pub function: String,
+    /// What both are built for (the exercise's target).
+    pub target: String,
+    /// The answer's function, as its schedule left it.
+    pub student: Rc<PrimFunc>,
+    pub baseline: Rc<PrimFunc>,
+    /// Seeded random inputs, the same for both.
+    pub inputs: Vec<NDArray>,
+    /// Timed runs of each, alternating (the medians count).
+    pub runs: u32,
+    pub min_speedup: f64,
+    /// The exercise's advice, shown when the check fails.
+    pub advice: Option<String>,
+}
+
+impl PendingSpeed {
+    /// Whether the functions run on a GPU.
+    pub fn is_gpu(&self) -> bool {
+        TargetSpec::new(&self.target).is_gpu()
+    }
+
+    /// `func` alone in a module, as a backend builds it.
+    pub fn module(&self, func: &Rc<PrimFunc>) -> IRModule {
+        single(&self.function, func)
+    }
+}
+
+/// Seconds of each timed run, in the order they ran.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpeedTimes {
+    pub student: Vec<f64>,
+    pub baseline: Vec<f64>,
+}
+
+/// Why a speed measurement did not finish.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpeedError {
+    BaselineBuild(String),
+    StudentBuild(String),
+    BaselineRun(String),
+    StudentRun(String),
+    /// The device failed: lost, timed out, an error of its API (fails).
+    Device(String),
+    /// Nothing here can time the code; the reason (skips).
+    Unavailable(String),
+}
+
+/// The first half of [`check_answer`]: every check but the speed checks'
+/// timing. Each speed check that got as far as timing is a
+/// [`PendingSpeed`], its result in the verdict a placeholder until
+/// [`Verdict::complete_speed`].
+pub fn begin_check(
+    exercise: &Exercise,
+    answer: &str,
+    env: &CheckEnv,
+) -> (Verdict, Vec<PendingSpeed>) {
+    let outcome = run_script(answer, &env.script);
+    let index = LineIndex::new(answer);
+    let mut results = Vec::new();
+    let mut pending = Vec::new();
+    let error = outcome.errors.iter().find(|d| d.is_error());
+    let runs = match error {
+        Some(d) => failed("runs", format!("your code does not run: {}", d.message))
+            .at(&index, Some(d.span)),
+        None => passed("runs", "your code runs without errors".into()),
+    };
+    let ran = runs.status == Status::Passed;
+    results.push(runs);
+    for check in &exercise.checks {
+        let name = check.kind.name();
+        let mut result = if !ran {
+            skipped(name, "not checked until your code runs".into())
+        } else {
+            match &check.kind {
+                CheckKind::Numbers {
+                    reference,
+                    tolerance,
+                } => check_numbers(exercise, &outcome, reference.as_deref(), *tolerance, env),
+                CheckKind::Structure { target } => check_structure(exercise, &outcome, target, env),
+                CheckKind::Schedule(rules) => check_schedule(exercise, &outcome, rules),
+                CheckKind::Speed {
+                    baseline,
+                    min_speedup,
+                    runs,
+                } => match begin_speed(exercise, &outcome, baseline, *min_speedup, *runs, env) {
+                    Ok(mut p) => {
+                        p.index = results.len();
+                        p.advice = check.advice.clone();
+                        pending.push(p);
+                        skipped("speed", "not timed yet".into())
+                    }
+                    Err(r) => r,
+                },
+                CheckKind::Output { expected, matching } => {
+                    check_output(&outcome, expected, *matching)
+                }
+            }
+        };
+        if result.status == Status::Failed {
+            if let Some(advice) = &check.advice {
+                result.details.push(format!("hint: {advice}"));
+            }
+        }
+        // Spans of IR inside Python cells are not offsets into the answer.
+        let span = result.span.filter(|_| outcome.mode == crate::Mode::Script);
+        results.push(result.at(&index, span));
+    }
+    (Verdict { results }, pending)
+}
+
+impl Verdict {
+    /// Puts the finished speed check in the place `pending` kept.
+    pub fn complete_speed(
+        &mut self,
+        pending: &PendingSpeed,
+        measured: Result<SpeedTimes, SpeedError>,
+    ) {
+        if let Some(slot) = self.results.get_mut(pending.index) {
+            *slot = complete_speed(pending, measured);
+        }
+    }
+}
+
+/// Everything a speed check needs before its timing, or its result when
+/// it fails sooner.
+fn begin_speed(
     exercise: &Exercise,
     outcome: &ScriptOutcome,
     baseline: &str,
     min_speedup: f64,
     runs: u32,
     env: &CheckEnv,
-) -> CheckResult {
-    if let (Some(why), true) = (&env.no_gpu, exercise.is_gpu()) {
-        return skipped(
-            "speed",
-            format!("{why}, so the speed of GPU code cannot be measured"),
+) -> Result<PendingSpeed, CheckResult> {
+    let name = &exercise.function;
+    let student = final_function(outcome, name).map_err(|m| failed("speed", m))?;
+    let (_, base) =
+        author_function(baseline, "baseline", name, &env.script).map_err(|m| failed("speed", m))?;
+    let sizes: HashMap<String, i64> = exercise.sizes.iter().cloned().collect();
+    let inputs = eval::random_inputs(&base, INPUT_SEED, &sizes)
+        .map_err(|e| failed("speed", format!("could not make inputs: {}", e.message)))?;
+    Ok(PendingSpeed {
+        index: 0,
+        function: name.clone(),
+        target: exercise.target.clone(),
+        student,
+        baseline: base,
+        inputs,
+        runs: runs.max(1),
+        min_speedup,
+        advice: None,
+    })
+}
+
+/// Times `pending` on `backend`: both built, then baseline and answer one
+/// after the other, `runs` times, so both see the same machine state.
+pub fn measure_speed(
+    pending: &PendingSpeed,
+    backend: &dyn Backend,
+    host: &dyn compiler_core::target::Host,
+    steps: u64,
+) -> Result<SpeedTimes, SpeedError> {
+    let target = TargetSpec::new(&pending.target);
+    let base_exe = backend
+        .build(&pending.module(&pending.baseline), &target)
+        .map_err(SpeedError::BaselineBuild)?;
+    let student_exe = backend
+        .build(&pending.module(&pending.student), &target)
+        .map_err(SpeedError::StudentBuild)?;
+    let name = &pending.function;
+    let mut times = SpeedTimes::default();
+    for _ in 0..pending.runs.max(1) {
+        times.baseline.push(
+            time_once(&*base_exe, name, &pending.inputs, host, steps)
+                .map_err(SpeedError::BaselineRun)?,
+        );
+        times.student.push(
+            time_once(&*student_exe, name, &pending.inputs, host, steps)
+                .map_err(SpeedError::StudentRun)?,
         );
     }
-    let name = &exercise.function;
-    let student = match final_function(outcome, name) {
-        Ok(f) => f,
-        Err(m) => return failed("speed", m),
-    };
-    let base = match author_function(baseline, "baseline", name, &env.script) {
-        Ok((_, f)) => f,
-        Err(m) => return failed("speed", m),
-    };
-    let target = TargetSpec::new(&exercise.target);
-    let backend = &env.script.backend;
-    let build = |f: &Rc<PrimFunc>| backend.build(&single(name, f), &target);
-    let (base_exe, student_exe) = match (build(&base), build(&student)) {
-        (Ok(b), Ok(s)) => (b, s),
-        (Err(m), _) => return failed("speed", format!("the baseline does not build: {m}")),
-        (_, Err(m)) => return failed("speed", format!("your function does not build: {m}")),
-    };
-    let sizes: HashMap<String, i64> = exercise.sizes.iter().cloned().collect();
-    let inputs = match eval::random_inputs(&base, INPUT_SEED, &sizes) {
-        Ok(i) => i,
-        Err(e) => return failed("speed", format!("could not make inputs: {}", e.message)),
-    };
-    let mut base_times = Vec::new();
-    let mut student_times = Vec::new();
-    // One after the other, so both see the same machine state.
-    for _ in 0..runs.max(1) {
-        match time_once(&*base_exe, name, &inputs, env) {
-            Ok(t) => base_times.push(t),
-            Err(m) => return failed("speed", format!("the baseline failed: {m}")),
+    Ok(times)
+}
+
+/// The speed check's result from its measured times (medians compared),
+/// or from why they could not be measured.
+pub fn complete_speed(
+    pending: &PendingSpeed,
+    measured: Result<SpeedTimes, SpeedError>,
+) -> CheckResult {
+    let min_speedup = pending.min_speedup;
+    let mut result = match measured {
+        Err(SpeedError::BaselineBuild(m)) => {
+            failed("speed", format!("the baseline does not build: {m}"))
         }
-        match time_once(&*student_exe, name, &inputs, env) {
-            Ok(t) => student_times.push(t),
-            Err(m) => return failed("speed", format!("your function failed to run: {m}")),
+        Err(SpeedError::StudentBuild(m)) => {
+            failed("speed", format!("your function does not build: {m}"))
+        }
+        Err(SpeedError::BaselineRun(m)) => failed("speed", format!("the baseline failed: {m}")),
+        Err(SpeedError::StudentRun(m)) => {
+            failed("speed", format!("your function failed to run: {m}"))
+        }
+        Err(SpeedError::Device(m)) => failed(
+            "speed",
+            format!("the GPU failed while timing your function: {m}"),
+        ),
+        Err(SpeedError::Unavailable(why)) => {
+            let what = if pending.is_gpu() { "GPU code" } else { "code" };
+            skipped(
+                "speed",
+                format!("{why}, so the speed of {what} cannot be measured"),
+            )
+        }
+        Ok(mut times) => {
+            let runs = times.baseline.len().min(times.student.len());
+            let (base_t, student_t) = (median(&mut times.baseline), median(&mut times.student));
+            if base_t <= 0.0 || student_t <= 0.0 {
+                return skipped("speed", "this host has no clock to time code with".into());
+            }
+            let speedup = base_t / student_t;
+            let numbers = format!(
+                "yours: {}, baseline: {} (median of {runs} runs each): {speedup:.2}x",
+                seconds(student_t),
+                seconds(base_t),
+            );
+            if speedup >= min_speedup {
+                passed(
+                    "speed",
+                    format!(
+                        "your function is {speedup:.2}x as fast as the baseline (needed {min_speedup}x)"
+                    ),
+                )
+                .detail(numbers)
+            } else {
+                failed(
+                    "speed",
+                    format!(
+                        "your function is {speedup:.2}x as fast as the baseline; it must reach {min_speedup}x"
+                    ),
+                )
+                .detail(numbers)
+            }
+        }
+    };
+    if result.status == Status::Failed {
+        if let Some(advice) = &pending.advice {
+            result.details.push(format!("hint: {advice}"));
         }
     }
-    let (base_t, student_t) = (median(&mut base_times), median(&mut student_times));
-    if base_t <= 0.0 || student_t <= 0.0 {
-        return skipped("speed", "this host has no clock to time code with".into());
-    }
-    let speedup = base_t / student_t;
-    let numbers = format!(
-        "yours: {}, baseline: {} (median of {} runs each): {speedup:.2}x",
-        seconds(student_t),
-        seconds(base_t),
-        runs.max(1)
-    );
-    if speedup >= min_speedup {
-        passed(
-            "speed",
-            format!(
-                "your function is {speedup:.2}x as fast as the baseline (needed {min_speedup}x)"
-            ),
-        )
-        .detail(numbers)
-    } else {
-        failed(
-            "speed",
-            format!(
-                "your function is {speedup:.2}x as fast as the baseline; it must reach {min_speedup}x"
-            ),
-        )
-        .detail(numbers)
-    }
+    result
 }
 
 /// Seconds of one call: the executable's own timer, else the host clock.
@@ -788,15 +946,15 @@ fn time_once(
     exe: &dyn Executable,
     name: &str,
     inputs: &[NDArray],
-    env: &CheckEnv,
+    host: &dyn compiler_core::target::Host,
+    steps: u64,
 ) -> Result<f64, String> {
     let mut args = inputs.to_vec();
-    let host = &*env.script.host;
     if let Some(times) = exe.time(name, &mut args, 1, 1, host) {
         return Ok(times?.first().copied().unwrap_or(0.0));
     }
     let t0 = host.now_seconds();
-    exe.run(name, &mut args, env.script.limits.steps)?;
+    exe.run(name, &mut args, steps)?;
     Ok(host.now_seconds() - t0)
 }
 

@@ -2,15 +2,29 @@
 //! solutions) and the checker, which grades an answer with the session's
 //! checker on this platform's backend, so the page shows the same verdict
 //! as `tessel exercise check`.
+//!
+//! Checking is two steps: [`begin`] runs every check it can synchronously
+//! (CPU speed checks included) and leaves GPU speed checks pending; the
+//! worker times those on WebGPU (asynchronous) and [`finish`]es the
+//! verdict with the session's own completion, so the text is the CLI's
+//! for the same times. [`check`] is both steps where nothing times GPU
+//! code (native tests): GPU speed checks are skipped with the reason.
 
-use tessel_session::exercise::{check_answer, CheckEnv, Exercise, Status};
+use codegen_wgsl::{GpuLimits, WgslFunc};
+use tessel_session::exercise::{
+    begin_check, measure_speed, CheckEnv, Exercise, PendingSpeed, SpeedError, SpeedTimes, Status,
+    Verdict,
+};
 
 use crate::engine;
 use crate::protocol::{CheckOutcome, CheckView, ExerciseInfo};
 
-/// Why GPU exercises run on the reference interpreter here: WebGPU is
-/// asynchronous and the checker runs synchronously.
-const NO_GPU: &str = "the page's checker does not use WebGPU yet";
+/// Why GPU exercises check their numbers on the reference interpreter
+/// here: the numbers check runs synchronously, WebGPU does not.
+const NO_GPU: &str = "the page checks numbers synchronously, without WebGPU";
+
+/// Why a GPU speed check is skipped where nothing times GPU code.
+pub const NO_GPU_TIMER: &str = "this host does not time GPU code";
 
 fn bundled() -> Result<Vec<Exercise>, String> {
     tessel_course::bundled().map_err(|errors| {
@@ -37,21 +51,84 @@ pub fn catalogue() -> Result<Vec<ExerciseInfo>, String> {
         .collect())
 }
 
-/// Grades `source` against exercise `id`; `now` (milliseconds) times it.
-pub fn check(id: &str, source: &str, now: &dyn Fn() -> f64) -> CheckOutcome {
-    let started = now();
+/// A check between [`begin`] and [`finish`]: the verdict so far and the
+/// GPU speed checks still to time.
+pub struct Begun {
+    pub exercise: String,
+    pub verdict: Verdict,
+    pub pending: Vec<PendingSpeed>,
+    started_ms: f64,
+}
+
+/// Grades `source` against exercise `id` up to the timing of GPU code;
+/// `now` (milliseconds) times the whole check. An unknown exercise is the
+/// finished (failed) outcome.
+#[allow(clippy::result_large_err)]
+pub fn begin(id: &str, source: &str, now: &dyn Fn() -> f64) -> Result<Begun, CheckOutcome> {
+    let started_ms = now();
     let exercise = match bundled().map(|all| all.into_iter().find(|e| e.id == id)) {
         Ok(Some(e)) => e,
-        Ok(None) => return failure(id, format!("no exercise `{id}`")),
-        Err(m) => return failure(id, m),
+        Ok(None) => return Err(failure(id, format!("no exercise `{id}`"))),
+        Err(m) => return Err(failure(id, m)),
     };
     let env = CheckEnv {
         script: engine::script_env(),
         no_gpu: Some(NO_GPU.into()),
     };
-    let verdict = check_answer(&exercise, source, &env);
-    CheckOutcome {
+    let (mut verdict, pending) = begin_check(&exercise, source, &env);
+    let (gpu, cpu): (Vec<_>, Vec<_>) = pending.into_iter().partition(PendingSpeed::is_gpu);
+    for p in &cpu {
+        let measured = measure_speed(
+            p,
+            &*env.script.backend,
+            &*env.script.host,
+            env.script.limits.steps,
+        );
+        verdict.complete_speed(p, measured);
+    }
+    Ok(Begun {
         exercise: id.to_string(),
+        verdict,
+        pending: gpu,
+        started_ms,
+    })
+}
+
+/// The WGSL of a pending check's baseline and answer, checked against the
+/// device's `limits`; an error names which one does not build, worded as
+/// the native GPU backend words it.
+pub fn gpu_kernels(
+    pending: &PendingSpeed,
+    limits: &GpuLimits,
+) -> Result<(WgslFunc, WgslFunc), SpeedError> {
+    let target = compiler_core::target::TargetSpec::new(&pending.target).kind;
+    let build = |f| {
+        codegen_wgsl::build_func(&pending.function, f, limits).map_err(|e| {
+            format!(
+                "cannot build `{}` for {target}: {}",
+                pending.function, e.message
+            )
+        })
+    };
+    let baseline = build(&pending.baseline).map_err(SpeedError::BaselineBuild)?;
+    let student = build(&pending.student).map_err(SpeedError::StudentBuild)?;
+    Ok((baseline, student))
+}
+
+/// The verdict once every pending speed check has its times (or why not),
+/// in `begun.pending`'s order; `timing` says how GPU code was timed.
+pub fn finish(
+    mut begun: Begun,
+    measured: Vec<Result<SpeedTimes, SpeedError>>,
+    timing: Option<String>,
+    now: &dyn Fn() -> f64,
+) -> CheckOutcome {
+    for (p, m) in begun.pending.iter().zip(measured) {
+        begun.verdict.complete_speed(p, m);
+    }
+    let verdict = begun.verdict;
+    CheckOutcome {
+        exercise: begun.exercise,
         passed: verdict.passed(),
         text: verdict.render(),
         results: verdict
@@ -71,7 +148,24 @@ pub fn check(id: &str, source: &str, now: &dyn Fn() -> f64) -> CheckOutcome {
                 col: r.line_col.map(|(_, c)| c),
             })
             .collect(),
-        millis: now() - started,
+        timing,
+        millis: now() - begun.started_ms,
+    }
+}
+
+/// Grades `source` against exercise `id` without timing GPU code (skipped,
+/// saying why).
+pub fn check(id: &str, source: &str, now: &dyn Fn() -> f64) -> CheckOutcome {
+    match begin(id, source, now) {
+        Ok(begun) => {
+            let skipped = begun
+                .pending
+                .iter()
+                .map(|_| Err(SpeedError::Unavailable(NO_GPU_TIMER.into())))
+                .collect();
+            finish(begun, skipped, None, now)
+        }
+        Err(out) => out,
     }
 }
 
@@ -86,6 +180,7 @@ fn failure(id: &str, message: String) -> CheckOutcome {
             message,
             ..CheckView::default()
         }],
+        timing: None,
         millis: 0.0,
     }
 }
@@ -112,17 +207,72 @@ mod tests {
         assert_eq!(unknown.results[0].message, "no exercise `no-such`");
     }
 
-    #[test]
-    fn gpu_exercises_say_why_their_speed_is_skipped() {
-        let gpu = tessel_course::bundled()
+    fn gpu_exercise() -> Exercise {
+        tessel_course::bundled()
             .unwrap()
             .into_iter()
             .find(|e| e.id == "gpu-shared-memory")
-            .unwrap();
+            .unwrap()
+    }
+
+    #[test]
+    fn gpu_exercises_say_why_their_speed_is_skipped_without_a_gpu_timer() {
+        let gpu = gpu_exercise();
         let out = check(&gpu.id, &gpu.solution, &|| 0.0);
         assert!(out.passed, "{}", out.text);
         let speed = out.results.iter().find(|r| r.name == "speed").unwrap();
         assert_eq!(speed.status, "skip");
-        assert!(speed.message.starts_with(NO_GPU), "{}", speed.message);
+        assert!(speed.message.starts_with(NO_GPU_TIMER), "{}", speed.message);
+        let numbers = out.results.iter().find(|r| r.name == "numbers").unwrap();
+        assert!(numbers.details.iter().any(|d| d.starts_with(NO_GPU)));
+    }
+
+    #[test]
+    fn a_gpu_speed_check_is_left_for_the_worker_to_time_and_then_finished() {
+        let gpu = gpu_exercise();
+        let begun = begin(&gpu.id, &gpu.solution, &|| 0.0).unwrap();
+        assert_eq!(begun.pending.len(), 1);
+        let p = &begun.pending[0];
+        assert_eq!(begun.verdict.results[p.index].name, "speed");
+        assert_eq!(p.runs, 5);
+        // Both build for the spec's minimum limits; the answer stages A in
+        // workgroup memory, the baseline does not.
+        let (baseline, student) = gpu_kernels(p, &GpuLimits::default()).unwrap();
+        assert!(student.wgsl().contains("var<workgroup>"));
+        assert!(!baseline.wgsl().contains("var<workgroup>"));
+        let times = SpeedTimes {
+            student: vec![1e-3; 5],
+            baseline: vec![3e-3; 5],
+        };
+        let out = finish(begun, vec![Ok(times)], Some("wall clock".into()), &|| 0.0);
+        assert!(out.passed, "{}", out.text);
+        assert_eq!(out.timing.as_deref(), Some("wall clock"));
+        assert!(
+            out.text.contains(
+                "PASS speed: your function is 3.00x as fast as the baseline (needed 1x)\n    \
+             yours: 1.000 ms, baseline: 3.000 ms (median of 5 runs each): 3.00x\n"
+            ),
+            "{}",
+            out.text
+        );
+    }
+
+    #[test]
+    fn an_answer_that_is_not_bound_to_threads_does_not_build_for_the_gpu() {
+        let gpu = gpu_exercise();
+        let unbound: String = gpu
+            .solution
+            .lines()
+            .filter(|l| !l.starts_with("sch.bind("))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let begun = begin(&gpu.id, &unbound, &|| 0.0).unwrap();
+        let p = &begun.pending[0];
+        match gpu_kernels(p, &GpuLimits::default()) {
+            Err(SpeedError::StudentBuild(m)) => {
+                assert!(m.starts_with("cannot build `main` for webgpu: "), "{m}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -236,6 +236,11 @@ pub struct GpuRun {
     pub got: Vec<NDArray>,
     /// Milliseconds per timed run.
     pub times_ms: Vec<f64>,
+    /// Milliseconds per timed run by the worker's clock, submit to done
+    /// (the same runs as `times_ms`, whatever timed those).
+    pub wall_ms: Vec<f64>,
+    /// Whether `times_ms` are GPU timestamps.
+    pub gpu_timed: bool,
     /// Pipeline creation (shader compile) in milliseconds.
     pub compile_ms: f64,
     pub timing: String,
@@ -475,7 +480,9 @@ async fn run_in_scope(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> 
     }
     // Browsers quantize timestamps (Chrome to 100 µs): a kernel shorter
     // than that reads as 0, so fall back to the wall clock then.
-    let timing = if !gpu_times.is_empty() && gpu_times.iter().all(|&t| t > 0.0) {
+    let wall_ms = times_ms.clone();
+    let gpu_timed = !gpu_times.is_empty() && gpu_times.iter().all(|&t| t > 0.0);
+    let timing = if gpu_timed {
         times_ms = gpu_times;
         format!("GPU timestamp queries on {}", g.adapter)
     } else if g.timestamps {
@@ -492,7 +499,85 @@ async fn run_in_scope(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> 
     Ok(GpuRun {
         got,
         times_ms,
+        wall_ms,
+        gpu_timed,
         compile_ms,
         timing,
+    })
+}
+
+/// Forgets the worker's device (lost or stuck): the next use requests a
+/// new one.
+fn forget_device(g: &Gpu) {
+    let _ = call(&g.device, "destroy", &[]);
+    GPU.with(|c| *c.borrow_mut() = None);
+}
+
+/// A promise that resolves with `value` after `ms` milliseconds.
+fn after(ms: f64, value: &str) -> js_sys::Promise {
+    let value = JsValue::from_str(value);
+    js_sys::Promise::new(&mut |resolve, _| {
+        // setTimeout(f, ms, arg) calls f(arg).
+        let _ = call(
+            &js_sys::global(),
+            "setTimeout",
+            &[resolve.into(), JsValue::from(ms), value.clone()],
+        );
+    })
+}
+
+/// `work` on `g`, or an error once `limit_ms` pass or the device is lost
+/// first; then the device is dropped so the next use starts afresh. So a
+/// stuck or lost GPU fails the caller instead of leaving it waiting.
+pub async fn guarded<T: 'static>(
+    g: &Gpu,
+    limit_ms: f64,
+    work: impl std::future::Future<Output = R<T>> + 'static,
+) -> R<T> {
+    let slot: std::rc::Rc<RefCell<Option<R<T>>>> = Default::default();
+    let fill = slot.clone();
+    let done = wasm_bindgen_futures::future_to_promise(async move {
+        let r = work.await;
+        *fill.borrow_mut() = Some(r);
+        Ok(JsValue::from_str("done"))
+    });
+    // Resolves with a GPUDeviceLostInfo.
+    let lost = get(&g.device, "lost")
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let racers = Array::new();
+    racers.push(&done);
+    racers.push(&after(limit_ms, "timeout"));
+    if let Some(lost) = &lost {
+        racers.push(lost);
+    }
+    let winner = JsFuture::from(js_sys::Promise::race(&racers))
+        .await
+        .map_err(|e| js_err(&e))?;
+    if let Some(r) = slot.borrow_mut().take() {
+        return r;
+    }
+    forget_device(g);
+    if winner.as_string().as_deref() == Some("timeout") {
+        return Err(format!(
+            "WebGPU did not finish within {:.0} s",
+            limit_ms / 1000.0
+        ));
+    }
+    let field = |k: &str| {
+        get(&winner, k)
+            .ok()
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty())
+    };
+    let why = [field("reason"), field("message")]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(": ");
+    Err(if why.is_empty() {
+        "the WebGPU device was lost".to_string()
+    } else {
+        format!("the WebGPU device was lost ({why})")
     })
 }

@@ -2014,6 +2014,9 @@ fn ExercisePanel() -> impl IntoView {
             </ol>
             {move || ctx.verdict.get().map(|v| {
                 let summary = v.text.lines().last().unwrap_or_default().to_string();
+                let timing = v.timing.clone().map(|t| view! {
+                    <p id="verdict-timing" class="verdict-timing">{format!("GPU code timed on WebGPU: {t}")}</p>
+                });
                 view! {
                     <div id="verdict" class="verdict" class:passed=v.passed role="status">
                         <p class="verdict-summary">{summary}</p>
@@ -2031,6 +2034,7 @@ fn ExercisePanel() -> impl IntoView {
                                 }
                             }).collect_view()}
                         </ul>
+                        {timing}
                     </div>
                 }
             })}

@@ -338,6 +338,10 @@ pub struct CheckOutcome {
     pub results: Vec<CheckView>,
     /// The verdict as text: exactly what `tessel exercise check` prints.
     pub text: String,
+    /// How GPU code was timed for the speed checks (WebGPU's timestamps or
+    /// the worker's clock, and the adapter), when it was.
+    #[serde(default)]
+    pub timing: Option<String>,
     /// Milliseconds the worker spent.
     pub millis: f64,
 }

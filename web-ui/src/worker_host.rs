@@ -78,9 +78,15 @@ pub fn answer_without_codegen(
             id,
             exercise,
             source,
-        } => Response::Checked {
-            id,
-            outcome: crate::exercise::check(&exercise, &source, now),
+        } => match crate::exercise::begin(&exercise, &source, now) {
+            // Timing GPU code takes the WGSL generator and WebGPU: the full
+            // worker checks it again and times it.
+            Ok(begun) if !begun.pending.is_empty() => return Ok(Response::NeedsBackends { id }),
+            Ok(begun) => Response::Checked {
+                id,
+                outcome: crate::exercise::finish(begun, Vec::new(), None, now),
+            },
+            Err(outcome) => Response::Checked { id, outcome },
         },
         Request::Regions {
             id,
@@ -224,6 +230,32 @@ mod tests {
             Ok(Response::Ran { id: 9, outcome }) => assert_eq!(outcome.matches, Some(true)),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_gpu_exercise_with_a_speed_check_is_checked_by_the_full_worker() {
+        let flag = deferred();
+        let exercises = crate::exercise::catalogue().unwrap();
+        let check = |id: &str, n: u64| {
+            let info = exercises.iter().find(|e| e.id == id).unwrap();
+            let req = Request::Check {
+                id: n,
+                exercise: id.into(),
+                source: info.starting_code.clone(),
+            };
+            answer_without_codegen(req, &|| 0.0, &flag)
+        };
+        let resp = check("gpu-shared-memory", 5);
+        assert!(
+            matches!(resp, Ok(Response::NeedsBackends { id: 5 })),
+            "{resp:?}"
+        );
+        // A GPU exercise without a speed check is checked here.
+        let resp = check("gpu-bind", 6);
+        assert!(
+            matches!(&resp, Ok(Response::Checked { id: 6, outcome }) if !outcome.passed),
+            "{resp:?}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! schedule) and the helpers the CLI uses.
 
 mod check;
+mod exercise_speed;
 mod python_mode;
 mod script_mode;
 mod tvmscript;

@@ -49,6 +49,97 @@ async fn run_gpu(source: String, repeats: u32) -> RunOutcome {
     }
 }
 
+/// How long timing an exercise's GPU code may take before the check
+/// gives up on the device.
+const SPEED_LIMIT_MS: f64 = 60_000.0;
+
+/// A check whose GPU speed checks are timed on WebGPU: the rest of the
+/// verdict is synchronous, the timing replies later.
+async fn check_with_gpu(id: String, source: String) -> web_ui::protocol::CheckOutcome {
+    use tessel_session::exercise::SpeedError;
+    let now = web_ui::cpu_rt::perf_now;
+    let begun = match web_ui::exercise::begin(&id, &source, &now) {
+        Ok(b) => b,
+        Err(out) => return out,
+    };
+    if begun.pending.is_empty() {
+        return web_ui::exercise::finish(begun, Vec::new(), None, &now);
+    }
+    let gpu = match web_ui::gpu_rt::device().await {
+        Ok(g) => g,
+        Err(m) => {
+            let skipped = begun
+                .pending
+                .iter()
+                .map(|_| Err(SpeedError::Unavailable(m.clone())))
+                .collect();
+            return web_ui::exercise::finish(begun, skipped, None, &now);
+        }
+    };
+    let mut measured = Vec::new();
+    let mut timing = None;
+    for p in &begun.pending {
+        let work =
+            web_ui::gpu_rt::guarded(&gpu, SPEED_LIMIT_MS, time_speed(gpu.clone(), p.clone()));
+        match work.await {
+            Ok((times, how)) => {
+                measured.push(times);
+                timing = timing.or(how);
+            }
+            Err(m) => measured.push(Err(SpeedError::Device(m))),
+        }
+    }
+    web_ui::exercise::finish(begun, measured, timing, &now)
+}
+
+/// Times a pending speed check on WebGPU: baseline and answer one after
+/// the other, `runs` times (the native checker's order), and how they were
+/// timed. Every run uses one clock: the GPU's timestamps when each run had
+/// them, else the worker's clock around each submission.
+async fn time_speed(
+    gpu: web_ui::gpu_rt::Gpu,
+    p: tessel_session::exercise::PendingSpeed,
+) -> Result<
+    (
+        Result<tessel_session::exercise::SpeedTimes, tessel_session::exercise::SpeedError>,
+        Option<String>,
+    ),
+    String,
+> {
+    use tessel_session::exercise::{SpeedError, SpeedTimes};
+    let (baseline, student) = match web_ui::exercise::gpu_kernels(&p, &gpu.limits) {
+        Ok(k) => k,
+        Err(e) => return Ok((Err(e), None)),
+    };
+    let mut runs = Vec::new();
+    for _ in 0..p.runs.max(1) {
+        let b = match web_ui::gpu_rt::run(&gpu, &baseline, &p.inputs, 1).await {
+            Ok(r) => r,
+            Err(m) => return Ok((Err(SpeedError::BaselineRun(m)), None)),
+        };
+        let s = match web_ui::gpu_rt::run(&gpu, &student, &p.inputs, 1).await {
+            Ok(r) => r,
+            Err(m) => return Ok((Err(SpeedError::StudentRun(m)), None)),
+        };
+        runs.push((b, s));
+    }
+    let on_gpu = runs.iter().all(|(b, s)| b.gpu_timed && s.gpu_timed);
+    let seconds = |r: &web_ui::gpu_rt::GpuRun| {
+        let ms = if on_gpu { &r.times_ms } else { &r.wall_ms };
+        ms.first().copied().unwrap_or(0.0) / 1000.0
+    };
+    let times = SpeedTimes {
+        baseline: runs.iter().map(|(b, _)| seconds(b)).collect(),
+        student: runs.iter().map(|(_, s)| seconds(s)).collect(),
+    };
+    let how = runs
+        .iter()
+        .flat_map(|(b, s)| [b, s])
+        .find(|r| r.gpu_timed == on_gpu)
+        .map(|r| r.timing.clone());
+    Ok((Ok(times), how))
+}
+
 fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
     match web_ui::worker_host::answer_without_codegen(req, now, &Cell::new(false)) {
         Ok(resp) => resp,
@@ -91,6 +182,17 @@ fn main() {
             wasm_bindgen_futures::spawn_local(async move {
                 let outcome = run_gpu(source, repeats.clamp(1, 50)).await;
                 post(&Response::Ran { id, outcome });
+            });
+        }
+        // Timing GPU code is asynchronous too: its Check replies later.
+        Request::Check {
+            id,
+            exercise,
+            source,
+        } => {
+            wasm_bindgen_futures::spawn_local(async move {
+                let outcome = check_with_gpu(exercise, source).await;
+                post(&Response::Checked { id, outcome });
             });
         }
         req => post(&handle(req, now)),
