@@ -4,7 +4,7 @@
 use super::expr::{add_folded, dtype_name, index_list};
 use super::literal::str_literal;
 use super::scope::{body_key, else_key, init_key, then_key, ScopeKey};
-use super::{Mark, Printer, StmtPart};
+use super::{Anchor, Mark, Printer, StmtPart};
 use crate::deep_equal::expr_deep_equal;
 use crate::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
 
@@ -124,6 +124,8 @@ impl<'o> Printer<'o> {
             let mut focus = None;
             let mut col = "for ".len();
             let mut marked = None;
+            // Where each folded loop's variable is in the line, for locating.
+            let mut spans = Vec::new();
             for (i, (st, l)) in grid.iter().enumerate() {
                 let name = self.names.define_var(l.loop_var.id(), l.loop_var.name());
                 let own = if i == 0 { mark } else { self.mark_of(st) };
@@ -131,6 +133,8 @@ impl<'o> Printer<'o> {
                     marked = own;
                     focus = Some((col, name.chars().count()));
                 }
+                let indent = 4 * self.indent;
+                spans.push(Some((indent + col, indent + col + name.chars().count())));
                 col += name.chars().count() + 2;
                 names.push(name);
                 extents.push(self.expr(&l.extent));
@@ -146,7 +150,7 @@ impl<'o> Printer<'o> {
                 .map(|(_, l)| (l.loop_var.id(), l.min.clone(), l.extent.clone()))
                 .collect();
             let body = grid.last().map(|(_, l)| &l.body).unwrap_or(&first.body);
-            let stmts: Vec<&Stmt> = grid.iter().map(|(st, _)| *st).collect();
+            let stmts: Vec<(&Stmt, _)> = grid.iter().map(|(st, _)| *st).zip(spans).collect();
             (header, marked.map(|m| (m, focus)), body, loops, stmts)
         } else {
             let l = first;
@@ -173,14 +177,20 @@ impl<'o> Printer<'o> {
             }
             let header = format!("for {name} in {prefix}({}):", args.join(", "));
             let loops = vec![(l.loop_var.id(), l.min.clone(), l.extent.clone())];
-            (header, mark.map(|m| (m, None)), &l.body, loops, vec![s])
+            (
+                header,
+                mark.map(|m| (m, None)),
+                &l.body,
+                loops,
+                vec![(s, None)],
+            )
         };
         match focus {
             Some((m, f)) => self.header_line(&header, Some(m), f),
             None => self.header_line(&header, None, None),
         }
-        for st in stmts {
-            self.note_stmt(st, StmtPart::Header);
+        for (st, columns) in stmts {
+            self.note(|| Anchor::Stmt(st.clone(), StmtPart::Header), columns);
         }
         let depth = self.loops.len();
         self.loops.extend(loops);
