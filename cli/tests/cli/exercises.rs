@@ -151,8 +151,12 @@ fn a_failed_structure_check_shows_both_functions_around_the_mismatch() {
     let marked: Vec<&str> = rest.lines().filter(|l| l.starts_with("> ")).collect();
     assert_eq!(marked.len(), 2, "{rest}");
     assert!(
-        marked[0].ends_with("| for k_0, k_1, j_1 in T.grid(32, 4, 8):"),
+        marked[0].starts_with("> 20 | ")
+            && marked[0].ends_with(" for k_0, k_1, j_1 in T.grid(32, 4, 8):"),
         "{rest}"
     );
-    assert!(marked[1].ends_with("| for ax1_1 in T.unroll(4):"), "{rest}");
+    assert!(
+        marked[1].starts_with("> 21 | ") && marked[1].ends_with(" for ax1_1 in T.unroll(4):"),
+        "{rest}"
+    );
 }
