@@ -58,7 +58,7 @@ impl StructureDiff {
                 columns: range.and_then(|r| r.columns),
             }
         };
-        let (a, b) = match &mismatch.at {
+        let (a, b) = match mismatch.at.as_deref() {
             Some((a, b)) => (Some(a.clone()), Some(b.clone())),
             None => (None, None),
         };

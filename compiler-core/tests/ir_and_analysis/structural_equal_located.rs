@@ -42,7 +42,7 @@ fn locate(yours: &str, target: &str) -> (String, Side, Side) {
         ..EqualOptions::default()
     };
     let m = assert_structural_equal(&*a, &*b, options).expect_err("they differ");
-    let (at_a, at_b) = m.at.clone().expect("a function mismatch is located");
+    let (at_a, at_b) = *m.at.clone().expect("a function mismatch is located");
     let side = |f: &Rc<PrimFunc>, anchor| {
         let mut module = IRModule::new();
         module.insert("main".to_string(), BaseFunc::Prim(f.clone()));

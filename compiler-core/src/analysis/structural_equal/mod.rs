@@ -65,7 +65,8 @@ pub struct Mismatch {
     /// Where the mismatch is in each side's function (`lhs`, `rhs`): the
     /// innermost statement part or function part containing it. `None`
     /// outside function comparisons (a module's attributes, graph IR).
-    pub at: Option<(Anchor, Anchor)>,
+    /// Boxed: errors stay small on the comparer's hot path.
+    pub at: Option<Box<(Anchor, Anchor)>>,
 }
 
 impl fmt::Display for Mismatch {
@@ -260,11 +261,11 @@ impl Paths {
         );
     }
     /// The anchors of `p` or of its nearest anchored ancestor.
-    fn anchors_of(&self, p: P) -> Option<(Anchor, Anchor)> {
+    fn anchors_of(&self, p: P) -> Option<Box<(Anchor, Anchor)>> {
         let mut cur = p;
         while cur != NO_PARENT {
             if let Some(a) = self.anchors.get(&cur) {
-                return Some(a.clone());
+                return Some(Box::new(a.clone()));
             }
             cur = self.nodes.get(cur)?.0;
         }
