@@ -12,6 +12,7 @@
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -351,6 +352,12 @@ const tests = [
     const ctx = await browser.newContext({ viewport: { width: 1100, height: 800 } });
     try {
       const p = await ctx.newPage();
+      // Every file the embedded playground fetches (its workers' too).
+      const fetched = new Set();
+      p.on('request', (r) => {
+        const u = new URL(r.url());
+        if (u.origin === origin && u.pathname.startsWith(SUB_PATH)) fetched.add(u.pathname.slice(SUB_PATH.length) || 'index.html');
+      });
       const frameOf = async () => {
         await p.goto(`${origin}${COURSE_PAGE}`, { waitUntil: 'load' });
         const frame = await (await p.waitForSelector('#exercise-frame')).contentFrame();
@@ -365,6 +372,14 @@ const tests = [
       if (await f.$('#run-button')) throw new Error('the embedded exercise shows Run');
       if (await f.$('#examples-button')) throw new Error('the embedded exercise shows the gallery');
       if (!(await f.$('a:has-text("Open in Tessel")'))) throw new Error('no "Open in Tessel" link');
+      // Before a backend is used, the page has fetched only the core
+      // worker, and everything it fetched fits the embedded page's goal.
+      const firstLoad = [...fetched].sort();
+      if (!firstLoad.includes('core-worker_bg.wasm')) throw new Error(`the core worker was not fetched: ${firstLoad.join(', ')}`);
+      if (firstLoad.includes('worker_bg.wasm')) throw new Error(`the full worker was fetched before a backend was used: ${firstLoad.join(', ')}`);
+      const gz = firstLoad.reduce((n, file) => n + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0);
+      console.log(`e2e: an embedded exercise's first load: ${firstLoad.length} files, ${gz} bytes gzipped (${firstLoad.join(', ')})`);
+      if (gz > 1_500_000) throw new Error(`the embedded exercise's first load is ${gz} bytes gzipped, over the 1.5 MB goal`);
       const start = await editorDoc(f);
       if (!start.includes('# TODO: add B')) throw new Error(`the editor does not hold the starting code:\n${start}`);
       // The starting code is wrong: the numbers check names the element.
@@ -388,6 +403,9 @@ const tests = [
       const verdict = await f.textContent('#verdict');
       if (!verdict.includes('All checks passed')) throw new Error(`verdict: ${verdict}`);
       await p.screenshot({ path: join(outDir, '11-exercise-passed.png') });
+      // Checking ran the answer on the CPU backend: the full worker (with
+      // the code generators) was fetched for it, not before.
+      if (!fetched.has('worker_bg.wasm')) throw new Error(`Check did not fetch the full worker: ${[...fetched].join(', ')}`);
       // After a reload the answer and the hint are still there.
       await p.waitForTimeout(500);
       f = await frameOf();

@@ -3,16 +3,19 @@
 //
 // - Hashed assets (trunk names them `name-<hex hash>.ext`) never change:
 //   cache first.
-// - Everything else (index.html, the worker's unhashed `worker*.js/.wasm`,
+// - Everything else (index.html, the workers' unhashed `*worker*.js/.wasm`,
 //   sw.js's neighbours): network first, falling back to the cache offline,
 //   so a deploy is picked up on the next load.
-const CACHE = 'tessel-v1';
+// - Installing caches the core worker (a page's first need); the full
+//   worker, with the code generators, is cached when a backend first
+//   fetches it.
+const CACHE = 'tessel-v2';
 const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css|svg)$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(['./', './worker_loader.js', './worker.js', './worker_bg.wasm']))
+      .then((cache) => cache.addAll(['./', './core-worker_loader.js', './core-worker.js', './core-worker_bg.wasm']))
       .catch(() => {})
       .then(() => self.skipWaiting()),
   );

@@ -1,325 +1,50 @@
-//! Builds the examples gallery: every seed program and every schedule case
-//! of compiler-core's test data, plus the hand-written examples in
-//! `examples/`, into `$OUT_DIR/examples.rs` (see `src/examples.rs`).
+//! Builds the examples gallery's list (see `gallery.rs`) into
+//! `$OUT_DIR/examples.rs` (see `src/examples.rs`): titles, categories and
+//! backends for the UI, the default example's source (a fresh visit
+//! starts without a fetch), and every source for native tests. In the
+//! browser the other sources come from `examples.json`.
 
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-struct Ex {
-    id: String,
-    category: &'static str,
-    title: String,
-    description: String,
-    source: String,
-}
+#[path = "gallery.rs"]
+mod gallery;
 
-const MARKER: &str = "# --- schedule ---\n";
-
-fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    v.retain(|p| p.to_string_lossy().ends_with(suffix));
-    v.sort();
-    v
-}
-
-fn stem(p: &Path, suffix: &str) -> String {
-    let name = p.file_name().unwrap().to_string_lossy();
-    name.strip_suffix(suffix).unwrap_or(&name).to_string()
-}
-
-/// `ca_split_outer` -> `ca split outer`.
-fn title_of(id: &str) -> String {
-    id.replace('_', " ")
-}
-
-/// The first comment line that says something (not a `Source:` header).
-fn first_comment(text: &str) -> Option<String> {
-    let line = text.lines().next()?.trim();
-    let c = line.strip_prefix('#')?.trim();
-    if c.is_empty() || c.starts_with("---") || c.starts_with("###") {
-        return None;
-    }
-    let c = c.strip_prefix("Source:").unwrap_or(c).trim();
-    Some(c.trim_end_matches(':').to_string())
-}
-
-fn category_of(id: &str) -> &'static str {
-    let id = id.trim_start_matches("err_");
-    if id.starts_with("ca_") || id.starts_with("rca_") {
-        "compute_at / reverse_compute_at"
-    } else if id.starts_with("ci_") || id.starts_with("rci_") {
-        "compute_inline / reverse_compute_inline"
-    } else if id.starts_with("blockize") {
-        "blockize"
-    } else if id.starts_with("rfactor") {
-        "rfactor"
-    } else if id.starts_with("tensorize") {
-        "tensorize"
-    } else if id.starts_with("cache")
-        || id.starts_with("set_scope")
-        || id.starts_with("storage_align")
-    {
-        "cache_read / cache_write"
-    } else if id.starts_with("transform_layout") {
-        "transform_layout"
-    } else if id.starts_with("annotate") {
-        "annotate"
-    } else {
-        "Course schedules"
-    }
-}
+/// The example a fresh visit starts with (also `examples::DEFAULT`).
+const DEFAULT: &str = "mm_relu";
 
 fn main() {
     let here = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let data = here.join("../compiler-core/tests/data");
-    let meta_path = here.join("examples/meta.txt");
-    println!("cargo:rerun-if-changed={}", meta_path.display());
-    let meta_text = fs::read_to_string(&meta_path).unwrap_or_default();
-    let meta: Vec<(String, String, String)> = meta_text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.contains('|'))
-        .map(|l| {
-            let mut parts = l.splitn(3, '|').map(|s| s.trim().to_string());
-            (
-                parts.next().unwrap_or_default(),
-                parts.next().unwrap_or_default(),
-                parts.next().unwrap_or_default(),
-            )
-        })
-        .collect();
-    let mut out: Vec<Ex> = Vec::new();
-
-    // Hand-written examples (book schedules), in meta.txt's order.
-    for p in files(&here.join("examples"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            id,
-            category: "Book schedules",
-            source,
-        });
+    let mut watched = Vec::new();
+    let all = gallery::collect(&here, &mut watched);
+    for path in &watched {
+        println!("cargo:rerun-if-changed={}", path.display());
     }
-    // Course notebooks as Python scripts (`# %%` cells), run by the script interpreter.
-    for p in files(&data.join("scripts"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            id,
-            category: "Notebooks (Python)",
-            source,
-        });
-    }
-    // The seeds' tensor-expression programs, as TVM prints the PrimFunc that
-    // `te.create_prim_func` makes (`### tvm`), with their schedule if any.
-    for p in files(&data.join("te"), ".txt") {
-        let id = stem(&p, ".txt");
-        if !id.starts_with("seed") {
-            continue;
-        }
-        let text = fs::read_to_string(&p).unwrap();
-        let section = |name: &str| -> String {
-            let start = format!("### {name}\n");
-            text.split_once(&start)
-                .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
-                .unwrap_or_default()
-        };
-        let program = section("tvm");
-        if program.trim().is_empty() {
-            continue;
-        }
-        let schedule = section("schedule");
-        let source = if schedule.trim().is_empty() {
-            program
-        } else {
-            format!("{}\n{MARKER}{}\n", program.trim_end(), schedule.trim_end())
-        };
-        out.push(Ex {
-            description: first_comment(&text)
-                .map(|d| format!("From tensor expressions: {d}"))
-                .unwrap_or_default(),
-            title: format!("{} (TE)", title_of(&id)),
-            id: format!("te_{id}"),
-            category: "Course programs",
-            source,
-        });
-    }
-    // Graph-level (Relax-like) modules of the seeds and the book.
-    for p in files(&data.join("graph"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            id,
-            category: "Graph-level programs",
-            source,
-        });
-    }
-    // Seed programs.
-    for p in files(&data.join("seeds"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: String::new(),
-            title: title_of(&id),
-            id,
-            category: "Course programs",
-            source,
-        });
-    }
-    // TVM-golden schedule cases: module, optional `# --- tensor-intrin: … ---`
-    // sections, `# --- schedule ---`, optional `# --- expect-error: … ---`.
-    for p in files(&data.join("schedule"), ".py") {
-        let id = stem(&p, ".py");
-        if id.contains(".expected") {
-            continue;
-        }
-        let source = fs::read_to_string(&p).unwrap();
-        let category = if id.starts_with("book_") || id.starts_with("seed") {
-            "Course schedules"
-        } else if id.starts_with("err_") {
-            "Refusals (TVM's errors)"
-        } else {
-            "Primitives, one by one"
-        };
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            category,
-            id,
-            source,
-        });
-    }
-    // Schedule cases: program, `# --- schedule`, expected output (dropped).
-    for p in files(&data.join("schedule_cases"), ".py") {
-        let id = stem(&p, ".py");
-        let text = fs::read_to_string(&p).unwrap();
-        let body = text.split("# --- expected").next().unwrap_or(&text);
-        let source = body.replacen("# --- schedule\n", MARKER, 1);
-        out.push(Ex {
-            description: first_comment(&text).unwrap_or_default(),
-            title: title_of(&id),
-            category: category_of(&id),
-            id,
-            source,
-        });
-    }
-    // TVM goldens: `### before`, `### schedule`, `### after`.
-    for p in files(&data.join("schedule_cache"), ".txt") {
-        let id = stem(&p, ".txt");
-        let text = fs::read_to_string(&p).unwrap();
-        let section = |name: &str| -> String {
-            let start = format!("### {name}\n");
-            text.split_once(&start)
-                .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
-                .unwrap_or_default()
-        };
-        let source = format!(
-            "{}\n{MARKER}{}\n",
-            section("before").trim_end(),
-            section("schedule").trim_end()
-        );
-        out.push(Ex {
-            description: first_comment(&text).unwrap_or_default(),
-            title: title_of(&id),
-            category: category_of(&id),
-            id,
-            source,
-        });
-    }
-    // blockize / rfactor / tensorize cases: `x.py` (or the file a
-    // `# program: y.py` line names) + `x.sched.py`, and for tensorize the
-    // intrinsic's `NAME.intrin.py` as a `# --- tensor-intrin: NAME ---` section.
-    let tensor_dir = data.join("schedule_tensor");
-    for p in files(&tensor_dir, ".sched.py") {
-        let id = stem(&p, ".sched.py");
-        let sched = fs::read_to_string(&p).unwrap();
-        let program_file = sched
-            .lines()
-            .find_map(|l| l.strip_prefix("# program:").map(|f| f.trim().to_string()))
-            .unwrap_or_else(|| format!("{id}.py"));
-        let Ok(mut program) = fs::read_to_string(tensor_dir.join(&program_file)) else {
-            continue;
-        };
-        for intrin in ["tmm16", "mma16"] {
-            if sched.contains(&format!("\"{intrin}\"")) {
-                if let Ok(text) = fs::read_to_string(tensor_dir.join(format!("{intrin}.intrin.py")))
-                {
-                    program = format!(
-                        "{}\n# --- tensor-intrin: {intrin} ---\n{}",
-                        program.trim_end(),
-                        text
-                    );
-                }
-            }
-        }
-        let error = fs::read_to_string(
-            data.join("schedule_tensor")
-                .join(format!("{id}.tvm_error.txt")),
-        )
-        .ok()
-        .and_then(|e| {
-            e.lines()
-                .find(|l| !l.trim().is_empty())
-                .map(|l| l.trim().to_string())
-        });
-        let description = first_comment(&sched)
-            .or_else(|| first_comment(&program))
-            .or_else(|| error.map(|e| format!("TVM refuses: {e}")))
-            .unwrap_or_default();
-        let source = format!("{}\n{MARKER}{}", program.trim_end(), sched);
-        out.push(Ex {
-            description,
-            title: title_of(&id),
-            category: category_of(&id),
-            id,
-            source,
-        });
-    }
-
-    for ex in &mut out {
-        if let Some((_, t, d)) = meta.iter().find(|(id, _, _)| *id == ex.id) {
-            ex.title = t.clone();
-            ex.description = d.clone();
-        }
-        if ex.description.is_empty() {
-            ex.description = match ex.category {
-                "Course programs" => "A TensorIR program from the course material.".into(),
-                c => format!("{c}: {}", ex.title),
-            };
-        }
-        if ex.description.len() > 160 {
-            let mut cut = 157;
-            while !ex.description.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            ex.description.truncate(cut);
-            ex.description.push('…');
-        }
-    }
-    // Book schedules first, in meta.txt order; then the rest by category.
-    let rank = |ex: &Ex| {
-        meta.iter()
-            .position(|(id, _, _)| *id == ex.id && ex.category == "Book schedules")
-            .unwrap_or(usize::MAX)
-    };
-    out.sort_by_key(|ex| rank(ex));
-
     let mut code = String::from("pub static EXAMPLES: &[Example] = &[\n");
-    for ex in &out {
+    for ex in &all {
         let _ = writeln!(
             code,
-            "    Example {{ id: {:?}, category: {:?}, title: {:?}, description: {:?}, source: {:?} }},",
-            ex.id, ex.category, ex.title, ex.description, ex.source
+            "    Example {{ id: {:?}, category: {:?}, title: {:?}, description: {:?}, backend: {:?} }},",
+            ex.id, ex.category, ex.title, ex.description, ex.backend()
         );
+    }
+    code.push_str("];\n");
+    let default = all
+        .iter()
+        .find(|e| e.id == DEFAULT)
+        .expect("the default example exists");
+    let _ = writeln!(code, "pub const DEFAULT: &str = {DEFAULT:?};");
+    let _ = writeln!(
+        code,
+        "pub const DEFAULT_SOURCE: &str = {:?};",
+        default.source
+    );
+    code.push_str(
+        "#[cfg(not(target_arch = \"wasm32\"))]\npub static SOURCES: &[(&str, &str)] = &[\n",
+    );
+    for ex in &all {
+        let _ = writeln!(code, "    ({:?}, {:?}),", ex.id, ex.source);
     }
     code.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("examples.rs");

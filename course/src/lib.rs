@@ -350,21 +350,28 @@ fn is_primitive(name: &str) -> bool {
 /// Reads a set of exercise files: every file's errors, or the exercises
 /// sorted by id (ids must be unique).
 pub fn parse_all(files: &[(&str, &str)]) -> Result<Vec<Exercise>, Vec<ExerciseFileError>> {
+    unique_sorted(
+        files
+            .iter()
+            .map(|(name, text)| (*name, parse_exercise(name, text))),
+    )
+}
+
+/// The exercises sorted by id, or every error (a read error, or an id
+/// that another file already uses).
+fn unique_sorted<'a>(
+    read: impl Iterator<Item = (&'a str, Result<Exercise, ExerciseFileError>)>,
+) -> Result<Vec<Exercise>, Vec<ExerciseFileError>> {
     let mut errors = Vec::new();
     let mut exercises: Vec<Exercise> = Vec::new();
-    for (name, text) in files {
-        match parse_exercise(name, text) {
-            Ok(e) => {
-                if exercises.iter().any(|x| x.id == e.id) {
-                    errors.push(ExerciseFileError {
-                        file: name.to_string(),
-                        field: "id".into(),
-                        problem: format!("`{}` is used by another exercise", e.id),
-                    });
-                } else {
-                    exercises.push(e);
-                }
-            }
+    for (name, result) in read {
+        match result {
+            Ok(e) if exercises.iter().any(|x| x.id == e.id) => errors.push(ExerciseFileError {
+                file: name.to_string(),
+                field: "id".into(),
+                problem: format!("`{}` is used by another exercise", e.id),
+            }),
+            Ok(e) => exercises.push(e),
             Err(e) => errors.push(e),
         }
     }
@@ -376,9 +383,21 @@ pub fn parse_all(files: &[(&str, &str)]) -> Result<Vec<Exercise>, Vec<ExerciseFi
     }
 }
 
-/// The repository's exercises (bundled at build time).
+/// The repository's exercises (bundled at build time, as JSON: see
+/// `build.rs`), validated like [`parse_all`] validates files.
 pub fn bundled() -> Result<Vec<Exercise>, Vec<ExerciseFileError>> {
-    parse_all(BUNDLED)
+    unique_sorted(BUNDLED.iter().map(|(name, json)| {
+        let bad = |field: String, problem: String| ExerciseFileError {
+            file: name.to_string(),
+            field,
+            problem,
+        };
+        let stem = name.strip_suffix(".toml").unwrap_or(name);
+        let decoded = serde_json::from_str::<ExerciseFile>(json)
+            .map_err(|e| bad("(file)".into(), e.to_string()))
+            .and_then(|f| convert(f, Some(stem)).map_err(|(field, problem)| bad(field, problem)));
+        (*name, decoded)
+    }))
 }
 
 /// The catalogue's JSON form: `{"exercises": [...]}` with every field of

@@ -363,3 +363,27 @@ fn a_partial_bmm_relu_schedule_highlights_the_first_mismatch_on_both_sides() {
     let solved = check_answer(&ex, &ex.solution, &env());
     assert!(result(&solved, "structure").structure.is_none());
 }
+
+/// The bundled form (converted to JSON at build time) reads exactly like
+/// the TOML files it came from.
+#[test]
+fn bundled_exercises_equal_their_toml_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let from_toml = parse_all(&pairs).unwrap();
+    assert_eq!(bundled().unwrap(), from_toml);
+    assert!(from_toml.len() >= 12);
+}

@@ -27,7 +27,6 @@ use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, Print
 use tessel_session::{check, ScriptEnv};
 
 use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
-use codegen_wasm::Runtime;
 use codegen_wgsl::{GpuLimits, WgslFunc};
 
 use crate::protocol::*;
@@ -40,18 +39,19 @@ pub fn run_script(source: &str) -> ScriptOutcome {
     tessel_session::run_script(source, &script_env())
 }
 
-/// What scripts run with here: the platform's wasm runtime behind
-/// `tvm.build` for CPU targets, its clock, the default budgets.
+/// What scripts run with here: the platform's `tvm.build` backend (the
+/// wasm runtime for CPU targets where the code generators are loaded), its
+/// clock, the default budgets.
 pub fn script_env() -> ScriptEnv {
     let p = platform();
-    let backend = Rc::new(ScriptBackend::new(p.cpu.clone()));
-    let notes = backend.clone();
+    let (backend, take_notes) = match &p.scripts {
+        Some(make) => make(),
+        None => InterpreterScripts::parts(None),
+    };
     ScriptEnv {
         host: p.host.unwrap_or_else(|| Rc::new(NoClock)),
         backend,
-        take_notes: Some(Rc::new(move || {
-            notes.notes.borrow_mut().drain(..).collect()
-        })),
+        take_notes: Some(take_notes),
         ..ScriptEnv::default()
     }
 }
@@ -500,13 +500,32 @@ pub const STEP_BUDGET: u64 = 400_000_000;
 
 /// What the host provides to the engine besides a clock: a way to run
 /// generated wasm (the browser's `WebAssembly` API in the worker, wasmi in
-/// native tests) and the clock of Python scripts. Set once per thread by
-/// the host ([`set_platform`]); without one, the CPU backend reports that
-/// it is unavailable and scripts' `tvm.build` uses the reference interpreter.
+/// native tests), the backend behind scripts' `tvm.build` and the clock of
+/// Python scripts. Set once per thread by the host ([`set_platform`]);
+/// without one, the CPU backend reports that it is unavailable and
+/// scripts' `tvm.build` uses the reference interpreter.
+///
+/// The playground's first worker has no code generators (they are most of
+/// its size): its `scripts` come from [`deferred_scripts`], so a script
+/// that builds for the CPU marks that it needs them instead of linking
+/// them; [`codegen_scripts`] is the real thing.
 #[derive(Clone, Default)]
 pub struct Platform {
     pub cpu: Option<RuntimeFactory>,
     pub host: Option<Rc<dyn Host>>,
+    pub scripts: Option<ScriptBackendFactory>,
+}
+
+impl Platform {
+    /// A platform with the code generators: CPU targets compile to wasm
+    /// and run on `cpu`.
+    pub fn with_codegen(cpu: Option<RuntimeFactory>, host: Option<Rc<dyn Host>>) -> Platform {
+        Platform {
+            scripts: Some(codegen_scripts(cpu.clone())),
+            cpu,
+            host,
+        }
+    }
 }
 
 thread_local! {
@@ -619,12 +638,14 @@ pub const WASM_FMA: &str = "wasm-fma";
 /// [`WASM_FMA`]; `webgpu` is asynchronous: the worker drives it with
 /// [`build_gpu`]).
 pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+    if backend == "interpreter" {
+        return run_reference(source, repeats, now);
+    }
     let mut setup = match prepare_run(source, backend, now) {
         Ok(s) => s,
         Err(out) => return out,
     };
     let got = match backend {
-        "interpreter" => run_interpreter(&mut setup, repeats, now),
         "wasm" | WASM_FMA => match platform().cpu {
             Some(make) => run_wasm(&mut setup, &make, repeats, now, backend == WASM_FMA),
             None => {
@@ -633,6 +654,21 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
         },
         other => Err(format!("the {other} backend cannot run here")),
     };
+    settle(setup, got)
+}
+
+/// Runs the scheduled function on the reference interpreter (no code
+/// generator involved: the first worker runs this itself).
+pub fn run_reference(source: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+    let mut setup = match prepare_run(source, "interpreter", now) {
+        Ok(s) => s,
+        Err(out) => return out,
+    };
+    let got = run_interpreter(&mut setup, repeats, now);
+    settle(setup, got)
+}
+
+fn settle(setup: RunSetup, got: Result<Vec<NDArray>, String>) -> RunOutcome {
     match got {
         Ok(got) => finish_run(setup, &got),
         Err(m) => {
@@ -904,43 +940,97 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
 // ---------------------------------------------------------------------------
 // `tvm.build` in Python scripts
 
-/// `tvm.build` for scripts in the browser: CPU targets (`llvm`, `c`, …)
-/// compile to wasm and run on the host's wasm runtime; everything else (and
-/// a module the wasm backend cannot compile) runs on the reference
-/// interpreter, with a note for the console.
-pub struct ScriptBackend {
-    pub cpu: Option<RuntimeFactory>,
-    reference: ReferenceBackend,
-    /// Notes for the console, taken after each cell.
-    pub notes: std::cell::RefCell<Vec<String>>,
-}
+/// The `tvm.build` backend of one script run, and the closure that takes
+/// its notes for the console (after each cell).
+pub type ScriptBackendParts = (Rc<dyn Backend>, Rc<dyn Fn() -> Vec<String>>);
 
-impl ScriptBackend {
-    pub fn new(cpu: Option<Rc<dyn Fn() -> Box<dyn Runtime>>>) -> ScriptBackend {
-        ScriptBackend {
-            cpu,
-            reference: ReferenceBackend::default(),
-            notes: Default::default(),
-        }
-    }
-}
+/// Makes the [`ScriptBackendParts`] of each script run.
+pub type ScriptBackendFactory = Rc<dyn Fn() -> ScriptBackendParts>;
 
 /// Target kinds that mean "the CPU".
 const CPU_TARGETS: [&str; 4] = ["llvm", "c", "wasm", "webassembly"];
 
-impl Backend for ScriptBackend {
+/// `tvm.build` for scripts without the code generators: everything runs on
+/// the reference interpreter (GPU targets with a note). With `needs_codegen`
+/// (the first worker), a CPU target instead sets the flag and fails, so the
+/// worker hands the request to the worker that has the CPU backend.
+pub struct InterpreterScripts {
+    reference: ReferenceBackend,
+    notes: std::cell::RefCell<Vec<String>>,
+    needs_codegen: Option<Rc<std::cell::Cell<bool>>>,
+}
+
+impl InterpreterScripts {
+    fn parts(needs_codegen: Option<Rc<std::cell::Cell<bool>>>) -> ScriptBackendParts {
+        let backend = Rc::new(InterpreterScripts {
+            reference: ReferenceBackend::default(),
+            notes: Default::default(),
+            needs_codegen,
+        });
+        let notes = backend.clone();
+        (
+            backend,
+            Rc::new(move || notes.notes.borrow_mut().drain(..).collect()),
+        )
+    }
+}
+
+impl Backend for InterpreterScripts {
     fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
-        let note = |m: String| self.notes.borrow_mut().push(m);
         if !CPU_TARGETS.contains(&target.kind.as_str()) {
-            note(format!(
+            self.notes.borrow_mut().push(format!(
                 "note: tvm.build(target=\"{}\") runs on the reference interpreter here: WebGPU is asynchronous and a script runs synchronously (use the Run button with the GPU backend)",
                 target.text
             ));
-            return self.reference.build(module, target);
+        } else if let Some(flag) = &self.needs_codegen {
+            flag.set(true);
+            return Err("the CPU code generator is not loaded in this worker".into());
         }
+        self.reference.build(module, target)
+    }
+}
+
+/// Scripts whose CPU `tvm.build` marks `flag` (see [`InterpreterScripts`]).
+pub fn deferred_scripts(flag: Rc<std::cell::Cell<bool>>) -> ScriptBackendFactory {
+    Rc::new(move || InterpreterScripts::parts(Some(flag.clone())))
+}
+
+/// Scripts whose CPU `tvm.build` compiles to wasm and runs on `cpu`.
+pub fn codegen_scripts(cpu: Option<RuntimeFactory>) -> ScriptBackendFactory {
+    Rc::new(move || {
+        let backend = Rc::new(ScriptBackend {
+            cpu: cpu.clone(),
+            fallback: InterpreterScripts {
+                reference: ReferenceBackend::default(),
+                notes: Default::default(),
+                needs_codegen: None,
+            },
+        });
+        let notes = backend.clone();
+        let take_notes: Rc<dyn Fn() -> Vec<String>> =
+            Rc::new(move || notes.fallback.notes.borrow_mut().drain(..).collect());
+        (backend as Rc<dyn Backend>, take_notes)
+    })
+}
+
+/// `tvm.build` for scripts in the browser: CPU targets (`llvm`, `c`, …)
+/// compile to wasm and run on the host's wasm runtime; everything else (and
+/// a module the wasm backend cannot compile) runs on the reference
+/// interpreter, with a note for the console (kept by `fallback`, in order).
+struct ScriptBackend {
+    cpu: Option<RuntimeFactory>,
+    fallback: InterpreterScripts,
+}
+
+impl Backend for ScriptBackend {
+    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        let note = |m: String| self.fallback.notes.borrow_mut().push(m);
         let Some(make) = &self.cpu else {
-            return self.reference.build(module, target);
+            return self.fallback.build(module, target);
         };
+        if !CPU_TARGETS.contains(&target.kind.as_str()) {
+            return self.fallback.build(module, target);
+        }
         let mut prims = IRModule::new();
         for (n, f) in module.prim_funcs() {
             prims.insert(n.to_string(), BaseFunc::Prim(f.clone()));
@@ -962,7 +1052,7 @@ impl Backend for ScriptBackend {
                     "note: the CPU backend cannot compile this module ({}); tvm.build runs it on the reference interpreter",
                     e.message
                 ));
-                self.reference.build(module, target)
+                self.fallback.build(module, target)
             }
         }
     }
@@ -1033,12 +1123,13 @@ mod gallery_tests {
     fn every_example_compiles() {
         let mut failures = Vec::new();
         for ex in EXAMPLES {
-            let out = compile(ex.source);
+            let source = crate::examples::source(ex.id).unwrap();
+            let out = compile(source);
             let clean = matches!(
                 ex.category,
                 "Book schedules" | "Course programs" | "Course schedules"
             );
-            let pending = ex.source.contains("# --- expect-error");
+            let pending = source.contains("# --- expect-error");
             if clean && !pending && !out.errors.is_empty() {
                 failures.push(format!("{}: {}", ex.id, out.console));
             }
@@ -1051,8 +1142,7 @@ mod gallery_tests {
         );
         assert!(EXAMPLES.len() > 250, "{} examples", EXAMPLES.len());
         // The tensorize cases carry their intrinsic as a section.
-        let ex = crate::examples::find("tensorize_book").expect("tensorize_book");
-        let out = compile(ex.source);
+        let out = compile(crate::examples::source("tensorize_book").expect("tensorize_book"));
         assert!(out.errors.is_empty(), "{}", out.console);
         assert!(
             out.steps.last().unwrap().ir.contains("tmm16"),
@@ -1081,12 +1171,13 @@ mod backend_tests {
     }
 
     fn wasmi_platform() {
-        set_platform(Platform {
-            cpu: Some(Rc::new(|| {
-                Box::new(codegen_wasm::runtime::WasmiRuntime::new()) as Box<dyn Runtime>
+        set_platform(Platform::with_codegen(
+            Some(Rc::new(|| {
+                Box::new(codegen_wasm::runtime::WasmiRuntime::new())
+                    as Box<dyn codegen_wasm::Runtime>
             })),
-            host: None,
-        });
+            None,
+        ));
     }
 
     #[test]
@@ -1187,8 +1278,12 @@ mod backend_tests {
     #[test]
     fn gpu_code_of_a_bound_program() {
         let ex = crate::examples::find("book_gpu_vecadd_bind").expect("the example");
-        assert_eq!(crate::examples::default_backend(ex), "webgpu");
-        let out = code(ex.source, usize::MAX, "webgpu");
+        assert_eq!(ex.backend, "webgpu");
+        let out = code(
+            crate::examples::source(ex.id).unwrap(),
+            usize::MAX,
+            "webgpu",
+        );
         assert!(out.error.is_none(), "{:?}", out.error);
         assert!(out.code.contains("@compute"), "{}", out.code);
         assert!(
@@ -1196,8 +1291,7 @@ mod backend_tests {
             "{:?}",
             out.notes
         );
-        let mm = crate::examples::find("mm_relu").unwrap();
-        assert_eq!(crate::examples::default_backend(mm), "wasm");
+        assert_eq!(crate::examples::find("mm_relu").unwrap().backend, "wasm");
     }
 
     #[test]

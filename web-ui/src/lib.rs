@@ -3,6 +3,8 @@
 //!
 //! - [`protocol`]: the JSON messages between them.
 //! - [`exercise`]: the course exercises' catalogue and checker (worker side).
+//! - [`worker_host`]: what the core worker (no code generators, started
+//!   first) and the full worker share.
 //! - [`engine`]: what the worker does with a script (parse, schedule, step
 //!   through the trace, loop nests, regions, runs). Pure Rust over
 //!   `compiler-core`, so it also runs natively in tests.
@@ -26,3 +28,4 @@ pub mod highlight;
 pub mod ir_view;
 pub mod protocol;
 pub mod share;
+pub mod worker_host;

@@ -14,6 +14,8 @@
 mod editor;
 mod worker_client;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -318,23 +320,38 @@ impl Ctx {
         self.compile_now();
     }
 
+    /// Opens a gallery example (its source fetched with the gallery's
+    /// sources the first time).
     fn load_example(&self, id: &str) {
-        if let Some(ex) = examples::find(id) {
-            self.example.set(ex.id.to_string());
-            self.step.set(usize::MAX);
-            self.compare.set(None);
-            self.selection.set(None);
-            self.run.set(None);
-            let backend = examples::default_backend(ex);
-            let backend = if backend == "webgpu" && self.gpu.get_untracked().is_err() {
-                "wasm"
-            } else {
-                backend
-            };
-            self.backend.set(backend.to_string());
-            self.set_source(ex.source);
-            self.log("info", format!("loaded example “{}”", ex.title));
-        }
+        let Some(ex) = examples::find(id) else {
+            return;
+        };
+        let ctx = *self;
+        wasm_bindgen_futures::spawn_local(async move {
+            match example_source(ex.id).await {
+                Ok(source) => ctx.show_example(ex, &source),
+                Err(m) => ctx.log(
+                    "error",
+                    format!("the example “{}” could not be loaded: {m}", ex.title),
+                ),
+            }
+        });
+    }
+
+    fn show_example(&self, ex: &'static examples::Example, source: &str) {
+        self.example.set(ex.id.to_string());
+        self.step.set(usize::MAX);
+        self.compare.set(None);
+        self.selection.set(None);
+        self.run.set(None);
+        let backend = if ex.backend == "webgpu" && self.gpu.get_untracked().is_err() {
+            "wasm"
+        } else {
+            ex.backend
+        };
+        self.backend.set(backend.to_string());
+        self.set_source(source);
+        self.log("info", format!("loaded example “{}”", ex.title));
     }
 
     fn run_now(&self) {
@@ -535,32 +552,33 @@ fn App() -> impl IntoView {
         .or_else(|| share::decode(&hash))
         .or_else(|| embed.code.as_deref().and_then(share::decode))
         .or_else(|| {
+            // The source is fetched below (`load_example`).
             embed
                 .example
                 .as_deref()
                 .and_then(examples::find)
                 .map(|ex| SavedState {
-                    source: ex.source.to_string(),
+                    source: String::new(),
                     step: usize::MAX,
                     backend: String::new(),
                     example: ex.id.to_string(),
                 })
         })
         .or_else(|| if embed.on { None } else { share::load_local() })
-        .unwrap_or_else(|| {
-            let ex = examples::find(examples::DEFAULT).expect("the default example exists");
-            SavedState {
-                source: ex.source.to_string(),
-                step: usize::MAX,
-                backend: String::new(),
-                example: ex.id.to_string(),
-            }
+        .unwrap_or_else(|| SavedState {
+            source: examples::DEFAULT_SOURCE.to_string(),
+            step: usize::MAX,
+            backend: String::new(),
+            example: examples::DEFAULT.to_string(),
         });
     ctx.source.set(initial.source.clone());
     ctx.step.set(initial.step);
     ctx.example.set(initial.example.clone());
     if !initial.backend.is_empty() {
         ctx.backend.set(initial.backend.clone());
+    }
+    if initial.source.is_empty() && !initial.example.is_empty() {
+        ctx.load_example(&initial.example);
     }
 
     // Workers: one compiles (latest edit wins), one runs.
@@ -1143,6 +1161,52 @@ fn fmt_err(x: Option<f64>) -> String {
         Some(v) => format!("{v:.2e}"),
         None => "—".into(),
     }
+}
+
+thread_local! {
+    /// The gallery's sources once fetched (`examples.json`).
+    static EXAMPLE_SOURCES: RefCell<Option<Rc<HashMap<String, String>>>> =
+        const { RefCell::new(None) };
+}
+
+/// An example's source: the default one is compiled in, the others come
+/// from `examples.json`, fetched once.
+async fn example_source(id: &str) -> Result<String, String> {
+    if id == examples::DEFAULT {
+        return Ok(examples::DEFAULT_SOURCE.to_string());
+    }
+    let cached = EXAMPLE_SOURCES.with(|c| c.borrow().clone());
+    let all = match cached {
+        Some(all) => all,
+        None => {
+            let all = Rc::new(fetch_example_sources().await?);
+            EXAMPLE_SOURCES.with(|c| *c.borrow_mut() = Some(all.clone()));
+            all
+        }
+    };
+    all.get(id)
+        .cloned()
+        .ok_or_else(|| format!("{} has no example `{id}`", examples::SOURCES_FILE))
+}
+
+async fn fetch_example_sources() -> Result<HashMap<String, String>, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let err = |e: JsValue| format!("{e:?}");
+    let resp: web_sys::Response = JsFuture::from(window().fetch_with_str(examples::SOURCES_FILE))
+        .await
+        .map_err(err)?
+        .unchecked_into();
+    if !resp.ok() {
+        return Err(format!(
+            "fetching {}: HTTP {}",
+            examples::SOURCES_FILE,
+            resp.status()
+        ));
+    }
+    let text = JsFuture::from(resp.text().map_err(err)?)
+        .await
+        .map_err(err)?;
+    serde_json::from_str(&text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
 }
 
 /// Checks for WebGPU on the main thread (`navigator.gpu` and an adapter),

@@ -87,6 +87,12 @@ pub enum Response {
     },
     /// The worker's wasm started and is ready for requests.
     Ready,
+    /// The first worker (without the code generators) cannot answer
+    /// request `id`: it needs a backend. The UI starts the worker that has
+    /// them and sends the request there.
+    NeedsBackends {
+        id: u64,
+    },
 }
 
 /// A diagnostic placed in the editor.

@@ -1,8 +1,13 @@
 //! The UI's side of a compiler worker: one request in flight at a time, and
 //! only the newest waiting request of each kind kept (older ones are
 //! dropped, since a newer edit supersedes them; a code-view request never
-//! displaces a pending compile, and compiles go first). The worker says `Ready` once its wasm has
-//! started; requests wait until then.
+//! displaces a pending compile, and compiles go first). The worker says
+//! `Ready` once its wasm has started; requests wait until then.
+//!
+//! A channel starts on the core worker (no code generators: a smaller
+//! download). When that answers `NeedsBackends`, the channel replaces it
+//! with the full worker and sends the same request there; it stays on the
+//! full worker from then on (see `web_ui::worker_host`).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -13,10 +18,19 @@ use web_sys::{MessageEvent, Worker};
 
 use web_ui::protocol::{Request, Response};
 
+/// The core worker's loader (trunk's shim for the `core-worker` binary).
+const CORE_WORKER: &str = "./core-worker_loader.js";
+/// The full worker's loader (the `worker` binary).
+const FULL_WORKER: &str = "./worker_loader.js";
+
 pub struct Channel {
     worker: RefCell<Option<Worker>>,
+    /// The running worker has the code generators.
+    full: Cell<bool>,
     busy: Cell<bool>,
     pending: RefCell<Vec<Request>>,
+    /// The request the worker is answering (sent again if it hands it over).
+    in_flight: RefCell<Option<Request>>,
     on_response: Rc<dyn Fn(Response)>,
     on_crash: Rc<dyn Fn(String)>,
     next_id: Cell<u64>,
@@ -29,8 +43,10 @@ impl Channel {
     ) -> Rc<Channel> {
         let ch = Rc::new(Channel {
             worker: RefCell::new(None),
+            full: Cell::new(false),
             busy: Cell::new(true),
             pending: RefCell::new(Vec::new()),
+            in_flight: RefCell::new(None),
             on_response: Rc::new(on_response),
             on_crash: Rc::new(on_crash),
             next_id: Cell::new(1),
@@ -41,7 +57,13 @@ impl Channel {
 
     fn start(this: &Rc<Channel>) {
         this.busy.set(true);
-        let worker = match Worker::new("./worker_loader.js") {
+        this.in_flight.borrow_mut().take();
+        let script = if this.full.get() {
+            FULL_WORKER
+        } else {
+            CORE_WORKER
+        };
+        let worker = match Worker::new(script) {
             Ok(w) => w,
             Err(e) => {
                 (this.on_crash)(format!("could not start the compiler worker: {e:?}"));
@@ -58,8 +80,16 @@ impl Channel {
                 return;
             };
             ch.busy.set(false);
-            if !matches!(resp, Response::Ready) {
-                (ch.on_response)(resp);
+            match resp {
+                Response::Ready => {}
+                Response::NeedsBackends { id } => {
+                    ch.move_to_full_worker(id);
+                    return;
+                }
+                resp => {
+                    ch.in_flight.borrow_mut().take();
+                    (ch.on_response)(resp);
+                }
             }
             ch.flush();
         });
@@ -82,6 +112,29 @@ impl Channel {
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         onerror.forget();
         *this.worker.borrow_mut() = Some(worker);
+    }
+
+    /// The core worker cannot answer request `id` (it needs a backend):
+    /// starts the full worker and queues the request for it, unless a newer
+    /// one of its kind is already waiting.
+    fn move_to_full_worker(self: &Rc<Self>, id: u64) {
+        if let Some(req) = self.in_flight.borrow_mut().take() {
+            let mut p = self.pending.borrow_mut();
+            let newer = p
+                .iter()
+                .any(|r| std::mem::discriminant(r) == std::mem::discriminant(&req));
+            if req.id() == id && !newer {
+                p.insert(0, req);
+            }
+        }
+        if let Some(w) = self.worker.borrow_mut().take() {
+            w.terminate();
+        }
+        self.full.set(true);
+        web_sys::console::info_1(
+            &"loading the code generators (the first use of a backend)".into(),
+        );
+        Channel::start(self);
     }
 
     /// Stops whatever the worker is doing (a long run) and starts a fresh one.
@@ -131,6 +184,7 @@ impl Channel {
         if let Some(w) = self.worker.borrow().as_ref() {
             if w.post_message(&JsValue::from_str(&text)).is_ok() {
                 self.busy.set(true);
+                *self.in_flight.borrow_mut() = Some(req);
             }
         }
     }

@@ -6,6 +6,10 @@
 
 mod bench;
 mod layers;
+// Shared with web-ui's build script, which also uses what this file does not.
+#[allow(dead_code)]
+#[path = "../../web-ui/gallery.rs"]
+mod gallery;
 
 use std::env;
 use std::ffi::OsString;
@@ -77,6 +81,8 @@ commands:
       --quick           256x256 matrices, fewer runs
       --cpu-only, --gpu-only
   layers                each crate's top-level modules bottom-up; fails on a module cycle
+  gallery-json          the examples gallery's sources as JSON on stdout (the web
+                        build's hook writes it to dist/examples.json)
   help                  this text
 
 environment:
@@ -119,6 +125,10 @@ fn dispatch(ctx: &Ctx, args: &[String]) -> Result<()> {
         "layers" => {
             no_extra_args(rest)?;
             layers::report(&ctx.root).map_err(Failure::new)
+        }
+        "gallery-json" => {
+            no_extra_args(rest)?;
+            gallery_json(ctx)
         }
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
@@ -676,13 +686,42 @@ fn build_web(ctx: &Ctx) -> Result<()> {
     Ok(())
 }
 
+/// Prints `{ "id": "source", … }` for every gallery example (see
+/// `web-ui/gallery.rs`): the page fetches it instead of carrying every
+/// source in the UI's wasm.
+fn gallery_json(ctx: &Ctx) -> Result<()> {
+    let all = gallery::collect(&ctx.root.join("web-ui"), &mut Vec::new());
+    let sources: serde_json::Map<String, serde_json::Value> = all
+        .into_iter()
+        .map(|ex| (ex.id, serde_json::Value::String(ex.source)))
+        .collect();
+    let text = serde_json::to_string(&sources).map_err(|e| Failure::new(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
 fn trunk_build(ctx: &Ctx) -> Result<()> {
     ctx.run(&mut trunk(ctx, &["build", "--release"]))?;
     println!("xtask: built {}", ctx.dist().display());
     Ok(())
 }
 
-/// Prints the size of each file in dist/ (and gzipped, where gzip exists).
+/// Files of dist/ a page fetches only when it needs them: the full worker
+/// (the code generators, on the first use of a backend), the gallery's
+/// sources (when an example is opened), the exercise catalogue (for course
+/// tools, not the page) and the icon's unhashed copy (for the manifest).
+/// The browser tests check what an embedded exercise really fetches.
+const LATER_FILES: &[&str] = &[
+    "worker.js",
+    "worker_bg.wasm",
+    "worker_loader.js",
+    "examples.json",
+    "exercises.json",
+    "favicon.svg",
+];
+
+/// Prints the size of each file in dist/ (and gzipped, where gzip exists),
+/// and the sum a page fetches first.
 fn report_bundle(ctx: &Ctx) {
     let Ok(entries) = fs::read_dir(ctx.dist()) else {
         return;
@@ -690,6 +729,7 @@ fn report_bundle(ctx: &Ctx) {
     let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     files.sort();
     let (mut raw_total, mut gz_total) = (0u64, 0u64);
+    let (mut first_raw, mut first_gz) = (0u64, 0u64);
     for file in files.iter().filter(|f| f.is_file()) {
         let raw = fs::metadata(file).map(|m| m.len()).unwrap_or(0);
         let gz = Command::new("gzip")
@@ -702,6 +742,10 @@ fn report_bundle(ctx: &Ctx) {
         raw_total += raw;
         gz_total += gz.unwrap_or(0);
         let name = file.file_name().unwrap_or_default().to_string_lossy();
+        if !LATER_FILES.contains(&name.as_ref()) {
+            first_raw += raw;
+            first_gz += gz.unwrap_or(0);
+        }
         match gz {
             Some(gz) => println!("  {name:<48} {raw:>9} B  {gz:>8} B gzipped"),
             None => println!("  {name:<48} {raw:>9} B"),
@@ -710,6 +754,10 @@ fn report_bundle(ctx: &Ctx) {
     println!(
         "  {:<48} {raw_total:>9} B  {gz_total:>8} B gzipped",
         "total"
+    );
+    println!(
+        "  {:<48} {first_raw:>9} B  {first_gz:>8} B gzipped",
+        "first load (all but LATER_FILES)"
     );
 }
 

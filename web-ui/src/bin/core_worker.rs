@@ -1,0 +1,31 @@
+//! The core compiler worker, the one a page starts first: the compiler,
+//! the reference interpreter, the session driver and the exercise checker,
+//! without the code generators. A request that needs a backend is answered
+//! with `NeedsBackends`, and the UI moves to the full worker
+//! (`src/bin/worker.rs`; see `web_ui::worker_host`). Nothing here may
+//! reach `codegen-wasm` or `codegen-wgsl` code, or they are linked in again
+//! (`cargo xtask size` reports this worker's size).
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use web_ui::engine;
+use web_ui::protocol::Response;
+use web_ui::worker_host::{answer_without_codegen, PerfClock};
+
+fn main() {
+    console_error_panic_hook::set_once();
+    let needs_codegen = Rc::new(Cell::new(false));
+    engine::set_platform(engine::Platform {
+        host: Some(Rc::new(PerfClock)),
+        scripts: Some(engine::deferred_scripts(needs_codegen.clone())),
+        ..engine::Platform::default()
+    });
+    web_ui::worker_host::serve(move |req, post, now| {
+        let resp = match answer_without_codegen(req, now, &needs_codegen) {
+            Ok(resp) => resp,
+            Err(req) => Response::NeedsBackends { id: req.id() },
+        };
+        post(&resp);
+    });
+}

@@ -1,0 +1,249 @@
+//! What the playground's two compiler workers share: answering the requests
+//! that need no code generator, and (in the browser) the message loop.
+//!
+//! The page first starts the *core* worker (`src/bin/core_worker.rs`):
+//! compiler, interpreter, session driver and exercise checker, without the
+//! wasm and WGSL code generators and their validators, which are over a
+//! third of the full worker's size. A request that needs a backend (a Run
+//! on the CPU or GPU, generated code, a script whose `tvm.build` targets
+//! the CPU) gets [`Response::NeedsBackends`]; the UI then starts the full
+//! worker (`src/bin/worker.rs`) and sends it there.
+
+use std::cell::Cell;
+
+use crate::engine;
+use crate::protocol::{Request, Response};
+
+/// A request only the full worker can answer.
+#[derive(Debug)]
+pub enum BackendRequest {
+    /// A run on the CPU or GPU backend.
+    Run {
+        id: u64,
+        source: String,
+        backend: String,
+        repeats: u32,
+    },
+    /// Generated code.
+    Code {
+        id: u64,
+        source: String,
+        step: usize,
+        backend: String,
+    },
+}
+
+impl BackendRequest {
+    pub fn id(&self) -> u64 {
+        match self {
+            BackendRequest::Run { id, .. } | BackendRequest::Code { id, .. } => *id,
+        }
+    }
+}
+
+/// Answers `req` with no code generator: compiles, loop regions, the
+/// exercise catalogue and checks, runs on the reference interpreter.
+/// Requests that need a backend come back as `Err`. Scripts run with the
+/// platform's `tvm.build` backend; where that is
+/// [`engine::deferred_scripts`] over `needs_codegen`, a script that builds
+/// for the CPU sets the flag, and the answer is `NeedsBackends`.
+pub fn answer_without_codegen(
+    req: Request,
+    now: &dyn Fn() -> f64,
+    needs_codegen: &Cell<bool>,
+) -> Result<Response, BackendRequest> {
+    needs_codegen.set(false);
+    let started = now();
+    let id = req.id();
+    let response = match req {
+        Request::Compile { id, source } => {
+            let mut outcome = engine::compile(&source);
+            outcome.millis = now() - started;
+            Response::Compiled { id, outcome }
+        }
+        Request::Run {
+            id,
+            source,
+            backend,
+            repeats,
+        } if backend == "interpreter" => Response::Ran {
+            id,
+            outcome: engine::run_reference(&source, repeats.clamp(1, 50), now),
+        },
+        Request::Exercises { id } => Response::Exercises {
+            id,
+            outcome: crate::exercise::catalogue(),
+        },
+        Request::Check {
+            id,
+            exercise,
+            source,
+        } => Response::Checked {
+            id,
+            outcome: crate::exercise::check(&exercise, &source, now),
+        },
+        Request::Regions {
+            id,
+            source,
+            step,
+            func,
+            loop_index,
+            at,
+        } => Response::Regions {
+            id,
+            outcome: engine::regions(&source, step, &func, loop_index, at),
+        },
+        Request::Run {
+            id,
+            source,
+            backend,
+            repeats,
+        } => {
+            return Err(BackendRequest::Run {
+                id,
+                source,
+                backend,
+                repeats,
+            })
+        }
+        Request::Code {
+            id,
+            source,
+            step,
+            backend,
+        } => {
+            return Err(BackendRequest::Code {
+                id,
+                source,
+                step,
+                backend,
+            })
+        }
+    };
+    Ok(if needs_codegen.replace(false) {
+        Response::NeedsBackends { id }
+    } else {
+        response
+    })
+}
+
+/// The worker's message loop: posts `Ready`, then hands each request (JSON)
+/// to `handle` with a way to reply (now or, for asynchronous work, later)
+/// and the worker's clock in milliseconds.
+#[cfg(target_arch = "wasm32")]
+pub fn serve(handle: impl Fn(Request, std::rc::Rc<dyn Fn(&Response)>, &dyn Fn() -> f64) + 'static) {
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let performance = scope.performance();
+    let now = move || performance.as_ref().map_or(0.0, |p| p.now());
+    let reply_to = scope.clone();
+    let post: Rc<dyn Fn(&Response)> = Rc::new(move |resp: &Response| {
+        if let Ok(text) = serde_json::to_string(resp) {
+            let _ = reply_to.post_message(&JsValue::from_str(&text));
+        }
+    });
+    post(&Response::Ready);
+    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let Some(text) = ev.data().as_string() else {
+            return;
+        };
+        match serde_json::from_str::<Request>(&text) {
+            Ok(req) => handle(req, post.clone(), &now),
+            Err(e) => web_sys::console::warn_1(&format!("worker: bad request: {e}").into()),
+        }
+    });
+    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    onmessage.forget();
+}
+
+/// The clock of Python scripts (`time.time()`, `time_evaluator`) in a worker.
+#[cfg(target_arch = "wasm32")]
+pub struct PerfClock;
+
+#[cfg(target_arch = "wasm32")]
+impl compiler_core::target::Host for PerfClock {
+    fn now_seconds(&self) -> f64 {
+        let scope: web_sys::WorkerGlobalScope =
+            wasm_bindgen::JsCast::unchecked_into(js_sys::global());
+        scope.performance().map_or(0.0, |p| p.now()) / 1000.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    const MM: &str = include_str!("../../compiler-core/tests/data/seeds/seed004_01_mm_relu.py");
+
+    fn deferred() -> Rc<Cell<bool>> {
+        let flag = Rc::new(Cell::new(false));
+        engine::set_platform(engine::Platform {
+            scripts: Some(engine::deferred_scripts(flag.clone())),
+            ..engine::Platform::default()
+        });
+        flag
+    }
+
+    #[test]
+    fn compiles_without_codegen_and_hands_over_backend_requests() {
+        let flag = deferred();
+        let ok = answer_without_codegen(
+            Request::Compile {
+                id: 7,
+                source: MM.to_string(),
+            },
+            &|| 0.0,
+            &flag,
+        );
+        assert!(
+            matches!(&ok, Ok(Response::Compiled { id: 7, outcome }) if !outcome.steps.is_empty()),
+            "{ok:?}"
+        );
+        let run = Request::Run {
+            id: 8,
+            source: MM.to_string(),
+            backend: "wasm".into(),
+            repeats: 1,
+        };
+        assert!(matches!(
+            answer_without_codegen(run, &|| 0.0, &flag),
+            Err(BackendRequest::Run { id: 8, .. })
+        ));
+        let reference = Request::Run {
+            id: 9,
+            source: MM.to_string(),
+            backend: "interpreter".into(),
+            repeats: 1,
+        };
+        match answer_without_codegen(reference, &|| 0.0, &flag) {
+            Ok(Response::Ran { id: 9, outcome }) => assert_eq!(outcome.matches, Some(true)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_script_building_for_the_cpu_needs_the_backends() {
+        let flag = deferred();
+        let source = format!(
+            "{MM}\nimport numpy as np\nlib = tvm.build(MyModule, target=\"llvm\")\nprint('built')\n"
+        );
+        let resp = answer_without_codegen(Request::Compile { id: 3, source }, &|| 0.0, &flag);
+        assert!(
+            matches!(resp, Ok(Response::NeedsBackends { id: 3 })),
+            "{resp:?}"
+        );
+        assert!(!flag.get(), "the flag is reset for the next request");
+        // A GPU target runs on the interpreter in either worker: no handover.
+        let gpu = format!("{MM}\nlib = tvm.build(MyModule, target=\"cuda\")\n");
+        let resp = answer_without_codegen(Request::Compile { id: 4, source: gpu }, &|| 0.0, &flag);
+        assert!(
+            matches!(resp, Ok(Response::Compiled { id: 4, .. })),
+            "{resp:?}"
+        );
+    }
+}
