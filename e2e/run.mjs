@@ -430,6 +430,79 @@ const tests = [
     }
   }],
 
+  ['a failed structure check shows both functions with the mismatch highlighted', async ({ browser, url }) => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const p = await ctx.newPage();
+      await p.goto(`${url}?exercise=bmm-relu-transform`, { waitUntil: 'load' });
+      await p.waitForSelector('#exercise-title', { timeout: TIMEOUT_MS });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      const start = await doc(p);
+      if (!start.includes('# TODO: split')) throw new Error(`the editor does not hold the starting code:\n${start}`);
+      // The book's schedule without its last step, `sch.unroll(k1)`.
+      const partial = start.replace(/# TODO: split[^\n]*\n[^\n]*\n/, [
+        'C = sch.get_block("C", func_name="bmm_relu")',
+        'j0, j1 = sch.split(j, factors=[None, 8])',
+        'k0, k1 = sch.split(k, factors=[None, 4])',
+        'sch.reorder(j0, k0, k1, j1)',
+        'sch.reverse_compute_at(C, j0)',
+        'sch.parallel(b)',
+        'Y_init = sch.decompose_reduction(Y, k0)',
+        'sch.vectorize(sch.get_loops(Y_init)[-1])',
+        'sch.vectorize(sch.get_loops(C)[-1])',
+        '',
+      ].join('\n'));
+      if (partial === start) throw new Error('could not fill in the schedule');
+      await p.evaluate((t) => window.TesselEditor.current.setDoc(t, true), partial);
+      await p.click('#check-button');
+      await p.waitForSelector('#verdict [data-check="structure"].fail', { timeout: TIMEOUT_MS });
+      await p.waitForSelector('#structure-diff', { timeout: TIMEOUT_MS });
+      const pane = async (id) => p.$eval(`#${id}`, (el) => {
+        const ir = el.querySelector('.structure-ir');
+        const box = ir.getBoundingClientRect();
+        return {
+          title: el.querySelector('.structure-title').textContent,
+          lines: [...el.querySelectorAll('.irl')].length,
+          hl: [...el.querySelectorAll('.irl.hl')].map((l) => {
+            const r = l.getBoundingClientRect();
+            return { text: l.textContent, visible: r.top >= box.top && r.bottom <= box.bottom };
+          }),
+          cols: el.querySelector('.irl.hl mark.hl-cols')?.textContent ?? null,
+          scrolled: ir.scrollTop,
+        };
+      });
+      const yours = await pane('structure-yours');
+      const target = await pane('structure-target');
+      const one = (side, name, want) => {
+        if (side.hl.length !== 1) throw new Error(`${name}: ${side.hl.length} highlighted lines`);
+        if (!side.hl[0].text.includes(want)) throw new Error(`${name}: highlighted ${JSON.stringify(side.hl[0].text)}, want ${want}`);
+        if (!side.hl[0].visible) throw new Error(`${name}: the highlighted line is not scrolled into view`);
+        if (side.lines < 20) throw new Error(`${name}: only ${side.lines} lines shown`);
+      };
+      one(yours, 'yours', 'for k_0, k_1, j_1 in T.grid(32, 4, 8):');
+      one(target, 'target', 'for ax1_1 in T.unroll(4):');
+      if (yours.cols !== 'k_1') throw new Error(`yours: marked columns ${yours.cols}`);
+      if (!yours.title.startsWith('Your function') || !target.title.startsWith('Target')) throw new Error(`titles: ${yours.title} / ${target.title}`);
+      // The page shows the same verdict text as before: where, yours, target.
+      const details = await p.textContent('#verdict [data-check="structure"] .check-details');
+      if (!details.includes('where: bmm_relu.')) throw new Error(`details: ${details}`);
+      await p.$eval('#structure-diff', (el) => el.scrollIntoView());
+      await p.screenshot({ path: join(outDir, '12-exercise-structure.png') });
+      // Side by side on a wide screen, stacked on a narrow one.
+      const sideBySide = async () => p.evaluate(() => {
+        const a = document.querySelector('#structure-yours').getBoundingClientRect();
+        const b = document.querySelector('#structure-target').getBoundingClientRect();
+        return b.left >= a.right - 1;
+      });
+      if (!(await sideBySide())) throw new Error('the panes are not side by side on a wide screen');
+      await p.setViewportSize({ width: 600, height: 900 });
+      await p.waitForTimeout(200);
+      if (await sideBySide()) throw new Error('the panes are side by side on a narrow screen');
+    } finally {
+      await ctx.close();
+    }
+  }],
+
   ['the gallery lists the exercises', async ({ page }) => {
     await page.click('#examples-button');
     await page.waitForSelector('#exercise-list [data-exercise="conv2d"]', { timeout: TIMEOUT_MS });

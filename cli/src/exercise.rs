@@ -4,7 +4,9 @@
 //! - `tessel exercise list` prints one exercise per line, id first.
 //! - `tessel exercise check ID ANSWER.py` grades ANSWER.py (exactly what a
 //!   student would have in the editor) and prints the same verdict text as
-//!   the playground; exit 0 only when every check passes.
+//!   the playground, then, for a failed structure check, a few lines of
+//!   both functions around the first mismatch (`>` marks its lines); exit 0
+//!   only when every check passes.
 //! - `tessel exercise catalogue` prints the catalogue as JSON.
 //!
 //! `--dir DIR` reads a course's own exercise files instead of the bundled
@@ -128,6 +130,10 @@ fn grade(exercise: &Exercise, answer: &str, backend: BackendArg) -> ExitCode {
     };
     let verdict = check_answer(exercise, answer, &env);
     print!("{}", verdict.render());
+    // Below the page's text: where a structure check found its mismatch.
+    for diff in verdict.results.iter().filter_map(|r| r.structure.as_ref()) {
+        print!("\nfirst structural mismatch\n{}", diff.excerpt());
+    }
     if verdict.passed() {
         ExitCode::SUCCESS
     } else {

@@ -297,6 +297,73 @@ fn every_solution_passes_and_every_starting_code_fails_on_the_reference_interpre
     }
 }
 
+#[test]
+fn a_partial_bmm_relu_schedule_highlights_the_first_mismatch_on_both_sides() {
+    let ex = exercise("bmm-relu-transform");
+    // Everything but the final `sch.unroll(k1)`.
+    let partial = ex.solution.replace("sch.unroll(k1)", "");
+    assert_ne!(partial, ex.solution);
+    let verdict = check_answer(&ex, &partial, &env());
+    let structure = result(&verdict, "structure");
+    assert_eq!(structure.status, Status::Failed, "{}", verdict.render());
+    let diff = structure
+        .structure
+        .as_ref()
+        .expect("a failed structure check carries both functions");
+    let highlighted = |side: &tessel_session::structure_diff::HighlightedIr| {
+        let (first, last) = side.lines.expect("the mismatch is located");
+        assert_eq!(first, last, "one loop header");
+        let line = side.text.lines().nth(first - 1).unwrap();
+        let part = side
+            .columns
+            .map(|(a, b)| line.chars().skip(a).take(b - a).collect::<String>());
+        (line.trim().to_string(), part)
+    };
+    // The reduction's inner loop: serial (folded into the grid, its
+    // variable pointed at) in yours, unrolled in the target.
+    assert_eq!(
+        highlighted(&diff.yours),
+        (
+            "for k_0, k_1, j_1 in T.grid(32, 4, 8):".to_string(),
+            Some("k_1".to_string())
+        )
+    );
+    assert_eq!(
+        highlighted(&diff.target),
+        ("for ax1_1 in T.unroll(4):".to_string(), None)
+    );
+    // Both are printed in full, as the playground prints modules.
+    for side in [&diff.yours, &diff.target] {
+        assert!(side.text.starts_with("# from tvm.script import ir as I"));
+        assert!(side.text.contains("def bmm_relu("));
+    }
+    let excerpt = diff.excerpt();
+    let marked: Vec<&str> = excerpt.lines().filter(|l| l.starts_with('>')).collect();
+    assert_eq!(marked.len(), 2, "{excerpt}");
+    assert!(
+        marked[0].ends_with("for k_0, k_1, j_1 in T.grid(32, 4, 8):"),
+        "{excerpt}"
+    );
+    // Carets under `k_1`, just below its line.
+    let under = excerpt
+        .lines()
+        .skip_while(|l| !l.starts_with('>'))
+        .nth(1)
+        .unwrap();
+    let caret = under.find('^').unwrap();
+    assert_eq!(&marked[0][caret..caret + 3], "k_1", "{excerpt}");
+    assert_eq!(under.trim(), "^^^", "{excerpt}");
+    assert!(
+        marked[1].ends_with("for ax1_1 in T.unroll(4):"),
+        "{excerpt}"
+    );
+    println!("{excerpt}");
+
+    // The solution passes: nothing to show.
+    let solved = check_answer(&ex, &ex.solution, &env());
+    assert!(result(&solved, "structure").structure.is_none());
+}
+
 /// The bundled form (converted to JSON at build time) reads exactly like
 /// the TOML files it came from.
 #[test]

@@ -143,12 +143,14 @@ mod describe;
 mod expr;
 mod func;
 mod literal;
+mod locate;
 mod names;
 mod relax;
 mod scope;
 mod stmt;
 
 pub use describe::describe_dim;
+pub use locate::{Anchor, StmtPart, TextRange};
 pub use relax::{
     print_graph_binding, print_graph_block, print_graph_expr, print_struct_info, relax_dim_text,
 };
@@ -159,6 +161,7 @@ use std::rc::Rc;
 
 use crate::{BaseFunc, BufferRegion, Expr, IRModule, PrimFunc, Range, Stmt, StmtKind, Var, VarId};
 
+use locate::Locator;
 use names::Names;
 use scope::{ScopeKey, ScopePaths};
 
@@ -357,6 +360,31 @@ pub fn print_prim_func(func: &PrimFunc, name: &str, opts: &PrintOptions) -> Stri
     p.finish()
 }
 
+/// The printed text and where each asked-for anchor is in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub text: String,
+    /// One entry per anchor, in the order asked; `None` when the anchor is
+    /// not in the printed functions.
+    pub ranges: Vec<Option<TextRange>>,
+}
+
+/// Prints a module like [`print_module`] and finds where each of
+/// `anchors` is printed. Function-level anchors ([`Anchor::Param`]…) refer
+/// to the module's last function: print a one-function module to point
+/// into it.
+pub fn print_module_located(module: &IRModule, opts: &PrintOptions, anchors: &[Anchor]) -> Located {
+    let mut p = Printer::new(opts, true);
+    p.locator = Locator::new(anchors);
+    p.module(module);
+    p.finish_text();
+    let ranges = p.locator.ranges(&p.out);
+    Located {
+        text: p.out,
+        ranges,
+    }
+}
+
 /// Prints one graph function in the bare `@R.function def name(...)` form.
 pub fn print_graph_func(func: &crate::graph::Function, name: &str, opts: &PrintOptions) -> String {
     let mut p = Printer::new(opts, true);
@@ -424,6 +452,10 @@ pub(crate) struct Printer<'o> {
     loops: Vec<(VarId, Expr, Expr)>,
     /// Constants of graph functions printed as `metadata[...][i]` so far.
     graph_meta: usize,
+    /// Anchors to find in the output, and where they were printed.
+    locator: Locator,
+    /// Byte range of the last line written.
+    last_line: (usize, usize),
 }
 
 impl<'o> Printer<'o> {
@@ -444,6 +476,8 @@ impl<'o> Printer<'o> {
             define_free,
             loops: Vec::new(),
             graph_meta: 0,
+            locator: Locator::default(),
+            last_line: (0, 0),
         }
     }
 
@@ -452,6 +486,12 @@ impl<'o> Printer<'o> {
     }
 
     fn finish(mut self) -> String {
+        self.finish_text();
+        self.out
+    }
+
+    /// Writes what is still pending and drops the final newline.
+    fn finish_text(&mut self) {
         // Definitions never followed by a statement (only in odd fragments).
         let pending = std::mem::take(&mut self.pending);
         for line in pending {
@@ -464,15 +504,31 @@ impl<'o> Printer<'o> {
         if self.out.ends_with('\n') {
             self.out.pop();
         }
-        self.out
     }
 
     fn raw_line(&mut self, text: &str) {
+        let start = self.out.len();
         for _ in 0..self.indent {
             self.out.push_str("    ");
         }
         self.out.push_str(text);
         self.out.push('\n');
+        self.last_line = (start, self.out.len());
+    }
+
+    /// Notes that the last line written shows `anchor` (at `columns` of
+    /// the line's text, indentation included, when given).
+    fn note(&mut self, anchor: impl FnOnce() -> Anchor, columns: Option<(usize, usize)>) {
+        if self.locator.is_empty() {
+            return;
+        }
+        let (start, end) = self.last_line;
+        self.locator.note(&anchor(), start, end, columns);
+    }
+
+    /// Notes that the last line written shows part `part` of `s`.
+    fn note_stmt(&mut self, s: &Stmt, part: StmtPart) {
+        self.note(|| Anchor::Stmt(s.clone(), part), None);
     }
 
     fn blank_line(&mut self) {
@@ -561,6 +617,13 @@ impl<'o> Printer<'o> {
             return;
         }
         self.out.insert_str(at, &line);
+        self.locator.shift(at, line.len());
+        if self.last_line.0 >= at {
+            self.last_line.0 += line.len();
+        }
+        if self.last_line.1 > at {
+            self.last_line.1 += line.len();
+        }
         for s in self.open.iter_mut().skip(depth) {
             if s.insert_at >= at {
                 s.insert_at += line.len();

@@ -7,7 +7,8 @@
 //!   on seeded random inputs, with per-dtype tolerances; a failure names
 //!   the first differing element and its index;
 //! - **structure**: structurally equal to a target module
-//!   (`tvm.ir.assert_structural_equal`), showing the first mismatch;
+//!   (`tvm.ir.assert_structural_equal`), showing the first mismatch, and
+//!   both functions printed with its lines highlighted ([`StructureDiff`]);
 //! - **schedule**: primitives the schedule must / must not use, loops bound
 //!   to GPU threads, buffers in given memory scopes;
 //! - **speed**: faster than a baseline by a ratio, both timed one after the
@@ -34,6 +35,7 @@ use compiler_core::ir::{BaseFunc, DataType, IRModule, PrimFunc, Stmt, StmtKind};
 use compiler_core::target::{Backend, Executable, ReferenceBackend, TargetSpec};
 
 use crate::check::INPUT_SEED;
+use crate::structure_diff::StructureDiff;
 use crate::{run_script, ScriptEnv, ScriptOutcome};
 
 /// One exercise, as its file describes it.
@@ -184,6 +186,8 @@ pub struct CheckResult {
     pub span: Option<Span>,
     /// `(line, column)` of `span`, 1-based.
     pub line_col: Option<(usize, usize)>,
+    /// A failed structure check: both functions, the mismatch highlighted.
+    pub structure: Option<StructureDiff>,
 }
 
 /// Every check's result, in the exercise's order after `runs`.
@@ -273,6 +277,7 @@ fn result(name: &str, status: Status, message: String) -> CheckResult {
         details: Vec::new(),
         span: None,
         line_col: None,
+        structure: None,
     }
 }
 
@@ -546,16 +551,25 @@ fn check_structure(
             "structure",
             format!("`{name}` is structurally equal to the target"),
         ),
-        Err(m) => failed(
-            "structure",
-            format!(
-                "`{name}` is not yet structurally equal to the target: {}",
-                m.message
-            ),
-        )
-        .detail(format!("where: {}", m.path.replacen("func", name, 1)))
-        .detail(format!("yours:  {}", m.lhs))
-        .detail(format!("target: {}", m.rhs)),
+        Err(m) => CheckResult {
+            structure: Some(StructureDiff::new(
+                name,
+                &student,
+                &target,
+                &m,
+                outcome.dialect,
+            )),
+            ..failed(
+                "structure",
+                format!(
+                    "`{name}` is not yet structurally equal to the target: {}",
+                    m.message
+                ),
+            )
+            .detail(format!("where: {}", m.path.replacen("func", name, 1)))
+            .detail(format!("yours:  {}", m.lhs))
+            .detail(format!("target: {}", m.rhs))
+        },
     }
 }
 

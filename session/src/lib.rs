@@ -27,6 +27,7 @@ mod python;
 mod script_mode;
 mod sections;
 mod steps;
+pub mod structure_diff;
 pub mod tvmscript;
 
 use std::rc::Rc;

@@ -15,9 +15,10 @@ use tessel_session::exercise::{
     begin_check, measure_speed, CheckEnv, Exercise, PendingSpeed, SpeedError, SpeedTimes, Status,
     Verdict,
 };
+use tessel_session::structure_diff::HighlightedIr;
 
 use crate::engine;
-use crate::protocol::{CheckOutcome, CheckView, ExerciseInfo};
+use crate::protocol::{CheckOutcome, CheckView, ExerciseInfo, IrPane, StructureView};
 
 /// Why GPU exercises check their numbers on the reference interpreter
 /// here: the numbers check runs synchronously, WebGPU does not.
@@ -146,6 +147,10 @@ pub fn finish(
                 details: r.details,
                 line: r.line_col.map(|(l, _)| l),
                 col: r.line_col.map(|(_, c)| c),
+                structure: r.structure.map(|d| StructureView {
+                    yours: pane(d.yours),
+                    target: pane(d.target),
+                }),
             })
             .collect(),
         timing,
@@ -166,6 +171,14 @@ pub fn check(id: &str, source: &str, now: &dyn Fn() -> f64) -> CheckOutcome {
             finish(begun, skipped, None, now)
         }
         Err(out) => out,
+    }
+}
+
+fn pane(ir: HighlightedIr) -> IrPane {
+    IrPane {
+        text: ir.text,
+        lines: ir.lines,
+        columns: ir.columns,
     }
 }
 
@@ -205,6 +218,30 @@ mod tests {
             .contains("FAIL numbers: output `C` differs from the reference"));
         let unknown = check("no-such", "", &|| 0.0);
         assert_eq!(unknown.results[0].message, "no exercise `no-such`");
+    }
+
+    #[test]
+    fn a_failed_structure_check_sends_both_highlighted_functions() {
+        let ex = tessel_course::bundled()
+            .unwrap()
+            .into_iter()
+            .find(|e| e.id == "bmm-relu-transform")
+            .unwrap();
+        let partial = ex.solution.replace("sch.unroll(k1)", "");
+        let out = check(&ex.id, &partial, &|| 0.0);
+        let structure = out.results.iter().find(|r| r.name == "structure").unwrap();
+        assert_eq!(structure.status, "fail");
+        let view = structure.structure.as_ref().expect("both functions");
+        let line = |p: &IrPane| {
+            let (first, _) = p.lines.expect("highlighted");
+            p.text.lines().nth(first - 1).unwrap().trim().to_string()
+        };
+        assert_eq!(line(&view.target), "for ax1_1 in T.unroll(4):");
+        assert_eq!(line(&view.yours), "for k_0, k_1, j_1 in T.grid(32, 4, 8):");
+        // It survives the worker's JSON.
+        let json = serde_json::to_string(&out).unwrap();
+        let back: CheckOutcome = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, out);
     }
 
     fn gpu_exercise() -> Exercise {

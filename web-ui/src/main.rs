@@ -2030,6 +2030,12 @@ fn ExercisePanel() -> impl IntoView {
                                         {(!r.details.is_empty()).then(|| view! {
                                             <pre class="check-details">{r.details.join("\n")}</pre>
                                         })}
+                                        {r.structure.map(|d| view! {
+                                            <div class="structure-diff" id="structure-diff">
+                                                <StructurePane title="Your function" id="structure-yours" pane=d.yours/>
+                                                <StructurePane title="Target" id="structure-target" pane=d.target/>
+                                            </div>
+                                        })}
                                     </li>
                                 }
                             }).collect_view()}
@@ -2039,5 +2045,70 @@ fn ExercisePanel() -> impl IntoView {
                 }
             })}
         </section>
+    }
+}
+
+/// One side of a failed structure check: the function as TVMScript with
+/// the mismatching lines highlighted and scrolled into view.
+#[component]
+fn StructurePane(title: &'static str, id: &'static str, pane: IrPane) -> impl IntoView {
+    let scroller = NodeRef::<html::Div>::new();
+    Effect::new(move |_| {
+        let Some(el) = scroller.get() else { return };
+        // After layout, when the pane has its height.
+        request_animation_frame(move || {
+            let Ok(Some(first)) = el.query_selector(".irl.hl") else {
+                return;
+            };
+            if let Ok(first) = first.dyn_into::<web_sys::HtmlElement>() {
+                // A third of the pane above the mismatch, as context.
+                el.set_scroll_top(first.offset_top() - el.client_height() / 3);
+            }
+        });
+    });
+    let (first, last) = pane.lines.unwrap_or((0, 0));
+    let tokens = |text: &str| {
+        highlight::tokens(text)
+            .into_iter()
+            .map(|(c, t)| view! { <span class=c>{t}</span> })
+            .collect_view()
+    };
+    let rows = pane
+        .text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let n = i + 1;
+            let hl = n >= first && n <= last;
+            // A parameter's columns: its text marked within the line.
+            let body = match pane.columns.filter(|_| n == first) {
+                Some((a, b)) => {
+                    let chars: Vec<char> = line.chars().collect();
+                    let part = |x: usize, y: usize| {
+                        chars[x.min(chars.len())..y.min(chars.len())]
+                            .iter()
+                            .collect::<String>()
+                    };
+                    let (pre, mid, post) = (part(0, a), part(a, b), part(b, chars.len()));
+                    view! { {tokens(&pre)}<mark class="hl-cols">{tokens(&mid)}</mark>{tokens(&post)} }
+                        .into_any()
+                }
+                None => tokens(line).into_any(),
+            };
+            view! {
+                <div class="irl" class:hl=hl><span class="ln" aria-hidden="true">{n}</span>{body}</div>
+            }
+        })
+        .collect_view();
+    let place = match pane.lines {
+        Some((f, l)) if f == l => format!(" (line {f})"),
+        Some((f, l)) => format!(" (lines {f}–{l})"),
+        None => String::new(),
+    };
+    view! {
+        <div class="structure-pane" id=id>
+            <p class="structure-title">{title}{place}</p>
+            <div class="ir structure-ir" node_ref=scroller tabindex="0">{rows}</div>
+        </div>
     }
 }

@@ -357,6 +357,26 @@ pub struct CheckView {
     /// 1-based line and column in the answer, when the check points there.
     pub line: Option<usize>,
     pub col: Option<usize>,
+    /// A failed structure check: both functions, the mismatch highlighted.
+    pub structure: Option<StructureView>,
+}
+
+/// The student's function and the target, side by side.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StructureView {
+    pub yours: IrPane,
+    pub target: IrPane,
+}
+
+/// A printed function and the lines to highlight in it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IrPane {
+    pub text: String,
+    /// 1-based, `first..=last`.
+    pub lines: Option<(usize, usize)>,
+    /// Characters of the first line (0-based, end exclusive), when
+    /// narrower than the line.
+    pub columns: Option<(usize, usize)>,
 }
 
 /// What the page keeps per exercise in the browser: the answer as last

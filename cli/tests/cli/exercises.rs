@@ -119,3 +119,44 @@ fn every_solution_passes_and_every_starting_code_fails() {
         assert!(stdout.contains("Not yet"), "{stdout}");
     }
 }
+
+#[test]
+fn a_failed_structure_check_shows_both_functions_around_the_mismatch() {
+    let ex = tessel_course::bundled()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.id == "bmm-relu-transform")
+        .unwrap();
+    let partial = ex.solution.replace("sch.unroll(k1)", "");
+    let file = write("partial-bmm-relu.py", &partial);
+    let (code, stdout, _) = tessel(&["exercise", "check", "bmm-relu-transform", &file]);
+    assert_eq!(code, 1);
+    // The page's verdict first, word for word.
+    let env = CheckEnv {
+        script: ScriptEnv {
+            host: Rc::new(NoClock),
+            backend: Rc::new(ReferenceBackend::default()),
+            limits: tessel_script::Limits::default(),
+            take_notes: None,
+        },
+        no_gpu: None,
+    };
+    let verdict = check_answer(&ex, &partial, &env).render();
+    assert!(stdout.starts_with(&verdict), "{stdout}");
+    // Then an excerpt of each side, the mismatching line marked.
+    let rest = &stdout[verdict.len()..];
+    let yours = rest.find("\nyours:\n").expect("yours");
+    let target = rest.find("\ntarget:\n").expect("target");
+    assert!(yours < target, "{rest}");
+    let marked: Vec<&str> = rest.lines().filter(|l| l.starts_with("> ")).collect();
+    assert_eq!(marked.len(), 2, "{rest}");
+    assert!(
+        marked[0].starts_with("> 20 | ")
+            && marked[0].ends_with(" for k_0, k_1, j_1 in T.grid(32, 4, 8):"),
+        "{rest}"
+    );
+    assert!(
+        marked[1].starts_with("> 21 | ") && marked[1].ends_with(" for ax1_1 in T.unroll(4):"),
+        "{rest}"
+    );
+}

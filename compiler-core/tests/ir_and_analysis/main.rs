@@ -21,6 +21,7 @@ mod regions;
 // analysis: structural equality and the verifier
 mod structural_equal;
 mod structural_equal_data;
+mod structural_equal_located;
 mod verify;
 mod verify_data;
 mod verify_fuzz;

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use super::expr::dtype_name;
 use super::literal::{sanitize_identifier, str_literal};
 use super::scope::{ScopePaths, FUNC_SCOPE};
-use super::{Dialect, Printer};
+use super::{Anchor, Dialect, Printer, StmtPart};
 use crate::visit::{expr_vars, walk_buffer_fields, VarCollector, Visitor};
 use crate::{AttrValue, Block, Buffer, Expr, ExprKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
@@ -250,8 +250,8 @@ impl<'o> Printer<'o> {
         self.paths = ScopePaths::of_function_body(&f.body);
         let used = stmt_vars(&f.body);
         let mut params = Vec::new();
-        let mut matched: Vec<(String, &Buffer)> = Vec::new();
-        for p in &f.params {
+        let mut matched: Vec<(usize, String, &Buffer)> = Vec::new();
+        for (index, p) in f.params.iter().enumerate() {
             if let Some(b) = f.param_buffer(p) {
                 if self.can_inline(f, p, b, &used) {
                     let bname = self.define_buffer(b);
@@ -261,17 +261,21 @@ impl<'o> Printer<'o> {
                 }
                 let pname = self.names.define_var(p.id(), p.name());
                 params.push(format!("{pname}: {}", self.tir(&dtype_name(p.dtype()))));
-                matched.push((pname, b));
+                matched.push((index, pname, b));
                 continue;
             }
             let pname = self.names.define_var(p.id(), p.name());
             params.push(format!("{pname}: {}", self.tir(&dtype_name(p.dtype()))));
         }
-        self.raw_line(&format!(
-            "def {}({}):",
-            sanitize_identifier(name),
-            params.join(", ")
-        ));
+        let head = format!("def {}(", sanitize_identifier(name));
+        self.raw_line(&format!("{head}{}):", params.join(", ")));
+        self.note(|| Anchor::Signature, None);
+        let mut col = 4 * self.indent + head.chars().count();
+        for (i, text) in params.iter().enumerate() {
+            let end = col + text.chars().count();
+            self.note(|| Anchor::Param(i), Some((col, end)));
+            col = end + 2;
+        }
         self.indent += 1;
 
         let attrs: std::collections::BTreeMap<String, AttrValue> = f
@@ -288,13 +292,15 @@ impl<'o> Printer<'o> {
             self.begin_stmt();
             let a = self.attr_map(&attrs);
             self.line(&format!("{}({a})", self.tir("func_attr")));
+            self.note(|| Anchor::FuncAttrs, None);
         }
 
-        for (handle, b) in matched {
+        for (index, handle, b) in matched {
             self.begin_stmt();
             let bname = self.define_buffer(b);
             let decl = self.buffer_decl(b, "match_buffer", Some(handle), false, self.names.depth());
             self.line(&format!("{bname} = {decl}"));
+            self.note(|| Anchor::Param(index), None);
         }
 
         match implicit_root(&f.body) {
@@ -303,12 +309,14 @@ impl<'o> Printer<'o> {
                 let mark = self.mark_of(&f.body);
                 let comment = format!("# with T.{}(\"root\"):", self.dialect().block_fn());
                 self.header_line(&comment, mark, None);
+                self.note_stmt(&f.body, StmtPart::Header);
                 let alloc = self.dialect().block_alloc_fn();
-                for b in &root.alloc_buffers {
+                for (i, b) in root.alloc_buffers.iter().enumerate() {
                     self.begin_stmt();
                     let bname = self.define_buffer(b);
                     let decl = self.buffer_decl(b, alloc, None, false, self.names.depth());
                     self.line(&format!("{bname} = {decl}"));
+                    self.note_stmt(&f.body, StmtPart::AllocBuffer(i));
                 }
                 self.stmt(&root.body);
             }

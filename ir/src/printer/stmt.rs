@@ -4,7 +4,7 @@
 use super::expr::{add_folded, dtype_name, index_list};
 use super::literal::str_literal;
 use super::scope::{body_key, else_key, init_key, then_key, ScopeKey};
-use super::{Mark, Printer};
+use super::{Anchor, Mark, Printer, StmtPart};
 use crate::deep_equal::expr_deep_equal;
 use crate::{BlockRealize, Expr, ExprKind, For, ForKind, IterKind, Stmt, StmtKind};
 
@@ -27,6 +27,7 @@ impl<'o> Printer<'o> {
             StmtKind::Seq(items) => {
                 if items.is_empty() {
                     self.header_line("T.evaluate(0)", mark, None);
+                    self.note_stmt(s, StmtPart::Header);
                 }
                 for (i, item) in items.iter().enumerate() {
                     let own = self.mark_of(item);
@@ -45,12 +46,14 @@ impl<'o> Printer<'o> {
                 let idx: Vec<String> = indices.iter().map(|i| self.store_index(i)).collect();
                 let text = format!("{name}[{}] = {value}", index_list(&idx));
                 self.header_line(&text, mark, None);
+                self.note_stmt(s, StmtPart::Header);
             }
             StmtKind::Let { var, value, body } => {
                 let value = self.expr(value);
                 let name = self.names.define_var(var.id(), var.name());
                 let ty = self.tir(&dtype_name(var.dtype()));
                 self.header_line(&format!("{name}: {ty} = {value}"), mark, None);
+                self.note_stmt(s, StmtPart::Header);
                 self.stmt(body);
             }
             StmtKind::If {
@@ -60,6 +63,7 @@ impl<'o> Printer<'o> {
             } => {
                 let cond = self.expr(cond);
                 self.header_line(&format!("if {cond}:"), mark, None);
+                self.note_stmt(s, StmtPart::Header);
                 self.nested(then, then_key(s));
                 if let Some(o) = otherwise {
                     self.line("else:");
@@ -72,12 +76,14 @@ impl<'o> Printer<'o> {
                     _ => format!("{}({})", self.tir("evaluate"), self.expr(e)),
                 };
                 self.header_line(&text, mark, None);
+                self.note_stmt(s, StmtPart::Header);
             }
             StmtKind::Allocate { buffer, body } => {
                 let name = self.define_buffer(buffer);
                 let decl =
                     self.buffer_decl(buffer, "alloc_buffer", None, false, self.names.depth());
                 self.header_line(&format!("{name} = {decl}"), mark, None);
+                self.note_stmt(s, StmtPart::Header);
                 self.stmt(body);
             }
         }
@@ -112,12 +118,14 @@ impl<'o> Printer<'o> {
             vec![body_key(s)]
         };
         self.push_scope(keys, self.indent + 1);
-        let (header, focus, body, loops) = if grid.len() > 1 {
+        let (header, focus, body, loops, stmts) = if grid.len() > 1 {
             let mut names = Vec::new();
             let mut extents = Vec::new();
             let mut focus = None;
             let mut col = "for ".len();
             let mut marked = None;
+            // Where each folded loop's variable is in the line, for locating.
+            let mut spans = Vec::new();
             for (i, (st, l)) in grid.iter().enumerate() {
                 let name = self.names.define_var(l.loop_var.id(), l.loop_var.name());
                 let own = if i == 0 { mark } else { self.mark_of(st) };
@@ -125,6 +133,8 @@ impl<'o> Printer<'o> {
                     marked = own;
                     focus = Some((col, name.chars().count()));
                 }
+                let indent = 4 * self.indent;
+                spans.push(Some((indent + col, indent + col + name.chars().count())));
                 col += name.chars().count() + 2;
                 names.push(name);
                 extents.push(self.expr(&l.extent));
@@ -140,7 +150,8 @@ impl<'o> Printer<'o> {
                 .map(|(_, l)| (l.loop_var.id(), l.min.clone(), l.extent.clone()))
                 .collect();
             let body = grid.last().map(|(_, l)| &l.body).unwrap_or(&first.body);
-            (header, marked.map(|m| (m, focus)), body, loops)
+            let stmts: Vec<(&Stmt, _)> = grid.iter().map(|(st, _)| *st).zip(spans).collect();
+            (header, marked.map(|m| (m, focus)), body, loops, stmts)
         } else {
             let l = first;
             let name = self.names.define_var(l.loop_var.id(), l.loop_var.name());
@@ -166,11 +177,20 @@ impl<'o> Printer<'o> {
             }
             let header = format!("for {name} in {prefix}({}):", args.join(", "));
             let loops = vec![(l.loop_var.id(), l.min.clone(), l.extent.clone())];
-            (header, mark.map(|m| (m, None)), &l.body, loops)
+            (
+                header,
+                mark.map(|m| (m, None)),
+                &l.body,
+                loops,
+                vec![(s, None)],
+            )
         };
         match focus {
             Some((m, f)) => self.header_line(&header, Some(m), f),
             None => self.header_line(&header, None, None),
+        }
+        for (st, columns) in stmts {
+            self.note(|| Anchor::Stmt(st.clone(), StmtPart::Header), columns);
         }
         let depth = self.loops.len();
         self.loops.extend(loops);
@@ -202,7 +222,7 @@ impl<'o> Printer<'o> {
     }
 
     /// `vi = T.axis.spatial(128, i_0 * 16 + i_1)`
-    fn single_iter(&mut self, r: &BlockRealize, i: usize) {
+    fn single_iter(&mut self, s: &Stmt, r: &BlockRealize, i: usize) {
         let Some(iv) = r.block.iter_vars.get(i) else {
             return;
         };
@@ -226,13 +246,14 @@ impl<'o> Printer<'o> {
         };
         let name = self.names.define_var(iv.var.id(), iv.var.name());
         self.line(&format!("{name} = {rhs}"));
+        self.note_stmt(s, StmtPart::IterVar(i));
     }
 
     /// Prints a run of remappable iterators (`vi, vj = T.axis.remap("SS", [i, j])`).
-    fn flush_remap(&mut self, r: &BlockRealize, run: &mut Vec<usize>) {
+    fn flush_remap(&mut self, s: &Stmt, r: &BlockRealize, run: &mut Vec<usize>) {
         match run.len() {
             0 => {}
-            1 => self.single_iter(r, run[0]),
+            1 => self.single_iter(s, r, run[0]),
             _ => {
                 self.begin_stmt();
                 let mut lhs = Vec::new();
@@ -258,6 +279,9 @@ impl<'o> Printer<'o> {
                     str_literal(&kinds),
                     values.join(", ")
                 ));
+                for &i in run.iter() {
+                    self.note_stmt(s, StmtPart::IterVar(i));
+                }
             }
         }
         run.clear();
@@ -271,6 +295,7 @@ impl<'o> Printer<'o> {
             str_literal(&b.name)
         );
         self.header_line(&header, mark, None);
+        self.note_stmt(s, StmtPart::Header);
         self.push_scope(vec![body_key(s)], self.indent + 1);
         self.indent += 1;
 
@@ -279,16 +304,17 @@ impl<'o> Printer<'o> {
             if self.remappable(r, i) {
                 run.push(i);
             } else {
-                self.flush_remap(r, &mut run);
-                self.single_iter(r, i);
+                self.flush_remap(s, r, &mut run);
+                self.single_iter(s, r, i);
             }
         }
-        self.flush_remap(r, &mut run);
+        self.flush_remap(s, r, &mut run);
 
         if !matches!(r.predicate.kind(), ExprKind::Int(1)) {
             self.begin_stmt();
             let p = self.expr(&r.predicate);
             self.line(&format!("{}({p})", self.tir("where")));
+            self.note_stmt(s, StmtPart::Predicate);
         }
         self.begin_stmt();
         let reads: Vec<String> = b
@@ -297,6 +323,7 @@ impl<'o> Printer<'o> {
             .map(|x| self.buffer_region(&x.buffer, &x.region))
             .collect();
         self.line(&format!("{}({})", self.tir("reads"), reads.join(", ")));
+        self.note_stmt(s, StmtPart::Reads);
         self.begin_stmt();
         let writes: Vec<String> = b
             .writes
@@ -304,6 +331,7 @@ impl<'o> Printer<'o> {
             .map(|x| self.buffer_region(&x.buffer, &x.region))
             .collect();
         self.line(&format!("{}({})", self.tir("writes"), writes.join(", ")));
+        self.note_stmt(s, StmtPart::Writes);
         if !b.annotations.is_empty() {
             self.begin_stmt();
             let a = self.attr_map(&b.annotations);
@@ -311,15 +339,17 @@ impl<'o> Printer<'o> {
                 "{}({a})",
                 self.tir(self.dialect().block_attr_fn())
             ));
+            self.note_stmt(s, StmtPart::Annotations);
         }
         let alloc = self.dialect().block_alloc_fn();
-        for buf in &b.alloc_buffers {
+        for (i, buf) in b.alloc_buffers.iter().enumerate() {
             self.begin_stmt();
             let name = self.define_buffer(buf);
             let decl = self.buffer_decl(buf, alloc, None, false, self.names.depth());
             self.line(&format!("{name} = {decl}"));
+            self.note_stmt(s, StmtPart::AllocBuffer(i));
         }
-        for mb in &b.match_buffers {
+        for (i, mb) in b.match_buffers.iter().enumerate() {
             self.begin_stmt();
             let name = self.define_buffer(&mb.buffer);
             let source = self.buffer_region(&mb.source.buffer, &mb.source.region);
@@ -331,10 +361,12 @@ impl<'o> Printer<'o> {
                 self.names.depth(),
             );
             self.line(&format!("{name} = {decl}"));
+            self.note_stmt(s, StmtPart::MatchBuffer(i));
         }
         if let Some(init) = &b.init {
             self.begin_stmt();
             self.line(&format!("with {}():", self.tir("init")));
+            self.note_stmt(s, StmtPart::Init);
             self.nested(init, init_key(s));
         }
         self.stmt(&b.body);

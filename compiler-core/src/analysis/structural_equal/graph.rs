@@ -56,6 +56,7 @@ fn fail(path: &str, lhs: impl Into<String>, rhs: impl Into<String>, msg: impl In
         lhs: lhs.into(),
         rhs: rhs.into(),
         message: msg.into(),
+        at: None,
     })
 }
 

@@ -28,6 +28,13 @@
 //! The first mismatch is reported in TVM's field order with a readable path:
 //! `at mod["main"].body.block("root").body[0].body.block("C").body.value.b: lhs `A[vi, vk]` vs rhs `A[vk, vi]`: …`.
 //!
+//! When two functions are compared, the mismatch also says where it is in
+//! each side's printed TVMScript ([`Mismatch::at`]): the innermost statement
+//! part (loop header, block iterator, `T.reads`…) or function part
+//! (parameter, attributes) around it, which
+//! [`print_module_located`](crate::tvmscript::printer::print_module_located)
+//! turns into line ranges.
+//!
 //! The comparison runs on an explicit work stack, so arbitrarily deep IR does
 //! not overflow the call stack.
 
@@ -38,6 +45,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::rc::Rc;
 
+use crate::ir::printer::{Anchor, StmtPart};
 use crate::ir::{
     AttrValue, BaseFunc, Block, Buffer, BufferId, BufferRegion, Expr, ExprKind, IRModule, PrimFunc,
     Range, Stmt, StmtKind, Var, VarId,
@@ -54,6 +62,11 @@ pub struct Mismatch {
     pub rhs: String,
     /// What differs.
     pub message: String,
+    /// Where the mismatch is in each side's function (`lhs`, `rhs`): the
+    /// innermost statement part or function part containing it. `None`
+    /// outside function comparisons (a module's attributes, graph IR).
+    /// Boxed: errors stay small on the comparer's hot path.
+    pub at: Option<Box<(Anchor, Anchor)>>,
 }
 
 impl fmt::Display for Mismatch {
@@ -190,6 +203,7 @@ pub fn assert_structural_equal<'a>(
                 lhs: node_kind(&a).into(),
                 rhs: node_kind(&b).into(),
                 message: "different kinds of IR".into(),
+                at: None,
             })
         }
     }
@@ -229,9 +243,35 @@ enum Seg {
 #[derive(Default)]
 struct Paths {
     nodes: Vec<(usize, Seg)>,
+    /// The printed places of the path nodes that have one.
+    anchors: HashMap<P, (Anchor, Anchor)>,
 }
 
 impl Paths {
+    /// Records that the nodes at `p` print at `lhs` and `rhs`.
+    fn anchor(&mut self, p: P, lhs: Anchor, rhs: Anchor) {
+        self.anchors.insert(p, (lhs, rhs));
+    }
+    /// A child path anchored at part `part` of statements `a` and `b`.
+    fn part(&mut self, p: P, a: &Stmt, b: &Stmt, part: StmtPart) {
+        self.anchor(
+            p,
+            Anchor::Stmt(a.clone(), part),
+            Anchor::Stmt(b.clone(), part),
+        );
+    }
+    /// The anchors of `p` or of its nearest anchored ancestor.
+    fn anchors_of(&self, p: P) -> Option<Box<(Anchor, Anchor)>> {
+        let mut cur = p;
+        while cur != NO_PARENT {
+            if let Some(a) = self.anchors.get(&cur) {
+                return Some(Box::new(a.clone()));
+            }
+            cur = self.nodes.get(cur)?.0;
+        }
+        None
+    }
+
     fn root(&mut self, seg: Seg) -> P {
         self.nodes.push((NO_PARENT, seg));
         self.nodes.len() - 1
@@ -393,6 +433,7 @@ impl Comparer {
                         lhs,
                         rhs,
                         message,
+                        at: self.paths.anchors_of(path),
                     })
                 }
             }
@@ -430,6 +471,7 @@ impl Comparer {
                     lhs: pl,
                     rhs: pr,
                     message,
+                    at: self.paths.anchors_of(path),
                 }
             }
             None => Mismatch {
@@ -437,6 +479,7 @@ impl Comparer {
                 lhs,
                 rhs,
                 message,
+                at: self.paths.anchors_of(path),
             },
         }
     }
@@ -559,6 +602,7 @@ impl Comparer {
                     "lhs buffer `{}` already corresponds to rhs `{}`, not `{}`",
                     a.name, x.name, b.name
                 ),
+                at: self.paths.anchors_of(path),
             });
         }
         if let Some(y) = self.bufs_rev.get(&b.id()) {
@@ -570,6 +614,7 @@ impl Comparer {
                     "rhs buffer `{}` already corresponds to lhs `{}`, not `{}`",
                     b.name, y.name, a.name
                 ),
+                at: self.paths.anchors_of(path),
             });
         }
         self.bufs.insert(a.id(), b.clone());
@@ -908,6 +953,7 @@ impl Comparer {
                 lhs: render::expr(a),
                 rhs: render::expr(b),
                 message: msg,
+                at: s.paths.anchors_of(path),
             })
         };
         if std::mem::discriminant(a.kind()) != std::mem::discriminant(b.kind()) {
@@ -1077,8 +1123,11 @@ impl Comparer {
                 lhs: render::stmt(a),
                 rhs: render::stmt(b),
                 message: msg,
+                at: s.paths.anchors_of(path),
             })
         };
+        self.paths
+            .part(path, &first_printed(a), &first_printed(b), StmtPart::Header);
         if std::mem::discriminant(a.kind()) != std::mem::discriminant(b.kind()) {
             let msg = format!(
                 "statement kinds differ: {} vs {}",
@@ -1134,18 +1183,42 @@ impl Comparer {
                 t.push(Task::Stmt(x.body.clone(), y.body.clone(), p));
             }
             (StmtKind::BlockRealize(x), StmtKind::BlockRealize(y)) => {
-                let p = self.paths.field(path, "iter_values");
-                self.expr_list(
+                let vp = self.paths.field(path, "iter_values");
+                for (i, (u, v)) in x.iter_values.iter().zip(&y.iter_values).enumerate() {
+                    let p = self.paths.index(vp, i);
+                    self.paths.part(p, a, b, StmtPart::IterVar(i));
+                    t.push(Task::Expr {
+                        a: u.clone(),
+                        b: v.clone(),
+                        path: p,
+                        def: false,
+                        parent: None,
+                    });
+                }
+                self.len_check(
                     &mut t,
-                    &x.iter_values,
-                    &y.iter_values,
-                    p,
-                    false,
+                    x.iter_values.len(),
+                    y.iter_values.len(),
+                    vp,
                     "iterator bindings",
+                    |i| {
+                        (
+                            x.iter_values.get(i).map(render::expr),
+                            y.iter_values.get(i).map(render::expr),
+                        )
+                    },
                 );
-                sub_expr(self, &mut t, &x.predicate, &y.predicate, "predicate");
+                let p = self.paths.field(path, "predicate");
+                self.paths.part(p, a, b, StmtPart::Predicate);
+                t.push(Task::Expr {
+                    a: x.predicate.clone(),
+                    b: y.predicate.clone(),
+                    path: p,
+                    def: false,
+                    parent: me.clone(),
+                });
                 let p = self.paths.child(path, Seg::Block(x.block.name.clone()));
-                self.block(&mut t, &x.block, &y.block, p);
+                self.block(&mut t, (a, &x.block), (b, &y.block), p);
             }
             (
                 StmtKind::Store {
@@ -1216,9 +1289,23 @@ impl Comparer {
                     let p = self.paths.index(path, i);
                     t.push(Task::Stmt(u.clone(), v.clone(), p));
                 }
-                self.len_check(&mut t, x.len(), y.len(), path, "statements", |i| {
-                    (x.get(i).map(render::stmt), y.get(i).map(render::stmt))
-                });
+                if x.len() != y.len() {
+                    // Points at the first extra statement, or at the last
+                    // one of the shorter side.
+                    let i = x.len().min(y.len());
+                    let p = self.paths.index(path, i);
+                    let pick = |v: &[Stmt]| v.get(i).or(v.last()).cloned();
+                    if let (Some(u), Some(v)) = (pick(x), pick(y)) {
+                        self.paths.part(p, &u, &v, StmtPart::Header);
+                    }
+                    let missing = || "<missing>".to_string();
+                    t.push(fail(
+                        p,
+                        x.get(i).map_or_else(missing, render::stmt),
+                        y.get(i).map_or_else(missing, render::stmt),
+                        format!("different number of statements: {} vs {}", x.len(), y.len()),
+                    ));
+                }
             }
             (
                 StmtKind::Allocate {
@@ -1241,7 +1328,16 @@ impl Comparer {
         Ok(())
     }
 
-    fn block(&mut self, t: &mut Vec<Task>, a: &Block, b: &Block, path: P) {
+    /// Compares two blocks, `sa` and `sb` the statements that realize them
+    /// (where their parts print).
+    fn block(
+        &mut self,
+        t: &mut Vec<Task>,
+        (sa, a): (&Stmt, &Block),
+        (sb, b): (&Stmt, &Block),
+        path: P,
+    ) {
+        let part = |s: &mut Self, p: P, part: StmtPart| s.paths.part(p, sa, sb, part);
         let head = |blk: &Block| format!("with T.sblock({:?})", blk.name);
         if self.options.compare_block_names && a.name != b.name {
             let p = self.paths.field(path, "name_hint");
@@ -1255,6 +1351,7 @@ impl Comparer {
         let ivs = self.paths.field(path, "iter_vars");
         for (i, (x, y)) in a.iter_vars.iter().zip(&b.iter_vars).enumerate() {
             let p = self.paths.index(ivs, i);
+            part(self, p, StmtPart::IterVar(i));
             let vp = self.paths.field(p, "var");
             t.push(Task::DefVar(x.var.clone(), y.var.clone(), vp));
             let dp = self.paths.field(p, "dom");
@@ -1283,12 +1380,15 @@ impl Comparer {
             },
         );
         let p = self.paths.field(path, "reads");
+        part(self, p, StmtPart::Reads);
         self.regions(t, &a.reads, &b.reads, p, "read regions");
         let p = self.paths.field(path, "writes");
+        part(self, p, StmtPart::Writes);
         self.regions(t, &a.writes, &b.writes, p, "write regions");
         let ap = self.paths.field(path, "alloc_buffers");
         for (i, (x, y)) in a.alloc_buffers.iter().zip(&b.alloc_buffers).enumerate() {
             let p = self.paths.index(ap, i);
+            part(self, p, StmtPart::AllocBuffer(i));
             t.push(Task::DefBuffer(x.clone(), y.clone(), p));
         }
         self.len_check(
@@ -1307,6 +1407,7 @@ impl Comparer {
         let mp = self.paths.field(path, "match_buffers");
         for (i, (x, y)) in a.match_buffers.iter().zip(&b.match_buffers).enumerate() {
             let p = self.paths.index(mp, i);
+            part(self, p, StmtPart::MatchBuffer(i));
             let bp = self.paths.field(p, "buffer");
             t.push(Task::DefBuffer(x.buffer.clone(), y.buffer.clone(), bp));
             let sp = self.paths.field(p, "source");
@@ -1326,8 +1427,10 @@ impl Comparer {
             },
         );
         let p = self.paths.field(path, "annotations");
+        part(self, p, StmtPart::Annotations);
         self.attr_map(t, &a.annotations, &b.annotations, p, None);
         let p = self.paths.field(path, "init");
+        part(self, p, StmtPart::Init);
         match (&a.init, &b.init) {
             (Some(x), Some(y)) => t.push(Task::Stmt(x.clone(), y.clone(), p)),
             (None, None) => {}
@@ -1348,9 +1451,12 @@ impl Comparer {
 
     fn func(&mut self, a: &PrimFunc, b: &PrimFunc, path: P) {
         let mut t = Vec::new();
+        self.paths
+            .anchor(path, Anchor::Signature, Anchor::Signature);
         let pp = self.paths.field(path, "params");
         for (i, (x, y)) in a.params.iter().zip(&b.params).enumerate() {
             let p = self.paths.index(pp, i);
+            self.paths.anchor(p, Anchor::Param(i), Anchor::Param(i));
             t.push(Task::DefVar(x.clone(), y.clone(), p));
         }
         self.len_check(
@@ -1377,6 +1483,11 @@ impl Comparer {
         let bp = self.paths.field(path, "buffer_map");
         for (i, ((v1, b1), (v2, b2))) in a.buffer_map.iter().zip(&b.buffer_map).enumerate() {
             let p = self.paths.index(bp, i);
+            let param = |f: &PrimFunc, v: &Var| match f.params.iter().position(|x| x == v) {
+                Some(j) => Anchor::Param(j),
+                None => Anchor::Signature,
+            };
+            self.paths.anchor(p, param(a, v1), param(b, v2));
             let kp = self.paths.field(p, "param");
             t.push(Task::Expr {
                 a: v1.to_expr(),
@@ -1402,6 +1513,7 @@ impl Comparer {
             },
         );
         let ap = self.paths.field(path, "attrs");
+        self.paths.anchor(ap, Anchor::FuncAttrs, Anchor::FuncAttrs);
         let skip = self.options.ignore_global_symbol.then_some("global_symbol");
         self.attr_map(&mut t, &a.attrs, &b.attrs, ap, skip);
         let p = self.paths.field(path, "body");
@@ -1455,6 +1567,22 @@ impl Comparer {
         let p = self.paths.field(root, "attrs");
         self.attr_map(&mut t, &a.attrs, &b.attrs, p, None);
         self.schedule(t);
+    }
+}
+
+/// The statement whose line a statement starts with: a sequence prints no
+/// line of its own, so its first item's.
+fn first_printed(s: &Stmt) -> Stmt {
+    let mut cur = s.clone();
+    loop {
+        let next = match cur.kind() {
+            StmtKind::Seq(items) => match items.first() {
+                Some(first) => first.clone(),
+                None => return cur,
+            },
+            _ => return cur,
+        };
+        cur = next;
     }
 }
 
