@@ -187,7 +187,8 @@ pub struct CheckResult {
     /// `(line, column)` of `span`, 1-based.
     pub line_col: Option<(usize, usize)>,
     /// A failed structure check: both functions, the mismatch highlighted.
-    pub structure: Option<StructureDiff>,
+    /// (Boxed: it is large, and most results have none.)
+    pub structure: Option<Box<StructureDiff>>,
 }
 
 /// Every check's result, in the exercise's order after `runs`.
@@ -552,13 +553,13 @@ fn check_structure(
             format!("`{name}` is structurally equal to the target"),
         ),
         Err(m) => CheckResult {
-            structure: Some(StructureDiff::new(
+            structure: Some(Box::new(StructureDiff::new(
                 name,
                 &student,
                 &target,
                 &m,
                 outcome.dialect,
-            )),
+            ))),
             ..failed(
                 "structure",
                 format!(
