@@ -255,6 +255,9 @@ const tests = [
   }],
 
   ['run on the CPU backend (wasm SIMD128): the scheduled program matches the original', async ({ page }) => {
+    // Chromium's engine has relaxed SIMD: the FMA backend is offered.
+    const fma = await page.$eval('#backend option[value="wasm-fma"]', (o) => ({ disabled: o.disabled, title: o.title }));
+    if (fma.disabled) throw new Error(`the relaxed-FMA backend is disabled: ${fma.title}`);
     await page.selectOption('#backend', 'wasm');
     await page.click('#run-button');
     await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'wasm', null, { timeout: 60_000 });

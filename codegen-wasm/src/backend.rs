@@ -39,6 +39,21 @@ pub struct WasmBackend {
 /// name for the wasm feature).
 pub const RELAXED_SIMD_ATTR: &str = "+relaxed-simd";
 
+/// The smallest module that uses relaxed SIMD (one `f32x4.relaxed_madd`
+/// of three zero vectors): a host asks its engine whether it validates
+/// (`WebAssembly.validate` in the browser) before offering relaxed FMA.
+pub const RELAXED_SIMD_PROBE: &[u8] = &[
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type: () -> v128
+    0x03, 0x02, 0x01, 0x00, // function 0 has type 0
+    0x0a, 0x3d, 0x01, 0x3b, 0x00, // code: one body of 59 bytes, no locals
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xfd, 0x0c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xfd, 0x85, 0x02, // f32x4.relaxed_madd
+    0x0b, // end
+];
+
 impl WasmBackend {
     /// Runs built modules on the runtimes `runtime` makes.
     pub fn with_runtime(runtime: RuntimeFactory) -> WasmBackend {
@@ -253,6 +268,24 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
         assert!(exec.run("nope", &mut inputs(), 0).is_err());
         assert!(WasmBackend::wasmtime()
             .build(&module, &TargetSpec::new("cuda"))
+            .is_err());
+    }
+}
+
+#[cfg(test)]
+mod probe_tests {
+    use super::RELAXED_SIMD_PROBE;
+    use wasmparser::{Validator, WasmFeatures};
+
+    #[test]
+    fn the_probe_needs_relaxed_simd_and_nothing_else() {
+        let with = WasmFeatures::default() | WasmFeatures::RELAXED_SIMD;
+        Validator::new_with_features(with)
+            .validate_all(RELAXED_SIMD_PROBE)
+            .expect("valid with relaxed SIMD");
+        let without = WasmFeatures::default() - WasmFeatures::RELAXED_SIMD;
+        assert!(Validator::new_with_features(without)
+            .validate_all(RELAXED_SIMD_PROBE)
             .is_err());
     }
 }

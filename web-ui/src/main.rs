@@ -159,6 +159,9 @@ struct Ctx {
     backend: RwSignal<String>,
     /// `Ok(adapter)` when WebGPU works here, else why not (the GPU option's tooltip).
     gpu: RwSignal<Result<String, String>>,
+    /// `Ok` when this engine has relaxed SIMD, else why not (the FMA
+    /// option's tooltip).
+    fma: RwSignal<Result<(), String>>,
     code: RwSignal<Option<CodeOutcome>>,
     messages: RwSignal<Vec<(String, String)>>,
     visible: RwSignal<[bool; 7]>,
@@ -510,6 +513,7 @@ fn App() -> impl IntoView {
         running: RwSignal::new(false),
         backend: RwSignal::new("wasm".into()),
         gpu: RwSignal::new(Err("checking for WebGPU…".into())),
+        fma: RwSignal::new(relaxed_simd_support()),
         code: RwSignal::new(None),
         messages: RwSignal::new(vec![]),
         visible: RwSignal::new(visible),
@@ -644,6 +648,15 @@ fn App() -> impl IntoView {
     ctx.runner.set_value(Some(runner));
     ctx.compile_now();
     detect_gpu(ctx);
+    if let Err(why) = ctx.fma.get_untracked() {
+        if ctx.backend.get_untracked() == "wasm-fma" {
+            ctx.backend.set("wasm".into());
+            ctx.log(
+                "info",
+                format!("the CPU backend runs without relaxed FMA: {why}"),
+            );
+        }
+    }
 
     // The generated code of the shown step, for the chosen backend (asked
     // after each compile, so it never displaces a pending compile).
@@ -771,7 +784,13 @@ fn TopBar() -> impl IntoView {
                 prop:value=move || ctx.backend.get()>
                 <option value="interpreter" title="Runs the IR directly: exact, slow">"Reference interpreter"</option>
                 <option value="wasm" title="Compiles to WebAssembly with SIMD128 and runs it in a worker">"CPU (WebAssembly SIMD128)"</option>
-                <option value="wasm-fma" title="As the CPU backend, with relaxed-SIMD fused multiply-adds (relaxed_madd): faster where the CPU has FMA; results may differ from the reference in the last bits">"CPU + relaxed FMA"</option>
+                <option value="wasm-fma" disabled=move || ctx.fma.get().is_err()
+                    title=move || match ctx.fma.get() {
+                        Ok(()) => "As the CPU backend, with relaxed-SIMD fused multiply-adds (relaxed_madd): faster where the CPU has FMA; results may differ from the reference in the last bits".to_string(),
+                        Err(why) => why,
+                    }>
+                    {move || match ctx.fma.get() { Ok(()) => "CPU + relaxed FMA".to_string(), Err(_) => "CPU + relaxed FMA — unavailable here".to_string() }}
+                </option>
                 <option value="webgpu" disabled=move || ctx.gpu.get().is_err()
                     title=move || match ctx.gpu.get() { Ok(a) => format!("Compiles to WGSL and runs on {a}"), Err(why) => why }>
                     {move || match ctx.gpu.get() { Ok(_) => "GPU (WebGPU)".to_string(), Err(why) => format!("GPU (WebGPU) — unavailable: {why}") }}
@@ -1242,6 +1261,16 @@ async fn fetch_example_sources() -> Result<HashMap<String, String>, String> {
         .await
         .map_err(err)?;
     serde_json::from_str(&text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
+}
+
+/// Whether this browser's WebAssembly engine validates relaxed SIMD (a
+/// module with one `f32x4.relaxed_madd`), which the FMA backend needs.
+fn relaxed_simd_support() -> Result<(), String> {
+    let probe = js_sys::Uint8Array::from(codegen_wasm::backend::RELAXED_SIMD_PROBE);
+    match js_sys::WebAssembly::validate(&probe.into()) {
+        Ok(true) => Ok(()),
+        _ => Err("this browser's WebAssembly engine has no relaxed SIMD (relaxed_madd), which the FMA backend needs".into()),
+    }
 }
 
 /// Checks for WebGPU on the main thread (`navigator.gpu` and an adapter),
