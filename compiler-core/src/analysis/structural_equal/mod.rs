@@ -32,7 +32,7 @@
 //! each side's printed TVMScript ([`Mismatch::at`]): the innermost statement
 //! part (loop header, block iterator, `T.reads`…) or function part
 //! (parameter, attributes) around it, which
-//! [`print_module_located`](crate::tvmscript::printer::print_module_located)
+//! [`print_module_located`](crate::ir::printer::print_module_located)
 //! turns into line ranges.
 //!
 //! The comparison runs on an explicit work stack, so arbitrarily deep IR does
