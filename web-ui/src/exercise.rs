@@ -18,6 +18,9 @@ use tessel_session::exercise::{
 use tessel_session::structure_diff::HighlightedIr;
 
 use crate::engine;
+
+// `STATEMENTS`: each exercise's statement as HTML (see build.rs).
+include!(concat!(env!("OUT_DIR"), "/statements.rs"));
 use crate::protocol::{CheckOutcome, CheckView, ExerciseInfo, IrPane, StructureView};
 
 /// Why GPU exercises check their numbers on the reference interpreter
@@ -42,6 +45,11 @@ pub fn catalogue() -> Result<Vec<ExerciseInfo>, String> {
     Ok(bundled()?
         .into_iter()
         .map(|e| ExerciseInfo {
+            statement_html: STATEMENTS
+                .iter()
+                .find(|(id, _)| *id == e.id)
+                .map(|(_, html)| html.to_string())
+                .unwrap_or_default(),
             id: e.id,
             title: e.title,
             statement: e.statement,
@@ -201,6 +209,30 @@ fn failure(id: &str, message: String) -> CheckOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statements_come_rendered_with_raw_html_as_text() {
+        let list = catalogue().unwrap();
+        for e in &list {
+            assert!(
+                !e.statement_html.is_empty(),
+                "{} has no rendered statement",
+                e.id
+            );
+        }
+        let add = list.iter().find(|e| e.id == "broadcast-add").unwrap();
+        assert!(
+            add.statement_html.contains("<code>add</code>"),
+            "{}",
+            add.statement_html
+        );
+        assert!(
+            add.statement_html.contains("<pre><code>"),
+            "{}",
+            add.statement_html
+        );
+        assert!(!add.statement_html.contains('`'));
+    }
 
     #[test]
     fn the_catalogue_hides_solutions_and_the_check_matches_the_cli_text() {

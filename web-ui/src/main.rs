@@ -2032,7 +2032,18 @@ fn ExercisePanel() -> impl IntoView {
             </div>
             {move || view! {
                 <div class="statement">
-                    {rich_view("statement", info().statement, String::new(), "exercise-statement")}
+                    {
+                        let info = info();
+                        if info.statement_html.is_empty() {
+                            rich_view("statement", info.statement, String::new(), "exercise-statement").into_any()
+                        } else {
+                            // Rendered when the site was built, from its own files.
+                            view! {
+                                <div class="rich rich-statement" id="exercise-statement"
+                                    data-rendered="markdown" inner_html=info.statement_html></div>
+                            }.into_any()
+                        }
+                    }
                 </div>
             }}
             <ol class="hints" id="hints">

@@ -323,6 +323,9 @@ pub struct ExerciseInfo {
     pub title: String,
     /// Markdown.
     pub statement: String,
+    /// The statement as HTML, rendered when the page was built (empty: the
+    /// page renders `statement` itself).
+    pub statement_html: String,
     pub starting_code: String,
     pub hints: Vec<String>,
     /// `llvm` or a GPU target.
