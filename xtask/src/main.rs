@@ -709,11 +709,12 @@ fn trunk_build(ctx: &Ctx) -> Result<()> {
 /// Files of dist/ a page fetches only when it needs them: the full worker
 /// (the code generators, on the first use of a backend), the gallery's
 /// sources (when an example is opened), the exercise catalogue (for course
-/// tools, not the page), the HTML sanitiser (when the console first shows
-/// HTML or Markdown) and the icon's unhashed copy (for the manifest). The
-/// Markdown renderer counts as first load: an exercise's statement needs
-/// it. The browser tests check what an embedded exercise really fetches.
+/// tools, not the page), the console's Markdown renderer and HTML
+/// sanitiser (when it first shows rich output; exercise statements come
+/// rendered) and the icon's unhashed copy (for the manifest). The browser
+/// tests check what an embedded exercise really fetches.
 const LATER_FILES: &[&str] = &[
+    "tessel-markdown.js",
     "tessel-rich.js",
     "worker.js",
     "worker_bg.wasm",
