@@ -91,6 +91,42 @@ fn category_of(id: &str) -> &'static str {
     }
 }
 
+/// Every `.py` file of `dir` as an example of `category`, described by its
+/// first comment when `described`.
+fn python_files(
+    watched: &mut Vec<PathBuf>,
+    dir: &Path,
+    category: &'static str,
+    described: bool,
+) -> Vec<Ex> {
+    files(watched, dir, ".py")
+        .into_iter()
+        .map(|p| {
+            let id = stem(&p, ".py");
+            let source = fs::read_to_string(&p).unwrap();
+            Ex {
+                description: if described {
+                    first_comment(&source).unwrap_or_default()
+                } else {
+                    String::new()
+                },
+                title: title_of(&id),
+                id,
+                category,
+                source,
+            }
+        })
+        .collect()
+}
+
+/// The `### NAME` section of a golden text file (empty when absent).
+fn section(text: &str, name: &str) -> String {
+    let start = format!("### {name}\n");
+    text.split_once(&start)
+        .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
+        .unwrap_or_default()
+}
+
 /// Every gallery entry, in the gallery's order, from the web-ui crate's
 /// directory `here`; `watched` gets the files and folders read.
 pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
@@ -113,29 +149,19 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
     let mut out: Vec<Ex> = Vec::new();
 
     // Hand-written examples (book schedules), in meta.txt's order.
-    for p in files(watched, &here.join("examples"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            id,
-            category: "Book schedules",
-            source,
-        });
-    }
+    out.extend(python_files(
+        watched,
+        &here.join("examples"),
+        "Book schedules",
+        true,
+    ));
     // Course notebooks as Python scripts (`# %%` cells), run by the script interpreter.
-    for p in files(watched, &data.join("scripts"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            id,
-            category: "Notebooks (Python)",
-            source,
-        });
-    }
+    out.extend(python_files(
+        watched,
+        &data.join("scripts"),
+        "Notebooks (Python)",
+        true,
+    ));
     // The seeds' tensor-expression programs, as TVM prints the PrimFunc that
     // `te.create_prim_func` makes (`### tvm`), with their schedule if any.
     for p in files(watched, &data.join("te"), ".txt") {
@@ -144,12 +170,7 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
             continue;
         }
         let text = fs::read_to_string(&p).unwrap();
-        let section = |name: &str| -> String {
-            let start = format!("### {name}\n");
-            text.split_once(&start)
-                .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
-                .unwrap_or_default()
-        };
+        let section = |name: &str| section(&text, name);
         let program = section("tvm");
         if program.trim().is_empty() {
             continue;
@@ -171,29 +192,19 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
         });
     }
     // Graph-level (Relax-like) modules of the seeds and the book.
-    for p in files(watched, &data.join("graph"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: first_comment(&source).unwrap_or_default(),
-            title: title_of(&id),
-            id,
-            category: "Graph-level programs",
-            source,
-        });
-    }
+    out.extend(python_files(
+        watched,
+        &data.join("graph"),
+        "Graph-level programs",
+        true,
+    ));
     // Seed programs.
-    for p in files(watched, &data.join("seeds"), ".py") {
-        let id = stem(&p, ".py");
-        let source = fs::read_to_string(&p).unwrap();
-        out.push(Ex {
-            description: String::new(),
-            title: title_of(&id),
-            id,
-            category: "Course programs",
-            source,
-        });
-    }
+    out.extend(python_files(
+        watched,
+        &data.join("seeds"),
+        "Course programs",
+        false,
+    ));
     // TVM-golden schedule cases: module, optional `# --- tensor-intrin: … ---`
     // sections, `# --- schedule ---`, optional `# --- expect-error: … ---`.
     for p in files(watched, &data.join("schedule"), ".py") {
@@ -235,12 +246,7 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
     for p in files(watched, &data.join("schedule_cache"), ".txt") {
         let id = stem(&p, ".txt");
         let text = fs::read_to_string(&p).unwrap();
-        let section = |name: &str| -> String {
-            let start = format!("### {name}\n");
-            text.split_once(&start)
-                .map(|(_, rest)| rest.split("\n### ").next().unwrap_or(rest).to_string())
-                .unwrap_or_default()
-        };
+        let section = |name: &str| section(&text, name);
         let source = format!(
             "{}\n{MARKER}{}\n",
             section("before").trim_end(),
