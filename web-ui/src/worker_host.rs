@@ -144,8 +144,7 @@ pub fn serve(handle: impl Fn(Request, std::rc::Rc<dyn Fn(&Response)>, &dyn Fn() 
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let performance = scope.performance();
-    let now = move || performance.as_ref().map_or(0.0, |p| p.now());
+    let now = crate::cpu_rt::perf_now;
     let reply_to = scope.clone();
     let post: Rc<dyn Fn(&Response)> = Rc::new(move |resp: &Response| {
         if let Ok(text) = serde_json::to_string(resp) {
@@ -173,9 +172,7 @@ pub struct PerfClock;
 #[cfg(target_arch = "wasm32")]
 impl compiler_core::target::Host for PerfClock {
     fn now_seconds(&self) -> f64 {
-        let scope: web_sys::WorkerGlobalScope =
-            wasm_bindgen::JsCast::unchecked_into(js_sys::global());
-        scope.performance().map_or(0.0, |p| p.now()) / 1000.0
+        crate::cpu_rt::perf_now() / 1000.0
     }
 }
 
