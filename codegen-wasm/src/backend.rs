@@ -82,6 +82,16 @@ impl WasmExecutable {
     pub fn module(&self) -> &WasmModule {
         &self.module
     }
+
+    /// How its runtime runs parallel loops.
+    pub fn threading(&self) -> crate::runtime::Threading {
+        self.rt.borrow().threading()
+    }
+
+    /// How the parallel loops of the most recent call ran.
+    pub fn last_launches(&self) -> crate::runtime::LaunchStats {
+        self.rt.borrow().last_launches()
+    }
 }
 
 impl Backend for WasmBackend {
@@ -94,11 +104,13 @@ impl Backend for WasmBackend {
         }
         let mut options = self.options.clone();
         options.relaxed_fma |= target.text.contains(RELAXED_SIMD_ATTR);
+        let rt = (self.runtime)();
+        rt.threading().apply(&mut options);
         let built = crate::build_with(module, &options).map_err(|e| e.message)?;
         Ok(Rc::new(WasmExecutable::load(
             built,
             module.names().map(str::to_string).collect(),
-            (self.runtime)(),
+            rt,
         )?))
     }
 }

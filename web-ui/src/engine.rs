@@ -769,10 +769,12 @@ pub fn run_wasm(
     fma: bool,
 ) -> Result<Vec<NDArray>, String> {
     let t0 = now();
-    let options = codegen_wasm::BuildOptions {
+    let rt = make();
+    let mut options = codegen_wasm::BuildOptions {
         relaxed_fma: fma,
         ..codegen_wasm::BuildOptions::default()
     };
+    rt.threading().apply(&mut options);
     let module = match codegen_wasm::build_with(&setup.plan.module, &options) {
         Ok(m) => m,
         Err(e) => {
@@ -787,7 +789,7 @@ pub fn run_wasm(
     setup.out.notes = module.lowered.report().notes;
     let bytes = module.bytes().len();
     let names = setup.plan.module.names().map(str::to_string).collect();
-    let exec = WasmExecutable::load(module, names, make()).map_err(|e| {
+    let exec = WasmExecutable::load(module, names, rt).map_err(|e| {
         if fma {
             format!("instantiating the module: {e} (this engine may lack relaxed SIMD: pick the plain CPU backend)")
         } else {

@@ -128,6 +128,81 @@ pub trait Runtime {
     /// Calls a kernel once to warm up, then `repeat` times, timing each call
     /// with the host's clock.
     fn time(&mut self, kernel: &str, args: &[Arg], repeat: u32) -> Result<Timing>;
+    /// How this host runs parallel tasks. Modules it loads must be built
+    /// accordingly ([`Threading::apply`]): with several threads the kernel
+    /// launches its tasks through the host over a shared memory.
+    fn threading(&self) -> Threading {
+        Threading::single("this runtime runs parallel loops on one thread")
+    }
+    /// How the parallel loops of the most recent kernel call ran.
+    fn last_launches(&self) -> LaunchStats {
+        LaunchStats::default()
+    }
+}
+
+/// How a host runs the parallel loops of a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threading {
+    /// Threads a parallel loop is split among (the calling one included).
+    pub threads: u32,
+    /// Why there is only one thread, when there is (shown with the run).
+    pub single_reason: Option<String>,
+}
+
+impl Threading {
+    /// One thread, for `reason`.
+    pub fn single(reason: impl Into<String>) -> Threading {
+        Threading {
+            threads: 1,
+            single_reason: Some(reason.into()),
+        }
+    }
+
+    /// `threads` threads sharing the memory.
+    pub fn pool(threads: u32) -> Threading {
+        Threading {
+            threads: threads.max(1),
+            single_reason: None,
+        }
+    }
+
+    /// Sets the build options a module for this host needs: with more than
+    /// one thread, host-launched tasks over a shared memory.
+    pub fn apply(&self, options: &mut crate::BuildOptions) {
+        if self.threads > 1 {
+            options.parallel = crate::ParallelLaunch::Host;
+            options.shared_memory = true;
+        }
+    }
+}
+
+/// What the parallel loops of one kernel call did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchStats {
+    /// `tessel.parallel_for` calls (0: the kernel ran its loops inline).
+    pub launches: u32,
+    /// Sub-ranges run, over all launches.
+    pub chunks: u32,
+    /// The most threads that ran chunks of one launch.
+    pub threads: u32,
+}
+
+impl LaunchStats {
+    /// "3 parallel launches, 6 chunks on 2 threads" (or that none ran).
+    pub fn describe(&self) -> String {
+        if self.launches == 0 {
+            return "no parallel launch".into();
+        }
+        format!(
+            "{} parallel launch{}, {} chunk{} on {} thread{}",
+            self.launches,
+            if self.launches == 1 { "" } else { "es" },
+            self.chunks,
+            if self.chunks == 1 { "" } else { "s" },
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )
+    }
 }
 
 /// Allocates tensors for `arrays`, copies them in, calls `kernel`, copies
