@@ -356,16 +356,32 @@ pub struct MemoryPlan {
 
 impl MemoryPlan {
     pub fn for_module(module: &WasmModule) -> MemoryPlan {
+        MemoryPlan::for_threads(module, 1)
+    }
+
+    /// The plan for `threads` instances sharing one memory: one stack each,
+    /// one after another ([`MemoryPlan::thread_stack`]), then the heap.
+    /// `stack_base`/`stack_limit` are the calling thread's (thread 0).
+    pub fn for_threads(module: &WasmModule, threads: u32) -> MemoryPlan {
         let stack = module.workspace_bytes().unwrap_or(DEFAULT_STACK).max(PAGE);
         let stack = stack.div_ceil(TENSOR_ALIGN) * TENSOR_ALIGN;
         let limit = STACK_BASE + stack;
-        let heap = limit.div_ceil(TENSOR_ALIGN) * TENSOR_ALIGN;
+        let all_stacks = STACK_BASE + stack * u64::from(threads.max(1));
+        let heap = all_stacks.div_ceil(TENSOR_ALIGN) * TENSOR_ALIGN;
         MemoryPlan {
             stack_base: STACK_BASE,
             stack_limit: limit,
             heap_start: heap,
             heap_top: heap,
         }
+    }
+
+    /// The stack (`__stack_pointer`, `__stack_limit`) of thread `k` (0 is
+    /// the calling thread) under [`MemoryPlan::for_threads`].
+    pub fn thread_stack(&self, k: u32) -> (u64, u64) {
+        let size = self.stack_limit - self.stack_base;
+        let base = self.stack_base + size * u64::from(k);
+        (base, base + size)
     }
     /// Pages the memory needs at instantiation.
     pub fn initial_pages(&self) -> u64 {
