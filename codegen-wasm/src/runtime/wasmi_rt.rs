@@ -7,6 +7,8 @@ use compiler_core::eval::NDArray;
 use compiler_core::ir::DataType;
 use wasmi::{Engine, Func, Instance, Linker, Memory, MemoryType, Module, Store, Val};
 
+use super::native::ChunkPool;
+
 use super::{
     array_from, err, kernel_args, tensor_bytes, Arg, MemoryPlan, Result, Runtime, Tensor, Timing,
     Value,
@@ -28,9 +30,72 @@ fn host_error(msg: String) -> wasmi::Error {
     wasmi::Error::new(msg)
 }
 
-fn define_memory(linker: &mut Linker<()>, _store: &mut Store<()>, memory: Memory) -> Result<()> {
+fn new_engine() -> Engine {
+    Engine::default()
+}
+
+/// wasmi runs one thread: parallel tasks run inline.
+fn default_threads() -> u32 {
+    1
+}
+
+fn threads_supported() -> bool {
+    false
+}
+
+type HostMemory = Memory;
+
+fn imports_shared_memory(_module: &Module) -> bool {
+    false
+}
+
+fn new_memory(
+    _engine: &Engine,
+    store: &mut Store<()>,
+    pages: u64,
+    _shared: bool,
+) -> Result<Memory> {
+    Memory::new(store, MemoryType::new(pages as u32, None))
+        .map_err(|e| err(format!("memory: {e:#}")))
+}
+
+fn start_pool(
+    _engine: &Engine,
+    _module: &Module,
+    _memory: &Memory,
+    _plan: &MemoryPlan,
+    _threads: u32,
+    _tasks: &[TaskInfo],
+) -> Result<Option<std::sync::Arc<dyn ChunkPool>>> {
+    Ok(None)
+}
+
+fn memory_pages(memory: &Memory, store: &Store<()>) -> u64 {
+    memory.size(store)
+}
+
+fn grow_memory(memory: &Memory, store: &mut Store<()>, delta: u64) -> Result<()> {
+    memory
+        .grow(store, delta)
+        .map(|_| ())
+        .map_err(|e| err(format!("growing the memory: {e:#}")))
+}
+
+fn write_memory(memory: &Memory, store: &mut Store<()>, addr: usize, bytes: &[u8]) -> Result<()> {
+    memory
+        .write(store, addr, bytes)
+        .map_err(|e| err(format!("copy_in: {e}")))
+}
+
+fn read_memory(memory: &Memory, store: &Store<()>, addr: usize, bytes: &mut [u8]) -> Result<()> {
+    memory
+        .read(store, addr, bytes)
+        .map_err(|e| err(format!("copy_out: {e}")))
+}
+
+fn define_memory(linker: &mut Linker<()>, _store: &mut Store<()>, memory: &Memory) -> Result<()> {
     linker
-        .define(MEMORY_MODULE, MEMORY_NAME, memory)
+        .define(MEMORY_MODULE, MEMORY_NAME, *memory)
         .map(|_| ())
         .map_err(|e| err(format!("{e:#}")))
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use codegen_wasm::runtime::{run_ndarrays, Runtime, WasmiRuntime, WasmtimeRuntime};
+use codegen_wasm::runtime::{run_ndarrays, LaunchStats, Runtime, WasmiRuntime, WasmtimeRuntime};
 use codegen_wasm::{build, build_with, BuildOptions, ParallelLaunch, WasmModule};
 use compiler_core::eval::{random_inputs, run_prim_func, EvalOptions, NDArray};
 use compiler_core::ir::IRModule;
@@ -111,7 +111,25 @@ pub fn check_host_launch(m: &IRModule) -> WasmModule {
     wasm
 }
 
-fn check_with(m: &IRModule, wasm: &WasmModule, mut rts: Vec<Box<dyn Runtime>>) {
+/// [`check`] for a module built for threads (host launches over a shared
+/// memory) on wasmtime with `threads` threads, each task split into
+/// `chunks` sub-ranges; returns how the last call's launches ran.
+pub fn check_threaded(m: &IRModule, threads: u32, chunks: u32) -> (WasmModule, LaunchStats) {
+    let opts = BuildOptions {
+        parallel: ParallelLaunch::Host,
+        shared_memory: true,
+        ..BuildOptions::default()
+    };
+    let wasm = build_with(m, &opts).unwrap_or_else(|e| panic!("build: {e}"));
+    let rt = WasmtimeRuntime::new()
+        .with_threads(threads)
+        .with_parallel_chunks(chunks);
+    let stats = check_with(m, &wasm, vec![Box::new(rt)]);
+    (wasm, stats[0])
+}
+
+fn check_with(m: &IRModule, wasm: &WasmModule, mut rts: Vec<Box<dyn Runtime>>) -> Vec<LaunchStats> {
+    let mut stats = Vec::new();
     codegen_wasm::validate(wasm.bytes()).unwrap();
     let mut cases = Vec::new();
     for (name, f) in m.prim_funcs() {
@@ -139,7 +157,9 @@ fn check_with(m: &IRModule, wasm: &WasmModule, mut rts: Vec<Box<dyn Runtime>>) {
         if std::env::var_os("TIMES").is_some() {
             eprintln!("  runtime: {:.2}s", t0.elapsed().as_secs_f64());
         }
+        stats.push(rt.last_launches());
     }
+    stats
 }
 
 pub fn assert_same(name: &str, i: usize, w: &NDArray, g: &NDArray) {

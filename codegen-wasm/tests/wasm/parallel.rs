@@ -1,7 +1,8 @@
 //! Parallel tasks launched by the host (`ParallelLaunch::Host`): the kernel
 //! calls `tessel.parallel_for`, the runtimes run the exported task over
-//! sub-ranges in reverse order — what Web Workers will do — and the results
-//! still match the interpreter.
+//! sub-ranges — in reverse order on one thread, or on wasmtime's pool
+//! threads over a shared memory — and the results still match the
+//! interpreter.
 
 use crate::common;
 
@@ -59,4 +60,73 @@ fn split_range_covers_the_range() {
     assert_eq!(split_range(0, 10, 3), vec![(0, 4), (4, 7), (7, 10)]);
     assert_eq!(split_range(5, 7, 4), vec![(5, 6), (6, 7)]);
     assert!(split_range(3, 3, 2).is_empty());
+}
+
+#[test]
+fn threads_share_the_memory_and_match_the_interpreter() {
+    // The notebook's blocking + parallel matmul (In[46]), f32 and int64.
+    for dtype in ["float32", "int64"] {
+        let m = schedule(&matmul(64, dtype), BLOCKING);
+        let (wasm, stats) = check_threaded(&m, 2, 2);
+        assert!(wasm.wat().unwrap().contains("shared"));
+        assert_eq!(stats.launches, 1, "{stats:?}");
+        assert_eq!(stats.chunks, 2);
+        assert_eq!(stats.threads, 2, "both threads ran a chunk");
+    }
+    // More chunks than threads, remainders, and a vectorized task body.
+    // (160 / 32 = 5 iterations: five chunks of one on three threads.)
+    let m = schedule(&matmul(160, "float32"), BLOCKING_VEC);
+    let (_, stats) = check_threaded(&m, 3, 5);
+    assert!(stats.launches >= 1, "{stats:?}");
+    assert_eq!(stats.chunks, 5 * stats.launches, "{stats:?}");
+    assert_eq!(stats.threads, 3, "{stats:?}");
+    check_threaded(&seed("seed001_10_bmm_relu_target.py"), 2, 3);
+    check_threaded(&seed("seed000_05_vecadd_parallel_printed.py"), 2, 2);
+}
+
+#[test]
+fn a_trap_in_a_pool_thread_fails_the_run_and_the_next_run_works() {
+    use codegen_wasm::runtime::{run_ndarrays, Runtime, WasmtimeRuntime};
+    use compiler_core::eval::NDArray;
+    use compiler_core::ir::DataType;
+    // Integer division by B[i]: a zero in the second half traps only in the
+    // chunk a pool thread runs.
+    let m = parse(
+        r#"
+@T.prim_func
+def main(A: T.Buffer((64,), "int32"), B: T.Buffer((64,), "int32"), C: T.Buffer((64,), "int32")):
+    for i in T.parallel(64):
+        with T.block("C"):
+            vi = T.axis.spatial(64, i)
+            C[vi] = T.truncdiv(A[vi], B[vi])
+"#,
+    );
+    let wasm = build_with(
+        &m,
+        &BuildOptions {
+            parallel: ParallelLaunch::Host,
+            shared_memory: true,
+            ..BuildOptions::default()
+        },
+    )
+    .unwrap();
+    let mut rt = WasmtimeRuntime::new().with_threads(2);
+    rt.load(&wasm).unwrap();
+    let i32t = DataType::i32();
+    let a = NDArray::from_i64(i32t, &[64], &(0..64).collect::<Vec<_>>()).unwrap();
+    let mut b_vals = vec![1i64; 64];
+    b_vals[50] = 0;
+    let b = NDArray::from_i64(i32t, &[64], &b_vals).unwrap();
+    let c = NDArray::zeros(i32t, &[64]).unwrap();
+    let mut args = vec![a.clone(), b, c.clone()];
+    let e = run_ndarrays(&mut rt, &wasm, "main", &mut args).unwrap_err();
+    assert!(
+        e.0.contains("divide by zero") || e.0.contains("division"),
+        "{e}"
+    );
+    let ones = NDArray::from_i64(i32t, &[64], &[1; 64]).unwrap();
+    let mut args = vec![a.clone(), ones, c];
+    run_ndarrays(&mut rt, &wasm, "main", &mut args).unwrap();
+    assert_eq!(args[2].to_le_bytes(), a.to_le_bytes());
+    assert_eq!(rt.last_launches().threads, 2);
 }
