@@ -130,3 +130,64 @@ def main(A: T.Buffer((64,), "int32"), B: T.Buffer((64,), "int32"), C: T.Buffer((
     assert_eq!(args[2].to_le_bytes(), a.to_le_bytes());
     assert_eq!(rt.last_launches().threads, 2);
 }
+
+#[test]
+fn a_buffer_used_only_inside_a_parallel_loop_is_private_to_each_thread() {
+    // The write cache is declared at the root block but only used under
+    // `yo`: each thread must get its own copy (allocated inside the task).
+    let m = schedule(
+        &matmul(128, "float32"),
+        r#"
+block_c = sch.get_block("C")
+c_local = sch.cache_write(block_c, 0, "local")
+(y, x, k) = sch.get_loops(block_c)
+yo, yi = sch.split(y, [None, 8])
+xo, xi = sch.split(x, [None, 8])
+sch.reorder(yo, xo, k, yi, xi)
+sch.reverse_compute_at(c_local, xo)
+sch.parallel(yo)
+"#,
+    );
+    let (_, stats) = check_threaded(&m, 2, 4);
+    assert_eq!(stats.threads, 2, "{stats:?}");
+}
+
+#[test]
+fn a_parallel_loop_whose_iterations_write_the_same_element_is_refused() {
+    let racy = parse(
+        r#"
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((1,), "float32")):
+    for i in T.parallel(64):
+        with T.block("C"):
+            vi = T.axis.reduce(64, i)
+            with T.init():
+                C[0] = T.float32(0)
+            C[0] = C[0] + A[vi]
+"#,
+    );
+    let e = codegen_wasm::build(&racy).unwrap_err();
+    assert!(
+        e.message.contains("parallel loop i")
+            && e.message.contains("same elements of C")
+            && e.message.contains("race"),
+        "{}",
+        e.message
+    );
+    assert_ne!(e.span, Default::default(), "points at the loop or store");
+    // A store guarded by a condition on the loop variable, and one whose
+    // index depends on it through a let-bound offset, are fine.
+    let guarded = parse(
+        r#"
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((65,), "float32")):
+    for i in T.parallel(64):
+        with T.block("C"):
+            vi = T.axis.spatial(64, i)
+            if vi == 0:
+                C[64] = A[0]
+            C[vi] = A[vi] * T.float32(2)
+"#,
+    );
+    check_threaded(&guarded, 2, 2);
+}

@@ -6,18 +6,25 @@
 //! its body captures from the enclosing function (buffer pointers, scalars,
 //! enclosing loop variables, hoisted offsets). A backend emits the body as a
 //! function of an iteration range `[begin, end)` that reads its captures from
-//! a closure record, and the loop as a launch of that function: today one
-//! direct call over the whole range on the calling thread; later a host
-//! launch that hands sub-ranges to workers sharing the memory. The lowered
-//! IR keeps the loop itself, so the interpreter runs it as before.
+//! a closure record, and the loop as a launch of that function: one direct
+//! call over the whole range, or a host launch that hands sub-ranges to
+//! threads sharing the memory. The lowered IR keeps the loop itself, so the
+//! interpreter runs it as before.
 //!
 //! A parallel loop nested in another task runs serially inside it (noted).
+//!
+//! Since iterations may run at the same time, a loop whose iterations all
+//! store to the same elements of a buffer they share is refused
+//! ([`check_races`]): the schedule's `parallel` refuses reduction loops, but
+//! a hand-written `T.parallel` reaches the backend as it is.
 
 use std::collections::HashSet;
 
-use super::{LoweringReport, Result};
+use super::{LowerError, LoweringReport, Result};
+use crate::diag::Span;
 use crate::ir::mutate::{self, Mutator};
 use crate::ir::visit::{expr_vars, walk_expr, walk_stmt, VarCollector, Visitor};
+use crate::ir::For;
 use crate::ir::{AttrValue, Buffer, Expr, ExprKind, ForKind, PrimFunc, Stmt, StmtKind, Var, VarId};
 
 /// The loop annotation naming a loop's task id.
@@ -42,15 +49,21 @@ pub(super) fn outline(
         tasks: Vec::new(),
         inside: false,
         report,
+        race: None,
     };
     let body = o.stmt(body);
-    Ok((body, o.tasks))
+    match o.race {
+        Some(e) => Err(e),
+        None => Ok((body, o.tasks)),
+    }
 }
 
 struct Outliner<'r> {
     tasks: Vec<ParallelTask>,
     inside: bool,
     report: &'r mut LoweringReport,
+    /// The first race found.
+    race: Option<LowerError>,
 }
 
 impl Mutator for Outliner<'_> {
@@ -71,6 +84,9 @@ impl Mutator for Outliner<'_> {
             nl.body = self.stmt(&l.body);
             return Stmt::new(StmtKind::For(nl), s.span());
         }
+        if self.race.is_none() {
+            self.race = check_races(l, s.span()).err();
+        }
         self.inside = true;
         nl.body = self.stmt(&l.body);
         self.inside = false;
@@ -82,7 +98,7 @@ impl Mutator for Outliner<'_> {
         let stmt = Stmt::new(StmtKind::For(nl.clone()), s.span());
         let captures = free_vars(&stmt);
         self.report.note(format!(
-            "loop {}: parallel task {id} over its iterations (one thread for now), capturing {}",
+            "loop {}: parallel task {id} over its iterations, capturing {}",
             l.loop_var.name(),
             if captures.is_empty() {
                 "nothing".to_string()
@@ -173,6 +189,107 @@ impl Visitor for FreeUses {
                 walk_stmt(self, s);
             }
             _ => walk_stmt(self, s),
+        }
+    }
+}
+
+/// Refuses the parallel loop `l` when its iterations would race: a store
+/// to a buffer allocated outside the loop whose index does not depend on
+/// the loop variable (through let-bound offsets and inner loop bounds
+/// either), and that no condition on the loop variable guards, writes the
+/// same elements in every iteration.
+pub fn check_races(l: &For, span: Span) -> Result<()> {
+    if l.extent.as_int().is_some_and(|e| e <= 1) {
+        return Ok(());
+    }
+    let mut c = RaceFinder {
+        dependent: HashSet::from([l.loop_var.id()]),
+        private: HashSet::new(),
+        guarded: 0,
+        found: None,
+    };
+    c.stmt(&l.body);
+    match c.found {
+        None => Ok(()),
+        Some((buffer, at)) => {
+            let v = l.loop_var.name();
+            Err(LowerError::new(
+                format!(
+                    "parallel loop {v}: every iteration writes the same elements of {buffer} \
+                     (the index does not depend on {v}), so iterations running on several \
+                     threads would race; parallelize a loop that every store's index depends \
+                     on, or keep {v} serial"
+                ),
+                if at == Span::default() { span } else { at },
+            ))
+        }
+    }
+}
+
+struct RaceFinder {
+    /// The loop variable and the variables whose values depend on it.
+    dependent: HashSet<VarId>,
+    /// Data pointers of buffers allocated inside the loop (each iteration's).
+    private: HashSet<VarId>,
+    /// Depth of conditions that depend on the loop variable.
+    guarded: usize,
+    found: Option<(String, Span)>,
+}
+
+impl RaceFinder {
+    fn depends(&self, e: &Expr) -> bool {
+        expr_vars(e)
+            .iter()
+            .any(|v| self.dependent.contains(&v.id()))
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        if self.found.is_some() {
+            return;
+        }
+        match s.kind() {
+            StmtKind::For(f) => {
+                if self.depends(&f.min) || self.depends(&f.extent) {
+                    self.dependent.insert(f.loop_var.id());
+                }
+                self.stmt(&f.body);
+            }
+            StmtKind::Let { var, value, body } => {
+                if self.depends(value) {
+                    self.dependent.insert(var.id());
+                }
+                self.stmt(body);
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let guard = self.depends(cond);
+                self.guarded += usize::from(guard);
+                self.stmt(then);
+                if let Some(o) = otherwise {
+                    self.stmt(o);
+                }
+                self.guarded -= usize::from(guard);
+            }
+            StmtKind::Allocate { buffer, body } => {
+                self.private.insert(buffer.data.id());
+                self.stmt(body);
+            }
+            StmtKind::Seq(items) => items.iter().for_each(|i| self.stmt(i)),
+            StmtKind::BlockRealize(r) => self.stmt(&r.block.body),
+            StmtKind::Store {
+                buffer, indices, ..
+            } => {
+                if self.guarded == 0
+                    && !self.private.contains(&buffer.data.id())
+                    && !indices.iter().any(|i| self.depends(i))
+                {
+                    self.found = Some((buffer.name.to_string(), s.span()));
+                }
+            }
+            StmtKind::Evaluate(_) => {}
         }
     }
 }
