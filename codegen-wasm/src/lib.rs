@@ -253,11 +253,48 @@ pub fn build_with(module: &IRModule, opts: &BuildOptions) -> Result<WasmModule, 
     build_lowered(lowered, opts)
 }
 
+/// Says in the lowering report how the module will execute: who runs the
+/// parallel tasks, and whether multiply-adds are fused.
+fn note_execution(lowered: &mut LoweredModule, opts: &BuildOptions) {
+    for f in &mut lowered.funcs {
+        if !f.tasks.is_empty() {
+            let n = f.tasks.len();
+            let tasks = if n == 1 {
+                "its parallel task"
+            } else {
+                "its parallel tasks"
+            };
+            f.report.notes.push(match opts.parallel {
+                ParallelLaunch::Host => {
+                    format!(
+                    "{}: {tasks} launched through tessel.parallel_for: the host splits each range \
+                     into one static chunk per thread over a {} memory",
+                    f.name,
+                    if opts.shared_memory { "shared" } else { "non-shared (so one thread)" }
+                )
+                }
+                ParallelLaunch::Inline => format!(
+                    "{}: {tasks} run on the calling thread, whole (a build for one thread)",
+                    f.name
+                ),
+            });
+        }
+        if opts.relaxed_fma {
+            f.report.notes.push(format!(
+                "{}: vector multiply-adds are fused (relaxed_madd, FMA where the CPU has it): \
+                 one rounding instead of two",
+                f.name
+            ));
+        }
+    }
+}
+
 /// Compiles already-lowered functions (`opts.lower` is not used).
 pub fn build_lowered(
-    lowered: LoweredModule,
+    mut lowered: LoweredModule,
     opts: &BuildOptions,
 ) -> Result<WasmModule, CodegenError> {
+    note_execution(&mut lowered, opts);
     // Math imports used anywhere.
     let mut used: BTreeSet<MathFn> = BTreeSet::new();
     for f in &lowered.funcs {

@@ -151,10 +151,70 @@ impl Comparison {
 /// Compares `got` (the arguments after a backend ran the plan's module)
 /// with the plan's expected arguments.
 pub fn compare_outputs(plan: &RunPlan, got: &[NDArray]) -> Comparison {
+    compare_outputs_within(plan, got, RTOL, ATOL)
+}
+
+/// [`compare_outputs`] for a backend that fused multiply-adds (one
+/// rounding instead of two): each of the `n` accumulation steps of the
+/// longest reduction may then differ by one unit of rounding of the running
+/// sum, so the tolerances grow to `n · ε` of the dtype (relative) and of
+/// the largest expected magnitude (absolute), never below the defaults.
+pub fn compare_outputs_fused(plan: &RunPlan, got: &[NDArray]) -> Comparison {
+    let (rtol, atol) = fused_tolerances(plan);
+    compare_outputs_within(plan, got, rtol, atol)
+}
+
+/// The tolerances of [`compare_outputs_fused`].
+pub fn fused_tolerances(plan: &RunPlan) -> (f64, f64) {
+    let n = reduction_length(&plan.after) as f64;
+    let eps = plan
+        .expected
+        .iter()
+        .map(|a| match a.dtype().bits {
+            16 => 9.77e-4,
+            32 => f64::from(f32::EPSILON),
+            _ => f64::EPSILON,
+        })
+        .fold(0.0, f64::max);
+    let scale = plan
+        .expected
+        .iter()
+        .flat_map(|a| a.to_f64_vec())
+        .filter(|x| x.is_finite())
+        .fold(0.0f64, |m, x| m.max(x.abs()));
+    let rtol = RTOL.max(n * eps);
+    (rtol, ATOL.max(n * eps * scale))
+}
+
+/// The most iterations any block of `f` reduces over (the product of its
+/// reduction iterators' extents; 1 without reductions or when an extent is
+/// not a constant).
+pub fn reduction_length(f: &PrimFunc) -> u64 {
+    use compiler_core::ir::visit::{walk_block, Visitor};
+    use compiler_core::ir::{Block, IterKind};
+    struct Longest(u64);
+    impl Visitor for Longest {
+        fn visit_block(&mut self, b: &Block) {
+            let n = b
+                .iter_vars
+                .iter()
+                .filter(|iv| iv.kind == IterKind::Reduce)
+                .map(|iv| iv.dom.extent.as_int().unwrap_or(1).max(1) as u64)
+                .product::<u64>();
+            self.0 = self.0.max(n);
+            walk_block(self, b)
+        }
+    }
+    let mut l = Longest(1);
+    l.visit_stmt(&f.body);
+    l.0
+}
+
+fn compare_outputs_within(plan: &RunPlan, got: &[NDArray], rtol: f64, atol: f64) -> Comparison {
     let names = param_names(&plan.after);
     let mut out = Comparison::default();
     for ((e, g), param) in plan.expected.iter().zip(got).zip(&names) {
-        if let Err(msg) = allclose(e, g, RTOL, ATOL) {
+        if let Err(msg) = allclose(e, g, rtol, atol) {
             out.mismatch.get_or_insert(format!("{param}: {msg}"));
         }
         for (x, y) in e.to_f64_vec().iter().zip(g.to_f64_vec()) {
@@ -201,4 +261,67 @@ fn preview(name: &str, a: &NDArray) -> String {
         shown.join(", "),
         if v.len() > 6 { ", …" } else { "" }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler_core::tvmscript::builder::parse_script;
+
+    #[test]
+    fn fused_tolerances_grow_with_the_reduction_length() {
+        let m = parse_script(
+            r#"
+@T.prim_func
+def main(A: T.Buffer((8, 512), "float32"), B: T.Buffer((512, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+    for i, j, k in T.grid(8, 8, 512):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#,
+        )
+        .unwrap()
+        .to_module();
+        let f = m.get_prim("main").unwrap();
+        assert_eq!(reduction_length(f), 512);
+        let c = NDArray::from_f32(&[8, 8], vec![100.0; 64]).unwrap();
+        let plan_for = |f: Rc<PrimFunc>| RunPlan {
+            name: "main".into(),
+            module: m.clone(),
+            before: f.clone(),
+            after: f,
+            inputs: Vec::new(),
+            expected: vec![c.clone()],
+            scheduled: true,
+            reference_time: 0.0,
+        };
+        let plan = plan_for(f.clone());
+        let (rtol, atol) = fused_tolerances(&plan);
+        let n_eps = 512.0 * f64::from(f32::EPSILON);
+        assert!((rtol - n_eps.max(RTOL)).abs() < 1e-12, "{rtol}");
+        assert!((atol - n_eps * 100.0).abs() < 1e-9, "{atol}");
+        // Without a reduction the defaults stay.
+        let plain = plan_for(
+            parse_script(
+                r#"
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
+    for i in range(8):
+        with T.block("C"):
+            vi = T.axis.spatial(8, i)
+            C[vi] = A[vi]
+"#,
+            )
+            .unwrap()
+            .to_module()
+            .get_prim("main")
+            .unwrap()
+            .clone(),
+        );
+        assert_eq!(reduction_length(&plain.after), 1);
+        let (rtol, _) = fused_tolerances(&plain);
+        assert_eq!(rtol, RTOL);
+    }
 }

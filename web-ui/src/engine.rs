@@ -564,6 +564,9 @@ pub struct RunSetup {
     /// backends compile, the inputs and the expected outputs.
     pub plan: check::RunPlan,
     source: String,
+    /// The backend fused multiply-adds: the comparison's tolerances grow
+    /// with the reduction length ([`check::compare_outputs_fused`]).
+    fused: bool,
 }
 
 impl RunSetup {
@@ -622,6 +625,7 @@ pub fn prepare_run(
         out,
         plan,
         source: source.to_string(),
+        fused: false,
     })
 }
 
@@ -629,7 +633,11 @@ pub fn prepare_run(
 /// errors, median time and GFLOPS (`setup.out.times_ms` holds the times).
 pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
     let mut out = setup.out;
-    let cmp = check::compare_outputs(&setup.plan, got);
+    let cmp = if setup.fused {
+        check::compare_outputs_fused(&setup.plan, got)
+    } else {
+        check::compare_outputs(&setup.plan, got)
+    };
     out.max_abs_err = Some(cmp.max_abs_err);
     out.max_rel_err = Some(cmp.max_rel_err);
     out.matches = Some(cmp.matches());
@@ -644,6 +652,13 @@ pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
     }
     out.ok = true;
     out.message = cmp.verdict(setup.plan.scheduled);
+    if setup.fused {
+        let (rtol, atol) = check::fused_tolerances(&setup.plan);
+        out.message.push_str(&format!(
+            " (FMA: tolerances widened for a reduction of {}: rtol {rtol:.1e}, atol {atol:.1e})",
+            check::reduction_length(&setup.plan.after)
+        ));
+    }
     out
 }
 
@@ -775,6 +790,7 @@ pub fn run_wasm(
         ..codegen_wasm::BuildOptions::default()
     };
     rt.threading().apply(&mut options);
+    setup.fused = fma;
     let module = match codegen_wasm::build_with(&setup.plan.module, &options) {
         Ok(m) => m,
         Err(e) => {
@@ -1268,6 +1284,11 @@ mod backend_tests {
         assert!(out.ok, "{}", out.message);
         assert_eq!(out.matches, Some(true), "{}", out.message);
         assert!(out.timing.contains("relaxed-SIMD FMA"), "{}", out.timing);
+        assert!(
+            out.message.contains("FMA: tolerances widened"),
+            "{}",
+            out.message
+        );
         let src = scheduled();
         let fused = code(&src, usize::MAX, WASM_FMA);
         assert!(fused.code.contains("relaxed_madd"), "{}", fused.code);
