@@ -1,11 +1,15 @@
 //! `cargo bench -p codegen-wasm`: float32 matmul 1024³ in wasmtime.
 //!
-//! 1. Tessel's wasm for (a) no schedule, (b) the seeds' blocking schedule,
-//!    (c) a hand schedule (tiling + vectorize + unroll + decompose_reduction),
-//!    (d) the same with relaxed-SIMD multiply-adds (`relaxed_madd`),
-//!    against the same loop nests written in Rust and compiled by rustc/LLVM
-//!    to wasm32 with +simd128 (`benches/llvm-ref`, built here) — the "LLVM
-//!    limit" — in the same engine; one table with GFLOPS and ratios.
+//! 1. Tessel's wasm for (a) no schedule, (b) the seeds' blocking schedule
+//!    (with `parallel`), (c) a hand schedule (tiling + vectorize + unroll +
+//!    decompose_reduction + `parallel`), (d) the same with relaxed-SIMD
+//!    multiply-adds (`relaxed_madd`), against the same loop nests written in
+//!    Rust and compiled by rustc/LLVM to wasm32 with +simd128
+//!    (`benches/llvm-ref`, built here) — the "LLVM limit" — in the same
+//!    engine; one table with GFLOPS and ratios. (b)–(d) run on one thread,
+//!    then again on all cores (keys `b2`, `c2`, `d2` on two): Tessel's
+//!    modules built for host launches over a shared memory, the LLVM
+//!    kernels' outer loops launched the same way (`*_par`).
 //! 2. Tessel's compile time (parse → schedule → lower → emit + validate, and
 //!    wasmtime's compilation) for the course programs.
 //! 3. wasmtime vs wasmi: compile + one run of a 256³ matmul.
@@ -27,7 +31,7 @@ use std::time::Instant;
 
 use codegen_wasm::backend::WasmExecutable;
 use codegen_wasm::runtime::{Arg, MemoryPlan, Runtime, Tensor, WasmiRuntime, WasmtimeRuntime};
-use codegen_wasm::{build, build_with, BuildOptions, KernelInfo, ParamInfo};
+use codegen_wasm::{build, build_with, BuildOptions, KernelInfo, ParamInfo, TaskInfo};
 use compiler_core::eval::{NDArray, Rng};
 use compiler_core::ir::{DataType, IRModule};
 use compiler_core::lower::{lower_module, LowerOptions};
@@ -111,25 +115,52 @@ fn main() {
         Ok(path) => std::fs::read_to_string(path).expect("BENCH_SCHED_C"),
         Err(_) => BEST.to_string(),
     };
-    // (key, label, schedule, the LLVM kernel of the same loop nest, FMA).
-    let variants: Vec<(&str, &str, Option<String>, &str, bool)> = vec![
-        ("a", "(a) no schedule", None, "mm_naive", false),
-        (
+    // One thread each, then the variants whose schedule has `parallel` on
+    // all cores (modules built for host launches over a shared memory).
+    let all = WasmtimeRuntime::new().threading().threads;
+    let one = |key: &'static str, label: &str, sched: Option<String>, llvm_fn, fma| Variant {
+        key: key.to_string(),
+        label: label.to_string(),
+        sched,
+        llvm_fn,
+        fma,
+        threads: 1,
+    };
+    let mut variants = vec![
+        one("a", "(a) no schedule", None, "mm_naive", false),
+        one(
             "b",
             "(b) seeds' blocking",
             Some(BLOCKING.to_string()),
             "mm_blocked",
             false,
         ),
-        (
+        one(
             "c",
             "(c) hand schedule",
             Some(best_sched.clone()),
             "mm_best",
             false,
         ),
-        ("d", "(c) + relaxed FMA", Some(best_sched), "mm_best", true),
+        one("d", "(c) + relaxed FMA", Some(best_sched), "mm_best", true),
     ];
+    if all > 1 {
+        let threaded: Vec<Variant> = variants[1..]
+            .iter()
+            .map(|v| Variant {
+                key: format!("{}{all}", v.key),
+                label: format!("{}, {all} threads", v.label),
+                sched: v.sched.clone(),
+                llvm_fn: match v.llvm_fn {
+                    "mm_blocked" => "mm_blocked_par",
+                    _ => "mm_best_par",
+                },
+                fma: v.fma,
+                threads: all,
+            })
+            .collect();
+        variants.extend(threaded);
+    }
 
     // Inputs, shared by every run.
     let mut rng = Rng::new(42);
@@ -138,27 +169,35 @@ fn main() {
     let b = NDArray::random(f32t, &[n, n], &mut rng).unwrap();
     let flops = 2.0 * (n as f64).powi(3);
 
-    // The LLVM reference module.
+    // The LLVM reference module, and the same with its memory shared (for
+    // its `*_par` kernels on threads).
     let llvm_wasm = build_llvm_ref(n);
+    let llvm_shared = with_shared_memory(&llvm_wasm);
     let mut manifest = Vec::new();
     if let Some(dir) = &out_dir {
         std::fs::write(dir.join("wasm/llvm_ref.wasm"), &llvm_wasm).expect("BENCH_OUT");
+        std::fs::write(dir.join("wasm/llvm_ref_shared.wasm"), &llvm_shared).expect("BENCH_OUT");
     }
     let mut rows = Vec::new();
-    for (key, label, sched, llvm_fn, fma) in &variants {
-        if !want(key) {
+    for v in &variants {
+        let (key, label, llvm_fn) = (v.key.as_str(), v.label.as_str(), v.llvm_fn);
+        if !want(key) && !want(&key[..1]) {
             continue;
         }
-        let reps = if *key == "a" { 2 } else { repeat };
+        let reps = if key == "a" { 2 } else { repeat };
         let m = parse(&matmul_src(n));
-        let m = match sched {
+        let m = match &v.sched {
             Some(s) => schedule(&m, s),
             None => m,
         };
-        let options = BuildOptions {
-            relaxed_fma: *fma,
+        let mut options = BuildOptions {
+            relaxed_fma: v.fma,
             ..BuildOptions::default()
         };
+        let ours_rt = WasmtimeRuntime::new().with_threads(v.threads);
+        if v.threads > 1 {
+            ours_rt.threading().apply(&mut options);
+        }
         let module = build_with(&m, &options).unwrap_or_else(|e| panic!("build: {e}"));
         if std::env::var_os("BENCH_PRINT").is_some() {
             let l = lower_module(&m, &LowerOptions::default()).unwrap();
@@ -174,27 +213,33 @@ fn main() {
         if let Some(dir) = &out_dir {
             std::fs::write(dir.join(format!("wasm/mm_{key}.wasm")), module.bytes())
                 .expect("BENCH_OUT");
-            manifest.push(manifest_entry(key, label, &module, llvm_fn, reps));
+            manifest.push(manifest_entry(v, &module, reps));
         }
         // Tessel's kernel through the target layer, as `tvm.build` and the
         // tuner run it: one call per sample, timed by the executable.
-        let ours = WasmExecutable::load(
-            module,
-            vec!["main".to_string()],
-            Box::new(WasmtimeRuntime::new()),
-        )
-        .unwrap();
+        let ours =
+            WasmExecutable::load(module, vec!["main".to_string()], Box::new(ours_rt)).unwrap();
         let mut ours_args = vec![a.clone(), b.clone(), NDArray::zeros(f32t, &[n, n]).unwrap()];
         let clock = WallClock(Instant::now());
-        let mut rt = WasmtimeRuntime::new();
+        let mut rt = WasmtimeRuntime::new().with_threads(v.threads);
         let plan = MemoryPlan {
             stack_base: 0,
             stack_limit: 0,
             heap_start: 2 << 20,
             heap_top: 2 << 20,
         };
-        rt.load_bytes(&llvm_wasm, vec![abc_kernel(llvm_fn, n)], vec![], plan)
+        if v.threads > 1 {
+            rt.load_bytes(
+                &llvm_shared,
+                vec![abc_kernel(llvm_fn, n)],
+                llvm_tasks(),
+                plan,
+            )
             .unwrap();
+        } else {
+            rt.load_bytes(&llvm_wasm, vec![abc_kernel(llvm_fn, n)], vec![], plan)
+                .unwrap();
+        }
         let mut llvm = Bench::new(rt, llvm_fn, &a, &b);
         // Interleaved, so both see the same machine load; best of each.
         let (mut t_ours, mut t_llvm) = (f64::INFINITY, f64::INFINITY);
@@ -206,6 +251,15 @@ fn main() {
             t_ours = t_ours.min(t[0]);
             t_llvm = t_llvm.min(llvm.run());
         }
+        let (ours_threads, llvm_threads) = (
+            ours.last_launches().threads.max(1),
+            llvm.rt.last_launches().threads.max(1),
+        );
+        assert_eq!(
+            (ours_threads, llvm_threads),
+            (v.threads, v.threads),
+            "{label}: the kernels ran on other thread counts"
+        );
         let diff = max_rel_diff(&ours_args[2], &llvm.output());
         assert!(diff < 1e-3, "{label}: results differ from LLVM's by {diff}");
         let (ours, llvm) = (t_ours, t_llvm);
@@ -256,6 +310,19 @@ fn main() {
                 );
             }
         }
+        // Each threaded variant against its one-thread run.
+        for (label, ours, llvm, _, _) in &rows {
+            let Some((base, _)) = label.split_once(", ") else {
+                continue;
+            };
+            if let Some((_, o1, l1, _, _)) = rows.iter().find(|r| r.0 == base) {
+                println!(
+                    "{label}: {:.2}x the one-thread run (LLVM: {:.2}x)",
+                    ours / o1,
+                    llvm / l1
+                );
+            }
+        }
         println!();
     }
 
@@ -284,41 +351,116 @@ fn append(path: &Path, line: &str) {
     writeln!(f, "{line}").expect("BENCH_OUT");
 }
 
+/// A benchmarked variant: Tessel's schedule and the LLVM kernel of the
+/// same loop nest, with FMA or not, on a number of threads.
+struct Variant {
+    key: String,
+    label: String,
+    sched: Option<String>,
+    llvm_fn: &'static str,
+    fma: bool,
+    threads: u32,
+}
+
+/// The parallel tasks of the LLVM reference (`benches/llvm-ref`), numbered
+/// as its `*_par` kernels launch them.
+fn llvm_tasks() -> Vec<TaskInfo> {
+    [
+        ("__task_mm_blocked", "mm_blocked_par"),
+        ("__task_mm_best", "mm_best_par"),
+    ]
+    .into_iter()
+    .map(|(export, kernel)| TaskInfo {
+        export: export.to_string(),
+        kernel: kernel.to_string(),
+        index_dtype: DataType::i32(),
+    })
+    .collect()
+}
+
+/// `bytes` with its memory import made shared (maximum 4 GiB), as threads
+/// need; every other section is copied as it is. (rustc's `--shared-memory`
+/// would need a standard library built with atomics.)
+fn with_shared_memory(bytes: &[u8]) -> Vec<u8> {
+    use wasm_encoder::{EntityType, ImportSection, MemoryType, RawSection};
+    use wasmparser::{Parser, Payload, TypeRef};
+    let mut out = wasm_encoder::Module::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        let payload = payload.expect("the LLVM module parses");
+        if let Payload::ImportSection(reader) = &payload {
+            let mut imports = ImportSection::new();
+            for import in reader.clone().into_imports() {
+                let import = import.expect("an import");
+                let ty = match import.ty {
+                    TypeRef::Func(t) => EntityType::Function(t),
+                    TypeRef::Memory(m) => EntityType::Memory(MemoryType {
+                        minimum: m.initial,
+                        maximum: Some(65536),
+                        memory64: false,
+                        shared: true,
+                        page_size_log2: None,
+                    }),
+                    other => panic!("unexpected import in the LLVM module: {other:?}"),
+                };
+                imports.import(import.module, import.name, ty);
+            }
+            out.section(&imports);
+        } else if let Some((id, range)) = payload.as_section() {
+            out.section(&RawSection {
+                id,
+                data: &bytes[range.start as usize..range.end as usize],
+            });
+        }
+    }
+    let shared = out.finish();
+    codegen_wasm::validate(&shared).expect("the shared LLVM module validates");
+    shared
+}
+
 /// What the browser runner (`e2e/bench/run.mjs`) needs to run one variant:
-/// the kernel, its parallel tasks, the memory plan, the LLVM function.
-fn manifest_entry(
-    key: &str,
-    label: &str,
-    module: &codegen_wasm::WasmModule,
-    llvm_fn: &str,
-    reps: u32,
-) -> String {
-    let plan = MemoryPlan::for_module(module);
+/// the kernel, its parallel tasks, the memory plan, the LLVM function (and
+/// its module and tasks when it runs on threads), the thread count.
+fn manifest_entry(v: &Variant, module: &codegen_wasm::WasmModule, reps: u32) -> String {
+    let plan = MemoryPlan::for_threads(module, v.threads);
     let kernel = module
         .kernels
         .iter()
         .find(|k| k.name == "main")
         .expect("a main kernel");
     assert_eq!(kernel.params.len(), 3, "main(A, B, C) with static shapes");
-    let tasks: Vec<String> = module
-        .tasks
-        .iter()
-        .map(|t| {
-            format!(
-                "{{\"export\": \"{}\", \"wide\": {}}}",
-                t.export,
-                t.index_dtype.bits > 32
-            )
-        })
-        .collect();
+    let tasks = |tasks: &[TaskInfo]| -> String {
+        tasks
+            .iter()
+            .map(|t| {
+                format!(
+                    "{{\"export\": \"{}\", \"wide\": {}}}",
+                    t.export,
+                    t.index_dtype.bits > 32
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (llvm_wasm, llvm_tasks) = if v.threads > 1 {
+        ("llvm_ref_shared.wasm", tasks(&llvm_tasks()))
+    } else {
+        ("llvm_ref.wasm", String::new())
+    };
     format!(
-        "{{\"key\": \"{key}\", \"label\": \"{label}\", \"wasm\": \"mm_{key}.wasm\", \
+        "{{\"key\": \"{}\", \"label\": \"{}\", \"wasm\": \"mm_{}.wasm\", \
          \"kernel\": \"main\", \"tasks\": [{}], \"stack_base\": {}, \"stack_limit\": {}, \
-         \"heap_start\": {}, \"llvm_fn\": \"{llvm_fn}\", \"reps\": {reps}}}",
-        tasks.join(", "),
+         \"heap_start\": {}, \"llvm_fn\": \"{}\", \"llvm_wasm\": \"{llvm_wasm}\", \
+         \"llvm_tasks\": [{llvm_tasks}], \"threads\": {}, \"fma\": {}, \"reps\": {reps}}}",
+        v.key,
+        v.label,
+        v.key,
+        tasks(&module.tasks),
         plan.stack_base,
         plan.stack_limit,
-        plan.heap_start
+        plan.heap_start,
+        v.llvm_fn,
+        v.threads,
+        v.fma
     )
 }
 

@@ -242,6 +242,47 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
         ));
     }
 
+    // All cores: the variants with `parallel`, on every thread the machine
+    // has, against their one-thread runs above.
+    let threads = wasmtime
+        .keys()
+        .chain(chrome.keys())
+        .filter_map(|k| k.get(1..).and_then(|t| t.parse::<u32>().ok()))
+        .max();
+    if let Some(t) = threads {
+        s.push_str(&format!(
+            "\n### CPU: the same on {t} threads, GFLOPS\n\n\
+             The parallel loop of each schedule split into {t} static chunks, one per thread: \
+             Tessel's modules over a shared memory (a thread pool in wasmtime, Web Workers in \
+             Chromium), the LLVM kernels' outer loop launched the same way. \"×1\" is the speed-up \
+             over the one-thread row above.\n\n\
+             | schedule | wasmtime: Tessel | ×1 | wasmtime: LLVM | ×1 | Tessel/LLVM | Chromium: Tessel | ×1 | Chromium: LLVM | ×1 | Tessel/LLVM |\n\
+             |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        ));
+        for (key, label) in [
+            ("b", "(b) seeds' blocking + parallel (In[46])"),
+            ("c", "(c) hand schedule"),
+            ("d", "(c) + relaxed FMA (LLVM: (c) without)"),
+        ] {
+            let many = format!("{key}{t}");
+            let (w1, wn) = (wasmtime.get(key).copied(), wasmtime.get(&many).copied());
+            let (c1, cn) = (chrome.get(key).copied(), chrome.get(&many).copied());
+            s.push_str(&format!(
+                "| {label} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                gf(wn.map(|x| x.0), "–"),
+                ratio(wn.map(|x| x.0), w1.map(|x| x.0)),
+                gf(wn.map(|x| x.1), "–"),
+                ratio(wn.map(|x| x.1), w1.map(|x| x.1)),
+                ratio(wn.map(|x| x.0), wn.map(|x| x.1)),
+                gf(cn.map(|x| x.0), chrome_missing),
+                ratio(cn.map(|x| x.0), c1.map(|x| x.0)),
+                gf(cn.map(|x| x.1), chrome_missing),
+                ratio(cn.map(|x| x.1), c1.map(|x| x.1)),
+                ratio(cn.map(|x| x.0), cn.map(|x| x.1)),
+            ));
+        }
+    }
+
     // Compile times.
     let tvm_compile: BTreeMap<String, f64> = tvm_rows
         .iter()

@@ -1,14 +1,15 @@
 /// (c) the hand schedule: `for jo, ko, io, ki, ii, ji` with MR × NR
 /// register tiles (ii, ji unrolled / vectorised by LLVM) and KC-deep
-/// k-blocks; C is zeroed first (decompose_reduction).
+/// k-blocks; C is zeroed first (decompose_reduction); column blocks `jo` in
+/// `[begin, end)` (the parallel loop).
 const MR: usize = 4;
 const NR: usize = 16;
 const KC: usize = 256;
 
 #[inline(never)]
-fn best(a: &[f32], b: &[f32], c: &mut [f32]) {
+fn best(a: &[f32], b: &[f32], c: &mut [f32], begin: usize, end: usize) {
     unsafe {
-        for jo in 0..N / NR {
+        for jo in begin..end {
             for i in 0..N {
                 for ji in 0..NR {
                     *c.get_unchecked_mut(i * N + jo * NR + ji) = 0.0;

@@ -2,6 +2,13 @@
 //! Tessel calling convention: `fn(A, B, C)` with byte addresses in an
 //! imported memory. Each kernel forwards to a function taking slices, so
 //! LLVM knows the buffers do not alias — what TVM's `tir.noalias` says.
+//!
+//! The `*_par` kernels run the outer loop the schedules parallelize
+//! through Tessel's protocol: they call the imported
+//! `tessel.parallel_for(task, begin, end, closure)` and the host runs the
+//! exported `__task_*` bodies over sub-ranges on its threads (the
+//! benchmark marks this module's memory import shared). The closure record
+//! (the three addresses) is a static, so task bodies need no stack.
 #![no_std]
 
 /// The matrix size: 1024, or 256 for `cargo xtask bench --quick`.
@@ -41,11 +48,12 @@ fn naive(a: &[f32], b: &[f32], c: &mut [f32]) {
     }
 }
 
-/// (b) the book's blocking: `for yo, xo, k, yi, xi` (32 × 32 blocks).
+/// (b) the book's blocking: `for yo, xo, k, yi, xi` (32 × 32 blocks),
+/// rows of blocks `yo` in `[begin, end)`.
 #[inline(never)]
-fn blocked(a: &[f32], b: &[f32], c: &mut [f32]) {
+fn blocked(a: &[f32], b: &[f32], c: &mut [f32], begin: usize, end: usize) {
     unsafe {
-        for yo in 0..N / 32 {
+        for yo in begin..end {
             for xo in 0..N / 32 {
                 for k in 0..N {
                     for yi in 0..32 {
@@ -75,11 +83,64 @@ pub unsafe extern "C" fn mm_naive(a: *const f32, b: *const f32, c: *mut f32) {
 #[no_mangle]
 pub unsafe extern "C" fn mm_blocked(a: *const f32, b: *const f32, c: *mut f32) {
     let (a, b, c) = slices(a, b, c);
-    blocked(a, b, c)
+    blocked(a, b, c, 0, N / 32)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn mm_best(a: *const f32, b: *const f32, c: *mut f32) {
     let (a, b, c) = slices(a, b, c);
-    best(a, b, c)
+    best(a, b, c, 0, N / NR)
+}
+
+#[link(wasm_import_module = "tessel")]
+extern "C" {
+    fn parallel_for(task: i32, begin: i64, end: i64, closure: *const Args);
+}
+
+/// The closure record of a parallel launch: A, B, C.
+#[repr(C)]
+pub struct Args {
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+}
+
+static mut ARGS: Args = Args {
+    a: core::ptr::null(),
+    b: core::ptr::null(),
+    c: core::ptr::null_mut(),
+};
+
+/// Task numbers, as the host's task list orders them.
+const TASK_BLOCKED: i32 = 0;
+const TASK_BEST: i32 = 1;
+
+unsafe fn launch(task: i32, a: *const f32, b: *const f32, c: *mut f32, outer: usize) {
+    let args = &raw mut ARGS;
+    (*args).a = a;
+    (*args).b = b;
+    (*args).c = c;
+    parallel_for(task, 0, outer as i64, args);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mm_blocked_par(a: *const f32, b: *const f32, c: *mut f32) {
+    launch(TASK_BLOCKED, a, b, c, N / 32)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn mm_best_par(a: *const f32, b: *const f32, c: *mut f32) {
+    launch(TASK_BEST, a, b, c, N / NR)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __task_mm_blocked(begin: i32, end: i32, args: *const Args) {
+    let (a, b, c) = slices((*args).a, (*args).b, (*args).c);
+    blocked(a, b, c, begin as usize, end as usize)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __task_mm_best(begin: i32, end: i32, args: *const Args) {
+    let (a, b, c) = slices((*args).a, (*args).b, (*args).c);
+    best(a, b, c, begin as usize, end as usize)
 }
