@@ -13,6 +13,8 @@
 //! 2. Tessel's compile time (parse → schedule → lower → emit + validate, and
 //!    wasmtime's compilation) for the course programs.
 //! 3. wasmtime vs wasmi: compile + one run of a 256³ matmul.
+//! 4. The f32x4 arithmetic peak (mul + add, and relaxed FMA) of wasmtime on
+//!    this machine, one thread: what the matmul figures read against.
 //!
 //! The schedules are the files `tools/bench/schedules/cpu_*.py`, which
 //! `tools/bench/tvm_cpu.py` gives Apache TVM too.
@@ -20,7 +22,8 @@
 //! Environment: `BENCH_N` (1024, or 256 for the quick run); `BENCH_ONLY=a,b,c,d`
 //! picks variants; `BENCH_LLVM_WASM=path` uses a prebuilt reference module;
 //! `BENCH_REPEAT=n` timed runs per variant (default 3; (a) runs twice);
-//! `BENCH_SKIP_ENGINES=1`, `BENCH_SKIP_COMPILE=1` skip parts 3 and 2;
+//! `BENCH_SKIP_ENGINES=1`, `BENCH_SKIP_COMPILE=1`, `BENCH_SKIP_PEAK=1` skip
+//! parts 3, 2 and 4;
 //! `BENCH_OUT=dir` writes the results as tab-separated rows (`cpu.tsv`,
 //! `compile.tsv`) and the modules with a manifest (`wasm/`) for the browser
 //! run (`e2e/bench/run.mjs`), as `cargo xtask bench` does.
@@ -335,6 +338,9 @@ fn main() {
     }
     if std::env::var_os("BENCH_SKIP_COMPILE").is_none() {
         compile_times(n, out_dir.as_deref());
+    }
+    if std::env::var_os("BENCH_SKIP_PEAK").is_none() {
+        simd_peaks(out_dir.as_deref());
     }
     if std::env::var_os("BENCH_SKIP_ENGINES").is_none() {
         engines(&mut rng);
@@ -704,5 +710,104 @@ fn engines(rng: &mut Rng) {
         );
     }
     assert_eq!(outs[0].to_le_bytes(), outs[1].to_le_bytes());
+    println!();
+}
+
+/// Independent accumulator chains in the peak loops: enough to hide the
+/// latency of an add or an FMA on two pipes.
+const PEAK_CHAINS: u32 = 12;
+
+/// A module exporting `peak(iterations)`: a loop of [`PEAK_CHAINS`]
+/// independent `acc = acc + x * y` on f32x4, as `f32x4.mul` then
+/// `f32x4.add`, or one `f32x4.relaxed_madd` when `fma`.
+fn peak_module(fma: bool) -> Vec<u8> {
+    use wasm_encoder::{
+        BlockType, CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction,
+        Module, TypeSection, ValType,
+    };
+    let mut types = TypeSection::new();
+    types.ty().function([ValType::I32], [ValType::F32]);
+    let mut funcs = FunctionSection::new();
+    funcs.function(0);
+    let mut exports = ExportSection::new();
+    exports.export("peak", ExportKind::Func, 0);
+    // Locals: 1 = x, 2 = y, 3.. = accumulators.
+    let mut f = Function::new([(2 + PEAK_CHAINS, ValType::V128)]);
+    f.instruction(&Instruction::F32Const(1.0001.into()))
+        .instruction(&Instruction::F32x4Splat)
+        .instruction(&Instruction::LocalSet(1))
+        .instruction(&Instruction::F32Const(0.9999.into()))
+        .instruction(&Instruction::F32x4Splat)
+        .instruction(&Instruction::LocalSet(2))
+        .instruction(&Instruction::Loop(BlockType::Empty));
+    for c in 0..PEAK_CHAINS {
+        let acc = 3 + c;
+        f.instruction(&Instruction::LocalGet(1))
+            .instruction(&Instruction::LocalGet(2));
+        if fma {
+            f.instruction(&Instruction::LocalGet(acc))
+                .instruction(&Instruction::F32x4RelaxedMadd);
+        } else {
+            f.instruction(&Instruction::F32x4Mul)
+                .instruction(&Instruction::LocalGet(acc))
+                .instruction(&Instruction::F32x4Add);
+        }
+        f.instruction(&Instruction::LocalSet(acc));
+    }
+    f.instruction(&Instruction::LocalGet(0))
+        .instruction(&Instruction::I32Const(1))
+        .instruction(&Instruction::I32Sub)
+        .instruction(&Instruction::LocalTee(0))
+        .instruction(&Instruction::BrIf(0))
+        .instruction(&Instruction::End);
+    // Sum the accumulators' first lanes, so no chain is dead code.
+    f.instruction(&Instruction::F32Const(0.0.into()));
+    for c in 0..PEAK_CHAINS {
+        f.instruction(&Instruction::LocalGet(3 + c))
+            .instruction(&Instruction::F32x4ExtractLane(0))
+            .instruction(&Instruction::F32Add);
+    }
+    f.instruction(&Instruction::End);
+    let mut code = CodeSection::new();
+    code.function(&f);
+    let mut m = Module::new();
+    m.section(&types)
+        .section(&funcs)
+        .section(&exports)
+        .section(&code);
+    m.finish()
+}
+
+/// The f32x4 arithmetic peaks of wasmtime on this machine, one thread:
+/// mul + add (what SIMD128 alone offers a multiply-add) and relaxed FMA.
+/// The matmul figures above read against these.
+fn simd_peaks(out_dir: Option<&Path>) {
+    let engine = wasmtime::Engine::default();
+    let iterations: i32 = 50_000_000;
+    println!("f32x4 arithmetic peak, wasmtime, one thread, {PEAK_CHAINS} independent chains:");
+    for (key, fma) in [("muladd", false), ("fma", true)] {
+        let module = wasmtime::Module::new(&engine, peak_module(fma)).expect("peak module");
+        let mut store = wasmtime::Store::new(&engine, ());
+        let instance = wasmtime::Instance::new(&mut store, &module, &[]).expect("instantiate");
+        let peak = instance
+            .get_typed_func::<i32, f32>(&mut store, "peak")
+            .expect("peak export");
+        peak.call(&mut store, 1000).expect("warm-up");
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let t0 = Instant::now();
+            peak.call(&mut store, iterations).expect("peak run");
+            best = best.min(t0.elapsed().as_secs_f64());
+        }
+        let flops = f64::from(iterations) * f64::from(PEAK_CHAINS) * 8.0;
+        let gflops = flops / best / 1e9;
+        println!("  {key:<7} {gflops:>7.2} GFLOPS");
+        if let Some(dir) = out_dir {
+            append(
+                &dir.join("cpu.tsv"),
+                &format!("peak\t{key}\t{gflops:.4}\t0"),
+            );
+        }
+    }
     println!();
 }

@@ -242,6 +242,15 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
         ));
     }
 
+    let peaks = by_key(rows(&out.join("cpu.tsv")), "peak");
+    if let (Some(ma), Some(fma)) = (peaks.get("muladd"), peaks.get("fma")) {
+        s.push_str(&format!(
+            "\nThe f32x4 arithmetic peak of wasmtime on this machine, one thread (independent \
+             chains, no memory): {:.1} GFLOPS as mul + add, {:.1} GFLOPS as relaxed FMA.\n",
+            ma.0, fma.0
+        ));
+    }
+
     // All cores: the variants with `parallel`, on every thread the machine
     // has, against their one-thread runs above.
     let threads = wasmtime
