@@ -27,6 +27,7 @@ pub fn make_numpy(it: &mut Interp) -> Value {
         ("transpose", np_transpose),
         ("matmul", np_matmul),
         ("dot", np_matmul),
+        ("einsum", np_einsum),
         ("maximum", np_maximum),
         ("minimum", np_minimum),
         ("allclose", np_allclose),
@@ -582,6 +583,18 @@ fn np_matmul(it: &mut Interp, a: Args) -> Res<Value> {
         return binary(it, BinOp::Mul, &x, &y);
     }
     matmul(it, &x, &y)
+}
+
+fn np_einsum(it: &mut Interp, a: Args) -> Res<Value> {
+    let Some((spec, operands)) = a.pos.split_first() else {
+        return Err(PyErr::type_error("einsum() needs subscripts and operands"));
+    };
+    let Some(spec) = spec.as_str() else {
+        return Err(PyErr::type_error(
+            "einsum: the first argument must be the subscripts string",
+        ));
+    };
+    einsum(it, spec, operands)
 }
 
 fn np_maximum(it: &mut Interp, a: Args) -> Res<Value> {
