@@ -696,8 +696,8 @@ pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, Str
     Ok(match v {
         None | Some(Value::None) => ("llvm".to_string(), "llvm".to_string()),
         Some(Value::Str(s)) => {
-            let kind = s.split_whitespace().next().unwrap_or("").to_string();
-            (kind, s.to_string())
+            let head = s.split_whitespace().next().unwrap_or("");
+            (tag_kind(head).unwrap_or(head).to_string(), s.to_string())
         }
         Some(Value::Dict(d)) => {
             let kind = match d.borrow().get_str("kind") {
@@ -720,6 +720,22 @@ pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, Str
                 it.repr(&other)?
             )))
         }
+    })
+}
+
+/// The kind behind one of TVM's target tags (`"nvidia/tesla-p100"`, the
+/// book's ch. 6 target; `"apple/m1-gpu"`; `"raspberry-pi/4b-aarch64"`): the
+/// vendor decides, the model only tunes TVM's code generator.
+fn tag_kind(head: &str) -> Option<&'static str> {
+    let (vendor, model) = head.split_once('/')?;
+    if model.is_empty() {
+        return None;
+    }
+    Some(match vendor {
+        "nvidia" => "cuda",
+        "apple" if model.contains("gpu") => "metal",
+        "apple" | "raspberry-pi" | "aws" | "arm" | "intel" => "llvm",
+        _ => return None,
     })
 }
 

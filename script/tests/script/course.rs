@@ -137,3 +137,41 @@ fn te_lesson_port() {
 fn te_api_surface() {
     check("te_api_surface.py");
 }
+
+#[test]
+fn target_tags_build_for_their_vendors_kind() {
+    // The book's ch. 6 target is a tag: `nvidia/…` builds for CUDA (here:
+    // the GPU path), Apple GPUs for Metal, boards for the CPU.
+    let r = run_source(
+        r#"
+import numpy as np
+import tvm
+from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    for i in T.thread_binding(8, thread="threadIdx.x"):
+        with T.block("A"):
+            vi = T.axis.remap("S", [i])
+            A[vi] = A[vi] + T.float32(1)
+
+for t in ["nvidia/tesla-p100", "nvidia/geforce-rtx-3070", "apple/m1-gpu", "raspberry-pi/4b-aarch64"]:
+    print(t, tvm.target.Target(t).kind)
+a = tvm.nd.array(np.zeros(8, dtype="float32"))
+tvm.build(f, target="nvidia/tesla-p100")(a)
+print(a.numpy()[:2])
+try:
+    tvm.build(f, target="nowhere/board")
+except ValueError as e:
+    print(e)
+"#,
+        "<cell>",
+        limits(),
+    );
+    assert!(r.error.is_none(), "{}", r.output);
+    assert_eq!(
+        r.output,
+        "nvidia/tesla-p100 cuda\nnvidia/geforce-rtx-3070 cuda\napple/m1-gpu metal\n\
+         raspberry-pi/4b-aarch64 llvm\n[1. 1.]\nTarget kind \"nowhere/board\" is not defined\n"
+    );
+}
