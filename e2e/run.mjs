@@ -7,7 +7,9 @@
 // playwright-core (never downloads a browser), and writes screenshots to
 // test-output/e2e/. Prints `e2e: N passed, M failed`; exits 1 on any failure.
 //
-// Environment: TESSEL_CHROMIUM overrides the browser (default /usr/bin/chromium).
+// Environment: TESSEL_CHROMIUM overrides the browser (default /usr/bin/chromium);
+// E2E_ONLY=TEXT runs only the tests whose name contains TEXT (and the first,
+// which loads the page).
 
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -869,7 +871,9 @@ try {
     if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.url()}`);
   });
 
+  const only = process.env.E2E_ONLY;
   for (const [index, [name, body]] of tests.entries()) {
+    if (only && index > 0 && !name.includes(only)) continue;
     if (index > 0 && failed > 0 && passed === 0) {
       failed += 1;
       console.log(`e2e: FAILED ${name}\n       not run: the page did not load`);
