@@ -24,6 +24,9 @@
 //   llvm_fn         the LLVM module's export, same signature
 //   llvm_wasm       the LLVM module (default llvm_ref.wasm)
 //   llvm_tasks      its parallel tasks, as `tasks` (default none)
+//   llvm_stack_base, llvm_stack_limit
+//                   the LLVM module's stack globals, as Tessel's (default:
+//                   left as the module sets them; rustc's need none)
 //   threads         N >= 1 (default 1): with N > 1 both modules import a
 //                   shared memory and their parallel_for chunks run on N
 //                   threads (this page's and N - 1 workers); the LLVM tasks
@@ -57,7 +60,7 @@ const files = {
 };
 const server = createServer((req, res) => {
   const file = files[new URL(req.url, "http://127.0.0.1").pathname];
-  if (!file) return res.writeHead(404).end("not found");
+  if (!file) return res.writeHead(req.url === "/favicon.ico" ? 204 : 404).end();
   res.writeHead(200, {
     "content-type": file.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8",
     "cross-origin-opener-policy": "same-origin",
@@ -96,6 +99,10 @@ try {
     const r = await page.evaluate(([o, l, v, n]) => window.runVariant(o, l, v, n), [wasm(v.wasm), llvm, v, n]);
     if (!(r.diff < 1e-3) || !(r.ref < 1e-3)) {
       throw new Error(`${v.label}: results differ (Tessel vs LLVM ${r.diff}, vs f64 ${r.ref})`);
+    }
+    if (threads > 1 && r.ours_pooled === 0) throw new Error(`${v.label}: no parallel launch ran on the ${threads} threads`);
+    if (threads > 1 && (v.llvm_tasks ?? []).length > 0 && r.llvm_pooled === 0) {
+      throw new Error(`${v.label}: no LLVM parallel launch ran on the ${threads} threads`);
     }
     const go = flops / r.ours_s / 1e9, gl = flops / r.llvm_s / 1e9;
     const on = threads > 1 ? ` on ${threads} threads` : "";

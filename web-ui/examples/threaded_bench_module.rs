@@ -55,9 +55,10 @@ fn entry(key: &str, module: &WasmModule, file: &str, threads: u32) -> String {
         .join(", ");
     format!(
         "{{\"key\": \"{key}\", \"label\": \"({key}) blocking + parallel\", \"wasm\": \"{file}\", \
-         \"kernel\": \"main\", \"tasks\": [{tasks}], \"stack_base\": {}, \"stack_limit\": {}, \
-         \"heap_start\": {}, \"llvm_fn\": \"main\", \"llvm_wasm\": \"{file}\", \
-         \"llvm_tasks\": [{tasks}], \"threads\": {threads}, \"fma\": false, \"reps\": 3}}",
+         \"kernel\": \"main\", \"tasks\": [{tasks}], \"stack_base\": {0}, \"stack_limit\": {1}, \
+         \"heap_start\": {2}, \"llvm_fn\": \"main\", \"llvm_wasm\": \"{file}\", \
+         \"llvm_tasks\": [{tasks}], \"llvm_stack_base\": {0}, \"llvm_stack_limit\": {1}, \
+         \"threads\": {threads}, \"fma\": false, \"reps\": 3}}",
         plan.stack_base, plan.stack_limit, plan.heap_start
     )
 }
