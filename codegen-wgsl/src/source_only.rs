@@ -81,10 +81,15 @@ impl Backend for SourceOnlyBackend {
                 })?);
             }
         }
+        let work = module
+            .prim_funcs()
+            .map(|(name, f)| (name.to_string(), block_iterations(f)))
+            .collect();
         Ok(Rc::new(SourceOnlyExecutable {
             inner: self.fallback.build(module, target)?,
             kernels,
             target: target.kind.clone(),
+            work,
         }))
     }
 }
@@ -94,6 +99,45 @@ struct SourceOnlyExecutable {
     inner: Rc<dyn Executable>,
     kernels: Vec<WgslFunc>,
     target: String,
+    /// Block iterations one call of each function executes.
+    work: Vec<(String, u64)>,
+}
+
+/// Block iterations one call of `f` executes: for every block, the product
+/// of the constant extents of the loops around it (a lower bound where an
+/// extent is not constant).
+pub fn block_iterations(f: &PrimFunc) -> u64 {
+    fn walk(s: &compiler_core::ir::Stmt, trips: u64, total: &mut u64) {
+        match s.kind() {
+            StmtKind::For(l) => {
+                let n = l.extent.as_int().unwrap_or(1).max(0) as u64;
+                walk(&l.body, trips.saturating_mul(n), total);
+            }
+            StmtKind::BlockRealize(r) => {
+                *total = total.saturating_add(trips);
+                if let Some(init) = &r.block.init {
+                    walk(init, trips, total);
+                }
+                walk(&r.block.body, trips, total);
+            }
+            StmtKind::Seq(items) => items.iter().for_each(|i| walk(i, trips, total)),
+            StmtKind::Let { body, .. } | StmtKind::Allocate { body, .. } => {
+                walk(body, trips, total)
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                walk(then, trips, total);
+                if let Some(o) = otherwise {
+                    walk(o, trips, total);
+                }
+            }
+            StmtKind::Store { .. } | StmtKind::Evaluate(_) => {}
+        }
+    }
+    let mut total = 0;
+    walk(&f.body, 1, &mut total);
+    total
 }
 
 impl Executable for SourceOnlyExecutable {
@@ -101,6 +145,25 @@ impl Executable for SourceOnlyExecutable {
         self.inner.function_names()
     }
     fn run(&self, name: &str, args: &mut [NDArray], step_budget: u64) -> Result<u64, String> {
+        // Refuse at once what would only fail on the budget much later.
+        let work = self
+            .work
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, w)| *w);
+        if work > step_budget {
+            return Err(format!(
+                "`{name}` executes about {work:.2e} block iterations per call, more than the \
+                 {step_budget:.2e} steps left to this script: this {} build runs on the reference \
+                 interpreter because this machine has no WebGPU adapter, where it would take \
+                 minutes. Run it where a GPU adapter exists (on Linux, `apt install \
+                 mesa-vulkan-drivers` gives a software one), or in the playground in a browser \
+                 with WebGPU, or try a smaller size here",
+                self.target,
+                work = work as f64,
+                step_budget = step_budget as f64,
+            ));
+        }
         self.inner.run(name, args, step_budget)
     }
     fn source(&self, fmt: &str) -> Result<Option<String>, String> {

@@ -159,6 +159,24 @@ fn without_an_adapter_gpu_targets_fall_back_with_one_note() {
     assert_eq!(err.matches("no WebGPU adapter").count(), 1, "{err}");
 }
 
+#[test]
+fn without_an_adapter_a_1024_gpu_matmul_stops_at_once_saying_why() {
+    // 10^9 block iterations would take minutes on the interpreter: refused
+    // before it starts, with what to do instead.
+    let path = script("gpu_matmul_1024.py");
+    let (code, out, err) = tessel_env(
+        &["run", path.to_str().unwrap()],
+        &[("WGPU_BACKEND", "dx12")],
+    );
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("block iterations per call")
+            && err.contains("no WebGPU adapter")
+            && err.contains("smaller size"),
+        "{err}"
+    );
+}
+
 /// The book's 1024 GPU matmul cells as written (`time_evaluator(number=10)`
 /// twice): minutes on lavapipe, so only on request
 /// (`cargo test -p tessel-cli --test cli backends -- --ignored`).

@@ -1253,7 +1253,59 @@ fn red_dtype(r: Red, dt: DataType) -> DataType {
     }
 }
 
-fn reduce_lane(r: Red, a: &Opnd, idx: &[usize], float: bool) -> Res<Num> {
+/// `x` rounded to the precision NumPy accumulates `dt` in (float16 sums
+/// accumulate in float32).
+fn accumulate_in(dt: DataType, x: f64) -> f64 {
+    if dt.kind == ScalarKind::Float && dt.bits <= 32 {
+        x as f32 as f64
+    } else {
+        x
+    }
+}
+
+/// NumPy's summation of floats in their own precision: pairwise over a
+/// contiguous run (eight interleaved partial sums up to 128 elements,
+/// halves above), one element after another when the reduced axis is not
+/// the innermost; both added to the reduction's identity, 0.
+fn float_sum(dt: DataType, vals: &[f64], pairwise: bool) -> f64 {
+    let add = |x: f64, y: f64| accumulate_in(dt, x + y);
+    fn pairs(v: &[f64], add: &dyn Fn(f64, f64) -> f64) -> f64 {
+        let n = v.len();
+        if n < 8 {
+            v.iter().fold(-0.0, |r, &x| add(r, x))
+        } else if n <= 128 {
+            let mut r = [0.0f64; 8];
+            r.copy_from_slice(&v[..8]);
+            let whole = n - n % 8;
+            let mut i = 8;
+            while i < whole {
+                for (j, acc) in r.iter_mut().enumerate() {
+                    *acc = add(*acc, v[i + j]);
+                }
+                i += 8;
+            }
+            let mut res = add(
+                add(add(r[0], r[1]), add(r[2], r[3])),
+                add(add(r[4], r[5]), add(r[6], r[7])),
+            );
+            for &x in &v[whole..] {
+                res = add(res, x);
+            }
+            res
+        } else {
+            let mut half = n / 2;
+            half -= half % 8;
+            add(pairs(&v[..half], add), pairs(&v[half..], add))
+        }
+    }
+    if pairwise {
+        add(0.0, pairs(vals, &add))
+    } else {
+        vals.iter().fold(0.0, |r, &x| add(r, x))
+    }
+}
+
+fn reduce_lane(r: Red, a: &Opnd, idx: &[usize], float: bool, contiguous: bool) -> Res<Num> {
     let n = idx.len();
     if n == 0 {
         return match r {
@@ -1268,10 +1320,13 @@ fn reduce_lane(r: Red, a: &Opnd, idx: &[usize], float: bool) -> Res<Num> {
             ))),
         };
     }
+    let dt = a.dtype;
+    let values = || idx.iter().map(|&i| a.f(i)).collect::<Vec<f64>>();
+    let mean_of = |v: &[f64]| accumulate_in(dt, float_sum(dt, v, contiguous) / n as f64);
     Ok(match r {
         Red::Sum => {
             if float {
-                Num::F(idx.iter().map(|&i| a.f(i)).sum())
+                Num::F(float_sum(dt, &values(), contiguous))
             } else {
                 Num::I(idx.iter().fold(0i64, |s, &i| s.wrapping_add(a.i(i))))
             }
@@ -1283,7 +1338,27 @@ fn reduce_lane(r: Red, a: &Opnd, idx: &[usize], float: bool) -> Res<Num> {
                 Num::I(idx.iter().fold(1i64, |s, &i| s.wrapping_mul(a.i(i))))
             }
         }
+        // Floats in their own precision, as NumPy's `_mean`/`_var` compute
+        // them; integers in float64.
+        Red::Mean if float => Num::F(mean_of(&values())),
         Red::Mean => Num::F(idx.iter().map(|&i| a.f(i)).sum::<f64>() / n as f64),
+        Red::Var | Red::Std if float => {
+            let v = values();
+            let mean = mean_of(&v);
+            let squares: Vec<f64> = v
+                .iter()
+                .map(|&x| {
+                    let d = accumulate_in(dt, x - mean);
+                    accumulate_in(dt, d * d)
+                })
+                .collect();
+            let var = mean_of(&squares);
+            Num::F(if r == Red::Std {
+                accumulate_in(dt, var.sqrt())
+            } else {
+                var
+            })
+        }
         Red::Var | Red::Std => {
             let mean = idx.iter().map(|&i| a.f(i)).sum::<f64>() / n as f64;
             let var = idx.iter().map(|&i| (a.f(i) - mean).powi(2)).sum::<f64>() / n as f64;
@@ -1364,6 +1439,9 @@ pub fn reduce(
     let float = is_float(a.dtype) && !matches!(r, Red::Any | Red::All);
     let total = numel(&a.shape);
     it.charge_steps(total as u64 / 16)?;
+    // NumPy sums a run of memory pairwise, and across rows one row at a
+    // time: the whole (C-ordered) array, or the innermost axis, is a run.
+    let contiguous = axis.is_none_or(|k| a.shape[k + 1..].iter().product::<usize>() == 1);
     let (shape, lanes): (Vec<usize>, Vec<Vec<usize>>) = match axis {
         None => {
             let shape = if keepdims { vec![1; ndim] } else { vec![] };
@@ -1390,7 +1468,10 @@ pub fn reduce(
     };
     let mut res = Vec::with_capacity(lanes.len());
     for lane in &lanes {
-        res.push(normalize(out_dt, reduce_lane(r, &a, lane, float)?));
+        res.push(normalize(
+            out_dt,
+            reduce_lane(r, &a, lane, float, contiguous)?,
+        ));
     }
     let arr = if is_float(out_dt) {
         let v: Vec<f64> = res.iter().map(|n| n.as_f64()).collect();
@@ -2077,10 +2158,25 @@ const ARRAY_METHODS: &[&str] = &[
 ];
 const SCALAR_METHODS: &[&str] = &["item", "astype", "tolist", "is_integer"];
 
-fn reduction_args(a: &mut Args) -> (Option<Value>, bool) {
+fn reduction_args(a: &mut Args) -> (Option<Value>, Option<Value>, bool) {
     let axis = a.take(0, "axis");
+    let dtype = a.take(1, "dtype");
     let keepdims = matches!(a.take_kw("keepdims"), Some(Value::Bool(true)));
-    (axis, keepdims)
+    (axis, dtype, keepdims)
+}
+
+/// The array a reduction with `dtype=` works on: `v` cast to it (NumPy
+/// accumulates in the requested type), or `v` itself.
+pub fn in_dtype(it: &mut Interp, v: &Value, r: Red, dtype: Option<Value>) -> Res<Value> {
+    let wants_cast = matches!(r, Red::Sum | Red::Prod | Red::Mean | Red::Std | Red::Var);
+    match (dtype, v) {
+        (Some(d), Value::Array(arr)) if wants_cast && !matches!(d, Value::None) => {
+            let dt = dtype_arg(it, &d)?;
+            let copy = arr.borrow().clone();
+            astype(it, &copy, dt)
+        }
+        _ => Ok(v.clone()),
+    }
 }
 
 pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Res<Value> {
@@ -2103,8 +2199,9 @@ pub fn call_method(it: &mut Interp, recv: &Value, name: &str, mut a: Args) -> Re
                 })
             };
             if let Some(r) = red(name) {
-                let (axis, keepdims) = reduction_args(&mut a);
-                return reduce(it, recv, r, axis.as_ref(), keepdims);
+                let (axis, dtype, keepdims) = reduction_args(&mut a);
+                let v = in_dtype(it, recv, r, dtype)?;
+                return reduce(it, &v, r, axis.as_ref(), keepdims);
             }
             let copy = arr.borrow().clone();
             match name {

@@ -661,6 +661,7 @@ fn np_reduce(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     let v = a.req(0, "a", &name)?;
     let axis = a.take(1, "axis");
+    let dtype = a.take(2, "dtype");
     let keepdims = matches!(a.take_kw("keepdims"), Some(Value::Bool(true)));
     let v = match v {
         Value::Array(_) | Value::NpScalar(_) => v,
@@ -669,6 +670,7 @@ fn np_reduce(it: &mut Interp, mut a: Args) -> Res<Value> {
             it.new_array(arr)?
         }
     };
+    let v = in_dtype(it, &v, r, dtype)?;
     reduce(it, &v, r, axis.as_ref(), keepdims)
 }
 
