@@ -58,6 +58,9 @@ thread_local! {
     };
 }
 
+/// `tessel.parallel_for(task, begin, end, closure)` (bounds as BigInt).
+type LaunchFn = dyn FnMut(i32, JsValue, JsValue, i32) -> std::result::Result<(), JsValue>;
+
 struct Loaded {
     memory: WebAssembly::Memory,
     funcs: HashMap<String, Function>,
@@ -65,8 +68,7 @@ struct Loaded {
     plan: MemoryPlan,
     launcher: Rc<Launcher>,
     /// `tessel.parallel_for`, kept alive with the instance.
-    _launch:
-        Option<Closure<dyn FnMut(i32, JsValue, JsValue, i32) -> std::result::Result<(), JsValue>>>,
+    _launch: Option<Closure<LaunchFn>>,
 }
 
 /// codegen-wasm's runtime interface on the browser's WebAssembly engine.
@@ -122,16 +124,15 @@ impl Runtime for BrowserRuntime {
         ));
         let launch = (!module.tasks.is_empty()).then(|| {
             let l = launcher.clone();
-            let launch = Closure::<
-                dyn FnMut(i32, JsValue, JsValue, i32) -> std::result::Result<(), JsValue>,
-            >::new(move |task, begin: JsValue, end: JsValue, closure| {
-                let bound = |v: &JsValue| {
-                    i64::try_from(v.clone())
-                        .map_err(|_| JsValue::from_str("tessel.parallel_for: bad bounds"))
-                };
-                l.launch(task, bound(&begin)?, bound(&end)?, closure)
-                    .map_err(|m| js_sys::Error::new(&m).into())
-            });
+            let launch =
+                Closure::<LaunchFn>::new(move |task, begin: JsValue, end: JsValue, closure| {
+                    let bound = |v: &JsValue| {
+                        i64::try_from(v.clone())
+                            .map_err(|_| JsValue::from_str("tessel.parallel_for: bad bounds"))
+                    };
+                    l.launch(task, bound(&begin)?, bound(&end)?, closure)
+                        .map_err(|m| js_sys::Error::new(&m).into())
+                });
             let tessel = Object::new();
             set(&tessel, LAUNCH_NAME, launch.as_ref());
             set(&imports, LAUNCH_MODULE, &tessel);
