@@ -7,7 +7,9 @@
 // playwright-core (never downloads a browser), and writes screenshots to
 // test-output/e2e/. Prints `e2e: N passed, M failed`; exits 1 on any failure.
 //
-// Environment: TESSEL_CHROMIUM overrides the browser (default /usr/bin/chromium).
+// Environment: TESSEL_CHROMIUM overrides the browser (default /usr/bin/chromium);
+// E2E_ONLY=TEXT runs only the tests whose name contains TEXT (and the first,
+// which loads the page).
 
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -752,6 +754,73 @@ const tests = [
     }
   }],
 
+  ['threads: a static host gets isolation from the service worker; T.parallel runs on several workers', async ({ browser, url }) => {
+    // This server sends no COOP/COEP headers: static/sw.js adds them, so the
+    // second load is cross-origin isolated.
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    try {
+      const p = await ctx.newPage();
+      const errors = [];
+      p.on('pageerror', (err) => errors.push(err.message));
+      await p.goto(url, { waitUntil: 'load' });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      if (await p.evaluate(() => window.crossOriginIsolated)) throw new Error('isolated on the first load: the server sends headers?');
+      await p.evaluate(() => navigator.serviceWorker.ready);
+      await p.reload({ waitUntil: 'load' });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      if (!(await p.evaluate(() => window.crossOriginIsolated))) throw new Error('not cross-origin isolated on the second load (service worker headers)');
+      // The notebook's In[41] (32x32 blocking) and In[46] (the same, the
+      // outer loop parallel) at 256, so the reference check stays quick.
+      const blocked = [
+        'import tvm',
+        'from tvm.script import tir as T',
+        '',
+        '@tvm.script.ir_module',
+        'class Mod:',
+        '    @T.prim_func',
+        '    def main(A: T.Buffer((256, 256), "float32"), B: T.Buffer((256, 256), "float32"), C: T.Buffer((256, 256), "float32")):',
+        '        T.func_attr({"global_symbol": "main", "tir.noalias": True})',
+        '        for m, n, k in T.grid(256, 256, 256):',
+        '            with T.block("C"):',
+        '                v_m, v_n, v_k = T.axis.remap("SSR", [m, n, k])',
+        '                with T.init():',
+        '                    C[v_m, v_n] = T.float32(0.0)',
+        '                C[v_m, v_n] = C[v_m, v_n] + A[v_m, v_k] * B[v_k, v_n]',
+        '',
+        'sch = tvm.tir.Schedule(Mod)',
+        'block_c = sch.get_block("C")',
+        '(y, x, k) = sch.get_loops(block_c)',
+        'yo, yi = sch.split(y, [None, 32])',
+        'xo, xi = sch.split(x, [None, 32])',
+        'sch.reorder(yo, xo, k, yi, xi)',
+        '',
+      ].join('\n');
+      const run = async (source, what) => {
+        await p.evaluate((t) => window.TesselEditor.current.setDoc(t, true), source);
+        await p.waitForFunction(() => document.querySelector('#step-label') && !document.querySelector('#compile-status')?.textContent.includes('compiling'), null, { timeout: TIMEOUT_MS });
+        await p.selectOption('#backend', 'wasm');
+        const before = await p.evaluate(() => document.querySelector('#run-timing')?.textContent ?? '');
+        await p.click('#run-button');
+        await p.waitForFunction((b) => document.querySelector('#run-verdict')?.dataset.backend === 'wasm' && document.querySelector('#run-timing')?.textContent !== b, before, { timeout: 120_000 });
+        const verdict = await p.textContent('#run-verdict');
+        const message = await p.textContent('#run-message');
+        if (!verdict.includes('outputs match')) throw new Error(`${what}: ${verdict} — ${message}`);
+        return { time: await p.textContent('#run-time'), timing: await p.textContent('#run-timing') };
+      };
+      const one = await run(blocked, 'In[41] blocked');
+      const par = await run(`${blocked}sch.parallel(yo)\n`, 'In[46] blocked + parallel');
+      const threads = /(\d+) threads: (\d+) parallel launch(?:es)?, (\d+) chunks on (\d+) threads/.exec(par.timing);
+      if (!threads || Number(threads[4]) < 2) throw new Error(`the parallel run did not use several threads: ${par.timing}`);
+      if (!/1 thread: no parallel launch|threads: no parallel launch/.test(one.timing)) throw new Error(`the blocked run launched tasks: ${one.timing}`);
+      const cores = await p.evaluate(() => navigator.hardwareConcurrency);
+      console.log(`e2e: 256³ matmul in headless Chromium (${cores} cores): In[41] blocked ${one.time}, In[46] parallel ${par.time} (${threads[0]})`);
+      await p.screenshot({ path: join(outDir, '16-threads.png') });
+      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    } finally {
+      await ctx.close();
+    }
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],
@@ -802,7 +871,9 @@ try {
     if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.url()}`);
   });
 
+  const only = process.env.E2E_ONLY;
   for (const [index, [name, body]] of tests.entries()) {
+    if (only && index > 0 && !name.includes(only)) continue;
     if (index > 0 && failed > 0 && passed === 0) {
       failed += 1;
       console.log(`e2e: FAILED ${name}\n       not run: the page did not load`);

@@ -35,11 +35,13 @@ if (!url) finish(false, 'usage: node e2e/serve_smoke.mjs URL [TIMEOUT_SECONDS]')
 // poll until the page answers.
 const started = Date.now();
 let html = '';
+let headers = null;
 while (Date.now() - started < timeoutMs) {
   try {
     const res = await fetch(url);
     if (res.ok) {
       html = await res.text();
+      headers = res.headers;
       if (html.includes('<script')) break;
     }
   } catch {
@@ -48,6 +50,13 @@ while (Date.now() - started < timeoutMs) {
   await new Promise((r) => setTimeout(r, 2000));
 }
 if (!html.includes('<script')) finish(false, `${url} did not answer with the page within ${timeoutMs / 1000} s`);
+// Cross-origin isolation (Trunk.toml [serve] headers): the CPU backend's
+// worker pool needs SharedArrayBuffer.
+const coop = headers.get('cross-origin-opener-policy');
+const coep = headers.get('cross-origin-embedder-policy');
+if (coop !== 'same-origin' || coep !== 'require-corp') {
+  finish(false, `the page is served without isolation headers (COOP ${coop}, COEP ${coep})`);
+}
 console.log(`serve: ${url} answered after ${Math.round((Date.now() - started) / 1000)} s`);
 
 let chromium;
@@ -83,9 +92,11 @@ try {
   );
   mkdirSync(outDir, { recursive: true });
   await page.screenshot({ path: join(outDir, 'served.png') });
+  const isolated = await page.evaluate(() => window.crossOriginIsolated);
+  if (!isolated) errors.push('crossOriginIsolated is false under cargo xtask serve');
   ok = errors.length === 0;
   message = ok
-    ? 'the served playground rendered the editor and the printed mm_relu'
+    ? 'the served playground rendered the editor and the printed mm_relu, cross-origin isolated'
     : `page errors: ${errors.join('; ')}`;
 } catch (e) {
   message = `the served page did not render: ${e.message}`;

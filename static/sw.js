@@ -9,7 +9,10 @@
 // - Installing caches the core worker (a page's first need); the full
 //   worker, with the code generators, is cached when a backend first
 //   fetches it.
-const CACHE = 'tessel-v2';
+// - Every response it serves gets COOP/COEP headers, so the page is
+//   cross-origin isolated (SharedArrayBuffer: the CPU backend's threads)
+//   even on a static host that sends no headers, from the second load on.
+const CACHE = 'tessel-v3';
 const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css|svg)$/;
 
 self.addEventListener('install', (event) => {
@@ -53,8 +56,19 @@ async function networkFirst(request) {
   }
 }
 
+// The response with the isolation headers added (everything served is
+// same-origin, so `require-corp` blocks nothing).
+function isolated(response) {
+  if (!response || response.type === 'opaque' || response.type === 'opaqueredirect' || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
-  event.respondWith(HASHED.test(url.pathname) ? cacheFirst(event.request) : networkFirst(event.request));
+  const served = HASHED.test(url.pathname) ? cacheFirst(event.request) : networkFirst(event.request);
+  event.respondWith(served.then(isolated));
 });

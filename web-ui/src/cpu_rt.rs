@@ -6,12 +6,20 @@
 //! [`MemoryPlan`], the stack globals set after instantiation, math imports
 //! (`tessel_math.*`) answered by the same Rust functions the native runtimes
 //! use ([`MathFn::eval`]), arguments marshalled by [`kernel_args`].
+//!
+//! Threads: when the worker's pool is up ([`crate::thread_pool`]), modules
+//! are built for host launches over a shared memory
+//! ([`Runtime::threading`]); `tessel.parallel_for` then splits each range
+//! into one static chunk per thread, runs chunk 0 here and the others on
+//! the pool (each instance with its own stack, [`MemoryPlan::for_threads`]).
+//! Otherwise launches run here, whole, and the memory is not shared.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use codegen_wasm::runtime::{
-    array_from, kernel_args, tensor_bytes, Arg, MemoryPlan, Result, RuntimeError, Tensor, Timing,
-    Value, PAGE,
+    array_from, kernel_args, tensor_bytes, Arg, LaunchStats, MemoryPlan, Result, RuntimeError,
+    Tensor, Threading, Timing, Value, PAGE,
 };
 use codegen_wasm::{
     KernelInfo, MathFn, Runtime, WasmModule, LAUNCH_MODULE, LAUNCH_NAME, MEMORY_MODULE,
@@ -23,31 +31,11 @@ use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// A JS exception as text.
-pub fn js_err(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return format!(
-            "{}: {}",
-            String::from(err.name()),
-            String::from(err.message())
-        );
-    }
-    e.as_string().unwrap_or_else(|| format!("{e:?}"))
-}
+pub use crate::thread_pool::{js_err, perf_now};
+use crate::thread_pool::{Launcher, LocalTask};
 
 fn rerr(what: &str, e: &JsValue) -> RuntimeError {
     RuntimeError(format!("{what}: {}", js_err(e)))
-}
-
-/// `performance.now()` of the current global (window or worker), in ms.
-pub fn perf_now() -> f64 {
-    Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|p| {
-            let now: Function = Reflect::get(&p, &"now".into()).ok()?.dyn_into().ok()?;
-            now.call0(&p).ok()?.as_f64()
-        })
-        .unwrap_or(0.0)
 }
 
 fn set(obj: &JsValue, key: &str, value: &JsValue) {
@@ -70,11 +58,17 @@ thread_local! {
     };
 }
 
+/// `tessel.parallel_for(task, begin, end, closure)` (bounds as BigInt).
+type LaunchFn = dyn FnMut(i32, JsValue, JsValue, i32) -> std::result::Result<(), JsValue>;
+
 struct Loaded {
     memory: WebAssembly::Memory,
     funcs: HashMap<String, Function>,
     kernels: Vec<KernelInfo>,
     plan: MemoryPlan,
+    launcher: Rc<Launcher>,
+    /// `tessel.parallel_for`, kept alive with the instance.
+    _launch: Option<Closure<LaunchFn>>,
 }
 
 /// codegen-wasm's runtime interface on the browser's WebAssembly engine.
@@ -98,13 +92,21 @@ impl BrowserRuntime {
 impl Runtime for BrowserRuntime {
     fn load(&mut self, module: &WasmModule) -> Result<f64> {
         let t0 = perf_now();
-        let plan = MemoryPlan::for_module(module);
+        // Modules are built for the threads `threading` reports
+        // (`Threading::apply`): a shared memory exactly then.
+        let threads = self.threading().threads;
+        let shared = threads > 1;
+        let plan = MemoryPlan::for_threads(module, threads);
         let desc = Object::new();
         set(
             &desc,
             "initial",
             &JsValue::from_f64(plan.initial_pages() as f64),
         );
+        if shared {
+            set(&desc, "maximum", &JsValue::from(65536));
+            set(&desc, "shared", &JsValue::TRUE);
+        }
         let memory = WebAssembly::Memory::new(&desc).map_err(|e| rerr("memory", &e))?;
         let bytes = Uint8Array::from(module.bytes());
         let compiled = WebAssembly::Module::new(&bytes).map_err(|e| rerr("compile", &e))?;
@@ -113,14 +115,29 @@ impl Runtime for BrowserRuntime {
         set(&env, MEMORY_NAME, &memory);
         set(&imports, MEMORY_MODULE, &env);
         MATH.with(|m| set(&imports, codegen_wasm::math::MATH_MODULE, m));
-        if !module.tasks.is_empty() {
-            // Kernels built with ParallelLaunch::Inline never call it; a
-            // module built for host launches gets a clear trap.
-            let launch = Function::new_no_args("throw new Error('tessel.parallel_for: parallel launch is not wired in the browser yet')");
+        let launcher = Rc::new(Launcher::new(
+            &compiled,
+            &memory,
+            &plan,
+            &module.tasks,
+            shared,
+        ));
+        let launch = (!module.tasks.is_empty()).then(|| {
+            let l = launcher.clone();
+            let launch =
+                Closure::<LaunchFn>::new(move |task, begin: JsValue, end: JsValue, closure| {
+                    let bound = |v: &JsValue| {
+                        i64::try_from(v.clone())
+                            .map_err(|_| JsValue::from_str("tessel.parallel_for: bad bounds"))
+                    };
+                    l.launch(task, bound(&begin)?, bound(&end)?, closure)
+                        .map_err(|m| js_sys::Error::new(&m).into())
+                });
             let tessel = Object::new();
-            set(&tessel, LAUNCH_NAME, &launch);
+            set(&tessel, LAUNCH_NAME, launch.as_ref());
             set(&imports, LAUNCH_MODULE, &tessel);
-        }
+            launch
+        });
         let instance =
             WebAssembly::Instance::new(&compiled, &imports).map_err(|e| rerr("instantiate", &e))?;
         let exports = instance.exports();
@@ -134,6 +151,18 @@ impl Runtime for BrowserRuntime {
                 }
             }
         }
+        let mut local_tasks = Vec::new();
+        for t in &module.tasks {
+            let func: Function = Reflect::get(&exports, &t.export.as_str().into())
+                .ok()
+                .and_then(|f| f.dyn_into().ok())
+                .ok_or_else(|| RuntimeError(format!("no export {}", t.export)))?;
+            local_tasks.push(LocalTask {
+                func,
+                i64_bounds: t.index_dtype.bits == 64,
+            });
+        }
+        *launcher.tasks.borrow_mut() = local_tasks;
         let mut funcs = HashMap::new();
         for k in &module.kernels {
             let f: Function = Reflect::get(&exports, &k.name.as_str().into())
@@ -147,6 +176,8 @@ impl Runtime for BrowserRuntime {
             funcs,
             kernels: module.kernels.clone(),
             plan,
+            launcher,
+            _launch: launch,
         });
         Ok((perf_now() - t0) / 1000.0)
     }
@@ -155,12 +186,12 @@ impl Runtime for BrowserRuntime {
         let l = self.loaded()?;
         let bytes = shape.iter().product::<usize>() * dtype.bytes();
         let (addr, pages) = l.plan.alloc(bytes as u64)?;
-        let have = l
-            .memory
-            .buffer()
-            .dyn_into::<js_sys::ArrayBuffer>()
-            .map(|b| b.byte_length() as u64 / PAGE)
-            .unwrap_or(0);
+        // `byteLength` of an ArrayBuffer or, for a shared memory, a
+        // SharedArrayBuffer.
+        let have = Reflect::get(&l.memory.buffer(), &"byteLength".into())
+            .ok()
+            .and_then(|b| b.as_f64())
+            .map_or(0, |b| b as u64 / PAGE);
         if pages > have {
             let grow = (pages - have) as u32;
             // Through `Function.call`, so a failed grow (RangeError) is an
@@ -213,6 +244,7 @@ impl Runtime for BrowserRuntime {
             .ok_or_else(|| RuntimeError(format!("no kernel {kernel}")))?;
         let values = kernel_args(info, args)?;
         let f = &l.funcs[kernel];
+        l.launcher.stats.set(LaunchStats::default());
         let arr = Array::new();
         for v in values {
             arr.push(&match v {
@@ -225,6 +257,17 @@ impl Runtime for BrowserRuntime {
         f.apply(&JsValue::UNDEFINED, &arr)
             .map_err(|e| rerr(kernel, &e))?;
         Ok(())
+    }
+
+    fn threading(&self) -> Threading {
+        crate::thread_pool::threading()
+    }
+
+    fn last_launches(&self) -> LaunchStats {
+        self.loaded
+            .as_ref()
+            .map(|l| l.launcher.stats.get())
+            .unwrap_or_default()
     }
 
     fn time(&mut self, kernel: &str, args: &[Arg], repeat: u32) -> Result<Timing> {

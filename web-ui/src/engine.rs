@@ -834,15 +834,34 @@ pub fn run_wasm(
     };
     time_samples(setup, &exec, batch, repeats, now).map_err(failed)?;
     setup.out.timing = format!(
-        "WebAssembly ({bytes} bytes{}), performance.now() around {batch} call{} per sample",
+        "WebAssembly ({bytes} bytes{}), performance.now() around {batch} call{} per sample; {}",
         if fma {
             ", relaxed-SIMD FMA: one rounding per multiply-add, so the last bits may differ from the reference"
         } else {
             ""
         },
-        if batch == 1 { "" } else { "s" }
+        if batch == 1 { "" } else { "s" },
+        threads_line(&exec.threading(), &exec.last_launches())
     );
     Ok(got)
+}
+
+/// How a CPU run used threads: "2 threads: 1 parallel launch, 2 chunks on
+/// 2 threads", or why there was one.
+fn threads_line(
+    threading: &codegen_wasm::runtime::Threading,
+    last: &codegen_wasm::runtime::LaunchStats,
+) -> String {
+    let why = match &threading.single_reason {
+        Some(r) if last.launches > 0 => format!(" ({r})"),
+        _ => String::new(),
+    };
+    format!(
+        "{} thread{}: {}{why}",
+        threading.threads,
+        if threading.threads == 1 { "" } else { "s" },
+        last.describe()
+    )
 }
 
 /// The WGSL of the scheduled function, checked against `limits`.
@@ -1275,6 +1294,31 @@ mod backend_tests {
             })),
             None,
         ));
+    }
+
+    #[test]
+    fn threads_line_says_how_loops_ran_and_why_one_thread() {
+        use codegen_wasm::runtime::{LaunchStats, Threading};
+        let two = LaunchStats {
+            launches: 1,
+            chunks: 2,
+            threads: 2,
+        };
+        assert_eq!(
+            threads_line(&Threading::pool(2), &two),
+            "2 threads: 1 parallel launch, 2 chunks on 2 threads"
+        );
+        let one = LaunchStats {
+            launches: 3,
+            chunks: 3,
+            threads: 1,
+        };
+        let line = threads_line(&Threading::single("not isolated"), &one);
+        assert!(line.starts_with("1 thread: 3 parallel launches"), "{line}");
+        assert!(line.ends_with("(not isolated)"), "{line}");
+        // No loop to split: no reason to give.
+        let none = threads_line(&Threading::single("not isolated"), &LaunchStats::default());
+        assert_eq!(none, "1 thread: no parallel launch");
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!   `compiler-core`, so it also runs natively in tests.
 //! - [`cpu_rt`] and [`gpu_rt`] (wasm32 only): the CPU backend's runtime on
 //!   the JS `WebAssembly` API and the GPU backend's on WebGPU, used by the
-//!   run worker.
+//!   run worker; [`thread_pool`]: the full worker's pool of sub-workers
+//!   that runs parallel loops on several cores.
 //! - The UI's pure parts, here so that they are tested natively too:
 //!   [`ir_view`] (clickable IR, schedule code for a click), [`diff`],
 //!   [`highlight`], [`share`] (the URL/localStorage state format) and the
@@ -28,4 +29,5 @@ pub mod highlight;
 pub mod ir_view;
 pub mod protocol;
 pub mod share;
+pub mod thread_pool;
 pub mod worker_host;

@@ -719,6 +719,7 @@ const LATER_FILES: &[&str] = &[
     "worker.js",
     "worker_bg.wasm",
     "worker_loader.js",
+    "tessel-pool.js",
     "examples.json",
     "exercises.json",
     "favicon.svg",

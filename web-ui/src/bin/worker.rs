@@ -172,7 +172,19 @@ fn main() {
         })),
         Some(Rc::new(PerfClock)),
     ));
-    web_ui::worker_host::serve(|req, post, now| match req {
+    // Nested workers start only while this one is idle: spawned now, and
+    // every request waits (asynchronously) until they have started.
+    web_ui::thread_pool::start();
+    web_ui::worker_host::serve(|req, post, _now| {
+        wasm_bindgen_futures::spawn_local(async move {
+            web_ui::thread_pool::ready().await;
+            answer(req, post, &web_ui::cpu_rt::perf_now);
+        })
+    });
+}
+
+fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
+    match req {
         Request::Run {
             id,
             source,
@@ -196,5 +208,5 @@ fn main() {
             });
         }
         req => post(&handle(req, now)),
-    });
+    }
 }
