@@ -1,8 +1,9 @@
 //! Builds the examples gallery's list (see `gallery.rs`) into
 //! `$OUT_DIR/examples.rs` (see `src/examples.rs`): titles, categories and
 //! backends for the UI, the default example's source (a fresh visit
-//! starts without a fetch), and every source for native tests. In the
-//! browser the other sources come from `examples.json`.
+//! starts without a fetch), and every source and description for native
+//! tests. In the browser the other sources and the descriptions come from
+//! `examples.json`.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -25,8 +26,11 @@ fn main() {
     for ex in &all {
         let _ = writeln!(
             code,
-            "    Example {{ id: {:?}, category: {:?}, title: {:?}, description: {:?}, backend: {:?} }},",
-            ex.id, ex.category, ex.title, ex.description, ex.backend()
+            "    Example {{ id: {:?}, category: {:?}, title: {:?}, backend: {:?} }},",
+            ex.id,
+            ex.category,
+            ex.title,
+            ex.backend()
         );
     }
     code.push_str("];\n");
@@ -45,6 +49,13 @@ fn main() {
     );
     for ex in &all {
         let _ = writeln!(code, "    ({:?}, {:?}),", ex.id, ex.source);
+    }
+    code.push_str("];\n");
+    code.push_str(
+        "#[cfg(not(target_arch = \"wasm32\"))]\npub static DESCRIPTIONS: &[(&str, &str)] = &[\n",
+    );
+    for ex in &all {
+        let _ = writeln!(code, "    ({:?}, {:?}),", ex.id, ex.description);
     }
     code.push_str("];\n");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());

@@ -841,27 +841,31 @@ pub fn run_wasm(
             ""
         },
         if batch == 1 { "" } else { "s" },
-        threads_line(&exec.threading(), &exec.last_launches())
+        threads_line(
+            &exec.threading(),
+            &exec.last_launches(),
+            !exec.module().tasks.is_empty(),
+        )
     );
     Ok(got)
 }
 
 /// How a CPU run used threads: "2 threads: 1 parallel launch, 2 chunks on
-/// 2 threads", or why there was one.
+/// 2 threads", or, with one thread, whether parallel loops ran inline and
+/// why there was one thread.
 fn threads_line(
     threading: &codegen_wasm::runtime::Threading,
     last: &codegen_wasm::runtime::LaunchStats,
+    has_parallel_loops: bool,
 ) -> String {
-    let why = match &threading.single_reason {
-        Some(r) if last.launches > 0 => format!(" ({r})"),
-        _ => String::new(),
-    };
-    format!(
-        "{} thread{}: {}{why}",
-        threading.threads,
-        if threading.threads == 1 { "" } else { "s" },
-        last.describe()
-    )
+    if threading.threads > 1 {
+        return format!("{} threads: {}", threading.threads, last.describe());
+    }
+    match (&threading.single_reason, has_parallel_loops) {
+        (Some(r), true) => format!("1 thread: parallel loops ran inline ({r})"),
+        (None, true) => "1 thread: parallel loops ran inline".into(),
+        (_, false) => "1 thread: no parallel loop".into(),
+    }
 }
 
 /// The WGSL of the scheduled function, checked against `limits`.
@@ -1305,20 +1309,19 @@ mod backend_tests {
             threads: 2,
         };
         assert_eq!(
-            threads_line(&Threading::pool(2), &two),
+            threads_line(&Threading::pool(2), &two, true),
             "2 threads: 1 parallel launch, 2 chunks on 2 threads"
         );
-        let one = LaunchStats {
-            launches: 3,
-            chunks: 3,
-            threads: 1,
-        };
-        let line = threads_line(&Threading::single("not isolated"), &one);
-        assert!(line.starts_with("1 thread: 3 parallel launches"), "{line}");
-        assert!(line.ends_with("(not isolated)"), "{line}");
+        let none = LaunchStats::default();
+        assert_eq!(
+            threads_line(&Threading::single("not isolated"), &none, true),
+            "1 thread: parallel loops ran inline (not isolated)"
+        );
         // No loop to split: no reason to give.
-        let none = threads_line(&Threading::single("not isolated"), &LaunchStats::default());
-        assert_eq!(none, "1 thread: no parallel launch");
+        assert_eq!(
+            threads_line(&Threading::single("not isolated"), &none, false),
+            "1 thread: no parallel loop"
+        );
     }
 
     #[test]

@@ -2,17 +2,17 @@
 //! compiler-core's test data (every seed program and schedule case) and
 //! `examples/`.
 //!
-//! The list (titles, categories, descriptions) is compiled in; the sources
-//! are not, except the default example's: in the browser they are fetched
-//! once from `examples.json` (written next to the page by the build), so a
-//! page that embeds an exercise never downloads them. Native builds (the
-//! tests) have them all in [`source`].
+//! The list (titles, categories, backends) is compiled in; the sources and
+//! descriptions are not, except the default example's source: in the
+//! browser they are fetched once from `examples.json` (written next to the
+//! page by the build: [`GalleryFile`]), so a page that embeds an exercise
+//! never downloads them. Native builds (the tests) have them all in
+//! [`source`] and [`description`].
 
 pub struct Example {
     pub id: &'static str,
     pub category: &'static str,
     pub title: &'static str,
-    pub description: &'static str,
     /// The backend the example opens with: `webgpu` for programs bound to
     /// GPU threads (the course's GPU examples), `wasm` otherwise.
     pub backend: &'static str,
@@ -30,8 +30,22 @@ pub fn source(id: &str) -> Option<&'static str> {
     SOURCES.iter().find(|(i, _)| *i == id).map(|(_, s)| *s)
 }
 
-/// The gallery's file next to the page: `{ "id": "source", … }`.
+/// An example's description (native builds only; the page fetches them).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn description(id: &str) -> Option<&'static str> {
+    DESCRIPTIONS.iter().find(|(i, _)| *i == id).map(|(_, s)| *s)
+}
+
+/// The gallery's file next to the page ([`GalleryFile`]).
 pub const SOURCES_FILE: &str = "examples.json";
+
+/// What `examples.json` holds: every example's source and description, by
+/// id.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct GalleryFile {
+    pub sources: std::collections::HashMap<String, String>,
+    pub descriptions: std::collections::HashMap<String, String>,
+}
 
 #[cfg(test)]
 mod tests {
@@ -42,7 +56,9 @@ mod tests {
         assert!(EXAMPLES.len() > 250);
         for ex in EXAMPLES {
             assert!(source(ex.id).is_some_and(|s| !s.is_empty()), "{}", ex.id);
+            assert!(description(ex.id).is_some(), "{}", ex.id);
         }
+        assert!(description("book_gpu_vecadd_bind").is_some_and(|d| !d.is_empty()));
         assert_eq!(source(DEFAULT), Some(DEFAULT_SOURCE));
         let gpu = find("book_gpu_vecadd_bind").expect("a GPU example");
         assert_eq!(gpu.backend, "webgpu");

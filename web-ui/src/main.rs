@@ -15,7 +15,6 @@ mod editor;
 mod worker_client;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -1218,9 +1217,19 @@ fn fmt_err(x: Option<f64>) -> String {
 }
 
 thread_local! {
-    /// The gallery's sources once fetched (`examples.json`).
-    static EXAMPLE_SOURCES: RefCell<Option<Rc<HashMap<String, String>>>> =
+    /// The gallery's sources and descriptions once fetched (`examples.json`).
+    static GALLERY_FILE: RefCell<Option<Rc<examples::GalleryFile>>> =
         const { RefCell::new(None) };
+}
+
+/// The gallery's sources and descriptions, fetched once.
+async fn gallery_file() -> Result<Rc<examples::GalleryFile>, String> {
+    if let Some(all) = GALLERY_FILE.with(|c| c.borrow().clone()) {
+        return Ok(all);
+    }
+    let all = Rc::new(fetch_gallery_file().await?);
+    GALLERY_FILE.with(|c| *c.borrow_mut() = Some(all.clone()));
+    Ok(all)
 }
 
 /// An example's source: the default one is compiled in, the others come
@@ -1229,21 +1238,15 @@ async fn example_source(id: &str) -> Result<String, String> {
     if id == examples::DEFAULT {
         return Ok(examples::DEFAULT_SOURCE.to_string());
     }
-    let cached = EXAMPLE_SOURCES.with(|c| c.borrow().clone());
-    let all = match cached {
-        Some(all) => all,
-        None => {
-            let all = Rc::new(fetch_example_sources().await?);
-            EXAMPLE_SOURCES.with(|c| *c.borrow_mut() = Some(all.clone()));
-            all
-        }
-    };
-    all.get(id)
+    gallery_file()
+        .await?
+        .sources
+        .get(id)
         .cloned()
         .ok_or_else(|| format!("{} has no example `{id}`", examples::SOURCES_FILE))
 }
 
-async fn fetch_example_sources() -> Result<HashMap<String, String>, String> {
+async fn fetch_gallery_file() -> Result<examples::GalleryFile, String> {
     use wasm_bindgen_futures::JsFuture;
     let err = |e: JsValue| format!("{e:?}");
     let resp: web_sys::Response = JsFuture::from(window().fetch_with_str(examples::SOURCES_FILE))
@@ -1904,6 +1907,17 @@ fn Gallery() -> impl IntoView {
             let _ = i.focus();
         }
     });
+    // The descriptions come with `examples.json`: fetched when the gallery
+    // first opens (an embedded exercise never opens it).
+    let descriptions = RwSignal::new_local(GALLERY_FILE.with(|c| c.borrow().clone()));
+    if descriptions.get_untracked().is_none() {
+        wasm_bindgen_futures::spawn_local(async move {
+            match gallery_file().await {
+                Ok(file) => descriptions.set(Some(file)),
+                Err(e) => web_sys::console::warn_1(&format!("examples: {e}").into()),
+            }
+        });
+    }
     let categories = {
         let mut cats: Vec<&'static str> = Vec::new();
         for e in examples::EXAMPLES {
@@ -1951,11 +1965,16 @@ fn Gallery() -> impl IntoView {
                         <ul>
                             {move || {
                                 let f = filter.get().to_lowercase();
+                                let described = descriptions.get();
+                                let description = move |id: &str| -> String {
+                                    described.as_ref().and_then(|d| d.descriptions.get(id).cloned()).unwrap_or_default()
+                                };
                                 examples::EXAMPLES.iter().filter(|e| e.category == cat).filter(|e| {
                                     f.is_empty() || e.id.to_lowercase().contains(&f) || e.title.to_lowercase().contains(&f)
-                                        || e.description.to_lowercase().contains(&f)
+                                        || description(e.id).to_lowercase().contains(&f)
                                 }).map(|e| {
                                     let id = e.id;
+                                    let about = description(id);
                                     view! {
                                         <li>
                                             <button class="example" data-example=id on:click=move |_| {
@@ -1963,7 +1982,7 @@ fn Gallery() -> impl IntoView {
                                                 ctx.gallery.set(false);
                                             }>
                                                 <span class="ex-title">{e.title}</span>
-                                                <span class="ex-desc">{e.description}</span>
+                                                <span class="ex-desc">{about}</span>
                                             </button>
                                         </li>
                                     }

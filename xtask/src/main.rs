@@ -81,7 +81,7 @@ commands:
       --quick           256x256 matrices, fewer runs
       --cpu-only, --gpu-only
   layers                each crate's top-level modules bottom-up; fails on a module cycle
-  gallery-json          the examples gallery's sources as JSON on stdout (the web
+  gallery-json          the examples gallery's sources and descriptions as JSON on stdout (the web
                         build's hook writes it to dist/examples.json)
   help                  this text
 
@@ -691,11 +691,15 @@ fn build_web(ctx: &Ctx) -> Result<()> {
 /// source in the UI's wasm.
 fn gallery_json(ctx: &Ctx) -> Result<()> {
     let all = gallery::collect(&ctx.root.join("web-ui"), &mut Vec::new());
-    let sources: serde_json::Map<String, serde_json::Value> = all
-        .into_iter()
-        .map(|ex| (ex.id, serde_json::Value::String(ex.source)))
-        .collect();
-    let text = serde_json::to_string(&sources).map_err(|e| Failure::new(e.to_string()))?;
+    let mut sources = serde_json::Map::new();
+    let mut descriptions = serde_json::Map::new();
+    for ex in all {
+        descriptions.insert(ex.id.clone(), serde_json::Value::String(ex.description));
+        sources.insert(ex.id, serde_json::Value::String(ex.source));
+    }
+    // web-ui's `examples::GalleryFile`.
+    let file = serde_json::json!({ "sources": sources, "descriptions": descriptions });
+    let text = serde_json::to_string(&file).map_err(|e| Failure::new(e.to_string()))?;
     println!("{text}");
     Ok(())
 }

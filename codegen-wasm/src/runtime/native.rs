@@ -14,7 +14,9 @@
 
 use std::sync::mpsc::Sender;
 
-/// One sub-range of a parallel task, for a pool thread.
+/// One sub-range of a parallel task, for a pool thread. (Only wasmtime has
+/// pools: a wasmi-only build never reads one.)
+#[cfg_attr(not(feature = "native"), allow(dead_code))]
 pub(super) struct Chunk {
     /// The task's export, `__task_<kernel>_<id>`.
     pub export: String,
