@@ -815,6 +815,44 @@ const tests = [
       const cores = await p.evaluate(() => navigator.hardwareConcurrency);
       console.log(`e2e: 256³ matmul in headless Chromium (${cores} cores): In[41] blocked ${one.time}, In[46] parallel ${par.time} (${threads[0]})`);
       await p.screenshot({ path: join(outDir, '16-threads.png') });
+      // A trap in the chunk a pool worker runs (a zero divisor at index 50
+      // of 64: the second chunk) fails that call with the trap's message;
+      // the pool works again for the next call.
+      const trap = [
+        'import numpy as np',
+        'import tvm',
+        'from tvm.script import tir as T',
+        '',
+        '@T.prim_func',
+        'def div(A: T.Buffer((64,), "int32"), B: T.Buffer((64,), "int32"), C: T.Buffer((64,), "int32")):',
+        '    for i in T.parallel(64):',
+        '        with T.block("C"):',
+        '            vi = T.axis.spatial(64, i)',
+        '            C[vi] = T.truncdiv(A[vi], B[vi])',
+        '',
+        'f = tvm.build(div, target="llvm")',
+        'a = tvm.nd.array(np.arange(64, dtype="int32"))',
+        'c = tvm.nd.array(np.zeros(64, dtype="int32"))',
+        'b = np.ones(64, dtype="int32")',
+        'b[50] = 0',
+        '# %%',
+        'f(a, tvm.nd.array(b), c)',
+        '# %%',
+        'f(a, tvm.nd.array(np.ones(64, dtype="int32")), c)',
+        'print("after the trap", c.numpy()[60:])',
+        '',
+      ].join('\n');
+      await p.evaluate((t) => window.TesselEditor.current.setDoc(t, true), trap);
+      await p.waitForFunction(
+        () => (document.querySelector('#console .console-text')?.textContent ?? '').includes('after the trap'),
+        null,
+        { timeout: 120_000 },
+      ).catch(async (e) => {
+        throw new Error(`${e.message}\nconsole:\n${(await p.textContent('#console')).slice(0, 1500)}`);
+      });
+      const out = await p.textContent('#console .console-text');
+      if (!/divide by zero|division by zero/i.test(out)) throw new Error(`the trapping call did not fail with the trap's message:\n${out.slice(0, 900)}`);
+      if (!/after the trap \[60 61 62 63\]/.test(out)) throw new Error(`the call after the trap did not work:\n${out.slice(0, 900)}`);
       if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     } finally {
       await ctx.close();

@@ -203,6 +203,9 @@ pub struct WasmModule {
     pub math_imports: Vec<MathFn>,
     /// Every parallel task body, numbered as `tessel.parallel_for` gets them.
     pub tasks: Vec<TaskInfo>,
+    /// The memory import is `shared` ([`BuildOptions::shared_memory`]): the
+    /// host must create a shared memory.
+    pub shared_memory: bool,
     /// What lowering produced (the UI's "lowered" view and report).
     pub lowered: LoweredModule,
 }
@@ -491,6 +494,7 @@ pub fn build_lowered(
         kernels,
         math_imports,
         tasks,
+        shared_memory: opts.shared_memory,
         lowered,
     })
 }

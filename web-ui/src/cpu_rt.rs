@@ -92,10 +92,13 @@ impl BrowserRuntime {
 impl Runtime for BrowserRuntime {
     fn load(&mut self, module: &WasmModule) -> Result<f64> {
         let t0 = perf_now();
-        // Modules are built for the threads `threading` reports
-        // (`Threading::apply`): a shared memory exactly then.
-        let threads = self.threading().threads;
-        let shared = threads > 1;
+        // The module says whether it imports a shared memory: it was built
+        // for the threads `threading` reported then (`Threading::apply`),
+        // and the pool may have become ready since (scripts build while the
+        // worker starts). A shared module without a pool runs its launches
+        // here, whole.
+        let shared = module.shared_memory;
+        let threads = if shared { self.threading().threads } else { 1 };
         let plan = MemoryPlan::for_threads(module, threads);
         let desc = Object::new();
         set(
