@@ -24,9 +24,6 @@
 //   llvm_fn         the LLVM module's export, same signature
 //   llvm_wasm       the LLVM module (default llvm_ref.wasm)
 //   llvm_tasks      its parallel tasks, as `tasks` (default none)
-//   llvm_stack_base, llvm_stack_limit
-//                   the LLVM module's stack globals, as Tessel's (default:
-//                   left as the module sets them; rustc's need none)
 //   threads         N >= 1 (default 1): with N > 1 both modules import a
 //                   shared memory and their parallel_for chunks run on N
 //                   threads (this page's and N - 1 workers); the LLVM tasks
