@@ -49,6 +49,16 @@ pub(super) const CHUNK_TIMEOUT: std::time::Duration = std::time::Duration::from_
 
 macro_rules! native_runtime {
     ($(#[$doc:meta])* $name:ident, $engine:ident) => {
+/// The arguments of a parallel task body over `[begin, end)` (`i64`
+/// bounds when `wide`).
+fn task_args(wide: bool, begin: i64, end: i64, closure: i32) -> [Val; 3] {
+    if wide {
+        [Val::I64(begin), Val::I64(end), Val::I32(closure)]
+    } else {
+        [Val::I32(begin as i32), Val::I32(end as i32), Val::I32(closure)]
+    }
+}
+
 struct Loaded {
     store: Store<()>,
     memory: HostMemory,
@@ -137,14 +147,12 @@ impl $name {
         let compile = t0.elapsed().as_secs_f64();
         let shared = imports_shared_memory(&module);
         let threads = if shared { self.threads } else { 1 };
-        let plan = if threads > 1 {
-            MemoryPlan {
-                heap_start: plan.heap_start.max(plan.thread_stack(threads).0),
-                heap_top: plan.heap_start.max(plan.thread_stack(threads).0),
-                ..plan
-            }
-        } else {
-            plan
+        // The heap starts after every thread's stack.
+        let heap = plan.heap_start.max(plan.thread_stack(threads).0);
+        let plan = MemoryPlan {
+            heap_start: heap,
+            heap_top: heap,
+            ..plan
         };
         let mut store = Store::new(&self.engine, ());
         let memory = new_memory(&self.engine, &mut store, plan.initial_pages(), shared)?;
@@ -178,13 +186,7 @@ impl $name {
                         .and_then(|e| e.into_func())
                         .ok_or_else(|| host_error(format!("no export {}", t.export)))?;
                     let wide = t.index_dtype.bits > 32;
-                    let args = |b: i64, e: i64| {
-                        if wide {
-                            [Val::I64(b), Val::I64(e), Val::I32(closure)]
-                        } else {
-                            [Val::I32(b as i32), Val::I32(e as i32), Val::I32(closure)]
-                        }
-                    };
+                    let args = |b: i64, e: i64| task_args(wide, b, e, closure);
                     let ranges = super::split_range(begin, end, chunks);
                     let mut used = 1;
                     match &pool {

@@ -290,15 +290,7 @@ fn pool_thread(
                         .get_export(&t.export)
                         .and_then(|e| e.into_func())
                         .ok_or_else(|| host_error(format!("no export {}", t.export)))?;
-                    let args = if t.index_dtype.bits > 32 {
-                        [Val::I64(begin), Val::I64(end), Val::I32(closure)]
-                    } else {
-                        [
-                            Val::I32(begin as i32),
-                            Val::I32(end as i32),
-                            Val::I32(closure),
-                        ]
-                    };
+                    let args = task_args(t.index_dtype.bits > 32, begin, end, closure);
                     f.call(&mut caller, &args, &mut [])
                 },
             )
@@ -335,19 +327,7 @@ fn pool_thread(
                     f
                 }
             };
-            let args = if chunk.wide {
-                [
-                    Val::I64(chunk.begin),
-                    Val::I64(chunk.end),
-                    Val::I32(chunk.closure),
-                ]
-            } else {
-                [
-                    Val::I32(chunk.begin as i32),
-                    Val::I32(chunk.end as i32),
-                    Val::I32(chunk.closure),
-                ]
-            };
+            let args = task_args(chunk.wide, chunk.begin, chunk.end, chunk.closure);
             f.call(&mut store, &args, &mut [])
                 .map_err(|e| format!("{}: {e:#}", chunk.export))
         })();

@@ -111,16 +111,21 @@ pub fn check_host_launch(m: &IRModule) -> WasmModule {
     wasm
 }
 
-/// [`check`] for a module built for threads (host launches over a shared
-/// memory) on wasmtime with `threads` threads, each task split into
-/// `chunks` sub-ranges; returns how the last call's launches ran.
-pub fn check_threaded(m: &IRModule, threads: u32, chunks: u32) -> (WasmModule, LaunchStats) {
+/// `m` built for threads: host launches over a shared memory.
+pub fn build_threaded(m: &IRModule) -> WasmModule {
     let opts = BuildOptions {
         parallel: ParallelLaunch::Host,
         shared_memory: true,
         ..BuildOptions::default()
     };
-    let wasm = build_with(m, &opts).unwrap_or_else(|e| panic!("build: {e}"));
+    build_with(m, &opts).unwrap_or_else(|e| panic!("build: {e}"))
+}
+
+/// [`check`] for a module built for threads (host launches over a shared
+/// memory) on wasmtime with `threads` threads, each task split into
+/// `chunks` sub-ranges; returns how the last call's launches ran.
+pub fn check_threaded(m: &IRModule, threads: u32, chunks: u32) -> (WasmModule, LaunchStats) {
+    let wasm = build_threaded(m);
     let rt = WasmtimeRuntime::new()
         .with_threads(threads)
         .with_parallel_chunks(chunks);

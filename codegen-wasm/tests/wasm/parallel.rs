@@ -101,15 +101,7 @@ def main(A: T.Buffer((64,), "int32"), B: T.Buffer((64,), "int32"), C: T.Buffer((
             C[vi] = T.truncdiv(A[vi], B[vi])
 "#,
     );
-    let wasm = build_with(
-        &m,
-        &BuildOptions {
-            parallel: ParallelLaunch::Host,
-            shared_memory: true,
-            ..BuildOptions::default()
-        },
-    )
-    .unwrap();
+    let wasm = build_threaded(&m);
     let mut rt = WasmtimeRuntime::new().with_threads(2);
     rt.load(&wasm).unwrap();
     let i32t = DataType::i32();
