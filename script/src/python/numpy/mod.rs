@@ -1168,10 +1168,7 @@ pub fn einsum(it: &mut Interp, subscripts: &str, operands: &[Value]) -> Res<Valu
     let mut flat_f = vec![0.0f64; out_len];
     let mut flat_i = vec![0i64; out_len];
     let float = is_float(dtype);
-    for out_pos in 0..out_len.max(1) {
-        if out_len == 0 {
-            break;
-        }
+    for out_pos in 0..out_len {
         for _ in 0..inner {
             let (mut pf, mut pi) = (1.0f64, 1i64);
             for ((_, o), st) in ops.iter().zip(&strides) {
