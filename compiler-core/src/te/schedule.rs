@@ -23,9 +23,7 @@
 
 use std::collections::HashSet;
 
-use crate::ir::{
-    AttrValue, BaseFunc, Block, IRModule, IterKind, IterVar, Range, StmtKind, VarId,
-};
+use crate::ir::{AttrValue, BaseFunc, Block, IRModule, IterKind, IterVar, Range, StmtKind, VarId};
 use crate::schedule::{BlockRV, Factor, LoopRV, Schedule, ScheduleError};
 
 use super::create::post_dfs_order;
@@ -121,12 +119,7 @@ impl TeSchedule {
         for (op, name) in computes.into_iter().zip(nests) {
             let block = sch.get_block(&name, None).map_err(sched_err)?;
             let loops = sch.get_loops(block).map_err(sched_err)?;
-            let ivs: Vec<IterVar> = op
-                .axis()
-                .iter()
-                .chain(op.reduce_axis())
-                .cloned()
-                .collect();
+            let ivs: Vec<IterVar> = op.axis().iter().chain(op.reduce_axis()).cloned().collect();
             if ivs.len() != loops.len() {
                 return Err(TeError::new(format!(
                     "create_schedule: stage {} has {} axes but {} loops",
@@ -192,7 +185,12 @@ impl TeSchedule {
         };
         let ids: Vec<Option<VarId>> = order
             .iter()
-            .map(|l| scratch.resolve_loop("get", *l).ok().map(|(_, f)| f.loop_var.id()))
+            .map(|l| {
+                scratch
+                    .resolve_loop("get", *l)
+                    .ok()
+                    .map(|(_, f)| f.loop_var.id())
+            })
             .collect();
         let mut out: Vec<(usize, IterVar)> = st
             .axes
@@ -450,7 +448,13 @@ impl TeSchedule {
             match free.get(start + k) {
                 Some(l) if free.len() >= stale.len() => {
                     let fresh = self.axis_of_loop(*l, iv.kind)?;
-                    new_axes.push((IterVar { var: iv.var.clone(), ..fresh }, *l));
+                    new_axes.push((
+                        IterVar {
+                            var: iv.var.clone(),
+                            ..fresh
+                        },
+                        *l,
+                    ));
                 }
                 _ => gone.push((iv.var.id(), why.to_string())),
             }
@@ -533,11 +537,12 @@ impl TeSchedule {
 
     /// The index of `t`'s buffer among a block's reads (or writes).
     fn buffer_index(&self, block: BlockRV, t: &Tensor, writes: bool) -> TeResult<Option<usize>> {
-        let (_, r) = self
-            .sch
-            .resolve_block("cache", block)
-            .map_err(sched_err)?;
-        let regions = if writes { &r.block.writes } else { &r.block.reads };
+        let (_, r) = self.sch.resolve_block("cache", block).map_err(sched_err)?;
+        let regions = if writes {
+            &r.block.writes
+        } else {
+            &r.block.reads
+        };
         Ok(regions.iter().position(|x| x.buffer.name == t.name()))
     }
 
@@ -639,12 +644,12 @@ impl TeSchedule {
             Some(f) => {
                 let mut fresh =
                     Schedule::new(IRModule::from_prim_func("main", f)).map_err(sched_err)?;
-                fresh
-                    .replay(self.sch.trace(), false)
-                    .map_err(|e| TeError::new(format!(
+                fresh.replay(self.sch.trace(), false).map_err(|e| {
+                    TeError::new(format!(
                         "the schedule does not apply to a function of these arguments: {}",
                         sched_err(e)
-                    )))?;
+                    ))
+                })?;
                 fresh.module().clone()
             }
         };

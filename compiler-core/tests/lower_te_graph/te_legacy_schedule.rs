@@ -115,13 +115,17 @@ fn the_add_relu_exercise_computes_the_same() {
     let f32 = DataType::f32();
     let a = placeholder_const(&[1000], f32, "A").unwrap();
     let b = placeholder_const(&[1000], f32, "B").unwrap();
-    let c = compute(&[compiler_core::ir::Expr::int(1000, DataType::i32())], "C", |ix| {
-        let s = compiler_core::te::op::add(&a.index(ix)?, &b.index(ix)?)?;
-        let zero = compiler_core::te::op::const_float(0.0, f32)?;
-        Ok(ComputeBody(vec![BodyItem::Expr(compiler_core::te::op::max(
-            &s, &zero,
-        )?)]))
-    })
+    let c = compute(
+        &[compiler_core::ir::Expr::int(1000, DataType::i32())],
+        "C",
+        |ix| {
+            let s = compiler_core::te::op::add(&a.index(ix)?, &b.index(ix)?)?;
+            let zero = compiler_core::te::op::const_float(0.0, f32)?;
+            Ok(ComputeBody(vec![BodyItem::Expr(
+                compiler_core::te::op::max(&s, &zero)?,
+            )]))
+        },
+    )
     .unwrap();
     let mut s = TeSchedule::new(&[c.op().clone()]).unwrap();
     let x = s.stage(c.op()).unwrap();
@@ -154,5 +158,8 @@ fn misuse_is_an_error_and_changes_nothing() {
     let m = s.lower(&[b.clone(), a.clone(), c.clone()], "f").unwrap();
     assert!(m.get_prim("f").is_some());
     let e = s.lower(&[a, c], "f").unwrap_err();
-    assert!(e.message.contains("does not appear as a function argument"), "{e}");
+    assert!(
+        e.message.contains("does not appear as a function argument"),
+        "{e}"
+    );
 }

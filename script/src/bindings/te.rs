@@ -940,7 +940,10 @@ pub fn install(it: &mut Interp) {
         ),
         (
             "create_schedule",
-            builtin("tvm.te.create_schedule", super::te_schedule::create_schedule),
+            builtin(
+                "tvm.te.create_schedule",
+                super::te_schedule::create_schedule,
+            ),
         ),
         (
             "thread_axis",
@@ -1006,7 +1009,11 @@ pub fn install(it: &mut Interp) {
                 set_attr(&tvm, "build", build);
             }
         }
-        set_attr(&tvm, "lower", builtin("tvm.lower", super::te_schedule::lower));
+        set_attr(
+            &tvm,
+            "lower",
+            builtin("tvm.lower", super::te_schedule::lower),
+        );
         set_attr(&tvm, "topi", topi_mod.clone());
     }
     it.modules.insert("tvm.te".into(), te_mod);

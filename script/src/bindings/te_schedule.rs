@@ -271,9 +271,11 @@ pub fn repr(o: &TeObj) -> Option<String> {
                 .join(", ")
         ),
         TeObj::Stage(s, i) => format!(
-            "stage({}, {})",
-            s.borrow().stage_op(*i).map(|o| o.name().to_string()).unwrap_or_default(),
-            s.borrow().stage_op(*i).map(|o| o.name().to_string()).unwrap_or_default()
+            "stage({})",
+            s.borrow()
+                .stage_op(*i)
+                .map(|o| o.name().to_string())
+                .unwrap_or_default()
         ),
         TeObj::ThreadAxis(t) => format!("T.iter_var({t}, None, \"ThreadIndex\", \"{t}\")"),
         _ => return None,
@@ -308,12 +310,31 @@ pub fn get_attr(o: &TeObj, v: &Value, name: &str) -> Option<Res<Value>> {
                 .map(|op| te_value(TeObj::Op(op)))
                 .unwrap_or(Value::None))),
             "leaf_iter_vars" => Some(Ok(Value::tuple(
-                s.borrow().leaf_axes(*i).into_iter().map(iter_value).collect(),
+                s.borrow()
+                    .leaf_axes(*i)
+                    .into_iter()
+                    .map(iter_value)
+                    .collect(),
             ))),
-            "split" | "fuse" | "reorder" | "tile" | "vectorize" | "parallel" | "unroll"
-            | "bind" | "compute_at" | "compute_inline" | "compute_root" | "pragma"
-            | "double_buffer" | "prefetch" | "tensorize" | "storage_align" | "env_threads"
-            | "set_store_predicate" | "set_scope" => Some(Ok(bound())),
+            "split"
+            | "fuse"
+            | "reorder"
+            | "tile"
+            | "vectorize"
+            | "parallel"
+            | "unroll"
+            | "bind"
+            | "compute_at"
+            | "compute_inline"
+            | "compute_root"
+            | "pragma"
+            | "double_buffer"
+            | "prefetch"
+            | "tensorize"
+            | "storage_align"
+            | "env_threads"
+            | "set_store_predicate"
+            | "set_scope" => Some(Ok(bound())),
             _ => None,
         },
         TeObj::ThreadAxis(t) => match name {
@@ -335,7 +356,9 @@ fn no_counterpart(name: &str) -> Option<&'static str> {
             "Stage.double_buffer has no TensorIR counterpart here: annotate the block \
              (sch.annotate(block, \"double_buffer_scope\", 0) on a tvm.s_tir.Schedule)"
         }
-        "prefetch" => "Stage.prefetch has no TensorIR counterpart (TensorIR has no prefetch primitive)",
+        "prefetch" => {
+            "Stage.prefetch has no TensorIR counterpart (TensorIR has no prefetch primitive)"
+        }
         "tensorize" => {
             "Stage.tensorize takes a TE intrinsic, which TensorIR replaced: register a \
              tir.TensorIntrin and call sch.tensorize(loop, name) on a tvm.s_tir.Schedule"
@@ -367,9 +390,9 @@ fn no_counterpart(name: &str) -> Option<&'static str> {
 pub fn call_method(it: &mut Interp, o: &TeObj, name: &str, mut a: Args) -> Option<Res<Value>> {
     Some(match o {
         TeObj::Schedule(s) => schedule_method(it, s, name, a),
-        TeObj::Stage(s, i) => {
-            it.charge_steps(100).and_then(|_| stage_method(it, s, *i, name, &mut a))
-        }
+        TeObj::Stage(s, i) => it
+            .charge_steps(100)
+            .and_then(|_| stage_method(it, s, *i, name, &mut a)),
         _ => return None,
     })
 }
@@ -463,11 +486,9 @@ fn stage_method(
             a.done("bind", 2)?;
             let tag = match te_of(&t) {
                 Some(TeObj::ThreadAxis(t)) => t.clone(),
-                _ => {
-                    return Err(PyErr::type_error(
-                        "bind takes a thread axis: s[C].bind(axis, te.thread_axis(\"threadIdx.x\"))",
-                    ))
-                }
+                _ => return Err(PyErr::type_error(
+                    "bind takes a thread axis: s[C].bind(axis, te.thread_axis(\"threadIdx.x\"))",
+                )),
             };
             let r = s.borrow_mut().bind(i, &v, &tag);
             unit(r)

@@ -139,14 +139,33 @@ fn check_until_tvm_stops(name: &str) {
         .and_then(|rest| rest.split(',').next())
         .and_then(|n| n.parse().ok())
         .expect("the traceback names a line of the script");
-    let head: String = src.lines().take(line - 1).map(|l| format!("{l}\n")).collect();
+    // The script must not have moved since TVM ran it: the line TVM
+    // quotes is the line it names.
+    let quoted = traceback.lines().nth(2).unwrap_or_default().trim();
+    assert_eq!(
+        src.lines().nth(line - 1).map(str::trim),
+        Some(quoted),
+        "{name}: line {line} is not the statement TVM's traceback quotes; rerun the oracle"
+    );
+    let head: String = src
+        .lines()
+        .take(line - 1)
+        .map(|l| format!("{l}\n"))
+        .collect();
     let run = run_source(&head, name, limits());
     assert!(run.error.is_none(), "{}", run.output);
     if let Err(why) = compare_output(printed, &run.output) {
-        panic!("{name}: Tessel's output differs from TVM's: {why}\n\n=== Tessel printed:\n{}", run.output);
+        panic!(
+            "{name}: Tessel's output differs from TVM's: {why}\n\n=== Tessel printed:\n{}",
+            run.output
+        );
     }
     let full = run_file(&path);
-    assert!(full.error.is_none(), "{name} stops in Tessel:\n{}", full.output);
+    assert!(
+        full.error.is_none(),
+        "{name} stops in Tessel:\n{}",
+        full.output
+    );
 }
 
 /// TVM 0.27 has no `te.create_schedule`; Tessel translates it (the rest of

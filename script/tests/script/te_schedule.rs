@@ -24,7 +24,11 @@ fn te_lesson_schedules_run_to_the_end() {
         "✓ Fused add+relu correct",
         "matmul_optimized",
     ] {
-        assert!(run.output.contains(line), "{line:?} missing:\n{}", run.output);
+        assert!(
+            run.output.contains(line),
+            "{line:?} missing:\n{}",
+            run.output
+        );
     }
 }
 
@@ -92,10 +96,7 @@ fn compute_at_to_a_loop_the_stage_does_not_have_is_an_error() {
 #[test]
 fn illegal_transformations_are_tensorir_errors() {
     // Vectorizing a reduction loop is refused by the TensorIR primitive.
-    misuse(
-        "s[C].vectorize(C.op.reduce_axis[0])\n",
-        "vectorize",
-    );
+    misuse("s[C].vectorize(C.op.reduce_axis[0])\n", "vectorize");
     // A split needs exactly one of factor= and nparts=.
     misuse(
         "s[C].split(C.op.axis[0])\n",
@@ -114,7 +115,10 @@ fn placeholders_and_tensors_are_not_stages() {
 
 #[test]
 fn legacy_primitives_without_a_tensorir_twin_name_the_tensorir_way() {
-    misuse("s[C].pragma(C.op.axis[0], \"unroll\")\n", "sch.annotate(loop");
+    misuse(
+        "s[C].pragma(C.op.axis[0], \"unroll\")\n",
+        "sch.annotate(loop",
+    );
     misuse("s[C].double_buffer()\n", "double_buffer_scope");
 }
 
@@ -163,4 +167,47 @@ print(\"ok\")
     ));
     assert!(r.error.is_none(), "{}", r.output);
     assert!(r.output.ends_with("ok\n"), "{}", r.output);
+}
+
+#[test]
+fn a_list_of_ops_schedules_several_outputs_and_leaf_iter_vars_follow_the_loops() {
+    let r = run(&format!(
+        "{MATMUL}import numpy as np
+s = te.create_schedule([C.op, D.op])
+xo, xi = s[D].split(D.op.axis[1], nparts=2)
+s[D].reorder(xi, D.op.axis[0])
+print(s[D].leaf_iter_vars)
+print(s[C], s[D].op.name)
+m = tvm.lower(s, [A, B, C, D], name=\"two\")
+print(m)
+f = tvm.build(s, [A, B, C, D], target=\"llvm\")
+print(f.entry_name)
+a = np.random.randn(8, 8).astype(\"float32\")
+b = np.random.randn(8, 8).astype(\"float32\")
+c = tvm.nd.array(np.zeros((8, 8), dtype=\"float32\"))
+d = tvm.nd.array(np.zeros((8, 8), dtype=\"float32\"))
+f(tvm.nd.array(a), tvm.nd.array(b), c, d)
+np.testing.assert_allclose(d.numpy(), c.numpy() + 1.0)
+print(\"ok\")
+"
+    ));
+    assert!(r.error.is_none(), "{}", r.output);
+    let out = &r.output;
+    // The leaves in loop order: reorder puts the listed loops (j_1, i) in
+    // the places the listed loops held (the first and the last), as TVM.
+    let leaves = out.lines().next().unwrap_or_default();
+    let at = |name: &str| {
+        leaves
+            .find(&format!("iter_var({name},"))
+            .unwrap_or(usize::MAX)
+    };
+    assert!(
+        at("j_1") < at("j_0") && at("j_0") < at("i") && at("i") < usize::MAX,
+        "{leaves}"
+    );
+    assert!(out.contains("stage(C) D"), "{out}");
+    assert!(out.contains("def two("), "{out}");
+    assert!(out.contains("for j_1, j_0, i in T.grid(4, 2, 8):"), "{out}");
+    assert!(out.contains("default_function"), "{out}");
+    assert!(out.ends_with("ok\n"), "{out}");
 }
