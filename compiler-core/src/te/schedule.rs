@@ -47,6 +47,8 @@ struct Stage {
 #[derive(Clone, Debug)]
 pub struct TeSchedule {
     sch: Schedule,
+    /// The unscheduled module (what the trace replays on).
+    original: IRModule,
     /// The arguments the schedule's function was made with.
     args: Vec<Tensor>,
     stages: Vec<Stage>,
@@ -114,7 +116,8 @@ impl TeSchedule {
                 nests.len()
             )));
         }
-        let mut sch = Schedule::new(IRModule::from_prim_func("main", func)).map_err(sched_err)?;
+        let original = IRModule::from_prim_func("main", func);
+        let mut sch = Schedule::new(original.clone()).map_err(sched_err)?;
         let mut stages = Vec::new();
         for (op, name) in computes.into_iter().zip(nests) {
             let block = sch.get_block(&name, None).map_err(sched_err)?;
@@ -136,12 +139,23 @@ impl TeSchedule {
                 attached: false,
             });
         }
-        Ok(TeSchedule { sch, args, stages })
+        Ok(TeSchedule {
+            sch,
+            original,
+            args,
+            stages,
+        })
     }
 
     /// The TensorIR schedule the legacy calls were translated into.
     pub fn schedule(&self) -> &Schedule {
         &self.sch
+    }
+
+    /// The module before any legacy call (`create_prim_func` of
+    /// [`TeSchedule::default_args`]).
+    pub fn original(&self) -> &IRModule {
+        &self.original
     }
 
     /// The arguments `create_schedule` chose: placeholders, then outputs.
@@ -389,6 +403,11 @@ impl TeSchedule {
         self.axis("tile", stage, y)?;
         if x.var.id() == y.var.id() {
             return Err(TeError::new("tile: x and y must be different axes"));
+        }
+        if let Some(f) = [x_factor, y_factor].into_iter().find(|f| *f <= 0) {
+            return Err(TeError::new(format!(
+                "tile: the factors must be positive, found {f}"
+            )));
         }
         let (xo, xi) = self.split(stage, x, Some(x_factor), None)?;
         let (yo, yi) = self.split(stage, y, Some(y_factor), None)?;
