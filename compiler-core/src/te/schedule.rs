@@ -435,51 +435,53 @@ impl TeSchedule {
         self.sch.bind(l, thread).map_err(sched_err)
     }
 
-    /// Re-pairs a stage's axes with its block's innermost loops, after a
-    /// primitive that made them anew.
-    fn repair_axes(&mut self, stage: usize, why: &str) -> TeResult<()> {
+    /// Re-pairs a stage's axes with the loops a primitive made anew below
+    /// `under` (a loop of another stage): the stale axes in order when
+    /// their number matches, else new axes named after the loops (then the
+    /// old ones are gone, and `leaf_iter_vars` lists the new ones).
+    fn repair_axes(&mut self, stage: usize, under: LoopRV, why: &str) -> TeResult<()> {
         let block = self.stages[stage].block;
         let loops = self.sch.get_loops(block).map_err(sched_err)?;
-        // Axes that still are loops stay; the others pair, in order, with
-        // the block's innermost loops that no axis names.
-        let live: Vec<Option<VarId>> = self.stages[stage]
+        let target = self.loop_var(under);
+        let below = loops
+            .iter()
+            .position(|l| self.loop_var(*l) == target)
+            .map_or(0, |p| p + 1);
+        let live: HashSet<VarId> = self.stages[stage]
             .axes
             .iter()
-            .map(|(_, l)| self.loop_var(*l))
+            .filter_map(|(_, l)| self.loop_var(*l))
             .collect();
-        let mut new_axes = Vec::new();
-        let mut stale = Vec::new();
-        for ((iv, l), v) in self.stages[stage].axes.iter().zip(&live) {
-            match v {
-                Some(_) => new_axes.push((iv.clone(), *l)),
-                None => stale.push(iv.clone()),
-            }
-        }
-        let taken: HashSet<VarId> = live.iter().flatten().copied().collect();
-        let free: Vec<LoopRV> = loops
+        let fresh: Vec<LoopRV> = loops[below..]
             .iter()
             .copied()
-            .filter(|l| self.loop_var(*l).is_some_and(|v| !taken.contains(&v)))
+            .filter(|l| self.loop_var(*l).is_some_and(|v| !live.contains(&v)))
             .collect();
-        let start = free.len().saturating_sub(stale.len());
+        let old = std::mem::take(&mut self.stages[stage].axes);
+        let (mut axes, stale): (Vec<_>, Vec<_>) = old
+            .into_iter()
+            .partition(|(_, l)| self.loop_var(*l).is_some());
         let mut gone = Vec::new();
-        for (k, iv) in stale.iter().enumerate() {
-            match free.get(start + k) {
-                Some(l) if free.len() >= stale.len() => {
-                    let fresh = self.axis_of_loop(*l, iv.kind)?;
-                    new_axes.push((
-                        IterVar {
-                            var: iv.var.clone(),
-                            ..fresh
-                        },
-                        *l,
-                    ));
-                }
-                _ => gone.push((iv.var.id(), why.to_string())),
+        if stale.len() == fresh.len() {
+            for ((iv, _), l) in stale.into_iter().zip(&fresh) {
+                let made = self.axis_of_loop(*l, iv.kind)?;
+                axes.push((
+                    IterVar {
+                        var: iv.var,
+                        ..made
+                    },
+                    *l,
+                ));
             }
+        } else {
+            for l in &fresh {
+                axes.push((self.axis_of_loop(*l, IterKind::Spatial)?, *l));
+            }
+            let why = format!("{why}; its loops now are s[...].leaf_iter_vars");
+            gone.extend(stale.into_iter().map(|(iv, _)| (iv.var.id(), why.clone())));
         }
         let st = &mut self.stages[stage];
-        st.axes = new_axes;
+        st.axes = axes;
         st.gone.extend(gone);
         Ok(())
     }
@@ -497,7 +499,7 @@ impl TeSchedule {
         let block = self.stages[stage].block;
         self.sch.compute_at(block, l, true, -1).map_err(sched_err)?;
         self.stages[stage].attached = true;
-        self.repair_axes(stage, "was replaced by compute_at's loops")
+        self.repair_axes(stage, l, "was replaced by compute_at's loops")
     }
 
     /// `s[B].compute_inline()`.

@@ -163,3 +163,36 @@ fn misuse_is_an_error_and_changes_nothing() {
         "{e}"
     );
 }
+
+#[test]
+fn compute_at_of_a_split_stage_gives_it_the_new_loops() {
+    let f32 = DataType::f32();
+    let a = placeholder_const(&[16, 16], f32, "A").unwrap();
+    let shape = [16, 16].map(|x| compiler_core::ir::Expr::int(x, DataType::i32()));
+    let b = compute(&shape, "B", |ix| {
+        let two = compiler_core::te::op::const_float(2.0, f32)?;
+        Ok(ComputeBody(vec![BodyItem::Expr(
+            compiler_core::te::op::mul(&a.index(ix)?, &two)?,
+        )]))
+    })
+    .unwrap();
+    let c = compute(&shape, "C", |ix| {
+        let one = compiler_core::te::op::const_float(1.0, f32)?;
+        Ok(ComputeBody(vec![BodyItem::Expr(
+            compiler_core::te::op::add(&b.index(ix)?, &one)?,
+        )]))
+    })
+    .unwrap();
+    let mut s = TeSchedule::new(&[c.op().clone()]).unwrap();
+    let (sb, sc) = (s.stage(b.op()).unwrap(), s.stage(c.op()).unwrap());
+    let bi = b.op().axis()[0].clone();
+    s.split(sb, &bi, Some(4), None).unwrap();
+    s.compute_at(sb, sc, &c.op().axis()[0]).unwrap();
+    // B's split axes are gone; its loops under C's `i` are its axes now.
+    let e = s.split(sb, &bi, Some(2), None).unwrap_err();
+    assert!(e.message.contains("split into"), "{e}");
+    let leaves = s.leaf_axes(sb);
+    assert_eq!(leaves.len(), 2, "{leaves:?}");
+    s.loop_kind("vectorize", sb, &leaves[1]).unwrap();
+    same_as_unscheduled(&s, &[a, c]);
+}
