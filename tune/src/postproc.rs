@@ -14,8 +14,9 @@
 //!   longer than the limit, and the innermost loops `unroll`ed while their
 //!   iterations multiply to at most the sampled depth (Tessel's lowering has
 //!   no `pragma_auto_unroll_max_step`; explicit unrolling is its equivalent).
-//! - [`Postproc::VerifyGpuCode`] (GPU): threads per workgroup and shared
-//!   memory within the target's limits.
+//! - [`Postproc::VerifyGpuCode`] (GPU): the program lowered into kernels
+//!   (buffers compacted), each within the target's limits on threads per
+//!   workgroup, shared memory per workgroup and local memory per thread.
 
 use compiler_core::ir::{AttrValue, StmtKind};
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
@@ -203,11 +204,14 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         let Some(loops) = classify_loops(sch, b) else {
             continue;
         };
+        // A thread-bound loop counts as extent 0: it is never parallelized,
+        // vectorized or unrolled (that would unbind it).
         let extents: Vec<i64> = loops
             .iter()
             .map(|(l, _)| {
                 sch.resolve_loop("get_loops", *l)
                     .ok()
+                    .filter(|(_, f)| f.thread_tag.is_none())
                     .and_then(|(_, f)| f.extent.as_int())
                     .unwrap_or(0)
             })
@@ -268,51 +272,73 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
     Ok(())
 }
 
+/// Checks the program as the GPU code generator will see it: lowered into
+/// kernels, with `shared` and `local` buffers compacted to the region each
+/// workgroup or invocation uses (TVM verifies after the same lowering).
 fn verify_gpu(sch: &Schedule, target: &TuneTarget) -> Fallible {
+    use compiler_core::lower::gpu::lower_func_gpu;
+    use compiler_core::lower::LowerOptions;
     let Some(func) = current_func(sch) else {
         return Ok(());
     };
-    let mut threads = 1i64;
-    let mut shared_bytes = 0i64;
-    let mut failure = None;
-    func.body.walk(&mut |s| match s.kind() {
-        StmtKind::For(l)
-            if l.thread_tag
-                .as_deref()
-                .is_some_and(|t| t.starts_with("threadIdx")) =>
-        {
-            threads = threads.max(l.extent.as_int().unwrap_or(i64::MAX));
+    // The WGSL code generator's lowering, less the unrolling (it changes no
+    // allocation and would only slow the check down).
+    let options = LowerOptions {
+        vector_bytes: 16,
+        max_unroll: 0,
+        auto_vectorize: false,
+        unswitch: false,
+        promote: false,
+        hoist: false,
+        parallel_tasks: false,
+        serialize_thread_bindings: false,
+    };
+    let lowered = lower_func_gpu("main", &func, &options).map_err(|e| e.message)?;
+    for kernel in &lowered.kernels {
+        let threads: i64 = kernel
+            .launch
+            .iter()
+            .filter(|a| !a.is_block())
+            .map(|a| a.extent)
+            .product();
+        if threads > target.max_threads_per_block {
+            return Err(format!(
+                "{threads} threads per workgroup in {} (the limit is {})",
+                kernel.name, target.max_threads_per_block
+            ));
         }
-        StmtKind::BlockRealize(br) => {
-            for b in &br.block.alloc_buffers {
-                if b.scope.starts_with("shared") {
-                    let n: Option<i64> = b.shape.iter().map(|d| d.as_int()).product();
-                    match n {
-                        Some(n) => shared_bytes += n * b.dtype.bytes() as i64,
-                        None => {
-                            failure =
-                                Some(format!("shared buffer `{}` has a symbolic size", b.name))
-                        }
-                    }
+        let (mut shared, mut local) = (0i64, 0i64);
+        let mut failure = None;
+        kernel.body.walk(&mut |s| {
+            if let StmtKind::Allocate { buffer, .. } = s.kind() {
+                let elements: Option<i64> = buffer.shape.iter().map(|d| d.as_int()).product();
+                let Some(n) = elements else {
+                    failure = Some(format!("buffer `{}` has a symbolic size", buffer.name));
+                    return;
+                };
+                let bytes = n * buffer.dtype.bytes() as i64;
+                if buffer.scope.starts_with("shared") {
+                    shared += bytes;
+                } else if buffer.scope.starts_with("local") {
+                    local += bytes;
                 }
             }
+        });
+        if let Some(f) = failure {
+            return Err(f);
         }
-        _ => {}
-    });
-    if let Some(f) = failure {
-        return Err(f);
-    }
-    if threads > target.max_threads_per_block {
-        return Err(format!(
-            "{threads} threads per workgroup (the limit is {})",
-            target.max_threads_per_block
-        ));
-    }
-    if shared_bytes > target.max_shared_memory_bytes {
-        return Err(format!(
-            "{shared_bytes} bytes of shared memory (the limit is {})",
-            target.max_shared_memory_bytes
-        ));
+        if shared > target.max_shared_memory_bytes {
+            return Err(format!(
+                "{shared} bytes of shared memory in {} (the limit is {})",
+                kernel.name, target.max_shared_memory_bytes
+            ));
+        }
+        if local > target.max_local_memory_bytes {
+            return Err(format!(
+                "{local} bytes of local memory per thread in {} (the limit is {})",
+                kernel.name, target.max_local_memory_bytes
+            ));
+        }
     }
     Ok(())
 }
