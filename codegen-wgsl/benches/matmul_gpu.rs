@@ -58,6 +58,10 @@ const CASES: &[(&str, &str)] = &[
     ),
 ];
 
+/// One benchmark row: its label, Tessel's kernels and TVM's (when the JSON
+/// has them, or why not).
+type Row = (String, Vec<Kernel>, Option<Result<Vec<Kernel>, String>>);
+
 /// One compute shader and how to launch it (either compiler's).
 struct Kernel {
     source: String,
@@ -108,7 +112,7 @@ fn main() {
         "{:<22} {:>12} {:>12} {:>10} {:>12}",
         "schedule", "Tessel GF/s", "TVM GF/s", "Tessel/TVM", "Tessel ms"
     );
-    let mut rows: Vec<(String, Vec<Kernel>, Option<Result<Vec<Kernel>, String>>)> = CASES
+    let mut rows: Vec<Row> = CASES
         .iter()
         .map(|(label, case)| {
             (
