@@ -122,7 +122,7 @@ fn main() {
             )
         })
         .collect();
-    if n % 64 == 0 {
+    if n.is_multiple_of(64) {
         rows.push((
             "hand-written tiled".into(),
             vec![hand_tiled_kernel(n)],
