@@ -4,7 +4,8 @@
 //! a candidate that fails one is counted against it and never measured.
 //! - [`Postproc::RewriteCooperativeFetch`] (GPU): a shared-memory cache block
 //!   marked by tiling is copied by all threads of the block: its loops fused,
-//!   split by the `threadIdx.x` extent and bound.
+//!   split by the `threadIdx.x` extent and bound, with an inner vectorized
+//!   loop of the sampled width when the tile divides evenly.
 //! - [`Postproc::RewriteReductionBlock`]: reduction blocks get their init
 //!   split off (`decompose_reduction` at the outermost reduction loop).
 //! - [`Postproc::RewriteParallelVectorizeUnroll`]: the root block's
@@ -109,9 +110,13 @@ fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
         let Some(br) = find_block(&func.body, &name) else {
             continue;
         };
-        if !br.block.annotations.contains_key(ANN_COOPERATIVE_FETCH) {
-            continue;
-        }
+        // The annotation's value is the vector width of each thread's loads
+        // (sampled by the tiling rule; 1: scalar loads).
+        let lanes = match br.block.annotations.get(ANN_COOPERATIVE_FETCH) {
+            None => continue,
+            Some(AttrValue::Int(v)) => (*v).max(1),
+            Some(_) => 1,
+        };
         let b = sch.get_block(&name, None).map_err(msg)?;
         sch.unannotate(b.into(), ANN_COOPERATIVE_FETCH)
             .map_err(msg)?;
@@ -122,10 +127,30 @@ fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
             [one] => *one,
             many => sch.fuse(many, true).map_err(msg)?,
         };
-        let parts = sch
-            .split(fused, &[Factor::Infer, Factor::Const(threads)], true)
-            .map_err(msg)?;
-        sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+        // Vector loads only where every thread's vector lies whole in the
+        // tile (the fused extent a multiple of threads × lanes); otherwise
+        // scalar loads.
+        let extent = sch
+            .resolve_loop("get_loops", fused)
+            .ok()
+            .and_then(|(_, f)| f.extent.as_int());
+        let vectorized = lanes > 1 && extent.is_some_and(|e| e % (threads * lanes) == 0);
+        if vectorized {
+            let parts = sch
+                .split(
+                    fused,
+                    &[Factor::Infer, Factor::Const(threads), Factor::Const(lanes)],
+                    true,
+                )
+                .map_err(msg)?;
+            sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+            sch.vectorize(parts[2]).map_err(msg)?;
+        } else {
+            let parts = sch
+                .split(fused, &[Factor::Infer, Factor::Const(threads)], true)
+                .map_err(msg)?;
+            sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+        }
     }
     Ok(())
 }

@@ -24,6 +24,7 @@
 //!   and bound.
 
 use compiler_core::ir::{BlockRealize, IterKind, PrimFunc, Stmt, StmtKind};
+use compiler_core::schedule::replay::SchedValue;
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
 use crate::target::TuneTarget;
@@ -32,7 +33,8 @@ use crate::target::TuneTarget;
 pub const ANN_PARALLEL: &str = "meta_schedule.parallel";
 pub const ANN_VECTORIZE: &str = "meta_schedule.vectorize";
 pub const ANN_UNROLL: &str = "meta_schedule.unroll_explicit";
-/// On a shared-memory cache block: fetch it with the block's threads.
+/// On a shared-memory cache block: fetch it with the block's threads, in
+/// vectors of the annotated width.
 pub const ANN_COOPERATIVE_FETCH: &str = "meta_schedule.cooperative_fetch";
 
 /// One schedule rule (see the module docs).
@@ -492,10 +494,19 @@ fn tile_gpu(
             .cache_read(block, i as i64, "shared", &[])
             .map_err(err)?;
         sch.compute_at(cr, r0, true, -1).map_err(err)?;
-        sch.annotate(
-            cr.into(),
-            ANN_COOPERATIVE_FETCH,
-            compiler_core::ir::AttrValue::Int(1),
+        // Each thread's loads are vectors of a sampled width (TVM samples
+        // 1–4; WGSL has vec2 and vec4 loads, so 1, 2 or 4).
+        let lanes = sch
+            .sample_categorical(&[1, 2, 4], &[1.0 / 3.0; 3], None)
+            .map_err(err)?;
+        sch.call(
+            "annotate",
+            vec![
+                SchedValue::Rv(cr.into()),
+                ANN_COOPERATIVE_FETCH.into(),
+                SchedValue::Rv(lanes.into()),
+            ],
+            vec![],
         )
         .map_err(err)?;
     }
@@ -511,7 +522,6 @@ fn annotate_root(
     unroll_max_steps: &[i64],
 ) -> Result<(), String> {
     use compiler_core::ir::AttrValue;
-    use compiler_core::schedule::replay::SchedValue;
     let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
     let Ok(root) = out.get_block("root", None) else {
         return Ok(());

@@ -554,3 +554,29 @@ fn the_gpu_reference_of_a_large_workload_is_the_original_bound_to_threads() {
     let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
     runner.check(&bound).unwrap();
 }
+
+#[test]
+fn cooperative_fetch_loads_vectors_of_the_sampled_width() {
+    let module = matmul(32);
+    let target = TuneTarget::parse("webgpu").unwrap();
+    let workload = Workload::new(module.clone()).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
+    let postprocs = tessel_tune::postproc::default_postprocs(&target);
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &target).unwrap();
+    let mut vectorized = 0;
+    for seed in 0..40 {
+        let Ok((_, sch)) = materialize(&workload, &target, &postprocs, &spaces[1], true, seed)
+        else {
+            continue;
+        };
+        let text = compiler_core::ir::printer::print_module(sch.module(), &Default::default());
+        if text.contains("T.vectorized") {
+            vectorized += 1;
+            runner.check(sch.module()).unwrap();
+        }
+    }
+    assert!(vectorized > 0, "no sample loads vectors");
+}
