@@ -464,7 +464,7 @@ fn lca_path(body: &Stmt, scope: &StmtPath, a: &StmtPath, b: &StmtPath) -> StmtPa
 /// consumer's read region covered by what its producers write (blocks that
 /// overwrite what an earlier one read do not matter: TVM 0.27 accepts them).
 /// `Err` names the offending pair.
-fn check_stage_pipeline(
+pub(super) fn check_stage_pipeline(
     primitive: &str,
     body: &Stmt,
     scope_path: &StmtPath,
@@ -651,9 +651,9 @@ fn covers(
 
 /// Where a cache stage goes: the statement (scope block or loop) whose body
 /// receives it, and the position in that body's sequence.
-struct CacheLoc {
-    path: StmtPath,
-    pos: usize,
+pub(super) struct CacheLoc {
+    pub path: StmtPath,
+    pub pos: usize,
 }
 
 /// TVM's `CacheLocDetector`: right after `target`, before the first of the
@@ -764,7 +764,7 @@ fn detect_cache_loc(
 
 /// TVM's `InsertCacheStage`: `stage` at `pos` of the body of the loop or
 /// block at `loc`.
-fn insert_stage(body: &Stmt, loc: &CacheLoc, stage: Stmt) -> Stmt {
+pub(super) fn insert_stage(body: &Stmt, loc: &CacheLoc, stage: Stmt) -> Stmt {
     let Some(target) = tree::get(body, &loc.path) else {
         return body.clone();
     };
@@ -799,7 +799,7 @@ fn insert_stage(body: &Stmt, loc: &CacheLoc, stage: Stmt) -> Stmt {
 }
 
 /// Appends `buffer` to the allocations of the block at `scope`.
-fn add_alloc(body: &Stmt, scope: &StmtPath, buffer: Buffer) -> Stmt {
+pub(super) fn add_alloc(body: &Stmt, scope: &StmtPath, buffer: Buffer) -> Stmt {
     match tree::get(body, scope).map(|s| (s.kind().clone(), s.span())) {
         Some((StmtKind::BlockRealize(mut r), span)) => {
             r.block.alloc_buffers.push(buffer);

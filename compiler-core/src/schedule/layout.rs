@@ -568,63 +568,7 @@ impl Schedule {
         const P: &str = "transform_layout";
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
-        let (kind, index) = match &buffer {
-            BufferSel::Index(kind, i) => {
-                let regions = match kind {
-                    BufferIndexType::Read => &block.reads,
-                    BufferIndexType::Write => &block.writes,
-                };
-                if *i < 0 || *i as usize >= regions.len() {
-                    return Err(ScheduleError::new(
-                        P,
-                        format!(
-                            "Invalid buffer_index {i}.  Block {} has only {} {} buffers.",
-                            block.name,
-                            regions.len(),
-                            kind.name()
-                        ),
-                    )
-                    .at(path));
-                }
-                (*kind, *i)
-            }
-            BufferSel::Name(name) => {
-                let mut found: Vec<(Buffer, BufferIndexType, i64)> = Vec::new();
-                for (kind, regions) in [
-                    (BufferIndexType::Read, &block.reads),
-                    (BufferIndexType::Write, &block.writes),
-                ] {
-                    for (i, r) in regions.iter().enumerate() {
-                        if r.buffer.name == *name {
-                            match found.iter_mut().find(|(b, _, _)| *b == r.buffer) {
-                                Some(slot) => {
-                                    slot.1 = kind;
-                                    slot.2 = i as i64;
-                                }
-                                None => found.push((r.buffer.clone(), kind, i as i64)),
-                            }
-                        }
-                    }
-                }
-                match found.as_slice() {
-                    [(_, kind, i)] => (*kind, *i),
-                    [] => {
-                        return Err(ScheduleError::new(
-                            P,
-                            format!("Could not find buffer '{name}' in block '{}'", block.name),
-                        )
-                        .at(path))
-                    }
-                    _ => {
-                        return Err(ScheduleError::new(
-                            P,
-                            format!("Multiple buffers named '{name}' in block '{}'", block.name),
-                        )
-                        .at(path))
-                    }
-                }
-            }
-        };
+        let (kind, index) = select_buffer(P, block, &buffer, &path)?;
         let old = nth_access_buffer(P, block, index, kind, &path)?;
         if pad_value.is_some() {
             return Err(ScheduleError::new(
@@ -950,4 +894,72 @@ impl Schedule {
             .unwrap_or_default();
         self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))
     }
+}
+
+/// The read or write region a [`BufferSel`] names in `block`: by kind and
+/// index, or by buffer name (read regions first; a buffer both read and
+/// written counts as written).
+pub(super) fn select_buffer(
+    primitive: &str,
+    block: &Block,
+    buffer: &BufferSel,
+    path: &StmtPath,
+) -> Result<(BufferIndexType, i64)> {
+    Ok(match buffer {
+        BufferSel::Index(kind, i) => {
+            let regions = match kind {
+                BufferIndexType::Read => &block.reads,
+                BufferIndexType::Write => &block.writes,
+            };
+            if *i < 0 || *i as usize >= regions.len() {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!(
+                        "Invalid buffer_index {i}.  Block {} has only {} {} buffers.",
+                        block.name,
+                        regions.len(),
+                        kind.name()
+                    ),
+                )
+                .at(path.clone()));
+            }
+            (*kind, *i)
+        }
+        BufferSel::Name(name) => {
+            let mut found: Vec<(Buffer, BufferIndexType, i64)> = Vec::new();
+            for (kind, regions) in [
+                (BufferIndexType::Read, &block.reads),
+                (BufferIndexType::Write, &block.writes),
+            ] {
+                for (i, r) in regions.iter().enumerate() {
+                    if r.buffer.name == *name {
+                        match found.iter_mut().find(|(b, _, _)| *b == r.buffer) {
+                            Some(slot) => {
+                                slot.1 = kind;
+                                slot.2 = i as i64;
+                            }
+                            None => found.push((r.buffer.clone(), kind, i as i64)),
+                        }
+                    }
+                }
+            }
+            match found.as_slice() {
+                [(_, kind, i)] => (*kind, *i),
+                [] => {
+                    return Err(ScheduleError::new(
+                        primitive,
+                        format!("Could not find buffer '{name}' in block '{}'", block.name),
+                    )
+                    .at(path.clone()))
+                }
+                _ => {
+                    return Err(ScheduleError::new(
+                        primitive,
+                        format!("Multiple buffers named '{name}' in block '{}'", block.name),
+                    )
+                    .at(path.clone()))
+                }
+            }
+        }
+    })
 }

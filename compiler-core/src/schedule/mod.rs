@@ -24,6 +24,7 @@
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
 //! - [`cache`]: `cache_read`, `cache_write`;
+//! - [`reindex`]: `reindex`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`.
 //!
@@ -48,6 +49,7 @@ pub mod menu;
 pub mod primitives;
 pub mod query;
 pub mod reduction;
+pub mod reindex;
 pub mod replay;
 pub mod sampling;
 pub(crate) mod scope;

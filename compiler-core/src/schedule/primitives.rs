@@ -86,6 +86,9 @@ pub enum Enc {
     Plain,
     /// A boolean TVM keeps as an `Integer` attribute (`1`/`0`).
     BoolAsInt,
+    /// A buffer chosen by kind and index, printed `("read", 0)`: two JSON
+    /// attributes, the index and the kind (`0` read, `1` write).
+    IndexAndKind,
 }
 
 /// Where a parameter goes in the trace: printed as `name=value` unless said
@@ -159,6 +162,13 @@ impl Param {
     pub const fn attr(self) -> Param {
         Param {
             in_trace: InTrace::Attr(Enc::Plain),
+            ..self
+        }
+    }
+    /// An attribute with its own JSON encoding.
+    pub const fn attr_as(self, enc: Enc) -> Param {
+        Param {
+            in_trace: InTrace::Attr(enc),
             ..self
         }
     }
@@ -290,6 +300,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache::CACHE_READ,
     &cache::CACHE_WRITE,
     // Not in a menu.
+    &reindex::REINDEX,
     &loops::ADD_UNIT_LOOP,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
