@@ -15,17 +15,19 @@
 //! Every primitive checks TVM's preconditions first and returns a
 //! [`ScheduleError`] naming the rule that failed; an illegal request never
 //! changes the IR. Primitives live one group per file:
-//! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
+//! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers,
+//!   `enter_postproc`;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize` of a loop;
+//! - [`block_iters`]: `reorder_block_iter_var`;
 //! - [`tensorize`]: tensor intrinsics and `tensorize`;
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
 //! - [`cache`]: `cache_read`, `cache_write`;
 //! - [`reindex`]: `reindex`;
-//! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
+//! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`.
 //!
 //! Each primitive is declared once, next to its implementation, and listed
@@ -36,6 +38,7 @@
 //! [`Schedule::apply_traced`], after the primitive succeeded.
 
 pub mod annotate;
+pub mod block_iters;
 pub mod blockize;
 pub mod cache;
 pub mod compute_at;

@@ -301,6 +301,8 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache::CACHE_WRITE,
     // Not in a menu.
     &reindex::REINDEX,
+    &block_iters::REORDER_BLOCK_ITER_VAR,
+    &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
@@ -308,6 +310,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &sampling::SAMPLE_COMPUTE_LOCATION,
     &layout::TRANSFORM_LAYOUT,
     &layout::SET_SCOPE,
+    &layout::UNSAFE_SET_DTYPE,
     &layout::STORAGE_ALIGN,
     &annotate::ANNOTATE,
     &annotate::UNANNOTATE,
