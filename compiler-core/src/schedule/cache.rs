@@ -181,7 +181,7 @@ fn unbind(e: &Expr, realize: &BlockRealize) -> Expr {
 
 /// The loops above `path` (below its block) that lie strictly inside the
 /// statement at `limit` (every one when `limit` is the scope block).
-fn loops_below(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath, For)> {
+pub(super) fn loops_below(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath, For)> {
     enclosing_loops(body, path)
         .into_iter()
         .filter(|(p, _)| limit.is_prefix_of(p) && p.0.len() > limit.0.len())
@@ -189,14 +189,18 @@ fn loops_below(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath,
 }
 
 /// The loops above `path` (below its block) that enclose `limit` or are it.
-fn loops_outside(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath, For)> {
+pub(super) fn loops_outside(
+    body: &Stmt,
+    path: &StmtPath,
+    limit: &StmtPath,
+) -> Vec<(StmtPath, For)> {
     enclosing_loops(body, path)
         .into_iter()
         .filter(|(p, _)| p.is_prefix_of(limit))
         .collect()
 }
 
-fn analyzer_for(loops: &[(StmtPath, For)]) -> Analyzer {
+pub(super) fn analyzer_for(loops: &[(StmtPath, For)]) -> Analyzer {
     let mut ana = Analyzer::new();
     for (_, l) in loops {
         ana.bind(&l.loop_var, &Range::new(l.min.clone(), l.extent.clone()));
@@ -658,7 +662,7 @@ pub(super) struct CacheLoc {
 
 /// TVM's `CacheLocDetector`: right after `target`, before the first of the
 /// `related` blocks, in the innermost loop or block body holding both.
-fn detect_cache_loc(
+pub(super) fn detect_cache_loc(
     body: &Stmt,
     scope_path: &StmtPath,
     target: &str,
@@ -1533,7 +1537,7 @@ impl Schedule {
 }
 
 /// The children of the scope that read a buffer child `src` writes, after it.
-fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
+pub(super) fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
     let deps = dependencies(children);
     deps.raw
         .iter()
@@ -1543,7 +1547,7 @@ fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
         .collect()
 }
 
-fn single_writer_error(
+pub(super) fn single_writer_error(
     primitive: &str,
     buffer: &Buffer,
     children: &[ChildBlock],

@@ -301,6 +301,8 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache::CACHE_WRITE,
     // Not in a menu.
     &reindex::REINDEX,
+    &reindex::REINDEX_CACHE_READ,
+    &reindex::REINDEX_CACHE_WRITE,
     &block_iters::REORDER_BLOCK_ITER_VAR,
     &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
