@@ -21,7 +21,7 @@
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize` of a loop;
-//! - [`block_iters`]: `reorder_block_iter_var`;
+//! - [`block_iters`]: `reorder_block_iter_var`, `transform_block_layout`;
 //! - [`tensorize`]: tensor intrinsics and `tensorize`;
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;

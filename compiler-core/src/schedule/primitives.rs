@@ -304,6 +304,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &reindex::REINDEX_CACHE_READ,
     &reindex::REINDEX_CACHE_WRITE,
     &block_iters::REORDER_BLOCK_ITER_VAR,
+    &block_iters::TRANSFORM_BLOCK_LAYOUT,
     &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
     &tensorize::TENSORIZE,

@@ -754,15 +754,17 @@ impl Schedule {
             let bounds = crate::arith::int_set::eval_interval(&ana, e, &dom);
             match bounds.and_then(|(lo, hi)| Some((lo.as_int()?, hi.as_int()?))) {
                 Some((0, hi)) => shape.push(Expr::int(hi + 1, e.dtype())),
-                _ => return Err(ScheduleError::new(
-                    p,
-                    format!(
+                _ => {
+                    return Err(ScheduleError::new(
+                        p,
+                        format!(
                         "the index map's result `{}` does not range over [0, n) for constant n; \
                              Tessel caches into buffers indexed from 0",
                         crate::ir::printer::print_expr(e)
                     ),
-                )
-                .at(path)),
+                    )
+                    .at(path))
+                }
             }
         }
 
