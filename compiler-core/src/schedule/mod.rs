@@ -25,7 +25,7 @@
 //! - [`tensorize`]: tensor intrinsics and `tensorize`;
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
-//! - [`cache`]: `cache_read`, `cache_write`;
+//! - [`cache`]: `cache_read`, `cache_write`, `cache_inplace`;
 //! - [`reindex`]: `reindex`, `reindex_cache_read`, `reindex_cache_write`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`.

@@ -300,6 +300,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache::CACHE_READ,
     &cache::CACHE_WRITE,
     // Not in a menu.
+    &cache::CACHE_INPLACE,
     &reindex::REINDEX,
     &reindex::REINDEX_CACHE_READ,
     &reindex::REINDEX_CACHE_WRITE,
