@@ -1,4 +1,5 @@
-//! Annotations: `annotate` and `unannotate` on blocks and loops.
+//! Annotations: `annotate` and `unannotate` on blocks and loops, and
+//! `unsafe_hide_buffer_access` on a block's declared regions.
 //!
 //! As in TVM 0.27: values are integers, floats, strings, booleans, lists of
 //! them and string-keyed dictionaries; a block's annotations print as
@@ -8,6 +9,13 @@
 //! though the trace records the call). `unannotate` of a missing key is an
 //! error. The trace writes booleans as `0`/`1` and floats like C's `%.17g`
 //! (`2.0` as `2`), as TVM's does.
+//!
+//! `unsafe_hide_buffer_access(block, buf_type, buf_index_array)` drops the
+//! listed read (`buf_type="read"`) or write regions from the block's
+//! declaration; the body is untouched, so what it computes is the same, but
+//! analyses no longer see those accesses (the caller's risk, as the name
+//! says). `buf_type` must be `read` or `write` (checked first), each index in
+//! range; repeated indices count once. TVM's JSON keeps all three as inputs.
 
 use std::collections::BTreeMap;
 
@@ -219,7 +227,101 @@ fn float_g17(v: f64) -> String {
     }
 }
 
+pub(super) const UNSAFE_HIDE_BUFFER_ACCESS: Primitive = Primitive {
+    method: "unsafe_hide_buffer_access",
+    aliases: &[],
+    kind: "UnsafeHideBufferAccess",
+    params: &[
+        param("block", T::Block),
+        param("buf_type", T::Str),
+        param("buf_index_array", T::Ints).list_input(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.unsafe_hide_buffer_access_concrete(
+            args.block("block")?,
+            &args.string("buf_type")?,
+            &args.ints("buf_index_array")?,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
 impl Schedule {
+    /// `sch.unsafe_hide_buffer_access(block, buf_type, buf_index_array)`:
+    /// see the module documentation.
+    pub fn unsafe_hide_buffer_access(
+        &mut self,
+        block_rv: BlockRV,
+        buf_type: &str,
+        buf_index_array: &[i64],
+    ) -> Result<()> {
+        let indices = SchedValue::List(buf_index_array.iter().map(|&i| i.into()).collect());
+        let args = Args::typed(
+            &UNSAFE_HIDE_BUFFER_ACCESS,
+            vec![block_rv.into(), buf_type.into(), indices],
+        );
+        self.apply_traced(&UNSAFE_HIDE_BUFFER_ACCESS, args)?;
+        Ok(())
+    }
+
+    fn unsafe_hide_buffer_access_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        buf_type: &str,
+        buf_index_array: &[i64],
+    ) -> Result<()> {
+        const P: &str = "unsafe_hide_buffer_access";
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let n = match buf_type {
+            "read" => realize.block.reads.len(),
+            "write" => realize.block.writes.len(),
+            other => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "The buffer type for hide_buffer_access schedule should either be 'read' \
+                         or 'write', got {other} instead."
+                    ),
+                )
+                .at(path))
+            }
+        };
+        let mut hidden = std::collections::BTreeSet::new();
+        for &i in buf_index_array {
+            if i < 0 || i as usize >= n {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "The buffer index array for hide_buffer_access schedule should be a list \
+                         of integers between 0 and {}, got {i} instead.",
+                        n as i64 - 1
+                    ),
+                )
+                .at(path));
+            }
+            hidden.insert(i as usize);
+        }
+        let mut new = realize.clone();
+        let regions = if buf_type == "read" {
+            &mut new.block.reads
+        } else {
+            &mut new.block.writes
+        };
+        *regions = std::mem::take(regions)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !hidden.contains(i))
+            .map(|(_, r)| r)
+            .collect();
+        let span = tree::get(&self.body(P)?, &path)
+            .map(|s| s.span())
+            .unwrap_or_default();
+        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(new), span))
+    }
+
     fn annotations_of(&self, primitive: &str, target: Rv) -> Result<(tree::StmtPath, Annotations)> {
         match target {
             Rv::Block(b) => {
@@ -297,5 +399,48 @@ impl Schedule {
             );
         }
         self.set_annotations(P, &path, ann)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tvmscript::builder::parse_script;
+
+    /// Hiding accesses changes the declaration only: the body and init are
+    /// the very statements they were, so the block computes the same values.
+    #[test]
+    fn hide_buffer_access_keeps_the_body() {
+        let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((32, 8), "float32"), C: T.Buffer((16, 8), "float32")):
+    for i, j, k in T.grid(16, 8, 32):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#;
+        let module = parse_script(src).expect("parses").to_module();
+        let mut sch = Schedule::new(module).expect("schedule");
+        let b = sch.get_block("C", None).unwrap();
+        let (_, before) = sch.resolve_block("test", b).unwrap();
+        sch.unsafe_hide_buffer_access(b, "read", &[0]).unwrap();
+        let (_, after) = sch.resolve_block("test", b).unwrap();
+        assert!(after.block.body.same_node(&before.block.body));
+        assert!(after
+            .block
+            .init
+            .unwrap()
+            .same_node(&before.block.init.unwrap()));
+        let names: Vec<&str> = after
+            .block
+            .reads
+            .iter()
+            .map(|r| r.buffer.name.as_str())
+            .collect();
+        assert_eq!(names, ["B"]);
+        assert_eq!(after.block.writes.len(), 1);
     }
 }

@@ -318,6 +318,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &layout::STORAGE_ALIGN,
     &annotate::ANNOTATE,
     &annotate::UNANNOTATE,
+    &annotate::UNSAFE_HIDE_BUFFER_ACCESS,
 ];
 
 /// The primitive a method name (or alias) calls.
