@@ -18,6 +18,7 @@
 //! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers,
 //!   `enter_postproc`;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
+//! - [`merge`]: `merge` of loop nests;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize` of a loop;
@@ -49,6 +50,7 @@ pub mod layout;
 pub mod loop_kind;
 pub mod loops;
 pub mod menu;
+pub mod merge;
 pub mod primitives;
 pub mod query;
 pub mod reduction;

@@ -308,6 +308,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &block_iters::TRANSFORM_BLOCK_LAYOUT,
     &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
+    &merge::MERGE,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
     &sampling::SAMPLE_CATEGORICAL,
