@@ -311,6 +311,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &merge::MERGE,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
+    &sampling::SAMPLE_PARTITIONED_TILE,
     &sampling::SAMPLE_CATEGORICAL,
     &sampling::SAMPLE_COMPUTE_LOCATION,
     &layout::TRANSFORM_LAYOUT,
