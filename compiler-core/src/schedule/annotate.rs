@@ -1,5 +1,6 @@
 //! Annotations: `annotate` and `unannotate` on blocks and loops, and
-//! `unsafe_hide_buffer_access` on a block's declared regions.
+//! `unsafe_hide_buffer_access` and `annotate_buffer_access` on a block's
+//! declared regions.
 //!
 //! As in TVM 0.27: values are integers, floats, strings, booleans, lists of
 //! them and string-keyed dictionaries; a block's annotations print as
@@ -16,8 +17,17 @@
 //! analyses no longer see those accesses (the caller's risk, as the name
 //! says). `buf_type` must be `read` or `write` (checked first), each index in
 //! range; repeated indices count once. TVM's JSON keeps all three as inputs.
+//!
+//! `annotate_buffer_access(block, buffer_index, buf_type, gen_new_ranges)`
+//! replaces the block's `buffer_index`-th read or write region by the one
+//! `gen_new_ranges` gives: a lambda over the block's iterators returning one
+//! `(begin, end)` pair per dimension (the region `begin:end`, its extent
+//! simplified), and records the index in the block annotation
+//! `explicit_read_region` / `explicit_write_region` (appended once). The
+//! trace prints the lambda as TVM does, `lambda vi, vj: [(vi - 1, vi + 1),
+//! (vj, vj + 1)]`, and `buf_type="read"`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::replay::SchedValue;
@@ -227,6 +237,97 @@ fn float_g17(v: f64) -> String {
     }
 }
 
+pub(super) const ANNOTATE_BUFFER_ACCESS: Primitive = Primitive {
+    method: "annotate_buffer_access",
+    aliases: &[],
+    kind: "AnnotateBufferAccess",
+    params: &[
+        param("block", T::Block),
+        param("buffer_index", T::Int),
+        param("buf_type", T::Str),
+        param("gen_new_ranges", T::Any),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        let src = match args.value("gen_new_ranges")? {
+            SchedValue::Source(s) | SchedValue::Str(s) => s,
+            other => {
+                return Err(args.err(format!(
+                    "gen_new_ranges must be a lambda over the block's iterators returning (begin, end) pairs; got {}",
+                    super::primitives::describe(&other)
+                )))
+            }
+        };
+        let printed = sch.annotate_buffer_access_concrete(
+            args.block("block")?,
+            args.int("buffer_index")?,
+            &args.string("buf_type")?,
+            &src,
+        )?;
+        args.record_as("gen_new_ranges", SchedValue::Source(printed))?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+/// A `gen_new_ranges` lambda read: its parameter names and one
+/// `(begin, end)` pair per dimension.
+struct RangesLambda {
+    names: Vec<String>,
+    pairs: Vec<(Expr, Expr)>,
+}
+
+/// `lambda vi, vj: [(vi - 1, vi + 1), (vj, vj + 1)]` read over the block's
+/// iterators.
+fn parse_ranges_lambda(src: &str, iters: &[IterVar]) -> std::result::Result<RangesLambda, String> {
+    let e = syntax::parse_expr(src)
+        .map_err(|d| format!("cannot parse gen_new_ranges: {}", d.message))?;
+    let ast::ExprKind::Lambda { params, body } = &e.kind else {
+        return Err("gen_new_ranges must be a lambda, such as `lambda vi: [(vi, vi + 2)]`".into());
+    };
+    let names: Vec<String> = params
+        .posonly
+        .iter()
+        .chain(&params.args)
+        .map(|p| p.name.clone())
+        .collect();
+    if names.len() != iters.len() || params.vararg.is_some() || params.kwarg.is_some() {
+        return Err(format!(
+            "gen_new_ranges takes one parameter per block iterator ({}), not {}",
+            iters.len(),
+            names.len()
+        ));
+    }
+    let env: HashMap<String, Var> = names
+        .iter()
+        .zip(iters)
+        .map(|(n, iv)| (n.clone(), iv.var.clone()))
+        .collect();
+    let dtype = iters
+        .first()
+        .map(|iv| iv.var.dtype())
+        .unwrap_or(DataType::i32());
+    let items = match &body.kind {
+        ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => items,
+        _ => return Err("gen_new_ranges must return a list of (begin, end) pairs".into()),
+    };
+    let mut pairs = Vec::new();
+    for item in items {
+        let (ast::ExprKind::Tuple(pair) | ast::ExprKind::List(pair)) = &item.kind else {
+            return Err("each range of gen_new_ranges is a (begin, end) pair".into());
+        };
+        let [b, e] = pair.as_slice() else {
+            return Err("each range of gen_new_ranges is a (begin, end) pair".into());
+        };
+        pairs.push((
+            super::layout::lambda_expr(b, &env, dtype, 0)?,
+            super::layout::lambda_expr(e, &env, dtype, 0)?,
+        ));
+    }
+    Ok(RangesLambda { names, pairs })
+}
+
 pub(super) const UNSAFE_HIDE_BUFFER_ACCESS: Primitive = Primitive {
     method: "unsafe_hide_buffer_access",
     aliases: &[],
@@ -265,6 +366,132 @@ impl Schedule {
         );
         self.apply_traced(&UNSAFE_HIDE_BUFFER_ACCESS, args)?;
         Ok(())
+    }
+
+    /// `sch.annotate_buffer_access(block, buffer_index, buf_type,
+    /// gen_new_ranges)`: see the module documentation; `gen_new_ranges` is
+    /// the lambda's source text.
+    pub fn annotate_buffer_access(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        buf_type: &str,
+        gen_new_ranges: &str,
+    ) -> Result<()> {
+        let args = Args::typed(
+            &ANNOTATE_BUFFER_ACCESS,
+            vec![
+                block_rv.into(),
+                buffer_index.into(),
+                buf_type.into(),
+                SchedValue::Source(gen_new_ranges.to_string()),
+            ],
+        );
+        self.apply_traced(&ANNOTATE_BUFFER_ACCESS, args)?;
+        Ok(())
+    }
+
+    /// Returns the lambda as the trace prints it.
+    fn annotate_buffer_access_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        buf_type: &str,
+        src: &str,
+    ) -> Result<String> {
+        const P: &str = "annotate_buffer_access";
+        use super::cache::{nth_access_buffer, BufferIndexType};
+        let Some(kind) = BufferIndexType::parse(buf_type) else {
+            return Err(ScheduleError::new(
+                P,
+                format!("Invalid buf_type: {buf_type}. Expected 'read' or 'write'."),
+            ));
+        };
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let buffer = nth_access_buffer(P, &realize.block, buffer_index, kind, &path)?;
+        let RangesLambda { names, pairs } = parse_ranges_lambda(src, &realize.block.iter_vars)
+            .map_err(|m| ScheduleError::new(P, m).at(path.clone()))?;
+        if pairs.len() != buffer.shape.len() {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "gen_new_ranges gives {} ranges but buffer {} has {} dimensions",
+                    pairs.len(),
+                    buffer.name,
+                    buffer.shape.len()
+                ),
+            )
+            .at(path));
+        }
+        let ana = crate::arith::Analyzer::new();
+        let pairs: Vec<(Expr, Expr)> = pairs
+            .into_iter()
+            .map(|(b, e)| (ana.simplify(&b), ana.simplify(&e)))
+            .collect();
+        let region = BufferRegion {
+            buffer: buffer.clone(),
+            region: pairs
+                .iter()
+                .map(|(b, e)| {
+                    Range::new(
+                        b.clone(),
+                        ana.simplify(&Expr::binary(BinOp::Sub, e.clone(), b.clone())),
+                    )
+                })
+                .collect(),
+        };
+        let mut new = realize.clone();
+        let key = match kind {
+            BufferIndexType::Read => {
+                new.block.reads[buffer_index as usize] = region;
+                "explicit_read_region"
+            }
+            BufferIndexType::Write => {
+                new.block.writes[buffer_index as usize] = region;
+                "explicit_write_region"
+            }
+        };
+        let entry = new
+            .block
+            .annotations
+            .entry(key.to_string())
+            .or_insert_with(|| AttrValue::Array(Vec::new()));
+        match entry {
+            AttrValue::Array(items) => {
+                if !items
+                    .iter()
+                    .any(|x| matches!(x, AttrValue::Int(i) if *i == buffer_index))
+                {
+                    items.push(AttrValue::Int(buffer_index));
+                }
+            }
+            _ => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!("the block's `{key}` annotation is not a list of buffer indices"),
+                )
+                .at(path))
+            }
+        }
+        let span = tree::get(&self.body(P)?, &path)
+            .map(|s| s.span())
+            .unwrap_or_default();
+        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(new), span))?;
+        let printed: Vec<String> = pairs
+            .iter()
+            .map(|(b, e)| {
+                format!(
+                    "({}, {})",
+                    crate::ir::printer::print_expr(b),
+                    crate::ir::printer::print_expr(e)
+                )
+            })
+            .collect();
+        Ok(format!(
+            "lambda {}: [{}]",
+            names.join(", "),
+            printed.join(", ")
+        ))
     }
 
     fn unsafe_hide_buffer_access_concrete(

@@ -185,7 +185,7 @@ impl IndexMap {
     }
 }
 
-fn lambda_expr(
+pub(super) fn lambda_expr(
     e: &ast::Expr,
     env: &HashMap<String, Var>,
     dtype: DataType,

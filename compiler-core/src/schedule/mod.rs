@@ -29,7 +29,8 @@
 //! - [`cache`]: `cache_read`, `cache_write`, `cache_inplace`;
 //! - [`reindex`]: `reindex`, `reindex_cache_read`, `reindex_cache_write`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
-//! - [`annotate`]: `annotate`, `unannotate`, `unsafe_hide_buffer_access`.
+//! - [`annotate`]: `annotate`, `unannotate`, `unsafe_hide_buffer_access`,
+//!   `annotate_buffer_access`.
 //!
 //! Each primitive is declared once, next to its implementation, and listed
 //! in [`primitives::PRIMITIVES`]: its name, parameters, TVM instruction kind

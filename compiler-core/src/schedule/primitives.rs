@@ -321,6 +321,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &annotate::ANNOTATE,
     &annotate::UNANNOTATE,
     &annotate::UNSAFE_HIDE_BUFFER_ACCESS,
+    &annotate::ANNOTATE_BUFFER_ACCESS,
 ];
 
 /// The primitive a method name (or alias) calls.

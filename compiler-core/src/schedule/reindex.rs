@@ -259,8 +259,8 @@ impl Schedule {
             pos = path.0[first];
             first += 1;
         }
-        for d in first..chain.len() - 1 {
-            if !matches!(chain[d].kind(), StmtKind::For(_)) {
+        for link in chain.iter().take(chain.len() - 1).skip(first) {
+            if !matches!(link.kind(), StmtKind::For(_)) {
                 return Err(ScheduleError::new(
                     P,
                     format!(
