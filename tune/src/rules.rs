@@ -19,8 +19,12 @@
 //!   the postprocessors turn them into loop kinds.
 //! - [`ScheduleRule::RandomComputeLocation`]: spatial blocks that are not
 //!   outputs move to a sampled loop (`sample_compute_location` + `compute_at`).
+//! - [`ScheduleRule::AutoBind`] (GPU): a block no other rule bound to
+//!   threads gets its spatial loops fused, split by a sampled thread count
+//!   and bound.
 
 use compiler_core::ir::{BlockRealize, IterKind, PrimFunc, Stmt, StmtKind};
+use compiler_core::schedule::replay::SchedValue;
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
 use crate::target::TuneTarget;
@@ -29,7 +33,8 @@ use crate::target::TuneTarget;
 pub const ANN_PARALLEL: &str = "meta_schedule.parallel";
 pub const ANN_VECTORIZE: &str = "meta_schedule.vectorize";
 pub const ANN_UNROLL: &str = "meta_schedule.unroll_explicit";
-/// On a shared-memory cache block: fetch it with the block's threads.
+/// On a shared-memory cache block: fetch it with the block's threads, in
+/// vectors of the annotated width.
 pub const ANN_COOPERATIVE_FETCH: &str = "meta_schedule.cooperative_fetch";
 
 /// One schedule rule (see the module docs).
@@ -46,6 +51,14 @@ pub enum ScheduleRule {
         unroll_max_steps: Vec<i64>,
     },
     RandomComputeLocation,
+    /// GPU: a block left outside every thread binding (an elementwise block
+    /// no rule tiled) has its outer spatial loops fused, split by a sampled
+    /// thread count and bound to `blockIdx.x`/`threadIdx.x`.
+    AutoBind {
+        /// Threads per block sampled uniformly (TVM: 32 … 1024, within the
+        /// target's limit).
+        thread_extents: Vec<i64>,
+    },
 }
 
 /// TVM's default rules for the target, in the order they apply.
@@ -56,6 +69,12 @@ pub fn default_rules(target: &TuneTarget) -> Vec<ScheduleRule> {
             max_jobs_per_core: -1,
             max_vectorize_extent: -1,
             unroll_max_steps: vec![0, 16, 64, 512, 1024],
+        });
+        rules.push(ScheduleRule::AutoBind {
+            thread_extents: [32, 64, 128, 256, 512, 1024]
+                .into_iter()
+                .filter(|t| *t <= target.max_threads_per_block)
+                .collect(),
         });
     } else {
         rules.push(ScheduleRule::ParallelVectorizeUnroll {
@@ -167,6 +186,7 @@ impl ScheduleRule {
             ScheduleRule::MultiLevelTiling => "MultiLevelTiling",
             ScheduleRule::ParallelVectorizeUnroll { .. } => "ParallelizeVectorizeUnroll",
             ScheduleRule::RandomComputeLocation => "RandomComputeLocation",
+            ScheduleRule::AutoBind { .. } => "AutoBind",
         }
     }
 
@@ -271,8 +291,91 @@ impl ScheduleRule {
                     Err(_) => Ok(vec![sch.clone()]),
                 }
             }
+            ScheduleRule::AutoBind { thread_extents } => {
+                if thread_extents.is_empty() || is_thread_bound(&func, block) {
+                    return Ok(vec![sch.clone()]);
+                }
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                let probs = vec![1.0 / thread_extents.len() as f64; thread_extents.len()];
+                let threads = out
+                    .sample_categorical(thread_extents, &probs, None)
+                    .map_err(|e| e.to_string())?;
+                match bind_spatial(&mut out, b, Factor::Sampled(threads)) {
+                    Ok(true) => Ok(vec![out]),
+                    _ => Ok(vec![sch.clone()]),
+                }
+            }
         }
     }
+}
+
+/// Whether block `name` sits under a thread-bound loop.
+fn is_thread_bound(func: &PrimFunc, name: &str) -> bool {
+    fn walk(s: &Stmt, name: &str, bound: bool) -> Option<bool> {
+        match s.kind() {
+            StmtKind::For(l) => walk(&l.body, name, bound || l.thread_tag.is_some()),
+            StmtKind::BlockRealize(br) if br.block.name == name => Some(bound),
+            _ => {
+                let mut found = None;
+                s.for_each_child(|c| {
+                    if found.is_none() {
+                        found = walk(c, name, bound);
+                    }
+                });
+                found
+            }
+        }
+    }
+    walk(&func.body, name, false).unwrap_or(false)
+}
+
+/// Binds `block` to GPU threads (TVM's AutoBind): its leading spatial loops
+/// fused, split by `threads` and bound to `blockIdx.x` and `threadIdx.x`.
+/// `Ok(false)` when the block has no leading spatial loop.
+pub fn bind_spatial(
+    sch: &mut Schedule,
+    block: BlockRV,
+    threads: Factor,
+) -> Result<bool, compiler_core::schedule::ScheduleError> {
+    let Some(loops) = classify_loops(sch, block) else {
+        return Ok(false);
+    };
+    let spatial: Vec<LoopRV> = loops
+        .iter()
+        .take_while(|(_, u)| *u == LoopUse::Spatial)
+        .map(|(l, _)| *l)
+        .collect();
+    if spatial.is_empty() {
+        return Ok(false);
+    }
+    let fused = if spatial.len() == 1 {
+        spatial[0]
+    } else {
+        sch.fuse(&spatial, true)?
+    };
+    let parts = sch.split(fused, &[Factor::Infer, threads], true)?;
+    sch.bind(parts[0], "blockIdx.x")?;
+    sch.bind(parts[1], "threadIdx.x")?;
+    Ok(true)
+}
+
+/// `module` with every block outside a thread binding bound by
+/// [`bind_spatial`] to `threads` threads: the unscheduled program in a form
+/// the GPU backend builds (the runner's reference for large workloads).
+pub fn bind_for_gpu(
+    module: &compiler_core::ir::IRModule,
+    threads: i64,
+) -> Result<compiler_core::ir::IRModule, String> {
+    let mut sch = Schedule::new(module.clone()).map_err(|e| e.to_string())?;
+    let func = current_func(&sch).ok_or("the module has no function")?;
+    for name in block_names(&func) {
+        if name == "root" || is_thread_bound(&current_func(&sch).unwrap_or(func.clone()), &name) {
+            continue;
+        }
+        let b = sch.get_block(&name, None).map_err(|e| e.to_string())?;
+        bind_spatial(&mut sch, b, Factor::Const(threads)).map_err(|e| e.to_string())?;
+    }
+    Ok(sch.module().clone())
 }
 
 /// Splits every loop of `loops` into `levels` tiles (sampled) and returns the
@@ -374,10 +477,9 @@ fn tile_gpu(
     let cw = sch.cache_write(block, 0, "local", &[]).map_err(err)?;
     sch.reverse_compute_at(cw, tx, true, -1).map_err(err)?;
     // Two spaces: inputs read from global memory, and every input staged
-    // in shared memory at the outer reduction tile. (Tessel's region
-    // analysis does not narrow a cache under the fused block loop yet, so
-    // the staged copies can exceed the shared-memory limit; the first
-    // space keeps the search going where VerifyGPUCode rejects them.)
+    // in shared memory at the outer reduction tile (the cache is allocated
+    // whole; lowering compacts it to one workgroup's tile, and
+    // VerifyGPUCode checks that tile against the shared-memory limit).
     let without_shared = sch.clone();
     let Some(r0) = r[0].last().copied() else {
         return Ok(vec![sch]);
@@ -392,10 +494,19 @@ fn tile_gpu(
             .cache_read(block, i as i64, "shared", &[])
             .map_err(err)?;
         sch.compute_at(cr, r0, true, -1).map_err(err)?;
-        sch.annotate(
-            cr.into(),
-            ANN_COOPERATIVE_FETCH,
-            compiler_core::ir::AttrValue::Int(1),
+        // Each thread's loads are vectors of a sampled width (TVM samples
+        // 1–4; WGSL has vec2 and vec4 loads, so 1, 2 or 4).
+        let lanes = sch
+            .sample_categorical(&[1, 2, 4], &[1.0 / 3.0; 3], None)
+            .map_err(err)?;
+        sch.call(
+            "annotate",
+            vec![
+                SchedValue::Rv(cr.into()),
+                ANN_COOPERATIVE_FETCH.into(),
+                SchedValue::Rv(lanes.into()),
+            ],
+            vec![],
         )
         .map_err(err)?;
     }
@@ -411,7 +522,6 @@ fn annotate_root(
     unroll_max_steps: &[i64],
 ) -> Result<(), String> {
     use compiler_core::ir::AttrValue;
-    use compiler_core::schedule::replay::SchedValue;
     let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
     let Ok(root) = out.get_block("root", None) else {
         return Ok(());
