@@ -38,6 +38,7 @@ fn every_course_script_has_a_test() {
         "te_lesson.py",
         "te_lesson_port.py",
         "te_api_surface.py",
+        "tvm027_schedule_primitives.py",
         // Graph-layer scripts: tested in script_relax.rs.
         "relax_mlp_digits.py",
         "relax_book_ch7_mutators.py",
@@ -79,6 +80,11 @@ fn tutorial_tensorir_blitz() {
 #[test]
 fn tvm_api_surface() {
     check("tvm_api_surface.py");
+}
+
+#[test]
+fn tvm027_schedule_primitives() {
+    check("tvm027_schedule_primitives.py");
 }
 
 #[test]
