@@ -1849,6 +1849,132 @@ fn structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
     ))
 }
 
+/// `tvm.s_tir.schedule.testing.assert_structural_equal_ignore_global_symbol`:
+/// structural equality with the `global_symbol` attribute left out.
+fn assert_structural_equal_ignore_global_symbol(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let func = "assert_structural_equal_ignore_global_symbol";
+    let lhs = a.req(0, "func1", func)?;
+    let rhs = a.req(1, "func2", func)?;
+    let map_free_vars = match a.take(2, "map_free_vars") {
+        Some(v) => it.truthy(&v)?,
+        None => false,
+    };
+    let opts = EqualOptions {
+        map_free_vars,
+        ignore_global_symbol: true,
+        ..EqualOptions::default()
+    };
+    let r = match (ir_node(&lhs)?, ir_node(&rhs)?) {
+        ((Some(x), _), (Some(y), _)) => ir_equal(&x, &y, opts),
+        ((_, Some(x)), (_, Some(y))) => ir_equal(&*x, &*y, opts),
+        _ => {
+            return Err(PyErr::value_error(
+                "StructuralEqual check failed: lhs and rhs are different kinds of IR",
+            ))
+        }
+    };
+    r.map(|()| Value::None).map_err(|m| {
+        PyErr::value_error(format!(
+            "StructuralEqual check failed, caused by lhs at {path}:\n{lhs}\nand rhs at {path}:\n{rhs}\n{msg}",
+            path = m.path,
+            lhs = m.lhs,
+            rhs = m.rhs,
+            msg = m.message
+        ))
+    })
+}
+
+/// `tvm.s_tir.schedule.testing.verify_trace_roundtrip(sch, mod, *,
+/// debug_mask, text_format)`: replays `sch`'s trace on a fresh schedule of
+/// `mod` — through its Python text (`"python"`) and through the recorded
+/// instructions (`"json"`) — and checks the result and the new trace equal
+/// the old ones, as TVM does. Returns the fresh schedule.
+fn verify_trace_roundtrip(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let func = "verify_trace_roundtrip";
+    let sch_v = a.req(0, "sch", func)?;
+    let mod_v = a.req(1, "mod", func)?;
+    let _ = a.take_kw("debug_mask");
+    let formats: Vec<String> = match a.take_kw("text_format") {
+        None => vec!["python".into(), "json".into()],
+        Some(Value::Str(s)) => vec![s.to_string()],
+        Some(v) => {
+            let mut out = Vec::new();
+            for x in it.items_of(&v)? {
+                match x {
+                    Value::Str(s) => out.push(s.to_string()),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "text_format must be strings, not {}",
+                            other.type_name()
+                        )))
+                    }
+                }
+            }
+            out
+        }
+    };
+    a.done(func, 2)?;
+    let Some(Obj::Schedule(old)) = obj_of(&sch_v) else {
+        return Err(PyErr::type_error(format!(
+            "{func}: `sch` must be a Schedule, not {}",
+            sch_v.type_name()
+        )));
+    };
+    let (module, ir_dialect) = module_arg(&mod_v, func)?;
+    let old = old.borrow();
+    let old_text = old.sch.trace().python(old.sch.dialect);
+    let mut fresh = None;
+    for format in &formats {
+        let mut sch = Schedule::with_seed(module.clone(), 0).map_err(schedule_error)?;
+        sch.dialect = old.sch.dialect;
+        sch.ir_dialect = ir_dialect;
+        match format.as_str() {
+            "python" => {
+                compiler_core::schedule::replay::run_python(&mut sch, &old_text).map_err(|d| {
+                    PyErr::new(
+                        ExcKind::AssertionError,
+                        format!("replaying the trace's Python text failed: {}", d.message),
+                    )
+                })?;
+            }
+            "json" => sch.replay(old.sch.trace(), false).map_err(schedule_error)?,
+            other => {
+                return Err(PyErr::new(
+                    ExcKind::AssertionError,
+                    format!("Unknown text format: {other}"),
+                ))
+            }
+        }
+        if let Err(m) = ir_equal(sch.module(), old.sch.module(), EqualOptions::default()) {
+            return Err(PyErr::value_error(format!(
+                "StructuralEqual check failed after replaying the trace ({format}), caused by lhs at {path}:\n{lhs}\nand rhs at {path}:\n{rhs}\n{msg}",
+                path = m.path,
+                lhs = m.lhs,
+                rhs = m.rhs,
+                msg = m.message
+            )));
+        }
+        let new_text = sch.trace().python(sch.dialect);
+        if new_text != old_text {
+            return Err(PyErr::new(
+                ExcKind::AssertionError,
+                format!("the replayed trace differs:\n{new_text}\nvs\n{old_text}"),
+            ));
+        }
+        fresh = Some(sch);
+    }
+    let Some(sch) = fresh else {
+        return Ok(Value::None);
+    };
+    it.next_id += 1;
+    Ok(host(Obj::Schedule(RefCell::new(SchedObj {
+        sch,
+        original: module,
+        ir_dialect,
+        id: it.next_id,
+    }))))
+}
+
 fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
     for v in a.pos.iter_mut() {
         if let Some(arr) = v.host().and_then(|o| o.to_array()) {
@@ -1908,9 +2034,34 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
+    let schedule_testing = module_with_note(
+        "tvm.s_tir.schedule.testing",
+        vec![
+            (
+                "verify_trace_roundtrip",
+                builtin(
+                    "tvm.s_tir.schedule.testing.verify_trace_roundtrip",
+                    verify_trace_roundtrip,
+                ),
+            ),
+            (
+                "assert_structural_equal_ignore_global_symbol",
+                builtin(
+                    "tvm.s_tir.schedule.testing.assert_structural_equal_ignore_global_symbol",
+                    assert_structural_equal_ignore_global_symbol,
+                ),
+            ),
+            (
+                "assert_structural_equal",
+                builtin("tvm.ir.assert_structural_equal", assert_structural_equal),
+            ),
+        ],
+        None,
+    );
     let s_tir_schedule = module_with_note(
         "tvm.s_tir.schedule",
         vec![
+            ("testing", schedule_testing.clone()),
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
             ("TensorIntrin", intrin_cls.clone()),
@@ -2084,6 +2235,7 @@ pub fn install(it: &mut Interp) {
         ("tvm.tir.schedule", tir_schedule),
         ("tvm.s_tir", s_tir),
         ("tvm.s_tir.schedule", s_tir_schedule),
+        ("tvm.s_tir.schedule.testing", schedule_testing),
         ("tvm.tirx", tirx),
         ("tvm.script", script),
         ("tvm.script.tir", script_tir),

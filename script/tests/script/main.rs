@@ -10,6 +10,7 @@ mod lang;
 mod pygments;
 mod relax;
 mod sandbox;
+mod schedule_testing;
 mod support;
 mod te;
 mod te_schedule;
