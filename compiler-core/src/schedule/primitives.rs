@@ -309,6 +309,8 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
     &merge::MERGE,
+    &padding::DECOMPOSE_PADDING,
+    &padding::CAN_DECOMPOSE_PADDING,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
     &sampling::SAMPLE_PARTITIONED_TILE,
