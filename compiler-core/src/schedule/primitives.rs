@@ -311,6 +311,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &merge::MERGE,
     &padding::DECOMPOSE_PADDING,
     &padding::CAN_DECOMPOSE_PADDING,
+    &pad_einsum::PAD_EINSUM,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
     &sampling::SAMPLE_PARTITIONED_TILE,
