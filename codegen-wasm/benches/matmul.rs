@@ -16,7 +16,9 @@
 //! 4. Tuning time: the book's ch.4 §4.5 tuning (`MyModule`, 128³ matmul, 64
 //!    trials of the default space, one thread), end to end.
 //!    With `BENCH_TUNE_TRIALS=N`, part 1 also runs (t), the program the
-//!    auto-tuner finds in N trials for the 1024³ matmul, one thread.
+//!    auto-tuner finds in N trials for the 1024³ matmul, one thread;
+//!    `BENCH_TUNED_TRACE=file` runs (t) from the trace a tuning printed
+//!    (`tessel tune`) instead of tuning again.
 //! 5. The f32x4 arithmetic peak (mul + add, and relaxed FMA) of wasmtime on
 //!    this machine, one thread: what the matmul figures read against.
 //!
@@ -191,6 +193,18 @@ fn main() {
             label: format!("(t) tuned, {tune_trials} trials"),
             sched: None,
             module: Some(module),
+            llvm_fn: "mm_best",
+            fma: false,
+            threads: 1,
+        });
+    } else if let (Ok(path), true) = (std::env::var("BENCH_TUNED_TRACE"), want("t")) {
+        // A trace an earlier tuning printed (`tessel tune`), replayed here.
+        let trace = std::fs::read_to_string(&path).expect("BENCH_TUNED_TRACE");
+        variants.push(Variant {
+            key: "t".into(),
+            label: "(t) tuned (trace)".into(),
+            sched: Some(trace),
+            module: None,
             llvm_fn: "mm_best",
             fma: false,
             threads: 1,

@@ -19,6 +19,9 @@
 //!   the postprocessors turn them into loop kinds.
 //! - [`ScheduleRule::RandomComputeLocation`]: spatial blocks that are not
 //!   outputs move to a sampled loop (`sample_compute_location` + `compute_at`).
+//! - [`ScheduleRule::AddRFactor`] (CPU): a reduction with too little
+//!   spatial work for the cores gets `rfactor`ed along a split of its
+//!   reduction loops (two more spaces).
 //! - [`ScheduleRule::AutoBind`] (GPU): a block no other rule bound to
 //!   threads gets its spatial loops fused, split by a sampled thread count
 //!   and bound.
@@ -51,6 +54,18 @@ pub enum ScheduleRule {
         unroll_max_steps: Vec<i64>,
     },
     RandomComputeLocation,
+    /// CPU: a reduction whose spatial loops are too short to keep the cores
+    /// busy (and shorter than its reduction) is split along its fused
+    /// reduction loop and `rfactor`ed, so the partial sums are spatial and
+    /// can be parallelized and vectorized (TVM's `AddRFactor`). Two extra
+    /// spaces: the outer or the inner part of the split becomes the factor
+    /// axis; the original stays a space of its own.
+    AddRFactor {
+        /// Parallel jobs per core (TVM: 16).
+        max_jobs_per_core: i64,
+        /// Largest inner factor of the split (TVM: 64).
+        max_innermost_factor: i64,
+    },
     /// GPU: a block left outside every thread binding (an elementwise block
     /// no rule tiled) has its outer spatial loops fused, split by a sampled
     /// thread count and bound to `blockIdx.x`/`threadIdx.x`.
@@ -77,6 +92,13 @@ pub fn default_rules(target: &TuneTarget) -> Vec<ScheduleRule> {
                 .collect(),
         });
     } else {
+        rules.insert(
+            1,
+            ScheduleRule::AddRFactor {
+                max_jobs_per_core: 16,
+                max_innermost_factor: 64,
+            },
+        );
         rules.push(ScheduleRule::ParallelVectorizeUnroll {
             max_jobs_per_core: 16,
             max_vectorize_extent: 64,
@@ -187,6 +209,7 @@ impl ScheduleRule {
             ScheduleRule::ParallelVectorizeUnroll { .. } => "ParallelizeVectorizeUnroll",
             ScheduleRule::RandomComputeLocation => "RandomComputeLocation",
             ScheduleRule::AutoBind { .. } => "AutoBind",
+            ScheduleRule::AddRFactor { .. } => "AddRFactor",
         }
     }
 
@@ -291,6 +314,42 @@ impl ScheduleRule {
                     Err(_) => Ok(vec![sch.clone()]),
                 }
             }
+            ScheduleRule::AddRFactor {
+                max_jobs_per_core,
+                max_innermost_factor,
+            } => {
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                let Some(loops) = classify_loops(&mut out, b) else {
+                    return Ok(vec![sch.clone()]);
+                };
+                let extent = |out: &Schedule, l: LoopRV| {
+                    out.resolve_loop("get_loops", l)
+                        .ok()
+                        .and_then(|(_, f)| f.extent.as_int())
+                };
+                let (mut spatial, mut reduce) = (1i64, 1i64);
+                for (l, u) in &loops {
+                    let Some(e) = extent(&out, *l) else {
+                        return Ok(vec![sch.clone()]);
+                    };
+                    match u {
+                        LoopUse::Spatial => spatial *= e,
+                        LoopUse::Reduce => reduce *= e,
+                        LoopUse::Unused => {}
+                    }
+                }
+                let max_parallel = max_jobs_per_core * target.num_cores;
+                if reduce <= 1 || spatial >= max_parallel || spatial >= reduce {
+                    return Ok(vec![sch.clone()]);
+                }
+                match add_rfactor(out, &loops, *max_innermost_factor) {
+                    Ok(mut spaces) => {
+                        spaces.insert(0, sch.clone());
+                        Ok(spaces)
+                    }
+                    Err(_) => Ok(vec![sch.clone()]),
+                }
+            }
             ScheduleRule::AutoBind { thread_extents } => {
                 if thread_extents.is_empty() || is_thread_bound(&func, block) {
                     return Ok(vec![sch.clone()]);
@@ -307,6 +366,45 @@ impl ScheduleRule {
             }
         }
     }
+}
+
+/// [`ScheduleRule::AddRFactor`]'s rewrite: the reduction loops moved
+/// innermost and fused, split in two by a sampled tile, and each part in
+/// turn made the factor axis of an `rfactor` (two schedules).
+fn add_rfactor(
+    mut sch: Schedule,
+    loops: &[(LoopRV, LoopUse)],
+    max_innermost_factor: i64,
+) -> Result<Vec<Schedule>, compiler_core::schedule::ScheduleError> {
+    let spatial: Vec<LoopRV> = loops
+        .iter()
+        .filter(|(_, u)| *u != LoopUse::Reduce)
+        .map(|(l, _)| *l)
+        .collect();
+    let reduce: Vec<LoopRV> = loops
+        .iter()
+        .filter(|(_, u)| *u == LoopUse::Reduce)
+        .map(|(l, _)| *l)
+        .collect();
+    let order: Vec<LoopRV> = spatial.iter().chain(&reduce).copied().collect();
+    if order.iter().zip(loops).any(|(a, (b, _))| a != b) {
+        sch.reorder(&order)?;
+    }
+    let fused = match reduce.as_slice() {
+        [one] => *one,
+        many => sch.fuse(many, true)?,
+    };
+    let factors = sch.sample_perfect_tile(fused, 2, max_innermost_factor, None)?;
+    let factors: Vec<Factor> = factors.into_iter().map(Factor::Sampled).collect();
+    let parts = sch.split(fused, &factors, true)?;
+    let mut out = Vec::new();
+    for part in parts {
+        let mut with = sch.clone();
+        if with.rfactor(part, 0).is_ok() {
+            out.push(with);
+        }
+    }
+    Ok(out)
 }
 
 /// Whether block `name` sits under a thread-bound loop.

@@ -580,3 +580,54 @@ fn cooperative_fetch_loads_vectors_of_the_sampled_width() {
     }
     assert!(vectorized > 0, "no sample loads vectors");
 }
+
+/// `B[i] = sum_k A[i, k]`: 4 rows of 512, too few rows for the cores.
+fn row_sum() -> IRModule {
+    parse_script(
+        r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((4, 512), "float32"), B: T.Buffer((4,), "float32")):
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    for i, k in T.grid(4, 512):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + A[vi, vk]
+"#,
+    )
+    .map(|p| p.to_module())
+    .unwrap_or_else(|d| panic!("{}", d.message))
+}
+
+#[test]
+fn post_order_apply_cpu_row_sum_spaces_add_rfactor() {
+    let module = row_sum();
+    let target = cpu();
+    let workload = Workload::new(module.clone()).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
+    let text = traces_text(&spaces);
+    // The reduction as it is, and rfactor'ed on the outer and on the inner
+    // part of its split (each then tiled by MultiLevelTiling).
+    assert_eq!(spaces.len(), 9, "{text}");
+    assert_eq!(
+        text.matches("sch.rfactor(loop=l5, factor_axis=0)").count(),
+        3,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("sch.rfactor(loop=l6, factor_axis=0)").count(),
+        3,
+        "{text}"
+    );
+    assert_golden("tests/data/cpu_row_sum_spaces.py", &text);
+    check_samples(&module, &target, &spaces, 2);
+    // A matmul has spatial work enough: no rfactor.
+    let matmul_spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&Workload::new(matmul(64)).unwrap(), &target, 1)
+        .unwrap();
+    assert!(!traces_text(&matmul_spaces).contains("rfactor"));
+}
