@@ -31,13 +31,18 @@ use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
 use web_ui::share::SavedState;
-use web_ui::{diff, highlight, ir_view, share};
+use web_ui::tuning::TuneUpdate;
+use web_ui::{diff, highlight, ir_view, share, tuning};
 use worker_client::Channel;
 
 /// Debounce between the last keystroke and a compile.
 const DEBOUNCE_MS: u64 = 200;
 /// Runs per "Run" (the median is reported).
 const REPEATS: u32 = 5;
+/// How long the tuning worker may stay silent (measuring one candidate)
+/// before the candidate counts as a runaway: the worker is stopped and the
+/// candidate recorded as failed.
+const TUNE_SILENCE_MS: f64 = 20_000.0;
 
 /// The panes, in layout order: left column, then right column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +186,22 @@ struct Ctx {
     compiler: StoredValue<Option<Rc<Channel>>, LocalStorage>,
     runner: StoredValue<Option<Rc<Channel>>, LocalStorage>,
     debounce: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+    /// The Tune action: its last update, whether it runs, its settings and
+    /// its worker.
+    tune: RwSignal<Option<TuneUpdate>>,
+    tuning: RwSignal<bool>,
+    tune_trials: RwSignal<u32>,
+    tuner: StoredValue<Option<Tuner>, LocalStorage>,
+}
+
+/// A running tuning: its own worker (a full worker, so typing and Run stay
+/// with the others), the watchdog, when it last spoke and the record to
+/// keep if it falls silent.
+struct Tuner {
+    worker: web_sys::Worker,
+    watchdog: Option<IntervalHandle>,
+    last_ms: f64,
+    if_silent: Option<(String, String)>,
 }
 
 fn now_ms() -> f64 {
@@ -386,6 +407,112 @@ impl Ctx {
         self.log("info", "run stopped");
     }
 
+    /// Starts a tuning of the script in a fresh tuning worker; the records
+    /// kept in localStorage go with it.
+    fn start_tune(&self) {
+        self.stop_tune(None);
+        let ctx = *self;
+        let worker = match web_sys::Worker::new("./worker_loader.js") {
+            Ok(w) => w,
+            Err(e) => return self.log("error", format!("could not start the tuning worker: {e:?}")),
+        };
+        let request = Request::Tune {
+            id: 1,
+            source: self.source.get_untracked(),
+            target: "wasm".into(),
+            trials: self.tune_trials.get_untracked(),
+            stored: share::prefs_with_prefix(tuning::STORE_PREFIX),
+        };
+        let request = serde_json::to_string(&request).unwrap_or_default();
+        let to = worker.clone();
+        let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            match ev.data().as_string().and_then(|t| serde_json::from_str::<Response>(&t).ok()) {
+                Some(Response::Ready) => {
+                    let _ = to.post_message(&JsValue::from_str(&request));
+                }
+                Some(Response::Tuning { update, .. }) => ctx.on_tune_update(update),
+                _ => {}
+            }
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        let onerror = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
+            ev.prevent_default();
+            ctx.stop_tune(Some(format!("the tuning worker stopped: {}", ev.message())));
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        onerror.forget();
+        let watchdog = set_interval_with_handle(
+            move || {
+                let silent = ctx.tuner.with_value(|t| t.as_ref().is_some_and(|t| now_ms() - t.last_ms > TUNE_SILENCE_MS));
+                if silent {
+                    ctx.stop_tune(Some(format!(
+                        "a candidate ran over {} s: the tuning stopped and the candidate is recorded as failed (Start resumes)",
+                        TUNE_SILENCE_MS / 1000.0
+                    )));
+                }
+            },
+            Duration::from_secs(1),
+        )
+        .ok();
+        self.tuner.set_value(Some(Tuner { worker, watchdog, last_ms: now_ms(), if_silent: None }));
+        self.tuning.set(true);
+    }
+
+    fn on_tune_update(&self, update: TuneUpdate) {
+        if !update.append.is_empty() && !share::append_pref(&update.key, &update.append) {
+            self.log("error", "the tuning records could not be kept: localStorage is full");
+        }
+        self.tuner.update_value(|t| {
+            if let Some(t) = t {
+                t.last_ms = now_ms();
+                t.if_silent = update.if_silent.clone().map(|l| (update.key.clone(), l));
+            }
+        });
+        if update.finished {
+            self.stop_tune(update.error.clone());
+        }
+        self.tune.set(Some(update));
+    }
+
+    /// Ends the tuning worker (every record measured is already kept);
+    /// `error` says why, when it was not the user. A silent worker's
+    /// candidate is kept as failed.
+    fn stop_tune(&self, error: Option<String>) {
+        if let Some(t) = self.tuner.try_update_value(|t| t.take()).flatten() {
+            t.worker.terminate();
+            if let Some(w) = t.watchdog {
+                w.clear();
+            }
+            if let (Some((key, line)), Some(_)) = (t.if_silent, &error) {
+                share::append_pref(&key, &line);
+            }
+        }
+        self.tuning.set(false);
+        if let Some(e) = error {
+            self.log("error", e.clone());
+            self.tune.update(|u| {
+                if let Some(u) = u {
+                    u.error = Some(e);
+                }
+            });
+        }
+    }
+
+    /// Replaces the script's schedule with the best one found.
+    fn apply_tuned(&self) {
+        let Some((calls, module)) = self
+            .tune
+            .with_untracked(|u| u.as_ref().and_then(|u| Some((u.best_calls.clone()?, u.module.clone()))))
+        else {
+            return;
+        };
+        let text = tuning::apply_schedule(&self.source.get_untracked(), &calls, &module);
+        self.step.set(usize::MAX);
+        self.set_source(&text);
+        self.log("info", "applied the tuned schedule");
+    }
+
     fn share(&self) {
         let state = self.saved();
         let url = share::share_url(&state);
@@ -532,6 +659,10 @@ fn App() -> impl IntoView {
         compiler: StoredValue::new_local(None),
         runner: StoredValue::new_local(None),
         debounce: StoredValue::new_local(None),
+        tune: RwSignal::new(None),
+        tuning: RwSignal::new(false),
+        tune_trials: RwSignal::new(64),
+        tuner: StoredValue::new_local(None),
     };
     provide_context(ctx);
 
@@ -1365,11 +1496,48 @@ fn RunPane() -> impl IntoView {
                     }.into_any()
                 }
             }}
+            <TunePanel/>
             <p class="muted small">
                 "Inputs are random (seed 42); the original program runs once on the reference interpreter and every output is compared. "
                 {move || match ctx.gpu.get() { Ok(a) => format!("WebGPU: {a}."), Err(why) => format!("GPU backend off: {why}") }}
             </p>
         </div>
+    }
+}
+
+/// The Tune action: target, trials, Start/Stop, the panel the tuning
+/// worker renders (progress, plots) and the best schedule with Apply.
+#[component]
+fn TunePanel() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let best = move || ctx.tune.with(|u| u.as_ref().and_then(|u| u.best_calls.clone()));
+    view! {
+        <details id="tune" class="tune">
+            <summary>"Tune: search for a fast schedule"</summary>
+            <div class="tune-controls">
+                <label for="tune-target">"Target"</label>
+                <select id="tune-target" class="tb">
+                    <option value="wasm">"CPU (WebAssembly)"</option>
+                    <option value="webgpu" disabled=true title=move || match ctx.gpu.get() {
+                        Ok(a) => format!("{a}: {}", tuning::target_text("webgpu").err().unwrap_or_default()),
+                        Err(why) => why,
+                    }>"GPU (WebGPU) — unavailable"</option>
+                </select>
+                <label for="tune-trials">"Trials"</label>
+                <input id="tune-trials" class="tb" type="number" min="1" max="2000"
+                    prop:value=move || ctx.tune_trials.get().to_string()
+                    on:change=move |ev| if let Ok(n) = event_target_value(&ev).parse() { ctx.tune_trials.set(n) }/>
+                <button id="tune-start" class="tb primary"
+                    on:click=move |_| if ctx.tuning.get_untracked() { ctx.stop_tune(None) } else { ctx.start_tune() }>
+                    {move || if ctx.tuning.get() { "■ Stop" } else { "Start" }}
+                </button>
+                <button id="tune-apply" class="tb" disabled=move || best().is_none()
+                    title="Replace the script's schedule with the best one found" on:click=move |_| ctx.apply_tuned()>"Apply"</button>
+            </div>
+            {move || ctx.tune.with(|u| u.as_ref().and_then(|u| u.error.clone())).map(|e| view! { <p id="tune-error" class="verdict bad">{e}</p> })}
+            <div id="tune-view" inner_html=move || ctx.tune.with(|u| u.as_ref().map(|u| u.panel.clone()).unwrap_or_default())></div>
+            {move || best().map(|b| view! { <pre id="tune-best" class="small">{b}</pre> })}
+        </details>
     }
 }
 

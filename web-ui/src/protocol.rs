@@ -42,6 +42,16 @@ pub enum Request {
         /// The chosen loop's iteration to draw (outer loops at their minimum).
         at: i64,
     },
+    /// Auto-tune the script's function (the tuning worker's only request):
+    /// `target` is `wasm`; `stored` holds the page's tuning records
+    /// (localStorage key, text) so the search resumes from them.
+    Tune {
+        id: u64,
+        source: String,
+        target: String,
+        trials: u32,
+        stored: Vec<(String, String)>,
+    },
 }
 
 impl Request {
@@ -52,7 +62,8 @@ impl Request {
             | Request::Code { id, .. }
             | Request::Exercises { id }
             | Request::Check { id, .. }
-            | Request::Regions { id, .. } => *id,
+            | Request::Regions { id, .. }
+            | Request::Tune { id, .. } => *id,
         }
     }
 }
@@ -92,6 +103,11 @@ pub enum Response {
     /// them and sends the request there.
     NeedsBackends {
         id: u64,
+    },
+    /// A tuning's progress, after each measured candidate (many per Tune).
+    Tuning {
+        id: u64,
+        update: crate::tuning::TuneUpdate,
     },
 }
 

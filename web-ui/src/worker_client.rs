@@ -171,7 +171,7 @@ impl Channel {
                 Request::Compile { .. } | Request::Exercises { .. } => 0,
                 Request::Run { .. } | Request::Check { .. } => 1,
                 Request::Regions { .. } => 2,
-                Request::Code { .. } => 3,
+                Request::Code { .. } | Request::Tune { .. } => 3,
             };
             let Some(i) = (0..p.len()).min_by_key(|&i| rank(&p[i])) else {
                 return;

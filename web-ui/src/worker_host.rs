@@ -31,12 +31,22 @@ pub enum BackendRequest {
         step: usize,
         backend: String,
     },
+    /// A tuning (measured on the CPU backend).
+    Tune {
+        id: u64,
+        source: String,
+        target: String,
+        trials: u32,
+        stored: Vec<(String, String)>,
+    },
 }
 
 impl BackendRequest {
     pub fn id(&self) -> u64 {
         match self {
-            BackendRequest::Run { id, .. } | BackendRequest::Code { id, .. } => *id,
+            BackendRequest::Run { id, .. }
+            | BackendRequest::Code { id, .. }
+            | BackendRequest::Tune { id, .. } => *id,
         }
     }
 }
@@ -123,6 +133,21 @@ pub fn answer_without_codegen(
                 source,
                 step,
                 backend,
+            })
+        }
+        Request::Tune {
+            id,
+            source,
+            target,
+            trials,
+            stored,
+        } => {
+            return Err(BackendRequest::Tune {
+                id,
+                source,
+                target,
+                trials,
+                stored,
             })
         }
     };

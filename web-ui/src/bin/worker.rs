@@ -161,7 +161,38 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             id,
             outcome: engine::code(&source, step, &backend),
         },
+        // Answered by `answer` (many replies); never reaches here.
+        Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
+            id,
+            update: web_ui::tuning::TuneUpdate {
+                finished: true,
+                error: Some("tuning is answered by the tuning worker".into()),
+                ..Default::default()
+            },
+        },
     }
+}
+
+/// A tuning, in the page's tuning worker (a second full worker, so typing
+/// and Run stay with the others): candidates built by the CPU backend and
+/// run on this browser's `WebAssembly`, as Run does; an update after each.
+fn tune(id: u64, source: &str, target: &str, trials: u32, stored: &[(String, String)], post: &dyn Fn(&Response)) {
+    let mut send = |update| post(&Response::Tuning { id, update });
+    let job = match web_ui::tuning::TuneJob::new(source, target, trials, stored) {
+        Ok(job) => job,
+        Err(e) => {
+            send(web_ui::tuning::TuneUpdate {
+                finished: true,
+                error: Some(e),
+                ..Default::default()
+            });
+            return;
+        }
+    };
+    let backend = codegen_wasm::backend::WasmBackend::with_runtime(Rc::new(|| {
+        Box::new(web_ui::cpu_rt::BrowserRuntime::new()) as Box<dyn codegen_wasm::Runtime>
+    }));
+    job.run(&backend, &PerfClock, &web_ui::cpu_rt::perf_now, &mut send);
 }
 
 fn main() {
@@ -207,6 +238,13 @@ fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
                 post(&Response::Checked { id, outcome });
             });
         }
+        Request::Tune {
+            id,
+            source,
+            target,
+            trials,
+            stored,
+        } => tune(id, &source, &target, trials, &stored, &*post),
         req => post(&handle(req, now)),
     }
 }
