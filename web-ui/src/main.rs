@@ -195,8 +195,8 @@ struct Ctx {
 }
 
 /// A running tuning: its own worker (a full worker, so typing and Run stay
-/// with the others), the watchdog, when it last spoke and the record to
-/// keep if it falls silent.
+/// with the others), the watchdog, when it last spoke (infinity until it
+/// has started) and the record to keep if it falls silent.
 struct Tuner {
     worker: web_sys::Worker,
     watchdog: Option<IntervalHandle>,
@@ -414,7 +414,9 @@ impl Ctx {
         let ctx = *self;
         let worker = match web_sys::Worker::new("./worker_loader.js") {
             Ok(w) => w,
-            Err(e) => return self.log("error", format!("could not start the tuning worker: {e:?}")),
+            Err(e) => {
+                return self.log("error", format!("could not start the tuning worker: {e:?}"))
+            }
         };
         let request = Request::Tune {
             id: 1,
@@ -425,21 +427,33 @@ impl Ctx {
         };
         let request = serde_json::to_string(&request).unwrap_or_default();
         let to = worker.clone();
-        let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            match ev.data().as_string().and_then(|t| serde_json::from_str::<Response>(&t).ok()) {
-                Some(Response::Ready) => {
-                    let _ = to.post_message(&JsValue::from_str(&request));
+        let onmessage =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                match ev
+                    .data()
+                    .as_string()
+                    .and_then(|t| serde_json::from_str::<Response>(&t).ok())
+                {
+                    Some(Response::Ready) => {
+                        // The watchdog counts from here (loading is not a candidate).
+                        ctx.tuner.update_value(|t| {
+                            if let Some(t) = t {
+                                t.last_ms = now_ms();
+                            }
+                        });
+                        let _ = to.post_message(&JsValue::from_str(&request));
+                    }
+                    Some(Response::Tuning { update, .. }) => ctx.on_tune_update(update),
+                    _ => {}
                 }
-                Some(Response::Tuning { update, .. }) => ctx.on_tune_update(update),
-                _ => {}
-            }
-        });
+            });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();
-        let onerror = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-            ev.prevent_default();
-            ctx.stop_tune(Some(format!("the tuning worker stopped: {}", ev.message())));
-        });
+        let onerror =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
+                ev.prevent_default();
+                ctx.stop_tune(Some(format!("the tuning worker stopped: {}", ev.message())));
+            });
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         onerror.forget();
         let watchdog = set_interval_with_handle(
@@ -455,13 +469,21 @@ impl Ctx {
             Duration::from_secs(1),
         )
         .ok();
-        self.tuner.set_value(Some(Tuner { worker, watchdog, last_ms: now_ms(), if_silent: None }));
+        self.tuner.set_value(Some(Tuner {
+            worker,
+            watchdog,
+            last_ms: f64::INFINITY,
+            if_silent: None,
+        }));
         self.tuning.set(true);
     }
 
     fn on_tune_update(&self, update: TuneUpdate) {
         if !update.append.is_empty() && !share::append_pref(&update.key, &update.append) {
-            self.log("error", "the tuning records could not be kept: localStorage is full");
+            self.log(
+                "error",
+                "the tuning records could not be kept: localStorage is full",
+            );
         }
         self.tuner.update_value(|t| {
             if let Some(t) = t {
@@ -501,10 +523,10 @@ impl Ctx {
 
     /// Replaces the script's schedule with the best one found.
     fn apply_tuned(&self) {
-        let Some((calls, module)) = self
-            .tune
-            .with_untracked(|u| u.as_ref().and_then(|u| Some((u.best_calls.clone()?, u.module.clone()))))
-        else {
+        let Some((calls, module)) = self.tune.with_untracked(|u| {
+            u.as_ref()
+                .and_then(|u| Some((u.best_calls.clone()?, u.module.clone())))
+        }) else {
             return;
         };
         let text = tuning::apply_schedule(&self.source.get_untracked(), &calls, &module);
@@ -1510,7 +1532,10 @@ fn RunPane() -> impl IntoView {
 #[component]
 fn TunePanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let best = move || ctx.tune.with(|u| u.as_ref().and_then(|u| u.best_calls.clone()));
+    let best = move || {
+        ctx.tune
+            .with(|u| u.as_ref().and_then(|u| u.best_calls.clone()))
+    };
     view! {
         <details id="tune" class="tune">
             <summary>"Tune: search for a fast schedule"</summary>

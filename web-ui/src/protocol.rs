@@ -107,8 +107,34 @@ pub enum Response {
     /// A tuning's progress, after each measured candidate (many per Tune).
     Tuning {
         id: u64,
-        update: crate::tuning::TuneUpdate,
+        update: TuneUpdate,
     },
+}
+
+/// What the worker sends after each step of a tuning.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TuneUpdate {
+    /// The localStorage key of this workload's records (under `tessel.`).
+    pub key: String,
+    /// Lines to append to the stored records (the workload line first, when
+    /// nothing was stored yet).
+    pub append: String,
+    /// The record to store if the worker falls silent measuring the next
+    /// candidate (it timed out, and is a failure).
+    pub if_silent: Option<String>,
+    pub done: usize,
+    pub total: usize,
+    /// The panel, rendered (`tuning::render_panel`).
+    pub panel: String,
+    /// The best program's schedule calls (`tuning::schedule_calls`) and its GFLOPS.
+    pub best_calls: Option<String>,
+    pub best_gflops: Option<f64>,
+    /// The module the schedule is made from (for a script without one).
+    pub module: String,
+    /// The tuning has ended (its budget spent, or it failed).
+    pub finished: bool,
+    /// Why it could not tune, when it could not.
+    pub error: Option<String>,
 }
 
 /// A diagnostic placed in the editor.

@@ -28,7 +28,6 @@ use compiler_core::ir::{BaseFunc, IRModule};
 use compiler_core::schedule::trace::{Instruction, Rv, TraceArg, TraceDialect};
 use compiler_core::schedule::Trace;
 use compiler_core::target::{Backend, Host};
-use serde::{Deserialize, Serialize};
 use tessel_tune::search::compile_tir;
 use tessel_tune::{
     Database, MeasureResult, Runner, SearchConfig, SpaceGenerator, TuneSession, TuneTarget,
@@ -36,6 +35,7 @@ use tessel_tune::{
 };
 
 use crate::engine::SCHEDULE_MARKER;
+pub use crate::protocol::TuneUpdate;
 
 /// The prefix of the page's stored records (under the page's `tessel.`).
 pub const STORE_PREFIX: &str = "tune.";
@@ -177,7 +177,7 @@ pub fn apply_schedule(source: &str, calls: &str, module: &str) -> String {
 }
 
 /// One candidate on the plot.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Point {
     /// The cost model's score when it was proposed.
     pub predicted: f64,
@@ -283,7 +283,10 @@ fn at(x: f64, y: f64, x_max: f64, y_max: f64) -> (f64, f64) {
     let hgt = PLOT_H - PAD - 8.0;
     let fx = if x_max > 0.0 { x / x_max } else { 0.0 };
     let fy = if y_max > 0.0 { y / y_max } else { 0.0 };
-    (PAD + fx.clamp(0.0, 1.0) * w, 18.0 + (1.0 - fy.clamp(0.0, 1.0)) * hgt)
+    (
+        PAD + fx.clamp(0.0, 1.0) * w,
+        18.0 + (1.0 - fy.clamp(0.0, 1.0)) * hgt,
+    )
 }
 
 fn best_plot(curve: &[f64], total: usize) -> String {
@@ -311,46 +314,39 @@ fn best_plot(curve: &[f64], total: usize) -> String {
 }
 
 fn model_plot(points: &[Point]) -> String {
-    let y_max = points.iter().map(|p| p.gflops).fold(0.0, f64::max).max(1e-9) * 1.1;
-    let lo = points.iter().map(|p| p.predicted).fold(f64::INFINITY, f64::min);
-    let hi = points.iter().map(|p| p.predicted).fold(f64::NEG_INFINITY, f64::max);
+    let y_max = points
+        .iter()
+        .map(|p| p.gflops)
+        .fold(0.0, f64::max)
+        .max(1e-9)
+        * 1.1;
+    let lo = points
+        .iter()
+        .map(|p| p.predicted)
+        .fold(f64::INFINITY, f64::min);
+    let hi = points
+        .iter()
+        .map(|p| p.predicted)
+        .fold(f64::NEG_INFINITY, f64::max);
     let span = (hi - lo).max(1e-12);
     let mut h = format!(
         "<svg id=\"tune-model\" class=\"tune-plot\" viewBox=\"0 0 {PLOT_W} {PLOT_H}\" role=\"img\" aria-label=\"measured GFLOPS against the cost model's prediction\">"
     );
-    axes(&mut h, "measured GFLOPS vs predicted score", "predicted", y_max);
+    axes(
+        &mut h,
+        "measured GFLOPS vs predicted score",
+        "predicted",
+        y_max,
+    );
     for p in points {
         let (x, y) = at(p.predicted - lo, p.gflops, span, y_max);
-        let _ = write!(h, "<circle class=\"cand\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"2.5\"/>");
+        let _ = write!(
+            h,
+            "<circle class=\"cand\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"2.5\"/>"
+        );
     }
     h.push_str("</svg>");
     h
-}
-
-/// What the worker sends after each step of a tuning.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TuneUpdate {
-    /// The localStorage key of this workload's records (under `tessel.`).
-    pub key: String,
-    /// Lines to append to the stored records (the workload line first, when
-    /// nothing was stored yet).
-    pub append: String,
-    /// The record to store if the worker falls silent measuring the next
-    /// candidate (it timed out, and is a failure).
-    pub if_silent: Option<String>,
-    pub done: usize,
-    pub total: usize,
-    /// The panel, rendered ([`render_panel`]).
-    pub panel: String,
-    /// The best program's schedule calls ([`schedule_calls`]) and its GFLOPS.
-    pub best_calls: Option<String>,
-    pub best_gflops: Option<f64>,
-    /// The module the schedule is made from (for a script without one).
-    pub module: String,
-    /// The tuning has ended (its budget spent, or it failed).
-    pub finished: bool,
-    /// Why it could not tune, when it could not.
-    pub error: Option<String>,
 }
 
 /// A tuning in progress in the worker.
@@ -426,9 +422,10 @@ impl TuneJob {
             .filter(|db| db.records_for(workload.hash, &target.spec.text).count() > 0);
         let fresh_store = database.is_none();
         let database = database.unwrap_or_default();
-        let resumed = database.records_for(workload.hash, &target.spec.text).count();
-        let mut config =
-            SearchConfig::new(trials as usize, TRIALS_PER_BATCH.min(trials as usize));
+        let resumed = database
+            .records_for(workload.hash, &target.spec.text)
+            .count();
+        let mut config = SearchConfig::new(trials as usize, TRIALS_PER_BATCH.min(trials as usize));
         // A resumed tuning draws other samples than the one before it.
         config.seed = 42 + resumed as u64;
         let mut space = SpaceGenerator::post_order_apply(&target);
@@ -579,15 +576,19 @@ impl TuneJob {
                     });
                 }
                 self.panel.done += 1;
-                self.panel
-                    .best_curve
-                    .push(self.gflops(self.best_seconds));
+                self.panel.best_curve.push(self.gflops(self.best_seconds));
                 self.panel.status = match &r {
-                    MeasureResult::Ok(_) => format!("candidate {}: {gflops:.3} GFLOPS", self.panel.done),
-                    MeasureResult::Failed(m) => format!("candidate {} failed: {m}", self.panel.done),
+                    MeasureResult::Ok(_) => {
+                        format!("candidate {}: {gflops:.3} GFLOPS", self.panel.done)
+                    }
+                    MeasureResult::Failed(m) => {
+                        format!("candidate {} failed: {m}", self.panel.done)
+                    }
                 };
                 let line = self.record_line(&c.design_trace, secs);
-                let next = batch.get(results.len() + 1).map(|n| self.record_line(&n.design_trace, None));
+                let next = batch
+                    .get(results.len() + 1)
+                    .map(|n| self.record_line(&n.design_trace, None));
                 results.push(r);
                 let u = self.update(line, next, elapsed());
                 send(u);
@@ -604,11 +605,7 @@ impl TuneJob {
                     .unwrap_or("no candidate could be sampled")
             ));
         } else {
-            self.panel.status = format!(
-                "done: {} trials in {:.1} s",
-                self.panel.done,
-                elapsed()
-            );
+            self.panel.status = format!("done: {} trials in {:.1} s", self.panel.done, elapsed());
             last.panel = render_panel(&self.panel);
         }
         send(last);
@@ -626,7 +623,7 @@ fn module_name(source: &str) -> String {
         } else if after_decorator {
             if let Some(rest) = t.strip_prefix("class ") {
                 return rest
-                    .split(|c: char| c == ':' || c == '(')
+                    .split([':', '('])
                     .next()
                     .unwrap_or("MyModule")
                     .trim()
@@ -707,7 +704,10 @@ mod tests {
             status: "a <b> & c".into(),
             ..PanelData::default()
         });
-        assert!(html.contains("data-done=\"16\" data-total=\"64\""), "{html}");
+        assert!(
+            html.contains("data-done=\"16\" data-total=\"64\""),
+            "{html}"
+        );
         assert!(html.contains("width:25.0%"), "{html}");
         assert!(html.contains("16 / 64 trials · about 12 s left · best 2.000 GFLOPS"));
         assert!(html.contains("a &lt;b&gt; &amp; c"));
@@ -729,24 +729,38 @@ mod tests {
             let script = crate::engine::run_script(&source);
             assert!(script.errors.is_empty(), "{:?}\n{calls}", script.errors);
             let got = &script.module_snapshots.last().unwrap().module;
-            let print = |m: &IRModule| {
-                compiler_core::ir::printer::print_module(m, &Default::default())
-            };
+            let print =
+                |m: &IRModule| compiler_core::ir::printer::print_module(m, &Default::default());
             assert_eq!(print(got), print(c.module()), "{calls}");
         }
     }
 
     #[test]
     fn a_schedule_replaces_the_scripts_schedule() {
-        let source = format!("{}b = sch.get_block(\"C\")\nsch.parallel(sch.get_loops(b)[0])\n", matmul(16));
-        let out = apply_schedule(&source, "l0 = sch.get_loops(sch.get_block(\"C\"))\n", "MyModule");
-        assert!(out.ends_with("sch = tvm.tir.Schedule(MyModule)\nl0 = sch.get_loops(sch.get_block(\"C\"))\n"), "{out}");
+        let source = format!(
+            "{}b = sch.get_block(\"C\")\nsch.parallel(sch.get_loops(b)[0])\n",
+            matmul(16)
+        );
+        let out = apply_schedule(
+            &source,
+            "l0 = sch.get_loops(sch.get_block(\"C\"))\n",
+            "MyModule",
+        );
+        assert!(
+            out.ends_with(
+                "sch = tvm.tir.Schedule(MyModule)\nl0 = sch.get_loops(sch.get_block(\"C\"))\n"
+            ),
+            "{out}"
+        );
         assert!(!out.contains("sch.parallel"));
         assert_eq!(out.matches(SCHEDULE_MARKER).count(), 1);
         // No schedule yet: the marker and a schedule of the module come first.
         let bare = matmul(16).replace("# --- schedule ---\nsch = tvm.tir.Schedule(MyModule)\n", "");
         let out = apply_schedule(&bare, "x = 1\n", &module_name(&bare));
-        assert!(out.ends_with("# --- schedule ---\nsch = tvm.tir.Schedule(MyModule)\nx = 1\n"), "{out}");
+        assert!(
+            out.ends_with("# --- schedule ---\nsch = tvm.tir.Schedule(MyModule)\nx = 1\n"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -768,9 +782,12 @@ mod tests {
         let now = move || t0.elapsed().as_secs_f64() * 1000.0;
         let run = |stored: &[(String, String)]| {
             let mut updates = Vec::new();
-            TuneJob::new(&source, "wasm", 6, stored)
-                .unwrap()
-                .run(&backend, &clock, &now, &mut |u| updates.push(u));
+            TuneJob::new(&source, "wasm", 6, stored).unwrap().run(
+                &backend,
+                &clock,
+                &now,
+                &mut |u| updates.push(u),
+            );
             updates
         };
         let first = run(&[]);
@@ -796,10 +813,17 @@ mod tests {
         // is never worse than the first's.
         let key = last.key.clone();
         let second = run(&[(key.clone(), stored)]);
-        assert!(second[0].panel.contains("resumed from 6 records"), "{}", second[0].panel);
+        assert!(
+            second[0].panel.contains("resumed from 6 records"),
+            "{}",
+            second[0].panel
+        );
         assert!(second[0].best_calls.is_some());
         assert!(second[0].append.is_empty());
-        assert!(!second[1].append.starts_with("[\"0x"), "the workload line is stored once");
+        assert!(
+            !second[1].append.starts_with("[\"0x"),
+            "the workload line is stored once"
+        );
         assert!(second.last().unwrap().best_gflops >= last.best_gflops);
         assert_eq!(second.last().unwrap().key, key);
     }

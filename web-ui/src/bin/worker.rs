@@ -176,7 +176,14 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
 /// A tuning, in the page's tuning worker (a second full worker, so typing
 /// and Run stay with the others): candidates built by the CPU backend and
 /// run on this browser's `WebAssembly`, as Run does; an update after each.
-fn tune(id: u64, source: &str, target: &str, trials: u32, stored: &[(String, String)], post: &dyn Fn(&Response)) {
+fn tune(
+    id: u64,
+    source: &str,
+    target: &str,
+    trials: u32,
+    stored: &[(String, String)],
+    post: &dyn Fn(&Response),
+) {
     let mut send = |update| post(&Response::Tuning { id, update });
     let job = match web_ui::tuning::TuneJob::new(source, target, trials, stored) {
         Ok(job) => job,
