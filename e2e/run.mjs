@@ -906,9 +906,19 @@ const tests = [
     await page.dispatchEvent('#tune-trials', 'change');
     const started = Date.now();
     await page.click('#tune-start');
+    await page.evaluate(() => {
+      window.__tuneLongTasks = [];
+      new PerformanceObserver((list) => window.__tuneLongTasks.push(...list.getEntries().map((e) => e.duration)))
+        .observe({ type: 'longtask' });
+    });
     await page.waitForFunction(() => Number(document.querySelector('#tune-progress')?.dataset.done) >= 1, null, { timeout: 60_000 });
     await page.waitForFunction(() => document.querySelectorAll('#tune-plot polyline.best').length === 1);
     await shotTune('20-tune-progress.png');
+    // Typing still compiles while the tuning worker measures.
+    await typeAtEnd(page, '# typed while tuning\n');
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true'
+      && document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), null, { timeout: TIMEOUT_MS });
+    const compiledDuring = await page.$eval('#tune-progress', (el) => `${el.dataset.done} / ${el.dataset.total}`);
     await page.waitForFunction(() => document.querySelector('#tune-start')?.textContent.includes('Start'), null, { timeout: 180_000 });
     const seconds = (Date.now() - started) / 1000;
     const err = await page.$('#tune-error');
@@ -922,7 +932,8 @@ const tests = [
     const cands = await page.$$eval('#tune-model circle.cand', (els) => els.length);
     if (TRIALS > 16 && cands === 0) throw new Error('no measured-vs-predicted points after the cost model was trained');
     await shotTune('21-tune-done.png');
-    console.log(`e2e: tuned the 128³ matmul, ${TRIALS} trials in ${seconds.toFixed(1)} s (${count.trim()}); ${cands} candidates on the model plot`);
+    const long = await page.evaluate(() => window.__tuneLongTasks);
+    console.log(`e2e: tuned the 128³ matmul, ${TRIALS} trials in ${seconds.toFixed(1)} s (${count.trim()}); ${cands} candidates on the model plot; an edit compiled at ${compiledDuring} trials; main-thread tasks over 50 ms meanwhile: ${long.length ? long.map((d) => d.toFixed(0) + ' ms').join(', ') : 'none'}`);
     // Apply: the best schedule replaces the script's, and compiles to steps.
     const best = await page.textContent('#tune-best');
     await page.click('#tune-apply');
