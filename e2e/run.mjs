@@ -952,6 +952,10 @@ const tests = [
       .map((k) => localStorage.getItem(k).trim().split('\n').length - 1));
     const before = await stored();
     if (before.length !== 1 || before[0] !== TRIALS) throw new Error(`stored records: ${JSON.stringify(before)}, want [${TRIALS}]`);
+    const chars = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).map((k) => localStorage.getItem(k).length)[0]);
+    console.log(`e2e: ${TRIALS} tuning records kept in localStorage: ${chars} characters (${(chars / TRIALS).toFixed(0)} per record)`);
+    // (Without a share link in the address, which a reload would restore instead.)
+    await page.evaluate(() => history.replaceState(null, '', location.pathname + location.search));
     await page.reload({ waitUntil: 'load' });
     await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
     await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('sch.split('), null, { timeout: TIMEOUT_MS });

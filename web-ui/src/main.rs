@@ -31,7 +31,6 @@ use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
 use web_ui::share::SavedState;
-use web_ui::tuning::TuneUpdate;
 use web_ui::{diff, highlight, ir_view, share, tuning};
 use worker_client::Channel;
 
@@ -186,20 +185,19 @@ struct Ctx {
     compiler: StoredValue<Option<Rc<Channel>>, LocalStorage>,
     runner: StoredValue<Option<Rc<Channel>>, LocalStorage>,
     debounce: StoredValue<Option<TimeoutHandle>, LocalStorage>,
-    /// The Tune action: its last update, whether it runs, its settings and
-    /// its worker.
-    tune: RwSignal<Option<TuneUpdate>>,
-    tuning: RwSignal<bool>,
-    tune_trials: RwSignal<u32>,
+    /// The Tune action: the panel the tuning worker rendered, the running
+    /// tuning and the best schedule. Its controls are plain HTML
+    /// (`tuning::CONTROLS_HTML`), updated through the DOM: small code.
+    tune_panel: RwSignal<String>,
     tuner: StoredValue<Option<Tuner>, LocalStorage>,
+    /// The best schedule's calls and the module they schedule.
+    tuned: StoredValue<Option<(String, String)>, LocalStorage>,
 }
 
-/// A running tuning: its own worker (a full worker, so typing and Run stay
-/// with the others), the watchdog, when it last spoke (infinity until it
-/// has started) and the record to keep if it falls silent.
+/// A running tuning: its own worker (so typing and Run stay with the
+/// others), when it last spoke and the record to keep if it falls silent.
 struct Tuner {
-    worker: web_sys::Worker,
-    watchdog: Option<IntervalHandle>,
+    channel: Rc<Channel>,
     last_ms: f64,
     if_silent: Option<(String, String)>,
 }
@@ -407,79 +405,84 @@ impl Ctx {
         self.log("info", "run stopped");
     }
 
-    /// Starts a tuning of the script in a fresh tuning worker; the records
-    /// kept in localStorage go with it.
+    /// Starts a tuning of the script in a worker of its own (a channel
+    /// that moves to the full worker, as a Run does); the records kept in
+    /// localStorage go with it.
     fn start_tune(&self) {
         self.stop_tune(None);
         let ctx = *self;
-        let worker = match web_sys::Worker::new("./worker_loader.js") {
-            Ok(w) => w,
-            Err(e) => {
-                return self.log("error", format!("could not start the tuning worker: {e:?}"))
-            }
-        };
-        let request = Request::Tune {
-            id: 1,
-            source: self.source.get_untracked(),
-            target: "wasm".into(),
-            trials: self.tune_trials.get_untracked(),
-            stored: share::prefs_with_prefix(tuning::STORE_PREFIX),
-        };
-        let request = serde_json::to_string(&request).unwrap_or_default();
-        let to = worker.clone();
-        let onmessage =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-                match ev
-                    .data()
-                    .as_string()
-                    .and_then(|t| serde_json::from_str::<Response>(&t).ok())
-                {
-                    Some(Response::Ready) => {
-                        // The watchdog counts from here (loading is not a candidate).
-                        ctx.tuner.update_value(|t| {
-                            if let Some(t) = t {
-                                t.last_ms = now_ms();
-                            }
-                        });
-                        let _ = to.post_message(&JsValue::from_str(&request));
+        let channel = Channel::new(
+            move |resp| {
+                if let Response::Tuning { update, .. } = resp {
+                    if let Ok(update) = js_sys::JSON::parse(&update) {
+                        ctx.on_tune_update(&update)
                     }
-                    Some(Response::Tuning { update, .. }) => ctx.on_tune_update(update),
-                    _ => {}
-                }
-            });
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        onmessage.forget();
-        let onerror =
-            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-                ev.prevent_default();
-                ctx.stop_tune(Some(format!("the tuning worker stopped: {}", ev.message())));
-            });
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        onerror.forget();
-        let watchdog = set_interval_with_handle(
-            move || {
-                let silent = ctx.tuner.with_value(|t| t.as_ref().is_some_and(|t| now_ms() - t.last_ms > TUNE_SILENCE_MS));
-                if silent {
-                    ctx.stop_tune(Some(format!(
-                        "a candidate ran over {} s: the tuning stopped and the candidate is recorded as failed (Start resumes)",
-                        TUNE_SILENCE_MS / 1000.0
-                    )));
                 }
             },
-            Duration::from_secs(1),
-        )
-        .ok();
+            move |msg| ctx.stop_tune(Some(msg)),
+        );
+        // A `tuning::TuneSpec`, written with the browser's JSON.
+        let trials = document()
+            .get_element_by_id("tune-trials")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .map_or(64.0, |i| i.value_as_number());
+        let spec = js_sys::Object::new();
+        for (k, v) in [
+            ("source", JsValue::from_str(&self.source.get_untracked())),
+            ("target", JsValue::from_str("wasm")),
+            ("trials", JsValue::from_f64(trials)),
+            (
+                "stored",
+                JsValue::from_str(&tuning::join_stored(&share::prefs_with_prefix(
+                    tuning::STORE_PREFIX,
+                ))),
+            ),
+        ] {
+            let _ = js_sys::Reflect::set(&spec, &JsValue::from_str(k), &v);
+        }
+        channel.send(Request::Tune {
+            id: channel.fresh_id(),
+            job: js_sys::JSON::stringify(&spec)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default(),
+        });
         self.tuner.set_value(Some(Tuner {
-            worker,
-            watchdog,
-            last_ms: f64::INFINITY,
+            channel,
+            last_ms: now_ms(),
             if_silent: None,
         }));
-        self.tuning.set(true);
+        tune_buttons(true, self.tuned.with_value(|t| t.is_some()));
     }
 
-    fn on_tune_update(&self, update: TuneUpdate) {
-        if !update.append.is_empty() && !share::append_pref(&update.key, &update.append) {
+    /// The watchdog, armed after each update: a worker silent for
+    /// [`TUNE_SILENCE_MS`] is measuring a runaway candidate.
+    fn check_tune_silence(&self) {
+        let silent = self.tuner.with_value(|t| {
+            t.as_ref()
+                .is_some_and(|t| now_ms() - t.last_ms >= TUNE_SILENCE_MS)
+        });
+        if silent {
+            self.stop_tune(Some(format!(
+                "a candidate ran over {} s: the tuning stopped and the candidate is recorded as failed (Start resumes)",
+                TUNE_SILENCE_MS / 1000.0
+            )));
+        }
+    }
+
+    /// A `TuneUpdate` (read from its JSON with the browser's parser: the
+    /// page does without a serde deserialiser for it).
+    fn on_tune_update(&self, update: &JsValue) {
+        let field = |k: &str| {
+            js_sys::Reflect::get(update, &JsValue::from_str(k))
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        let key = field("key").unwrap_or_default();
+        let append = field("append").unwrap_or_default();
+        let finished = js_sys::Reflect::get(update, &JsValue::from_str("finished"))
+            .is_ok_and(|v| v.is_truthy());
+        if !append.is_empty() && !share::append_pref(&key, &append) {
             self.log(
                 "error",
                 "the tuning records could not be kept: localStorage is full",
@@ -488,13 +491,22 @@ impl Ctx {
         self.tuner.update_value(|t| {
             if let Some(t) = t {
                 t.last_ms = now_ms();
-                t.if_silent = update.if_silent.clone().map(|l| (update.key.clone(), l));
+                t.if_silent = field("if_silent").map(|l| (key.clone(), l));
             }
         });
-        if update.finished {
-            self.stop_tune(update.error.clone());
+        let ctx = *self;
+        set_timeout(
+            move || ctx.check_tune_silence(),
+            Duration::from_millis(TUNE_SILENCE_MS as u64 + 50),
+        );
+        if let Some(calls) = field("best_calls") {
+            self.tuned
+                .set_value(Some((calls, field("module").unwrap_or_default())));
         }
-        self.tune.set(Some(update));
+        self.tune_panel.set(field("panel").unwrap_or_default());
+        if finished {
+            self.stop_tune(field("error"));
+        }
     }
 
     /// Ends the tuning worker (every record measured is already kept);
@@ -502,31 +514,22 @@ impl Ctx {
     /// candidate is kept as failed.
     fn stop_tune(&self, error: Option<String>) {
         if let Some(t) = self.tuner.try_update_value(|t| t.take()).flatten() {
-            t.worker.terminate();
-            if let Some(w) = t.watchdog {
-                w.clear();
-            }
+            t.channel.close();
             if let (Some((key, line)), Some(_)) = (t.if_silent, &error) {
                 share::append_pref(&key, &line);
             }
         }
-        self.tuning.set(false);
+        tune_buttons(false, self.tuned.with_value(|t| t.is_some()));
         if let Some(e) = error {
-            self.log("error", e.clone());
-            self.tune.update(|u| {
-                if let Some(u) = u {
-                    u.error = Some(e);
-                }
-            });
+            self.tune_panel
+                .update(|p| *p = tuning::error_html(&e) + p.as_str());
+            self.log("error", e);
         }
     }
 
     /// Replaces the script's schedule with the best one found.
     fn apply_tuned(&self) {
-        let Some((calls, module)) = self.tune.with_untracked(|u| {
-            u.as_ref()
-                .and_then(|u| Some((u.best_calls.clone()?, u.module.clone())))
-        }) else {
+        let Some((calls, module)) = self.tuned.get_value() else {
             return;
         };
         let text = tuning::apply_schedule(&self.source.get_untracked(), &calls, &module);
@@ -681,10 +684,9 @@ fn App() -> impl IntoView {
         compiler: StoredValue::new_local(None),
         runner: StoredValue::new_local(None),
         debounce: StoredValue::new_local(None),
-        tune: RwSignal::new(None),
-        tuning: RwSignal::new(false),
-        tune_trials: RwSignal::new(64),
+        tune_panel: RwSignal::new(String::new()),
         tuner: StoredValue::new_local(None),
+        tuned: StoredValue::new_local(None),
     };
     provide_context(ctx);
 
@@ -1527,41 +1529,44 @@ fn RunPane() -> impl IntoView {
     }
 }
 
-/// The Tune action: target, trials, Start/Stop, the panel the tuning
-/// worker renders (progress, plots) and the best schedule with Apply.
+/// The Tune action's Start/Stop label and whether Apply is enabled.
+fn tune_buttons(running: bool, can_apply: bool) {
+    let d = document();
+    if let Some(b) = d.get_element_by_id("tune-start") {
+        b.set_text_content(Some(if running { "■ Stop" } else { "Start" }));
+    }
+    if let Some(b) = d.get_element_by_id("tune-apply") {
+        let _ = if can_apply {
+            b.remove_attribute("disabled")
+        } else {
+            b.set_attribute("disabled", "")
+        };
+    }
+}
+
+/// The Tune action: its controls (plain HTML, one click handler) and the
+/// panel the tuning worker renders (progress, plots, best schedule).
 #[component]
 fn TunePanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let best = move || {
-        ctx.tune
-            .with(|u| u.as_ref().and_then(|u| u.best_calls.clone()))
+    let click = move |ev: ev::MouseEvent| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id())
+            .unwrap_or_default();
+        match id.as_str() {
+            "tune-start" if ctx.tuner.with_value(|t| t.is_some()) => ctx.stop_tune(None),
+            "tune-start" => ctx.start_tune(),
+            "tune-apply" => ctx.apply_tuned(),
+            _ => {}
+        }
     };
     view! {
         <details id="tune" class="tune">
             <summary>"Tune: search for a fast schedule"</summary>
-            <div class="tune-controls">
-                <label for="tune-target">"Target"</label>
-                <select id="tune-target" class="tb">
-                    <option value="wasm">"CPU (WebAssembly)"</option>
-                    <option value="webgpu" disabled=true title=move || match ctx.gpu.get() {
-                        Ok(a) => format!("{a}: {}", tuning::target_text("webgpu").err().unwrap_or_default()),
-                        Err(why) => why,
-                    }>"GPU (WebGPU) — unavailable"</option>
-                </select>
-                <label for="tune-trials">"Trials"</label>
-                <input id="tune-trials" class="tb" type="number" min="1" max="2000"
-                    prop:value=move || ctx.tune_trials.get().to_string()
-                    on:change=move |ev| if let Ok(n) = event_target_value(&ev).parse() { ctx.tune_trials.set(n) }/>
-                <button id="tune-start" class="tb primary"
-                    on:click=move |_| if ctx.tuning.get_untracked() { ctx.stop_tune(None) } else { ctx.start_tune() }>
-                    {move || if ctx.tuning.get() { "■ Stop" } else { "Start" }}
-                </button>
-                <button id="tune-apply" class="tb" disabled=move || best().is_none()
-                    title="Replace the script's schedule with the best one found" on:click=move |_| ctx.apply_tuned()>"Apply"</button>
-            </div>
-            {move || ctx.tune.with(|u| u.as_ref().and_then(|u| u.error.clone())).map(|e| view! { <p id="tune-error" class="verdict bad">{e}</p> })}
-            <div id="tune-view" inner_html=move || ctx.tune.with(|u| u.as_ref().map(|u| u.panel.clone()).unwrap_or_default())></div>
-            {move || best().map(|b| view! { <pre id="tune-best" class="small">{b}</pre> })}
+            <div class="tune-controls" inner_html=tuning::CONTROLS_HTML on:click=click></div>
+            <div id="tune-view" inner_html=move || ctx.tune_panel.get()></div>
         </details>
     }
 }

@@ -43,15 +43,9 @@ pub enum Request {
         at: i64,
     },
     /// Auto-tune the script's function (the tuning worker's only request):
-    /// `target` is `wasm`; `stored` holds the page's tuning records
-    /// (localStorage key, text) so the search resumes from them.
-    Tune {
-        id: u64,
-        source: String,
-        target: String,
-        trials: u32,
-        stored: Vec<(String, String)>,
-    },
+    /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
+    /// (the core worker, in every first load, carries no reader for it).
+    Tune { id: u64, job: String },
 }
 
 impl Request {
@@ -104,10 +98,12 @@ pub enum Response {
     NeedsBackends {
         id: u64,
     },
-    /// A tuning's progress, after each measured candidate (many per Tune).
+    /// A tuning's progress, after each measured candidate (many per Tune):
+    /// a [`TuneUpdate`] as JSON, so that only the tuning worker and the page
+    /// carry its (de)serialiser, not the core worker.
     Tuning {
         id: u64,
-        update: TuneUpdate,
+        update: String,
     },
 }
 
@@ -122,12 +118,17 @@ pub struct TuneUpdate {
     /// The record to store if the worker falls silent measuring the next
     /// candidate (it timed out, and is a failure).
     pub if_silent: Option<String>,
+    /// Trials done and asked for, and the best GFLOPS (for the worker's
+    /// tests: the page reads them in `panel`).
+    #[serde(skip)]
     pub done: usize,
+    #[serde(skip)]
     pub total: usize,
     /// The panel, rendered (`tuning::render_panel`).
     pub panel: String,
-    /// The best program's schedule calls (`tuning::schedule_calls`) and its GFLOPS.
+    /// The best program's schedule calls (`tuning::schedule_calls`).
     pub best_calls: Option<String>,
+    #[serde(skip)]
     pub best_gflops: Option<f64>,
     /// The module the schedule is made from (for a script without one).
     pub module: String,

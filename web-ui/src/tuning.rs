@@ -40,6 +40,34 @@ pub use crate::protocol::TuneUpdate;
 /// The prefix of the page's stored records (under the page's `tessel.`).
 pub const STORE_PREFIX: &str = "tune.";
 
+/// What the page asks the tuning worker for.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+pub struct TuneSpec {
+    pub source: String,
+    /// `wasm` (see [`target_text`]).
+    pub target: String,
+    pub trials: u32,
+    /// The page's stored records ([`join_stored`]).
+    pub stored: String,
+}
+
+/// The page's stored entries (key, text) as one string: no key or record
+/// line holds a control character (JSON escapes them).
+pub fn join_stored(entries: &[(String, String)]) -> String {
+    entries
+        .iter()
+        .map(|(k, v)| format!("{k}\u{1}{v}\u{0}"))
+        .collect()
+}
+
+/// [`join_stored`]'s entries back.
+pub fn split_stored(text: &str) -> Vec<(String, String)> {
+    text.split('\u{0}')
+        .filter_map(|e| e.split_once('\u{1}'))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 /// Candidates per search batch: small, so the model learns early.
 pub const TRIALS_PER_BATCH: usize = 16;
 
@@ -176,6 +204,24 @@ pub fn apply_schedule(source: &str, calls: &str, module: &str) -> String {
     out
 }
 
+/// The Tune action's controls (static HTML: the page handles their clicks
+/// in one place and sets their state through the DOM).
+pub const CONTROLS_HTML: &str = "<label for=\"tune-target\">Target</label>\
+<select id=\"tune-target\" class=\"tb\"><option value=\"wasm\">CPU (WebAssembly)</option>\
+<option value=\"webgpu\" disabled title=\"tuning on WebGPU is not offered in the playground yet: WebGPU is asynchronous and the tuner's runner measures synchronously (use tessel tune --target webgpu)\">GPU (WebGPU): not offered yet</option></select>\
+<label for=\"tune-trials\">Trials</label>\
+<input id=\"tune-trials\" class=\"tb\" type=\"number\" min=\"1\" max=\"2000\" value=\"64\">\
+<button id=\"tune-start\" class=\"tb primary\">Start</button>\
+<button id=\"tune-apply\" class=\"tb\" disabled title=\"Replace the script's schedule with the best one found\">Apply</button>";
+
+/// An error line for the panel (the page puts it above the worker's).
+pub fn error_html(message: &str) -> String {
+    format!(
+        "<p id=\"tune-error\" class=\"verdict bad\">{}</p>",
+        escape(message)
+    )
+}
+
 /// One candidate on the plot.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Point {
@@ -200,6 +246,8 @@ pub struct PanelData {
     pub failed: usize,
     /// What is happening (or how it ended).
     pub status: String,
+    /// The best schedule so far, as calls.
+    pub best_calls: Option<String>,
 }
 
 fn escape(text: &str) -> String {
@@ -259,6 +307,13 @@ pub fn render_panel(p: &PanelData) -> String {
     h.push_str(&best_plot(&p.best_curve, p.total));
     if !p.predicted.is_empty() {
         h.push_str(&model_plot(&p.predicted));
+    }
+    if let Some(calls) = &p.best_calls {
+        let _ = write!(
+            h,
+            "<pre id=\"tune-best\" class=\"small\">{}</pre>",
+            escape(calls)
+        );
     }
     h
 }
@@ -492,6 +547,7 @@ impl TuneJob {
 
     fn update(&mut self, append: String, if_silent: Option<String>, elapsed: f64) -> TuneUpdate {
         self.panel.elapsed = elapsed;
+        self.panel.best_calls = self.best_calls.clone();
         let mut append = append;
         if self.fresh_store && !append.is_empty() {
             append = self.line_db.workloads_json() + &append;
@@ -674,6 +730,15 @@ mod tests {
         let with_schedule = TuneJob::new(&scheduled, "wasm", 1, &[]).unwrap();
         assert_eq!(plain.key(), with_schedule.key());
         assert!(plain.key().starts_with(STORE_PREFIX));
+        let entries = vec![
+            (
+                plain.key().to_string(),
+                "[\"0x1\", \"m\"]\n[0, []]\n".to_string(),
+            ),
+            ("tune.other".to_string(), String::new()),
+        ];
+        assert_eq!(split_stored(&join_stored(&entries)), entries);
+        assert_eq!(split_stored(""), Vec::<(String, String)>::new());
         let other = TuneJob::new(&matmul(32), "wasm", 1, &[]).unwrap();
         assert_ne!(plain.key(), other.key());
     }
@@ -713,6 +778,14 @@ mod tests {
         assert!(html.contains("a &lt;b&gt; &amp; c"));
         assert_eq!(html.matches("<circle").count(), 2);
         assert!(html.contains("<polyline class=\"best\" points=\""));
+        assert_eq!(
+            error_html("a < b"),
+            "<p id=\"tune-error\" class=\"verdict bad\">a &lt; b</p>"
+        );
+        assert!(
+            CONTROLS_HTML.contains("id=\"tune-start\"")
+                && CONTROLS_HTML.contains("id=\"tune-apply\" class=\"tb\" disabled")
+        );
     }
 
     #[test]
@@ -805,6 +878,11 @@ mod tests {
         let calls = last.best_calls.clone().unwrap();
         assert!(last.best_gflops.unwrap() > 0.0);
         assert!(last.panel.contains("6 / 6 trials"), "{}", last.panel);
+        assert!(
+            last.panel.contains("<pre id=\"tune-best\""),
+            "{}",
+            last.panel
+        );
         // The best schedule applied to the script computes what the original does.
         let applied = apply_schedule(&source, &calls, &last.module);
         let outcome = crate::engine::run_reference(&applied, 1, &|| 0.0);

@@ -104,9 +104,11 @@ impl Channel {
                     "the compiler worker stopped ({}); restarting it",
                     ev.message()
                 ));
-                if let Some(w) = ch.worker.borrow_mut().take() {
-                    w.terminate();
-                }
+                // `on_crash` may have closed the channel.
+                let Some(w) = ch.worker.borrow_mut().take() else {
+                    return;
+                };
+                w.terminate();
                 Channel::start(&ch);
             });
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
@@ -144,6 +146,14 @@ impl Channel {
         }
         this.pending.borrow_mut().clear();
         Channel::start(this);
+    }
+
+    /// Ends the worker for good (a stopped tuning).
+    pub fn close(&self) {
+        if let Some(w) = self.worker.borrow_mut().take() {
+            w.terminate();
+        }
+        self.pending.borrow_mut().clear();
     }
 
     pub fn fresh_id(&self) -> u64 {

@@ -32,13 +32,7 @@ pub enum BackendRequest {
         backend: String,
     },
     /// A tuning (measured on the CPU backend).
-    Tune {
-        id: u64,
-        source: String,
-        target: String,
-        trials: u32,
-        stored: Vec<(String, String)>,
-    },
+    Tune { id: u64, job: String },
 }
 
 impl BackendRequest {
@@ -135,21 +129,7 @@ pub fn answer_without_codegen(
                 backend,
             })
         }
-        Request::Tune {
-            id,
-            source,
-            target,
-            trials,
-            stored,
-        } => {
-            return Err(BackendRequest::Tune {
-                id,
-                source,
-                target,
-                trials,
-                stored,
-            })
-        }
+        Request::Tune { id, job } => return Err(BackendRequest::Tune { id, job }),
     };
     Ok(if needs_codegen.replace(false) {
         Response::NeedsBackends { id }
