@@ -38,7 +38,7 @@ use worker_client::Channel;
 const DEBOUNCE_MS: u64 = 200;
 /// Runs per "Run" (the median is reported).
 const REPEATS: u32 = 5;
-/// How long the tuning worker may stay silent (measuring one candidate)
+/// How long (20 s) the tuning worker may stay silent (measuring one candidate)
 /// before the candidate counts as a runaway: the worker is stopped and the
 /// candidate recorded as failed.
 const TUNE_SILENCE_MS: f64 = 20_000.0;
@@ -188,7 +188,6 @@ struct Ctx {
     /// The Tune action: the panel the tuning worker rendered, the running
     /// tuning and the best schedule. Its controls are plain HTML
     /// (`tuning::CONTROLS_HTML`), updated through the DOM: small code.
-    tune_panel: RwSignal<String>,
     tuner: StoredValue<Option<Tuner>, LocalStorage>,
     /// The best schedule's calls and the module they schedule.
     tuned: StoredValue<Option<(String, String)>, LocalStorage>,
@@ -463,10 +462,9 @@ impl Ctx {
                 .is_some_and(|t| now_ms() - t.last_ms >= TUNE_SILENCE_MS)
         });
         if silent {
-            self.stop_tune(Some(format!(
-                "a candidate ran over {} s: the tuning stopped and the candidate is recorded as failed (Start resumes)",
-                TUNE_SILENCE_MS / 1000.0
-            )));
+            self.stop_tune(Some(
+                "a candidate ran over 20 s: the tuning stopped and the candidate is recorded as failed (Start resumes)".into(),
+            ));
         }
     }
 
@@ -503,7 +501,7 @@ impl Ctx {
             self.tuned
                 .set_value(Some((calls, field("module").unwrap_or_default())));
         }
-        self.tune_panel.set(field("panel").unwrap_or_default());
+        set_tune_view(&field("panel").unwrap_or_default(), false);
         if finished {
             self.stop_tune(field("error"));
         }
@@ -521,8 +519,7 @@ impl Ctx {
         }
         tune_buttons(false, self.tuned.with_value(|t| t.is_some()));
         if let Some(e) = error {
-            self.tune_panel
-                .update(|p| *p = tuning::error_html(&e) + p.as_str());
+            set_tune_view(&tuning::error_html(&e), true);
             self.log("error", e);
         }
     }
@@ -684,7 +681,6 @@ fn App() -> impl IntoView {
         compiler: StoredValue::new_local(None),
         runner: StoredValue::new_local(None),
         debounce: StoredValue::new_local(None),
-        tune_panel: RwSignal::new(String::new()),
         tuner: StoredValue::new_local(None),
         tuned: StoredValue::new_local(None),
     };
@@ -1529,6 +1525,19 @@ fn RunPane() -> impl IntoView {
     }
 }
 
+/// Shows `html` in the Tune panel (the tuning worker renders it), or puts
+/// it above what is there.
+fn set_tune_view(html: &str, above: bool) {
+    if let Some(v) = document().get_element_by_id("tune-view") {
+        let html = if above {
+            format!("{html}{}", v.inner_html())
+        } else {
+            html.to_string()
+        };
+        v.set_inner_html(&html);
+    }
+}
+
 /// The Tune action's Start/Stop label and whether Apply is enabled.
 fn tune_buttons(running: bool, can_apply: bool) {
     let d = document();
@@ -1562,13 +1571,7 @@ fn TunePanel() -> impl IntoView {
             _ => {}
         }
     };
-    view! {
-        <details id="tune" class="tune">
-            <summary>"Tune: search for a fast schedule"</summary>
-            <div class="tune-controls" inner_html=tuning::CONTROLS_HTML on:click=click></div>
-            <div id="tune-view" inner_html=move || ctx.tune_panel.get()></div>
-        </details>
-    }
+    view! { <div on:click=click inner_html=tuning::CONTROLS_HTML></div> }
 }
 
 /// The step being shown (clamped).
@@ -2208,7 +2211,9 @@ fn register_service_worker() {
 }
 
 fn main() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into())
+    }));
     if js_sys::Reflect::has(&window().navigator(), &JsValue::from_str("serviceWorker"))
         .unwrap_or(false)
     {

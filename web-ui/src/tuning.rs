@@ -175,44 +175,48 @@ fn substitute(arg: &mut TraceArg, values: &HashMap<Rv, TraceArg>) {
 /// line stay); a script without one gets the marker and a schedule of
 /// `module` first.
 pub fn apply_schedule(source: &str, calls: &str, module: &str) -> String {
-    let is_schedule_line = |l: &str| {
-        let l = l.trim_start();
-        l.starts_with("sch = ") && l.contains("Schedule(")
+    // The page carries this in its first load: a byte-window search, not
+    // `str::contains`, whose substring searcher the page has no other use for.
+    let has = |hay: &str, needle: &str| {
+        hay.as_bytes()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
     };
-    let mut out = String::new();
-    let mut found = false;
+    let mut at = 0;
     for line in source.split_inclusive('\n') {
-        out.push_str(line);
-        if is_schedule_line(line) {
-            found = true;
-            break;
+        at += line.len();
+        if line.trim_start().starts_with("sch = ") && has(line, "Schedule(") {
+            let mut out = source[..at].to_string();
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(calls);
+            return out;
         }
     }
-    if !found {
-        out = source.trim_end().to_string();
-        out.push_str("\n\n");
-        if !source.contains(SCHEDULE_MARKER) {
-            out.push_str(SCHEDULE_MARKER);
-            out.push_str(" ---\n");
-        }
-        out.push_str(&format!("sch = tvm.tir.Schedule({module})\n"));
+    let mut out = source.trim_end().to_string();
+    out.push_str("\n\n");
+    if !has(source, SCHEDULE_MARKER) {
+        out.push_str(SCHEDULE_MARKER);
+        out.push_str(" ---\n");
     }
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
+    out.push_str("sch = tvm.tir.Schedule(");
+    out.push_str(module);
+    out.push_str(")\n");
     out.push_str(calls);
     out
 }
 
-/// The Tune action's controls (static HTML: the page handles their clicks
-/// in one place and sets their state through the DOM).
-pub const CONTROLS_HTML: &str = "<label for=\"tune-target\">Target</label>\
+/// The Tune action (static HTML: the page handles its clicks in one place,
+/// sets its state through the DOM and shows the worker's panel in
+/// `#tune-view`).
+pub const CONTROLS_HTML: &str = "<details id=\"tune\" class=\"tune\"><summary>Tune: search for a fast schedule</summary><div class=\"tune-controls\"><label for=\"tune-target\">Target</label>\
 <select id=\"tune-target\" class=\"tb\"><option value=\"wasm\">CPU (WebAssembly)</option>\
 <option value=\"webgpu\" disabled title=\"tuning on WebGPU is not offered in the playground yet: WebGPU is asynchronous and the tuner's runner measures synchronously (use tessel tune --target webgpu)\">GPU (WebGPU): not offered yet</option></select>\
 <label for=\"tune-trials\">Trials</label>\
 <input id=\"tune-trials\" class=\"tb\" type=\"number\" min=\"1\" max=\"2000\" value=\"64\">\
 <button id=\"tune-start\" class=\"tb primary\">Start</button>\
-<button id=\"tune-apply\" class=\"tb\" disabled title=\"Replace the script's schedule with the best one found\">Apply</button>";
+<button id=\"tune-apply\" class=\"tb\" disabled title=\"Replace the script's schedule with the best one found\">Apply</button></div><div id=\"tune-view\"></div></details>";
 
 /// An error line for the panel (the page puts it above the worker's).
 pub fn error_html(message: &str) -> String {
@@ -264,6 +268,9 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// The panel's styles, with it (the page's stylesheet is in every first load).
+const PANEL_STYLE: &str = "<style>.tune-bar{height:8px;border:1px solid var(--border);border-radius:4px;overflow:hidden;}.tune-bar > div{height:100%;background:var(--ok);}.tune-plot{width:320px;max-width:48%;height:auto;margin-right:0.5rem;}.tune-plot .ax{stroke:var(--muted);}.tune-plot .best{fill:none;stroke:var(--ok);stroke-width:2;}.tune-plot .cand{fill:var(--accent, #4a7bd0);opacity:0.7;}.tune-plot text{font-size:10px;fill:var(--muted);}#tune-best{max-height:12rem;overflow:auto;}</style>";
+
 const PLOT_W: f64 = 320.0;
 const PLOT_H: f64 = 140.0;
 const PAD: f64 = 30.0;
@@ -283,7 +290,7 @@ pub fn render_panel(p: &PanelData) -> String {
         fmt_eta(eta_seconds(p.done, p.total, p.elapsed))
     };
     let best = p.best_curve.last().copied().unwrap_or(0.0);
-    let mut h = String::new();
+    let mut h = String::from(PANEL_STYLE);
     let _ = write!(
         h,
         "<div id=\"tune-progress\" class=\"tune-bar\" role=\"progressbar\" aria-valuemin=\"0\" aria-valuemax=\"{total}\" aria-valuenow=\"{done}\" data-done=\"{done}\" data-total=\"{total}\"><div style=\"width:{pct:.1}%\"></div></div>\
