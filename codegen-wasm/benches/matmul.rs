@@ -13,7 +13,13 @@
 //! 2. Tessel's compile time (parse → schedule → lower → emit + validate, and
 //!    wasmtime's compilation) for the course programs.
 //! 3. wasmtime vs wasmi: compile + one run of a 256³ matmul.
-//! 4. The f32x4 arithmetic peak (mul + add, and relaxed FMA) of wasmtime on
+//! 4. Tuning time: the book's ch.4 §4.5 tuning (`MyModule`, 128³ matmul, 64
+//!    trials of the default space, one thread), end to end.
+//!    With `BENCH_TUNE_TRIALS=N`, part 1 also runs (t), the program the
+//!    auto-tuner finds in N trials for the 1024³ matmul, one thread;
+//!    `BENCH_TUNED_TRACE=file` runs (t) from the trace a tuning printed
+//!    (`tessel tune`) instead of tuning again.
+//! 5. The f32x4 arithmetic peak (mul + add, and relaxed FMA) of wasmtime on
 //!    this machine, one thread: what the matmul figures read against.
 //!
 //! The schedules are the files `tools/bench/schedules/cpu_*.py`, which
@@ -22,8 +28,8 @@
 //! Environment: `BENCH_N` (1024, or 256 for the quick run); `BENCH_ONLY=a,b,c,d`
 //! picks variants; `BENCH_LLVM_WASM=path` uses a prebuilt reference module;
 //! `BENCH_REPEAT=n` timed runs per variant (default 3; (a) runs twice);
-//! `BENCH_SKIP_ENGINES=1`, `BENCH_SKIP_COMPILE=1`, `BENCH_SKIP_PEAK=1` skip
-//! parts 3, 2 and 4;
+//! `BENCH_SKIP_ENGINES=1`, `BENCH_SKIP_COMPILE=1`, `BENCH_SKIP_TUNING=1`,
+//! `BENCH_SKIP_PEAK=1` skip parts 3, 2, 4 and 5;
 //! `BENCH_OUT=dir` writes the results as tab-separated rows (`cpu.tsv`,
 //! `compile.tsv`) and the modules with a manifest (`wasm/`) for the browser
 //! run (`e2e/bench/run.mjs`), as `cargo xtask bench` does.
@@ -109,7 +115,7 @@ fn main() {
     let out_dir = std::env::var("BENCH_OUT").ok().map(PathBuf::from);
     if let Some(dir) = &out_dir {
         std::fs::create_dir_all(dir.join("wasm")).expect("BENCH_OUT");
-        for f in ["cpu.tsv", "compile.tsv"] {
+        for f in ["cpu.tsv", "compile.tsv", "tuning.tsv"] {
             let _ = std::fs::remove_file(dir.join(f));
         }
     }
@@ -125,6 +131,7 @@ fn main() {
         key: key.to_string(),
         label: label.to_string(),
         sched,
+        module: None,
         llvm_fn,
         fma,
         threads: 1,
@@ -154,6 +161,7 @@ fn main() {
                 key: format!("{}{all}", v.key),
                 label: format!("{}, {all} threads", v.label),
                 sched: v.sched.clone(),
+                module: None,
                 llvm_fn: match v.llvm_fn {
                     "mm_blocked" => "mm_blocked_par",
                     _ => "mm_best_par",
@@ -163,6 +171,44 @@ fn main() {
             })
             .collect();
         variants.extend(threaded);
+    }
+
+    // (t) The auto-tuner's program: MetaSchedule's default CPU space, one
+    // thread, measured by the same backend (`BENCH_TUNE_TRIALS=N`).
+    let tune_trials: usize = std::env::var("BENCH_TUNE_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if tune_trials > 0 && want("t") {
+        let (module, summary) = tuned(&parse(&matmul_src(n)), tune_trials);
+        println!("{summary}");
+        if let Some(dir) = &out_dir {
+            append(
+                &dir.join("tuning.tsv"),
+                &format!("cpu_matmul\t{n}\t{summary}"),
+            );
+        }
+        variants.push(Variant {
+            key: "t".into(),
+            label: format!("(t) tuned, {tune_trials} trials"),
+            sched: None,
+            module: Some(module),
+            llvm_fn: "mm_best",
+            fma: false,
+            threads: 1,
+        });
+    } else if let (Ok(path), true) = (std::env::var("BENCH_TUNED_TRACE"), want("t")) {
+        // A trace an earlier tuning printed (`tessel tune`), replayed here.
+        let trace = std::fs::read_to_string(&path).expect("BENCH_TUNED_TRACE");
+        variants.push(Variant {
+            key: "t".into(),
+            label: "(t) tuned (trace)".into(),
+            sched: Some(trace),
+            module: None,
+            llvm_fn: "mm_best",
+            fma: false,
+            threads: 1,
+        });
     }
 
     // Inputs, shared by every run.
@@ -189,9 +235,10 @@ fn main() {
         }
         let reps = if key == "a" { 2 } else { repeat };
         let m = parse(&matmul_src(n));
-        let m = match &v.sched {
-            Some(s) => schedule(&m, s),
-            None => m,
+        let m = match (&v.module, &v.sched) {
+            (Some(m), _) => m.clone(),
+            (None, Some(s)) => schedule(&m, s),
+            (None, None) => m,
         };
         let mut options = BuildOptions {
             relaxed_fma: v.fma,
@@ -339,6 +386,9 @@ fn main() {
     if std::env::var_os("BENCH_SKIP_COMPILE").is_none() {
         compile_times(n, out_dir.as_deref());
     }
+    if std::env::var_os("BENCH_SKIP_TUNING").is_none() {
+        tuning_time(out_dir.as_deref());
+    }
     if std::env::var_os("BENCH_SKIP_PEAK").is_none() {
         simd_peaks(out_dir.as_deref());
     }
@@ -363,6 +413,8 @@ struct Variant {
     key: String,
     label: String,
     sched: Option<String>,
+    /// A program given whole (the tuned one) instead of a schedule.
+    module: Option<IRModule>,
     llvm_fn: &'static str,
     fma: bool,
     threads: u32,
@@ -810,4 +862,58 @@ fn simd_peaks(out_dir: Option<&Path>) {
         }
     }
     println!();
+}
+
+/// Tunes `module` for `trials` trials on wasmtime, one thread: the best
+/// program and a one-line summary (tuning time, trials, failures).
+fn tuned(module: &IRModule, trials: usize) -> (IRModule, String) {
+    use codegen_wasm::backend::WasmBackend;
+    use tessel_tune::{tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession};
+    use tessel_tune::{TuneTarget, Workload};
+    let target = TuneTarget::parse("llvm --num-cores=1").expect("target");
+    let workload = Workload::new(module.clone()).expect("workload");
+    let mut space = SpaceGenerator::post_order_apply(&target);
+    let mut session = TuneSession::new(
+        workload.clone(),
+        target.clone(),
+        &mut space,
+        Database::new(),
+        SearchConfig::new(trials, 64.min(trials)),
+    )
+    .expect("a tuning session");
+    let backend = WasmBackend::with_runtime(std::rc::Rc::new(|| {
+        Box::new(WasmtimeRuntime::new().with_threads(1))
+    }));
+    let clock = WallClock(Instant::now());
+    let mut runner = Runner::new(&backend, &clock, &workload, &target).expect("a runner");
+    let started = Instant::now();
+    let report = tune(&mut session, &mut runner, &mut |_| {}).expect("tuning");
+    let summary = format!(
+        "tuned: {} trials in {:.1} s ({} failed, {} wrong), best {:.2} GFLOPS as the tuner measured it",
+        report.trials,
+        started.elapsed().as_secs_f64(),
+        report.failed,
+        report.wrong.len(),
+        workload.flops / report.best_seconds / 1e9
+    );
+    (report.best.module().clone(), summary)
+}
+
+/// The book's ch.4 §4.5 tuning, timed end to end (search, builds, runs,
+/// checks): `MyModule`'s 128³ matmul, 64 trials, one thread.
+fn tuning_time(out_dir: Option<&Path>) {
+    let module = parse(&matmul_src(128));
+    let started = Instant::now();
+    let (_, summary) = tuned(&module, 64);
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "Tuning time: the book's 128x128x128 MyModule, 64 trials: {seconds:.2} s (goal < 10 s)"
+    );
+    println!("  {summary}\n");
+    if let Some(dir) = out_dir {
+        append(
+            &dir.join("tuning.tsv"),
+            &format!("book_128_64_trials\t{seconds:.3}"),
+        );
+    }
 }

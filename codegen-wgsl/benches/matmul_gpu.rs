@@ -16,10 +16,19 @@
 //! submit-to-idle wall clock); the best of each is reported. Each output is checked against the other
 //! and against f64 dot products at sampled positions.
 //!
+//! Two more rows run Tessel's WGSL only: a hand-written tiled kernel (4×4
+//! outputs per thread from 64×64 workgroup tiles, 64×16 and 16×64 tiles of
+//! A and B in shared memory, vec4 loads and stores), the yardstick for
+//! tuned code, and with `BENCH_TUNE_TRIALS=N` the program the auto-tuner
+//! finds in N trials on the same adapter (MetaSchedule's default GPU space,
+//! measured through the GPU backend; the tuning time and the best trace are
+//! printed, the trace also to `BENCH_OUT/gpu_tuned_trace.py`).
+//!
 //! Environment: `BENCH_N` (1024; the JSON must hold that size),
 //! `BENCH_REPEAT` (default 10), `BENCH_OUT=dir` appends result rows to
 //! `dir/gpu.tsv`, `BENCH_PRINT=1` prints both compilers' WGSL.
 
+use std::rc::Rc;
 use std::time::Instant;
 
 use codegen_wgsl::runtime::GpuRuntime;
@@ -49,6 +58,10 @@ const CASES: &[(&str, &str)] = &[
     ),
 ];
 
+/// One benchmark row: its label, Tessel's kernels and TVM's (when the JSON
+/// has them, or why not).
+type Row = (String, Vec<Kernel>, Option<Result<Vec<Kernel>, String>>);
+
 /// One compute shader and how to launch it (either compiler's).
 struct Kernel {
     source: String,
@@ -64,7 +77,7 @@ fn main() {
     let n: usize = env_num("BENCH_N", 1024);
     let repeat: usize = env_num("BENCH_REPEAT", 10).max(1);
     let rt = match GpuRuntime::new() {
-        Ok(Some(rt)) => rt,
+        Ok(Some(rt)) => Rc::new(rt),
         Ok(None) => {
             println!("GPU benchmark skipped: no WebGPU adapter");
             return;
@@ -99,17 +112,41 @@ fn main() {
         "{:<22} {:>12} {:>12} {:>10} {:>12}",
         "schedule", "Tessel GF/s", "TVM GF/s", "Tessel/TVM", "Tessel ms"
     );
-    for (label, case) in CASES {
-        let ours = our_kernels(case, n);
-        let theirs = tvm_json.as_ref().map(|j| tvm_kernels(j, label, n));
+    let mut rows: Vec<Row> = CASES
+        .iter()
+        .map(|(label, case)| {
+            (
+                label.to_string(),
+                our_kernels(case, n),
+                tvm_json.as_ref().map(|j| tvm_kernels(j, label, n)),
+            )
+        })
+        .collect();
+    if n.is_multiple_of(64) {
+        rows.push((
+            "hand-written tiled".into(),
+            vec![hand_tiled_kernel(n)],
+            None,
+        ));
+    } else {
+        println!("note: the hand-written kernel needs n divisible by 64");
+    }
+    let trials = env_num("BENCH_TUNE_TRIALS", 0);
+    if trials > 0 {
+        let (kernels, tuning) = tuned_kernels(&rt, n, trials);
+        println!("{tuning}");
+        rows.push((format!("tuned ({trials} trials)"), kernels, None));
+    }
+    for (label, ours, theirs) in &rows {
+        let label = label.as_str();
         // One run each (checked), then `repeat` timed runs, Tessel's and
         // TVM's interleaved so both see the same machine load; best of each.
-        let p_ours = h.prepare(&ours);
+        let p_ours = h.prepare(ours);
         h.clear();
         h.run(&p_ours);
         let c_ours = h.output();
         check(&a, &b, &c_ours, n, label, "Tessel");
-        let p_tvm = match &theirs {
+        let p_tvm = match theirs {
             Some(Ok(k)) => {
                 let p = h.prepare(k);
                 h.clear();
@@ -548,4 +585,163 @@ fn max_rel_diff(x: &[f32], y: &[f32]) -> f64 {
             (*a as f64 - *b as f64).abs() / (1.0 + (*a as f64).abs().max((*b as f64).abs()))
         })
         .fold(0.0, f64::max)
+}
+
+/// The hand-written kernel: each 16×16 workgroup computes a 64×64 tile of
+/// C, each thread a 4×4 block of it (four vec4 accumulators); per 16-wide
+/// step of k the workgroup stages a 64×16 tile of A (transposed, so a
+/// thread reads its four rows' values side by side) and a 16×64 tile of B
+/// in shared memory, every thread loading one vec4 of each.
+fn hand_tiled_kernel(n: usize) -> Kernel {
+    let source = format!(
+        r#"
+@group(0) @binding(0) var<storage, read> A: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> B: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> C: array<vec4<f32>>;
+const N: u32 = {n}u;
+var<workgroup> As: array<array<vec4<f32>, 16>, 16>;
+var<workgroup> Bs: array<array<vec4<f32>, 16>, 16>;
+
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {{
+  let row0 = wid.y * 64u;
+  let col0 = wid.x * 64u;
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
+  // Which vec4 of each tile this thread loads.
+  let a_row = li / 4u;
+  let a_quad = li % 4u;
+  let b_k = li / 16u;
+  let b_quad = li % 16u;
+  for (var k0 = 0u; k0 < N; k0 = k0 + 16u) {{
+    let a = A[((row0 + a_row) * N + k0) / 4u + a_quad];
+    // As[k][r / 4][r % 4] = A[row0 + r, k0 + k]
+    As[a_quad * 4u + 0u][a_row / 4u][a_row % 4u] = a.x;
+    As[a_quad * 4u + 1u][a_row / 4u][a_row % 4u] = a.y;
+    As[a_quad * 4u + 2u][a_row / 4u][a_row % 4u] = a.z;
+    As[a_quad * 4u + 3u][a_row / 4u][a_row % 4u] = a.w;
+    Bs[b_k][b_quad] = B[((k0 + b_k) * N + col0) / 4u + b_quad];
+    workgroupBarrier();
+    for (var k = 0u; k < 16u; k = k + 1u) {{
+      let b = Bs[k][lid.x];
+      let a4 = As[k][lid.y];
+      acc0 = acc0 + a4.x * b;
+      acc1 = acc1 + a4.y * b;
+      acc2 = acc2 + a4.z * b;
+      acc3 = acc3 + a4.w * b;
+    }}
+    workgroupBarrier();
+  }}
+  let r = row0 + lid.y * 4u;
+  let q = col0 / 4u + lid.x;
+  C[(r + 0u) * (N / 4u) + q] = acc0;
+  C[(r + 1u) * (N / 4u) + q] = acc1;
+  C[(r + 2u) * (N / 4u) + q] = acc2;
+  C[(r + 3u) * (N / 4u) + q] = acc3;
+}}
+"#
+    );
+    codegen_wgsl::validate(&source).unwrap_or_else(|e| panic!("the hand-written kernel: {e}"));
+    let groups = (n / 64) as u32;
+    Kernel {
+        source,
+        entry: "main".into(),
+        grid: [groups, groups, 1],
+        storage: vec![(0, 0), (1, 1), (2, 2)],
+        uniform: None,
+    }
+}
+
+/// The host's wall clock, for the tuner's runner.
+struct WallClock(Instant);
+
+impl compiler_core::target::Host for WallClock {
+    fn now_seconds(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+}
+
+/// Tunes the n³ matmul for `trials` trials on `rt`'s adapter: the best
+/// program's kernels, and a report of the tuning (time, trials, trace).
+fn tuned_kernels(rt: &Rc<GpuRuntime>, n: usize, trials: usize) -> (Vec<Kernel>, String) {
+    use codegen_wgsl::backend::GpuBackend;
+    use tessel_tune::{tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession};
+    use tessel_tune::{TuneTarget, Workload};
+    let src = format!(
+        r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"), C: T.Buffer(({n}, {n}), "float32")):
+    T.func_attr({{"global_symbol": "main", "tir.noalias": True}})
+    for i, j, k in T.grid({n}, {n}, {n}):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#
+    );
+    let module = parse_script(&src)
+        .unwrap_or_else(|d| panic!("{}", d.message))
+        .to_module();
+    let target = TuneTarget::parse("webgpu").expect("target");
+    let workload = Workload::new(module).expect("workload");
+    let mut space = SpaceGenerator::post_order_apply(&target);
+    let config = SearchConfig::new(trials, 64.min(trials));
+    let mut session = TuneSession::new(
+        workload.clone(),
+        target.clone(),
+        &mut space,
+        Database::new(),
+        config,
+    )
+    .expect("a tuning session");
+    let backend = GpuBackend::with_runtime(rt.clone());
+    let clock = WallClock(Instant::now());
+    let mut runner = Runner::new(&backend, &clock, &workload, &target).expect("a runner");
+    runner.time_limit_seconds = 2.0;
+    let started = Instant::now();
+    let report = tune(&mut session, &mut runner, &mut |_| {}).expect("tuning");
+    let seconds = started.elapsed().as_secs_f64();
+    let trace = report
+        .best
+        .trace()
+        .python(compiler_core::schedule::TraceDialect::default());
+    if let Ok(dir) = std::env::var("BENCH_OUT") {
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(format!("{dir}/gpu_tuned_trace.py"), &trace);
+    }
+    let m = report.best.module().clone();
+    let (name, f) = m.prim_funcs().next().expect("a function");
+    let w = build_func(name, f, &GpuLimits::default()).expect("the tuned program builds");
+    let kernels = w
+        .kernels
+        .iter()
+        .map(|k| Kernel {
+            source: k.source.clone(),
+            entry: k.name.clone(),
+            grid: k.dispatch,
+            storage: k
+                .storage
+                .iter()
+                .map(|s| match s.source {
+                    BindingSource::Param(i) => (s.binding, i),
+                    BindingSource::Temp(_) => panic!("tuned: temporaries"),
+                })
+                .collect(),
+            uniform: k.params_binding.map(|b| (b, vec![0; 4])),
+        })
+        .collect();
+    let summary = format!(
+        "tuned: {} trials in {seconds:.1} s ({} failed, {} wrong), best {:.1} GFLOPS as measured by the tuner\n{trace}",
+        report.trials,
+        report.failed,
+        report.wrong.len(),
+        workload.flops / report.best_seconds / 1e9
+    );
+    (kernels, summary)
 }

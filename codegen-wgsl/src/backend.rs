@@ -13,6 +13,8 @@
 //! kernels' GPU time from timestamp queries when the adapter has them, else
 //! the wall time from submission to completion.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
@@ -21,7 +23,7 @@ use compiler_core::target::{
     Backend, Executable, Host, ReferenceBackend, SourceModule, TargetSpec,
 };
 
-use crate::runtime::GpuRuntime;
+use crate::runtime::{CompiledFunc, GpuRuntime, RunStats};
 use crate::source_only::{wgsl_modules, wgsl_source, wgsl_text};
 use crate::{build_func, GpuLimits, WgslFunc};
 
@@ -72,6 +74,9 @@ pub struct GpuExecutable {
     host_names: Vec<String>,
     names: Vec<String>,
     target: String,
+    /// Each kernel function's pipelines, compiled on its first run and
+    /// reused by every later run and timing.
+    compiled: RefCell<HashMap<String, Rc<CompiledFunc>>>,
 }
 
 impl GpuExecutable {
@@ -88,6 +93,20 @@ impl GpuExecutable {
 
     fn func(&self, name: &str) -> Option<&WgslFunc> {
         self.kernels.iter().find(|f| f.name == name)
+    }
+
+    /// Runs `f` on its cached pipelines (compiled first when new).
+    fn run_func(&self, f: &WgslFunc, args: &mut [NDArray]) -> Result<RunStats, String> {
+        let cached = self.compiled.borrow().get(&f.name).cloned();
+        let compiled = match cached {
+            Some(c) => c,
+            None => {
+                let c = Rc::new(self.rt.compile(f)?);
+                self.compiled.borrow_mut().insert(f.name.clone(), c.clone());
+                c
+            }
+        };
+        self.rt.run_compiled(f, &compiled, args)
     }
 }
 
@@ -124,6 +143,7 @@ impl Backend for GpuBackend {
             host_names,
             names: module.names().map(str::to_string).collect(),
             target: target.kind.clone(),
+            compiled: RefCell::default(),
         }))
     }
 }
@@ -135,7 +155,7 @@ impl Executable for GpuExecutable {
 
     fn run(&self, name: &str, args: &mut [NDArray], step_budget: u64) -> Result<u64, String> {
         if let Some(f) = self.func(name) {
-            self.rt.run(f, args)?;
+            self.run_func(f, args)?;
             return Ok(args.iter().map(|a| a.len() as u64).sum());
         }
         match &self.host {
@@ -168,13 +188,13 @@ impl Executable for GpuExecutable {
                 .and_then(|h| h.time(name, args, number, repeat, clock));
         };
         let mut run = || -> Result<Vec<f64>, String> {
-            // One warm-up run (pipeline creation, first upload).
-            self.rt.run(f, args)?;
+            // One warm-up run (the first run compiles the pipelines).
+            self.run_func(f, args)?;
             let mut out = Vec::with_capacity(repeat as usize);
             for _ in 0..repeat.max(1) {
                 let mut total = 0.0;
                 for _ in 0..number.max(1) {
-                    let stats = self.rt.run(f, args)?;
+                    let stats = self.run_func(f, args)?;
                     total += match &stats.kernel_times {
                         Some(ts) => ts.iter().map(|d| d.as_secs_f64()).sum::<f64>(),
                         None => stats.wall.as_secs_f64(),

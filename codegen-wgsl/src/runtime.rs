@@ -21,6 +21,12 @@ pub struct GpuRuntime {
     pub adapter: String,
 }
 
+/// A function's compute pipelines (see [`GpuRuntime::compile`]).
+pub struct CompiledFunc {
+    name: String,
+    pipelines: Vec<wgpu::ComputePipeline>,
+}
+
 /// How long a run took.
 #[derive(Clone, Debug)]
 pub struct RunStats {
@@ -86,8 +92,60 @@ impl GpuRuntime {
 
     /// Runs `f` on `args` (one array per parameter, 0-d arrays for scalars,
     /// as for the reference interpreter); outputs are written back in place.
+    /// Compiles its pipelines first: a host that runs `f` again keeps them
+    /// with [`GpuRuntime::compile`] and [`GpuRuntime::run_compiled`].
     pub fn run(&self, f: &WgslFunc, args: &mut [NDArray]) -> Result<RunStats, String> {
+        let compiled = self.compile(f)?;
+        self.run_compiled(f, &compiled, args)
+    }
+
+    /// `f`'s compute pipelines, one per kernel. Creating a pipeline is the
+    /// driver's shader compile: seconds for a large kernel on a software
+    /// adapter, so every repeated run should reuse them.
+    pub fn compile(&self, f: &WgslFunc) -> Result<CompiledFunc, String> {
+        let dev = &self.device;
+        let scope = dev.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipelines = f
+            .kernels
+            .iter()
+            .map(|k| {
+                let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(&k.name),
+                    source: wgpu::ShaderSource::Wgsl(k.source.as_str().into()),
+                });
+                dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(&k.name),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some(&k.name),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+            .collect();
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(format!("the driver refused `{}`: {e}", f.name));
+        }
+        Ok(CompiledFunc {
+            name: f.name.clone(),
+            pipelines,
+        })
+    }
+
+    /// Runs `f` with pipelines [`GpuRuntime::compile`] made for it.
+    pub fn run_compiled(
+        &self,
+        f: &WgslFunc,
+        compiled: &CompiledFunc,
+        args: &mut [NDArray],
+    ) -> Result<RunStats, String> {
         use wgpu::util::DeviceExt;
+        if compiled.name != f.name || compiled.pipelines.len() != f.kernels.len() {
+            return Err(format!(
+                "the pipelines given were compiled for `{}`, not `{}`",
+                compiled.name, f.name
+            ));
+        }
         let params = &f.func.params;
         if args.len() != params.len() {
             return Err(format!(
@@ -174,21 +232,9 @@ impl GpuRuntime {
             usage: wgpu::BufferUsages::UNIFORM,
         });
 
-        // Pipelines and bind groups.
+        // Bind groups over the compiled pipelines.
         let mut passes = Vec::new();
-        for k in &f.kernels {
-            let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&k.name),
-                source: wgpu::ShaderSource::Wgsl(k.source.as_str().into()),
-            });
-            let pipeline = dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&k.name),
-                layout: None,
-                module: &module,
-                entry_point: Some(&k.name),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+        for (k, pipeline) in f.kernels.iter().zip(&compiled.pipelines) {
             let mut entries = Vec::new();
             for b in &k.storage {
                 let buf = match b.source {

@@ -14,7 +14,9 @@ use tessel_ir::{IRModule, PrimFunc};
 /// A global that holds a TVM object a host can show.
 #[derive(Clone, Debug)]
 pub enum Inspected {
-    /// A `tvm.tir.Schedule` (a copy: the script's own stays untouched).
+    /// A `tvm.tir.Schedule`, or the TensorIR schedule a TE schedule
+    /// (`te.create_schedule`) was translated into (a copy: the script's own
+    /// stays untouched).
     Schedule {
         schedule: Schedule,
         /// The module the schedule was created on.
@@ -62,6 +64,16 @@ fn inspect(value: &Value) -> Option<Inspected> {
                 original: s.original.clone(),
                 dialect: s.ir_dialect,
                 trace_dialect: s.sch.dialect,
+            }
+        }
+        // Older TVM's TE schedule: its TensorIR translation.
+        Some(Obj::Te(crate::bindings::te::TeObj::Schedule(s))) => {
+            let s = s.borrow();
+            Inspected::Schedule {
+                schedule: s.schedule().clone(),
+                original: s.original().clone(),
+                dialect: Dialect::Tirx,
+                trace_dialect: s.schedule().dialect,
             }
         }
         Some(Obj::IRModule { module, dialect }) => Inspected::Module {

@@ -4,7 +4,8 @@
 //! a candidate that fails one is counted against it and never measured.
 //! - [`Postproc::RewriteCooperativeFetch`] (GPU): a shared-memory cache block
 //!   marked by tiling is copied by all threads of the block: its loops fused,
-//!   split by the `threadIdx.x` extent and bound.
+//!   split by the `threadIdx.x` extent and bound, with an inner vectorized
+//!   loop of the sampled width when the tile divides evenly.
 //! - [`Postproc::RewriteReductionBlock`]: reduction blocks get their init
 //!   split off (`decompose_reduction` at the outermost reduction loop).
 //! - [`Postproc::RewriteParallelVectorizeUnroll`]: the root block's
@@ -14,8 +15,9 @@
 //!   longer than the limit, and the innermost loops `unroll`ed while their
 //!   iterations multiply to at most the sampled depth (Tessel's lowering has
 //!   no `pragma_auto_unroll_max_step`; explicit unrolling is its equivalent).
-//! - [`Postproc::VerifyGpuCode`] (GPU): threads per workgroup and shared
-//!   memory within the target's limits.
+//! - [`Postproc::VerifyGpuCode`] (GPU): the program lowered into kernels
+//!   (buffers compacted), each within the target's limits on threads per
+//!   workgroup, shared memory per workgroup and local memory per thread.
 
 use compiler_core::ir::{AttrValue, StmtKind};
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
@@ -108,9 +110,13 @@ fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
         let Some(br) = find_block(&func.body, &name) else {
             continue;
         };
-        if !br.block.annotations.contains_key(ANN_COOPERATIVE_FETCH) {
-            continue;
-        }
+        // The annotation's value is the vector width of each thread's loads
+        // (sampled by the tiling rule; 1: scalar loads).
+        let lanes = match br.block.annotations.get(ANN_COOPERATIVE_FETCH) {
+            None => continue,
+            Some(AttrValue::Int(v)) => (*v).max(1),
+            Some(_) => 1,
+        };
         let b = sch.get_block(&name, None).map_err(msg)?;
         sch.unannotate(b.into(), ANN_COOPERATIVE_FETCH)
             .map_err(msg)?;
@@ -121,10 +127,30 @@ fn cooperative_fetch(sch: &mut Schedule) -> Fallible {
             [one] => *one,
             many => sch.fuse(many, true).map_err(msg)?,
         };
-        let parts = sch
-            .split(fused, &[Factor::Infer, Factor::Const(threads)], true)
-            .map_err(msg)?;
-        sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+        // Vector loads only where every thread's vector lies whole in the
+        // tile (the fused extent a multiple of threads × lanes); otherwise
+        // scalar loads.
+        let extent = sch
+            .resolve_loop("get_loops", fused)
+            .ok()
+            .and_then(|(_, f)| f.extent.as_int());
+        let vectorized = lanes > 1 && extent.is_some_and(|e| e % (threads * lanes) == 0);
+        if vectorized {
+            let parts = sch
+                .split(
+                    fused,
+                    &[Factor::Infer, Factor::Const(threads), Factor::Const(lanes)],
+                    true,
+                )
+                .map_err(msg)?;
+            sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+            sch.vectorize(parts[2]).map_err(msg)?;
+        } else {
+            let parts = sch
+                .split(fused, &[Factor::Infer, Factor::Const(threads)], true)
+                .map_err(msg)?;
+            sch.bind(parts[1], "threadIdx.x").map_err(msg)?;
+        }
     }
     Ok(())
 }
@@ -203,11 +229,14 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         let Some(loops) = classify_loops(sch, b) else {
             continue;
         };
+        // A thread-bound loop counts as extent 0: it is never parallelized,
+        // vectorized or unrolled (that would unbind it).
         let extents: Vec<i64> = loops
             .iter()
             .map(|(l, _)| {
                 sch.resolve_loop("get_loops", *l)
                     .ok()
+                    .filter(|(_, f)| f.thread_tag.is_none())
                     .and_then(|(_, f)| f.extent.as_int())
                     .unwrap_or(0)
             })
@@ -268,51 +297,73 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
     Ok(())
 }
 
+/// Checks the program as the GPU code generator will see it: lowered into
+/// kernels, with `shared` and `local` buffers compacted to the region each
+/// workgroup or invocation uses (TVM verifies after the same lowering).
 fn verify_gpu(sch: &Schedule, target: &TuneTarget) -> Fallible {
+    use compiler_core::lower::gpu::lower_func_gpu;
+    use compiler_core::lower::LowerOptions;
     let Some(func) = current_func(sch) else {
         return Ok(());
     };
-    let mut threads = 1i64;
-    let mut shared_bytes = 0i64;
-    let mut failure = None;
-    func.body.walk(&mut |s| match s.kind() {
-        StmtKind::For(l)
-            if l.thread_tag
-                .as_deref()
-                .is_some_and(|t| t.starts_with("threadIdx")) =>
-        {
-            threads = threads.max(l.extent.as_int().unwrap_or(i64::MAX));
+    // The WGSL code generator's lowering, less the unrolling (it changes no
+    // allocation and would only slow the check down).
+    let options = LowerOptions {
+        vector_bytes: 16,
+        max_unroll: 0,
+        auto_vectorize: false,
+        unswitch: false,
+        promote: false,
+        hoist: false,
+        parallel_tasks: false,
+        serialize_thread_bindings: false,
+    };
+    let lowered = lower_func_gpu("main", &func, &options).map_err(|e| e.message)?;
+    for kernel in &lowered.kernels {
+        let threads: i64 = kernel
+            .launch
+            .iter()
+            .filter(|a| !a.is_block())
+            .map(|a| a.extent)
+            .product();
+        if threads > target.max_threads_per_block {
+            return Err(format!(
+                "{threads} threads per workgroup in {} (the limit is {})",
+                kernel.name, target.max_threads_per_block
+            ));
         }
-        StmtKind::BlockRealize(br) => {
-            for b in &br.block.alloc_buffers {
-                if b.scope.starts_with("shared") {
-                    let n: Option<i64> = b.shape.iter().map(|d| d.as_int()).product();
-                    match n {
-                        Some(n) => shared_bytes += n * b.dtype.bytes() as i64,
-                        None => {
-                            failure =
-                                Some(format!("shared buffer `{}` has a symbolic size", b.name))
-                        }
-                    }
+        let (mut shared, mut local) = (0i64, 0i64);
+        let mut failure = None;
+        kernel.body.walk(&mut |s| {
+            if let StmtKind::Allocate { buffer, .. } = s.kind() {
+                let elements: Option<i64> = buffer.shape.iter().map(|d| d.as_int()).product();
+                let Some(n) = elements else {
+                    failure = Some(format!("buffer `{}` has a symbolic size", buffer.name));
+                    return;
+                };
+                let bytes = n * buffer.dtype.bytes() as i64;
+                if buffer.scope.starts_with("shared") {
+                    shared += bytes;
+                } else if buffer.scope.starts_with("local") {
+                    local += bytes;
                 }
             }
+        });
+        if let Some(f) = failure {
+            return Err(f);
         }
-        _ => {}
-    });
-    if let Some(f) = failure {
-        return Err(f);
-    }
-    if threads > target.max_threads_per_block {
-        return Err(format!(
-            "{threads} threads per workgroup (the limit is {})",
-            target.max_threads_per_block
-        ));
-    }
-    if shared_bytes > target.max_shared_memory_bytes {
-        return Err(format!(
-            "{shared_bytes} bytes of shared memory (the limit is {})",
-            target.max_shared_memory_bytes
-        ));
+        if shared > target.max_shared_memory_bytes {
+            return Err(format!(
+                "{shared} bytes of shared memory in {} (the limit is {})",
+                kernel.name, target.max_shared_memory_bytes
+            ));
+        }
+        if local > target.max_local_memory_bytes {
+            return Err(format!(
+                "{local} bytes of local memory per thread in {} (the limit is {})",
+                kernel.name, target.max_local_memory_bytes
+            ));
+        }
     }
     Ok(())
 }

@@ -19,8 +19,15 @@
 //!   the postprocessors turn them into loop kinds.
 //! - [`ScheduleRule::RandomComputeLocation`]: spatial blocks that are not
 //!   outputs move to a sampled loop (`sample_compute_location` + `compute_at`).
+//! - [`ScheduleRule::AddRFactor`] (CPU): a reduction with too little
+//!   spatial work for the cores gets `rfactor`ed along a split of its
+//!   reduction loops (two more spaces).
+//! - [`ScheduleRule::AutoBind`] (GPU): a block no other rule bound to
+//!   threads gets its spatial loops fused, split by a sampled thread count
+//!   and bound.
 
 use compiler_core::ir::{BlockRealize, IterKind, PrimFunc, Stmt, StmtKind};
+use compiler_core::schedule::replay::SchedValue;
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
 use crate::target::TuneTarget;
@@ -29,7 +36,8 @@ use crate::target::TuneTarget;
 pub const ANN_PARALLEL: &str = "meta_schedule.parallel";
 pub const ANN_VECTORIZE: &str = "meta_schedule.vectorize";
 pub const ANN_UNROLL: &str = "meta_schedule.unroll_explicit";
-/// On a shared-memory cache block: fetch it with the block's threads.
+/// On a shared-memory cache block: fetch it with the block's threads, in
+/// vectors of the annotated width.
 pub const ANN_COOPERATIVE_FETCH: &str = "meta_schedule.cooperative_fetch";
 
 /// One schedule rule (see the module docs).
@@ -46,6 +54,26 @@ pub enum ScheduleRule {
         unroll_max_steps: Vec<i64>,
     },
     RandomComputeLocation,
+    /// CPU: a reduction whose spatial loops are too short to keep the cores
+    /// busy (and shorter than its reduction) is split along its fused
+    /// reduction loop and `rfactor`ed, so the partial sums are spatial and
+    /// can be parallelized and vectorized (TVM's `AddRFactor`). Two extra
+    /// spaces: the outer or the inner part of the split becomes the factor
+    /// axis; the original stays a space of its own.
+    AddRFactor {
+        /// Parallel jobs per core (TVM: 16).
+        max_jobs_per_core: i64,
+        /// Largest inner factor of the split (TVM: 64).
+        max_innermost_factor: i64,
+    },
+    /// GPU: a block left outside every thread binding (an elementwise block
+    /// no rule tiled) has its outer spatial loops fused, split by a sampled
+    /// thread count and bound to `blockIdx.x`/`threadIdx.x`.
+    AutoBind {
+        /// Threads per block sampled uniformly (TVM: 32 … 1024, within the
+        /// target's limit).
+        thread_extents: Vec<i64>,
+    },
 }
 
 /// TVM's default rules for the target, in the order they apply.
@@ -57,7 +85,20 @@ pub fn default_rules(target: &TuneTarget) -> Vec<ScheduleRule> {
             max_vectorize_extent: -1,
             unroll_max_steps: vec![0, 16, 64, 512, 1024],
         });
+        rules.push(ScheduleRule::AutoBind {
+            thread_extents: [32, 64, 128, 256, 512, 1024]
+                .into_iter()
+                .filter(|t| *t <= target.max_threads_per_block)
+                .collect(),
+        });
     } else {
+        rules.insert(
+            1,
+            ScheduleRule::AddRFactor {
+                max_jobs_per_core: 16,
+                max_innermost_factor: 64,
+            },
+        );
         rules.push(ScheduleRule::ParallelVectorizeUnroll {
             max_jobs_per_core: 16,
             max_vectorize_extent: 64,
@@ -167,6 +208,8 @@ impl ScheduleRule {
             ScheduleRule::MultiLevelTiling => "MultiLevelTiling",
             ScheduleRule::ParallelVectorizeUnroll { .. } => "ParallelizeVectorizeUnroll",
             ScheduleRule::RandomComputeLocation => "RandomComputeLocation",
+            ScheduleRule::AutoBind { .. } => "AutoBind",
+            ScheduleRule::AddRFactor { .. } => "AddRFactor",
         }
     }
 
@@ -271,8 +314,166 @@ impl ScheduleRule {
                     Err(_) => Ok(vec![sch.clone()]),
                 }
             }
+            ScheduleRule::AddRFactor {
+                max_jobs_per_core,
+                max_innermost_factor,
+            } => {
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                let Some(loops) = classify_loops(&mut out, b) else {
+                    return Ok(vec![sch.clone()]);
+                };
+                let extent = |out: &Schedule, l: LoopRV| {
+                    out.resolve_loop("get_loops", l)
+                        .ok()
+                        .and_then(|(_, f)| f.extent.as_int())
+                };
+                let (mut spatial, mut reduce) = (1i64, 1i64);
+                for (l, u) in &loops {
+                    let Some(e) = extent(&out, *l) else {
+                        return Ok(vec![sch.clone()]);
+                    };
+                    match u {
+                        LoopUse::Spatial => spatial *= e,
+                        LoopUse::Reduce => reduce *= e,
+                        LoopUse::Unused => {}
+                    }
+                }
+                let max_parallel = max_jobs_per_core * target.num_cores;
+                if reduce <= 1 || spatial >= max_parallel || spatial >= reduce {
+                    return Ok(vec![sch.clone()]);
+                }
+                match add_rfactor(out, &loops, *max_innermost_factor) {
+                    Ok(mut spaces) => {
+                        spaces.insert(0, sch.clone());
+                        Ok(spaces)
+                    }
+                    Err(_) => Ok(vec![sch.clone()]),
+                }
+            }
+            ScheduleRule::AutoBind { thread_extents } => {
+                if thread_extents.is_empty() || is_thread_bound(&func, block) {
+                    return Ok(vec![sch.clone()]);
+                }
+                let b = out.get_block(block, None).map_err(|e| e.to_string())?;
+                let probs = vec![1.0 / thread_extents.len() as f64; thread_extents.len()];
+                let threads = out
+                    .sample_categorical(thread_extents, &probs, None)
+                    .map_err(|e| e.to_string())?;
+                match bind_spatial(&mut out, b, Factor::Sampled(threads)) {
+                    Ok(true) => Ok(vec![out]),
+                    _ => Ok(vec![sch.clone()]),
+                }
+            }
         }
     }
+}
+
+/// [`ScheduleRule::AddRFactor`]'s rewrite: the reduction loops moved
+/// innermost and fused, split in two by a sampled tile, and each part in
+/// turn made the factor axis of an `rfactor` (two schedules).
+fn add_rfactor(
+    mut sch: Schedule,
+    loops: &[(LoopRV, LoopUse)],
+    max_innermost_factor: i64,
+) -> Result<Vec<Schedule>, compiler_core::schedule::ScheduleError> {
+    let spatial: Vec<LoopRV> = loops
+        .iter()
+        .filter(|(_, u)| *u != LoopUse::Reduce)
+        .map(|(l, _)| *l)
+        .collect();
+    let reduce: Vec<LoopRV> = loops
+        .iter()
+        .filter(|(_, u)| *u == LoopUse::Reduce)
+        .map(|(l, _)| *l)
+        .collect();
+    let order: Vec<LoopRV> = spatial.iter().chain(&reduce).copied().collect();
+    if order.iter().zip(loops).any(|(a, (b, _))| a != b) {
+        sch.reorder(&order)?;
+    }
+    let fused = match reduce.as_slice() {
+        [one] => *one,
+        many => sch.fuse(many, true)?,
+    };
+    let factors = sch.sample_perfect_tile(fused, 2, max_innermost_factor, None)?;
+    let factors: Vec<Factor> = factors.into_iter().map(Factor::Sampled).collect();
+    let parts = sch.split(fused, &factors, true)?;
+    let mut out = Vec::new();
+    for part in parts {
+        let mut with = sch.clone();
+        if with.rfactor(part, 0).is_ok() {
+            out.push(with);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether block `name` sits under a thread-bound loop.
+fn is_thread_bound(func: &PrimFunc, name: &str) -> bool {
+    fn walk(s: &Stmt, name: &str, bound: bool) -> Option<bool> {
+        match s.kind() {
+            StmtKind::For(l) => walk(&l.body, name, bound || l.thread_tag.is_some()),
+            StmtKind::BlockRealize(br) if br.block.name == name => Some(bound),
+            _ => {
+                let mut found = None;
+                s.for_each_child(|c| {
+                    if found.is_none() {
+                        found = walk(c, name, bound);
+                    }
+                });
+                found
+            }
+        }
+    }
+    walk(&func.body, name, false).unwrap_or(false)
+}
+
+/// Binds `block` to GPU threads (TVM's AutoBind): its leading spatial loops
+/// fused, split by `threads` and bound to `blockIdx.x` and `threadIdx.x`.
+/// `Ok(false)` when the block has no leading spatial loop.
+pub fn bind_spatial(
+    sch: &mut Schedule,
+    block: BlockRV,
+    threads: Factor,
+) -> Result<bool, compiler_core::schedule::ScheduleError> {
+    let Some(loops) = classify_loops(sch, block) else {
+        return Ok(false);
+    };
+    let spatial: Vec<LoopRV> = loops
+        .iter()
+        .take_while(|(_, u)| *u == LoopUse::Spatial)
+        .map(|(l, _)| *l)
+        .collect();
+    if spatial.is_empty() {
+        return Ok(false);
+    }
+    let fused = if spatial.len() == 1 {
+        spatial[0]
+    } else {
+        sch.fuse(&spatial, true)?
+    };
+    let parts = sch.split(fused, &[Factor::Infer, threads], true)?;
+    sch.bind(parts[0], "blockIdx.x")?;
+    sch.bind(parts[1], "threadIdx.x")?;
+    Ok(true)
+}
+
+/// `module` with every block outside a thread binding bound by
+/// [`bind_spatial`] to `threads` threads: the unscheduled program in a form
+/// the GPU backend builds (the runner's reference for large workloads).
+pub fn bind_for_gpu(
+    module: &compiler_core::ir::IRModule,
+    threads: i64,
+) -> Result<compiler_core::ir::IRModule, String> {
+    let mut sch = Schedule::new(module.clone()).map_err(|e| e.to_string())?;
+    let func = current_func(&sch).ok_or("the module has no function")?;
+    for name in block_names(&func) {
+        if name == "root" || is_thread_bound(&current_func(&sch).unwrap_or(func.clone()), &name) {
+            continue;
+        }
+        let b = sch.get_block(&name, None).map_err(|e| e.to_string())?;
+        bind_spatial(&mut sch, b, Factor::Const(threads)).map_err(|e| e.to_string())?;
+    }
+    Ok(sch.module().clone())
 }
 
 /// Splits every loop of `loops` into `levels` tiles (sampled) and returns the
@@ -374,10 +575,9 @@ fn tile_gpu(
     let cw = sch.cache_write(block, 0, "local", &[]).map_err(err)?;
     sch.reverse_compute_at(cw, tx, true, -1).map_err(err)?;
     // Two spaces: inputs read from global memory, and every input staged
-    // in shared memory at the outer reduction tile. (Tessel's region
-    // analysis does not narrow a cache under the fused block loop yet, so
-    // the staged copies can exceed the shared-memory limit; the first
-    // space keeps the search going where VerifyGPUCode rejects them.)
+    // in shared memory at the outer reduction tile (the cache is allocated
+    // whole; lowering compacts it to one workgroup's tile, and
+    // VerifyGPUCode checks that tile against the shared-memory limit).
     let without_shared = sch.clone();
     let Some(r0) = r[0].last().copied() else {
         return Ok(vec![sch]);
@@ -392,10 +592,19 @@ fn tile_gpu(
             .cache_read(block, i as i64, "shared", &[])
             .map_err(err)?;
         sch.compute_at(cr, r0, true, -1).map_err(err)?;
-        sch.annotate(
-            cr.into(),
-            ANN_COOPERATIVE_FETCH,
-            compiler_core::ir::AttrValue::Int(1),
+        // Each thread's loads are vectors of a sampled width (TVM samples
+        // 1–4; WGSL has vec2 and vec4 loads, so 1, 2 or 4).
+        let lanes = sch
+            .sample_categorical(&[1, 2, 4], &[1.0 / 3.0; 3], None)
+            .map_err(err)?;
+        sch.call(
+            "annotate",
+            vec![
+                SchedValue::Rv(cr.into()),
+                ANN_COOPERATIVE_FETCH.into(),
+                SchedValue::Rv(lanes.into()),
+            ],
+            vec![],
         )
         .map_err(err)?;
     }
@@ -411,7 +620,6 @@ fn annotate_root(
     unroll_max_steps: &[i64],
 ) -> Result<(), String> {
     use compiler_core::ir::AttrValue;
-    use compiler_core::schedule::replay::SchedValue;
     let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
     let Ok(root) = out.get_block("root", None) else {
         return Ok(());

@@ -4,7 +4,9 @@
 //! `compiler_core::target`. It also checks candidates numerically against
 //! the original program: on the reference interpreter when the workload is
 //! small enough, otherwise against the unscheduled program built by the same
-//! backend. A build error, a trap or an exhausted step budget is a failed
+//! backend (for a GPU, with its spatial loops bound to threads and nothing
+//! else changed). A candidate whose first run exceeds the time limit fails
+//! without being timed. A build error, a trap or an exhausted step budget is a failed
 //! measurement, never a result.
 
 use std::collections::HashMap;
@@ -53,6 +55,10 @@ pub struct Runner<'a> {
     pub repeat: u64,
     /// The step budget of one run (a runaway candidate fails).
     pub step_budget: u64,
+    /// A candidate whose first run takes longer fails without being timed
+    /// (TVM's runner `timeout_sec`; measured with the host's clock, so a
+    /// host without one never stops a candidate this way).
+    pub time_limit_seconds: f64,
     /// Relative and absolute tolerance of the numerical check.
     pub rtol: f64,
     pub atol: f64,
@@ -81,6 +87,7 @@ impl<'a> Runner<'a> {
             number: 3,
             repeat: 1,
             step_budget: 1 << 36,
+            time_limit_seconds: 10.0,
             rtol: 1e-3,
             atol: 1e-3,
         })
@@ -105,23 +112,39 @@ impl<'a> Runner<'a> {
         };
         let name = &self.workload.func_name;
         let mut args = self.inputs.clone();
-        // One untimed call: traps show here, and caches are warm.
+        // One untimed call: traps show here, caches are warm, and a
+        // candidate slower than the limit stops here (a run cannot be
+        // interrupted, so the limit bounds each candidate to one run).
+        let started = self.host.now_seconds();
         if let Err(e) = exe.run(name, &mut args, self.step_budget) {
             return MeasureResult::Failed(format!("run failed: {e}"));
         }
-        match exe.time(name, &mut args, self.number, self.repeat, self.host) {
+        let first = self.host.now_seconds() - started;
+        if first > self.time_limit_seconds {
+            return MeasureResult::Failed(format!(
+                "exceeded the time limit: one run took {first:.2} s (the limit is {} s)",
+                self.time_limit_seconds
+            ));
+        }
+        // Slow candidates are timed with fewer calls.
+        let number = if first * self.number as f64 > self.time_limit_seconds {
+            1
+        } else {
+            self.number
+        };
+        match exe.time(name, &mut args, number, self.repeat, self.host) {
             Some(Ok(secs)) => MeasureResult::Ok(secs),
             Some(Err(e)) => MeasureResult::Failed(format!("run failed: {e}")),
             None => {
                 let mut secs = Vec::new();
                 for _ in 0..self.repeat.max(1) {
                     let start = self.host.now_seconds();
-                    for _ in 0..self.number.max(1) {
+                    for _ in 0..number.max(1) {
                         if let Err(e) = exe.run(name, &mut args, self.step_budget) {
                             return MeasureResult::Failed(format!("run failed: {e}"));
                         }
                     }
-                    secs.push((self.host.now_seconds() - start) / self.number.max(1) as f64);
+                    secs.push((self.host.now_seconds() - start) / number.max(1) as f64);
                 }
                 MeasureResult::Ok(secs)
             }
@@ -134,6 +157,11 @@ impl<'a> Runner<'a> {
         if self.expected.is_none() {
             let expected = if self.workload.flops <= REFERENCE_MAX_FLOPS {
                 self.run_once(&ReferenceBackend::default(), &self.workload.module)
+            } else if self.target.is_gpu() {
+                // A GPU backend builds thread-bound programs only: the
+                // original, each block's spatial loops bound to threads.
+                crate::rules::bind_for_gpu(&self.workload.module, 64)
+                    .and_then(|m| self.run_once(self.backend, &m))
             } else {
                 self.run_once(self.backend, &self.workload.module)
             }

@@ -16,6 +16,10 @@ pub struct TuneTarget {
     pub max_threads_per_block: i64,
     /// Largest workgroup (shared) memory, in bytes.
     pub max_shared_memory_bytes: i64,
+    /// Largest `local` (per-invocation) memory, in bytes: what fits in a
+    /// thread's registers (256 words). Larger per-thread arrays spill to
+    /// slow memory, and shader compilers take very long on them.
+    pub max_local_memory_bytes: i64,
 }
 
 impl TuneTarget {
@@ -57,6 +61,7 @@ impl TuneTarget {
             num_cores,
             max_threads_per_block: 256,
             max_shared_memory_bytes: 16384,
+            max_local_memory_bytes: 1024,
         })
     }
 

@@ -227,8 +227,13 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
         ("b", "(b) seeds' blocking"),
         ("c", "(c) hand schedule"),
         ("d", "(c) + relaxed FMA (LLVM: (c) without)"),
+        ("t", "(t) tuned (LLVM: (c))"),
     ] {
         let w = wasmtime.get(key).copied();
+        if key == "t" && w.is_none() {
+            // Only with BENCH_TUNE_TRIALS or BENCH_TUNED_TRACE.
+            continue;
+        }
         let c = chrome.get(key).copied();
         s.push_str(&format!(
             "| {label} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -318,6 +323,28 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
                 _ => "–".into(),
             }
         ));
+    }
+    // Tuning.
+    for r in rows(&out.join("tuning.tsv")) {
+        match r.first().map(String::as_str) {
+            Some("book_128_64_trials") => {
+                if let Some(secs) = num(r.get(1)) {
+                    s.push_str(&format!(
+                        "\nTuning: the book's ch.4 §4.5 tuning (128³ `MyModule`, 64 trials of the \
+                         default space, wasmtime, one thread) took {secs:.2} s end to end \
+                         (goal: under 10 s).\n"
+                    ));
+                }
+            }
+            Some("cpu_matmul") => {
+                s.push_str(&format!(
+                    "\nTuning the {}³ matmul (row (t) above): {}\n",
+                    r.get(1).map_or("?", String::as_str),
+                    r.get(2).map_or("", String::as_str)
+                ));
+            }
+            _ => {}
+        }
     }
     s.push('\n');
     Ok(s)

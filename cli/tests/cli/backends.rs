@@ -80,6 +80,21 @@ fn cpu_1024_matmul_and_bmm_relu_run_on_wasm() {
     assert!(out.contains("matmul 1024 ok"), "{out}");
 }
 
+/// TE schedules (older TVM's API) build for the CPU backend as for the
+/// reference interpreter: same output, exact results.
+#[test]
+fn te_schedules_on_wasm_match_the_reference_interpreter() {
+    let (out, _) = same_as_reference("te_schedules.py");
+    assert!(
+        out.contains("matmul_optimized\nmatmul exact: True"),
+        "{out}"
+    );
+    assert!(
+        out.contains("default_function add+relu exact: True"),
+        "{out}"
+    );
+}
+
 #[test]
 fn cpu_get_source_is_wat_and_reference_has_none() {
     let path = script("cpu_source.py");

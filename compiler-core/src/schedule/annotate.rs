@@ -1,4 +1,6 @@
-//! Annotations: `annotate` and `unannotate` on blocks and loops.
+//! Annotations: `annotate` and `unannotate` on blocks and loops, and
+//! `unsafe_hide_buffer_access` and `annotate_buffer_access` on a block's
+//! declared regions.
 //!
 //! As in TVM 0.27: values are integers, floats, strings, booleans, lists of
 //! them and string-keyed dictionaries; a block's annotations print as
@@ -8,8 +10,24 @@
 //! though the trace records the call). `unannotate` of a missing key is an
 //! error. The trace writes booleans as `0`/`1` and floats like C's `%.17g`
 //! (`2.0` as `2`), as TVM's does.
+//!
+//! `unsafe_hide_buffer_access(block, buf_type, buf_index_array)` drops the
+//! listed read (`buf_type="read"`) or write regions from the block's
+//! declaration; the body is untouched, so what it computes is the same, but
+//! analyses no longer see those accesses (the caller's risk, as the name
+//! says). `buf_type` must be `read` or `write` (checked first), each index in
+//! range; repeated indices count once. TVM's JSON keeps all three as inputs.
+//!
+//! `annotate_buffer_access(block, buffer_index, buf_type, gen_new_ranges)`
+//! replaces the block's `buffer_index`-th read or write region by the one
+//! `gen_new_ranges` gives: a lambda over the block's iterators returning one
+//! `(begin, end)` pair per dimension (the region `begin:end`, its extent
+//! simplified), and records the index in the block annotation
+//! `explicit_read_region` / `explicit_write_region` (appended once). The
+//! trace prints the lambda as TVM does, `lambda vi, vj: [(vi - 1, vi + 1),
+//! (vj, vj + 1)]`, and `buf_type="read"`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::replay::SchedValue;
@@ -219,7 +237,318 @@ fn float_g17(v: f64) -> String {
     }
 }
 
+pub(super) const ANNOTATE_BUFFER_ACCESS: Primitive = Primitive {
+    method: "annotate_buffer_access",
+    aliases: &[],
+    kind: "AnnotateBufferAccess",
+    params: &[
+        param("block", T::Block),
+        param("buffer_index", T::Int),
+        param("buf_type", T::Str),
+        param("gen_new_ranges", T::Any),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        let src = match args.value("gen_new_ranges")? {
+            SchedValue::Source(s) | SchedValue::Str(s) => s,
+            other => {
+                return Err(args.err(format!(
+                    "gen_new_ranges must be a lambda over the block's iterators returning (begin, end) pairs; got {}",
+                    super::primitives::describe(&other)
+                )))
+            }
+        };
+        let printed = sch.annotate_buffer_access_concrete(
+            args.block("block")?,
+            args.int("buffer_index")?,
+            &args.string("buf_type")?,
+            &src,
+        )?;
+        args.record_as("gen_new_ranges", SchedValue::Source(printed))?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+/// A `gen_new_ranges` lambda read: its parameter names and one
+/// `(begin, end)` pair per dimension.
+struct RangesLambda {
+    names: Vec<String>,
+    pairs: Vec<(Expr, Expr)>,
+}
+
+/// `lambda vi, vj: [(vi - 1, vi + 1), (vj, vj + 1)]` read over the block's
+/// iterators.
+fn parse_ranges_lambda(src: &str, iters: &[IterVar]) -> std::result::Result<RangesLambda, String> {
+    let e = syntax::parse_expr(src)
+        .map_err(|d| format!("cannot parse gen_new_ranges: {}", d.message))?;
+    let ast::ExprKind::Lambda { params, body } = &e.kind else {
+        return Err("gen_new_ranges must be a lambda, such as `lambda vi: [(vi, vi + 2)]`".into());
+    };
+    let names: Vec<String> = params
+        .posonly
+        .iter()
+        .chain(&params.args)
+        .map(|p| p.name.clone())
+        .collect();
+    if names.len() != iters.len() || params.vararg.is_some() || params.kwarg.is_some() {
+        return Err(format!(
+            "gen_new_ranges takes one parameter per block iterator ({}), not {}",
+            iters.len(),
+            names.len()
+        ));
+    }
+    let env: HashMap<String, Var> = names
+        .iter()
+        .zip(iters)
+        .map(|(n, iv)| (n.clone(), iv.var.clone()))
+        .collect();
+    let dtype = iters
+        .first()
+        .map(|iv| iv.var.dtype())
+        .unwrap_or(DataType::i32());
+    let items = match &body.kind {
+        ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => items,
+        _ => return Err("gen_new_ranges must return a list of (begin, end) pairs".into()),
+    };
+    let mut pairs = Vec::new();
+    for item in items {
+        let (ast::ExprKind::Tuple(pair) | ast::ExprKind::List(pair)) = &item.kind else {
+            return Err("each range of gen_new_ranges is a (begin, end) pair".into());
+        };
+        let [b, e] = pair.as_slice() else {
+            return Err("each range of gen_new_ranges is a (begin, end) pair".into());
+        };
+        pairs.push((
+            super::layout::lambda_expr(b, &env, dtype, 0)?,
+            super::layout::lambda_expr(e, &env, dtype, 0)?,
+        ));
+    }
+    Ok(RangesLambda { names, pairs })
+}
+
+pub(super) const UNSAFE_HIDE_BUFFER_ACCESS: Primitive = Primitive {
+    method: "unsafe_hide_buffer_access",
+    aliases: &[],
+    kind: "UnsafeHideBufferAccess",
+    params: &[
+        param("block", T::Block),
+        param("buf_type", T::Str),
+        param("buf_index_array", T::Ints).list_input(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.unsafe_hide_buffer_access_concrete(
+            args.block("block")?,
+            &args.string("buf_type")?,
+            &args.ints("buf_index_array")?,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
 impl Schedule {
+    /// `sch.unsafe_hide_buffer_access(block, buf_type, buf_index_array)`:
+    /// see the module documentation.
+    pub fn unsafe_hide_buffer_access(
+        &mut self,
+        block_rv: BlockRV,
+        buf_type: &str,
+        buf_index_array: &[i64],
+    ) -> Result<()> {
+        let indices = SchedValue::List(buf_index_array.iter().map(|&i| i.into()).collect());
+        let args = Args::typed(
+            &UNSAFE_HIDE_BUFFER_ACCESS,
+            vec![block_rv.into(), buf_type.into(), indices],
+        );
+        self.apply_traced(&UNSAFE_HIDE_BUFFER_ACCESS, args)?;
+        Ok(())
+    }
+
+    /// `sch.annotate_buffer_access(block, buffer_index, buf_type,
+    /// gen_new_ranges)`: see the module documentation; `gen_new_ranges` is
+    /// the lambda's source text.
+    pub fn annotate_buffer_access(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        buf_type: &str,
+        gen_new_ranges: &str,
+    ) -> Result<()> {
+        let args = Args::typed(
+            &ANNOTATE_BUFFER_ACCESS,
+            vec![
+                block_rv.into(),
+                buffer_index.into(),
+                buf_type.into(),
+                SchedValue::Source(gen_new_ranges.to_string()),
+            ],
+        );
+        self.apply_traced(&ANNOTATE_BUFFER_ACCESS, args)?;
+        Ok(())
+    }
+
+    /// Returns the lambda as the trace prints it.
+    fn annotate_buffer_access_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        buf_type: &str,
+        src: &str,
+    ) -> Result<String> {
+        const P: &str = "annotate_buffer_access";
+        use super::cache::{nth_access_buffer, BufferIndexType};
+        let Some(kind) = BufferIndexType::parse(buf_type) else {
+            return Err(ScheduleError::new(
+                P,
+                format!("Invalid buf_type: {buf_type}. Expected 'read' or 'write'."),
+            ));
+        };
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let buffer = nth_access_buffer(P, &realize.block, buffer_index, kind, &path)?;
+        let RangesLambda { names, pairs } = parse_ranges_lambda(src, &realize.block.iter_vars)
+            .map_err(|m| ScheduleError::new(P, m).at(path.clone()))?;
+        if pairs.len() != buffer.shape.len() {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "gen_new_ranges gives {} ranges but buffer {} has {} dimensions",
+                    pairs.len(),
+                    buffer.name,
+                    buffer.shape.len()
+                ),
+            )
+            .at(path));
+        }
+        let ana = crate::arith::Analyzer::new();
+        let pairs: Vec<(Expr, Expr)> = pairs
+            .into_iter()
+            .map(|(b, e)| (ana.simplify(&b), ana.simplify(&e)))
+            .collect();
+        let region = BufferRegion {
+            buffer: buffer.clone(),
+            region: pairs
+                .iter()
+                .map(|(b, e)| {
+                    Range::new(
+                        b.clone(),
+                        ana.simplify(&Expr::binary(BinOp::Sub, e.clone(), b.clone())),
+                    )
+                })
+                .collect(),
+        };
+        let mut new = realize.clone();
+        let key = match kind {
+            BufferIndexType::Read => {
+                new.block.reads[buffer_index as usize] = region;
+                "explicit_read_region"
+            }
+            BufferIndexType::Write => {
+                new.block.writes[buffer_index as usize] = region;
+                "explicit_write_region"
+            }
+        };
+        let entry = new
+            .block
+            .annotations
+            .entry(key.to_string())
+            .or_insert_with(|| AttrValue::Array(Vec::new()));
+        match entry {
+            AttrValue::Array(items) => {
+                if !items
+                    .iter()
+                    .any(|x| matches!(x, AttrValue::Int(i) if *i == buffer_index))
+                {
+                    items.push(AttrValue::Int(buffer_index));
+                }
+            }
+            _ => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!("the block's `{key}` annotation is not a list of buffer indices"),
+                )
+                .at(path))
+            }
+        }
+        let span = tree::get(&self.body(P)?, &path)
+            .map(|s| s.span())
+            .unwrap_or_default();
+        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(new), span))?;
+        let printed: Vec<String> = pairs
+            .iter()
+            .map(|(b, e)| {
+                format!(
+                    "({}, {})",
+                    crate::ir::printer::print_expr(b),
+                    crate::ir::printer::print_expr(e)
+                )
+            })
+            .collect();
+        Ok(format!(
+            "lambda {}: [{}]",
+            names.join(", "),
+            printed.join(", ")
+        ))
+    }
+
+    fn unsafe_hide_buffer_access_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        buf_type: &str,
+        buf_index_array: &[i64],
+    ) -> Result<()> {
+        const P: &str = "unsafe_hide_buffer_access";
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let n = match buf_type {
+            "read" => realize.block.reads.len(),
+            "write" => realize.block.writes.len(),
+            other => {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "The buffer type for hide_buffer_access schedule should either be 'read' \
+                         or 'write', got {other} instead."
+                    ),
+                )
+                .at(path))
+            }
+        };
+        let mut hidden = std::collections::BTreeSet::new();
+        for &i in buf_index_array {
+            if i < 0 || i as usize >= n {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "The buffer index array for hide_buffer_access schedule should be a list \
+                         of integers between 0 and {}, got {i} instead.",
+                        n as i64 - 1
+                    ),
+                )
+                .at(path));
+            }
+            hidden.insert(i as usize);
+        }
+        let mut new = realize.clone();
+        let regions = if buf_type == "read" {
+            &mut new.block.reads
+        } else {
+            &mut new.block.writes
+        };
+        *regions = std::mem::take(regions)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !hidden.contains(i))
+            .map(|(_, r)| r)
+            .collect();
+        let span = tree::get(&self.body(P)?, &path)
+            .map(|s| s.span())
+            .unwrap_or_default();
+        self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(new), span))
+    }
+
     fn annotations_of(&self, primitive: &str, target: Rv) -> Result<(tree::StmtPath, Annotations)> {
         match target {
             Rv::Block(b) => {
@@ -297,5 +626,48 @@ impl Schedule {
             );
         }
         self.set_annotations(P, &path, ann)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tvmscript::builder::parse_script;
+
+    /// Hiding accesses changes the declaration only: the body and init are
+    /// the very statements they were, so the block computes the same values.
+    #[test]
+    fn hide_buffer_access_keeps_the_body() {
+        let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((32, 8), "float32"), C: T.Buffer((16, 8), "float32")):
+    for i, j, k in T.grid(16, 8, 32):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#;
+        let module = parse_script(src).expect("parses").to_module();
+        let mut sch = Schedule::new(module).expect("schedule");
+        let b = sch.get_block("C", None).unwrap();
+        let (_, before) = sch.resolve_block("test", b).unwrap();
+        sch.unsafe_hide_buffer_access(b, "read", &[0]).unwrap();
+        let (_, after) = sch.resolve_block("test", b).unwrap();
+        assert!(after.block.body.same_node(&before.block.body));
+        assert!(after
+            .block
+            .init
+            .unwrap()
+            .same_node(&before.block.init.unwrap()));
+        let names: Vec<&str> = after
+            .block
+            .reads
+            .iter()
+            .map(|r| r.buffer.name.as_str())
+            .collect();
+        assert_eq!(names, ["B"]);
+        assert_eq!(after.block.writes.len(), 1);
     }
 }

@@ -1,4 +1,4 @@
-//! Cache stages: `cache_read` and `cache_write`.
+//! Cache stages: `cache_read`, `cache_write` and `cache_inplace`.
 //!
 //! Both primitives add a copy block between a buffer and the blocks that use
 //! it, through a new buffer in another storage scope, exactly as TVM 0.27
@@ -181,7 +181,7 @@ fn unbind(e: &Expr, realize: &BlockRealize) -> Expr {
 
 /// The loops above `path` (below its block) that lie strictly inside the
 /// statement at `limit` (every one when `limit` is the scope block).
-fn loops_below(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath, For)> {
+pub(super) fn loops_below(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath, For)> {
     enclosing_loops(body, path)
         .into_iter()
         .filter(|(p, _)| limit.is_prefix_of(p) && p.0.len() > limit.0.len())
@@ -189,14 +189,18 @@ fn loops_below(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath,
 }
 
 /// The loops above `path` (below its block) that enclose `limit` or are it.
-fn loops_outside(body: &Stmt, path: &StmtPath, limit: &StmtPath) -> Vec<(StmtPath, For)> {
+pub(super) fn loops_outside(
+    body: &Stmt,
+    path: &StmtPath,
+    limit: &StmtPath,
+) -> Vec<(StmtPath, For)> {
     enclosing_loops(body, path)
         .into_iter()
         .filter(|(p, _)| p.is_prefix_of(limit))
         .collect()
 }
 
-fn analyzer_for(loops: &[(StmtPath, For)]) -> Analyzer {
+pub(super) fn analyzer_for(loops: &[(StmtPath, For)]) -> Analyzer {
     let mut ana = Analyzer::new();
     for (_, l) in loops {
         ana.bind(&l.loop_var, &Range::new(l.min.clone(), l.extent.clone()));
@@ -464,7 +468,7 @@ fn lca_path(body: &Stmt, scope: &StmtPath, a: &StmtPath, b: &StmtPath) -> StmtPa
 /// consumer's read region covered by what its producers write (blocks that
 /// overwrite what an earlier one read do not matter: TVM 0.27 accepts them).
 /// `Err` names the offending pair.
-fn check_stage_pipeline(
+pub(super) fn check_stage_pipeline(
     primitive: &str,
     body: &Stmt,
     scope_path: &StmtPath,
@@ -651,14 +655,14 @@ fn covers(
 
 /// Where a cache stage goes: the statement (scope block or loop) whose body
 /// receives it, and the position in that body's sequence.
-struct CacheLoc {
-    path: StmtPath,
-    pos: usize,
+pub(super) struct CacheLoc {
+    pub path: StmtPath,
+    pub pos: usize,
 }
 
 /// TVM's `CacheLocDetector`: right after `target`, before the first of the
 /// `related` blocks, in the innermost loop or block body holding both.
-fn detect_cache_loc(
+pub(super) fn detect_cache_loc(
     body: &Stmt,
     scope_path: &StmtPath,
     target: &str,
@@ -764,7 +768,7 @@ fn detect_cache_loc(
 
 /// TVM's `InsertCacheStage`: `stage` at `pos` of the body of the loop or
 /// block at `loc`.
-fn insert_stage(body: &Stmt, loc: &CacheLoc, stage: Stmt) -> Stmt {
+pub(super) fn insert_stage(body: &Stmt, loc: &CacheLoc, stage: Stmt) -> Stmt {
     let Some(target) = tree::get(body, &loc.path) else {
         return body.clone();
     };
@@ -799,7 +803,7 @@ fn insert_stage(body: &Stmt, loc: &CacheLoc, stage: Stmt) -> Stmt {
 }
 
 /// Appends `buffer` to the allocations of the block at `scope`.
-fn add_alloc(body: &Stmt, scope: &StmtPath, buffer: Buffer) -> Stmt {
+pub(super) fn add_alloc(body: &Stmt, scope: &StmtPath, buffer: Buffer) -> Stmt {
     match tree::get(body, scope).map(|s| (s.kind().clone(), s.span())) {
         Some((StmtKind::BlockRealize(mut r), span)) => {
             r.block.alloc_buffers.push(buffer);
@@ -1250,7 +1254,179 @@ pub(super) const CACHE_WRITE: Primitive = Primitive {
     }),
 };
 
+pub(super) const CACHE_INPLACE: Primitive = Primitive {
+    method: "cache_inplace",
+    aliases: &[],
+    kind: "CacheInplace",
+    params: &[
+        param("block", T::Block),
+        param("read_buffer_index", T::Int).attr(),
+        param("storage_scope", T::Str).attr(),
+    ],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let copies = sch.cache_inplace_concrete(
+            args.block("block")?,
+            args.int("read_buffer_index")?,
+            &args.string("storage_scope")?,
+        )?;
+        Ok(SchedValue::rv_list(&copies))
+    },
+    menu: None,
+};
+
+/// Every mention of one buffer (accesses, regions) becomes another.
+struct SwapBuffer<'a> {
+    from: &'a Buffer,
+    to: &'a Buffer,
+}
+
+impl Mutator for SwapBuffer<'_> {
+    fn buffer(&mut self, b: &Buffer) -> Buffer {
+        if b == self.from {
+            self.to.clone()
+        } else {
+            b.clone()
+        }
+    }
+}
+
 impl Schedule {
+    /// `sch.cache_inplace(block, read_buffer_index, storage_scope)`: for a
+    /// buffer the block both reads and writes, a copy into a new buffer
+    /// `<buffer>_<scope>` right before the block and a copy back right after
+    /// it; the block works on the new buffer. Returns both copy blocks (they
+    /// share one name, as in TVM, so their handles cannot be resolved later).
+    /// Checks in TVM's order: the scope string, the index, the scope's region
+    /// cover (Tessel checks the whole scope is a stage pipeline), that the
+    /// block writes the buffer too. Tessel also refuses a region of the buffer
+    /// that uses the block's iterators: the copies sit outside the block,
+    /// where those are not defined (TVM 0.27 builds ill-formed IR there).
+    pub fn cache_inplace(
+        &mut self,
+        block_rv: BlockRV,
+        read_buffer_index: i64,
+        storage_scope: &str,
+    ) -> Result<Vec<BlockRV>> {
+        let args = Args::typed(
+            &CACHE_INPLACE,
+            vec![
+                block_rv.into(),
+                read_buffer_index.into(),
+                storage_scope.into(),
+            ],
+        );
+        self.apply_traced(&CACHE_INPLACE, args)?.into_blocks()
+    }
+
+    fn cache_inplace_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        read_buffer_index: i64,
+        storage_scope: &str,
+    ) -> Result<Vec<BlockRV>> {
+        const P: &str = "cache_inplace";
+        check_storage_scope(P, storage_scope)?;
+        let (t, buffer) =
+            self.cache_target(P, block_rv, read_buffer_index, BufferIndexType::Read)?;
+        let body = self.body(P)?;
+        check_stage_pipeline(P, &body, &t.scope_path, &t.scope_name)?;
+        let block = &t.realize.block;
+        let read = block.reads.iter().find(|r| r.buffer == buffer).cloned();
+        let write = block.writes.iter().find(|r| r.buffer == buffer).cloned();
+        let (Some(read), Some(write)) = (read, write) else {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "The target block `{}` does not both read & write target buffer {}.",
+                    block.name, buffer.name
+                ),
+            )
+            .at(t.path));
+        };
+        let iters: HashSet<VarId> = block.iter_vars.iter().map(|iv| iv.var.id()).collect();
+        for r in read.region.iter().chain(&write.region) {
+            let mut uses = false;
+            for e in [&r.min, &r.extent] {
+                e.walk(&mut |x| {
+                    if let ExprKind::Var(v) = x.kind() {
+                        uses |= iters.contains(&v.id());
+                    }
+                });
+            }
+            if uses {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "block `{}` accesses {} at a region that depends on its iterators; the \
+                         copies before and after the block cannot name them",
+                        block.name, buffer.name
+                    ),
+                )
+                .at(t.path));
+            }
+        }
+        // The copies go right before and right after the block, in its parent.
+        let parent = t
+            .path
+            .parent()
+            .ok_or_else(|| ScheduleError::new(P, "internal: a block without a parent"))?;
+        let (loc_path, pos) = match tree::get(&body, &parent).map(|s| s.kind().clone()) {
+            Some(StmtKind::Seq(_)) => (
+                parent.parent().ok_or_else(|| {
+                    ScheduleError::new(P, "internal: a sequence without a parent")
+                })?,
+                *t.path.0.last().unwrap_or(&0),
+            ),
+            _ => (parent, 0),
+        };
+        if !matches!(
+            tree::get(&body, &loc_path).map(|s| s.kind().clone()),
+            Some(StmtKind::For(_) | StmtKind::BlockRealize(_))
+        ) {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "block `{}` is not directly in a loop or block body, where the copies would go",
+                    block.name
+                ),
+            )
+            .at(t.path));
+        }
+        let name = format!("{}_{}", buffer.name, storage_scope);
+        let cache = cache_buffer(&buffer, &name, storage_scope, &read.region, true);
+        let copy_in = make_cache_stage(&name, &read.region, &buffer, &cache, true, true);
+        let copy_out = make_cache_stage(&name, &write.region, &cache, &buffer, false, true);
+        let block_stmt = tree::get(&body, &t.path)
+            .ok_or_else(|| ScheduleError::new(P, "internal: stale block path"))?;
+        let new_block = SwapBuffer {
+            from: &buffer,
+            to: &cache,
+        }
+        .stmt(&block_stmt);
+        let body = tree::replace(&body, &t.path, new_block);
+        let body = insert_stage(
+            &body,
+            &CacheLoc {
+                path: loc_path.clone(),
+                pos,
+            },
+            copy_in,
+        );
+        let body = insert_stage(
+            &body,
+            &CacheLoc {
+                path: loc_path,
+                pos: pos + 2,
+            },
+            copy_out,
+        );
+        let body = add_alloc(&body, &t.scope_path, cache);
+        self.set_body(P, body)?;
+        Ok(vec![self.new_block_rv(&name), self.new_block_rv(&name)])
+    }
+
     fn cache_target(
         &self,
         primitive: &str,
@@ -1533,7 +1709,7 @@ impl Schedule {
 }
 
 /// The children of the scope that read a buffer child `src` writes, after it.
-fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
+pub(super) fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
     let deps = dependencies(children);
     deps.raw
         .iter()
@@ -1543,7 +1719,7 @@ fn raw_consumers(children: &[ChildBlock], src: usize) -> HashSet<String> {
         .collect()
 }
 
-fn single_writer_error(
+pub(super) fn single_writer_error(
     primitive: &str,
     buffer: &Buffer,
     children: &[ChildBlock],
@@ -1587,4 +1763,39 @@ fn loc_is_loop(body: &Stmt, loc: &CacheLoc) -> bool {
         tree::get(body, &loc.path).map(|s| s.kind().clone()),
         Some(StmtKind::For(_))
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tvmscript::builder::parse_script;
+
+    /// A block whose region of the buffer depends on its iterators: TVM 0.27
+    /// puts copies naming `vi` outside the block (ill-formed IR); Tessel
+    /// refuses and leaves the schedule as it was.
+    #[test]
+    fn cache_inplace_refuses_a_region_that_names_the_block_iterators() {
+        let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), D: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("acc"):
+            vi = T.axis.spatial(16, i)
+            D[vi] = D[vi] + A[vi]
+"#;
+        let module = parse_script(src).expect("parses").to_module();
+        let mut sch = Schedule::new(module.clone()).expect("schedule");
+        let b = sch.get_block("acc", None).unwrap();
+        let before = sch.trace().instructions.len();
+        let err = sch
+            .cache_inplace(b, 0, "local")
+            .expect_err("the copies would use vi outside the block");
+        assert!(
+            err.to_string().contains("depends on its iterators"),
+            "{err}"
+        );
+        assert_eq!(sch.trace().instructions.len(), before);
+        assert!(crate::analysis::structural_equal::structural_equal(sch.module(), &module).is_ok());
+    }
 }

@@ -1,4 +1,5 @@
-//! Buffer storage: `transform_layout`, `set_scope`, `storage_align`.
+//! Buffer storage: `transform_layout`, `set_scope`, `unsafe_set_dtype`,
+//! `storage_align`.
 //!
 //! Behaviour checked against TVM 0.27:
 //!
@@ -22,6 +23,11 @@
 //!   parameter or match buffer), moves to the scope and is renamed
 //!   `<name>_<scope>` — unless it is already in that scope (then nothing
 //!   changes).
+//! - `unsafe_set_dtype(block, buffer_index, dtype)`: the block's
+//!   `buffer_index`-th written buffer, allocated by a block, takes `dtype`;
+//!   stores into it are cast to `dtype` and loads from it cast back to the
+//!   old type (casts kept even on constants, as TVM builds them). The same
+//!   type is a no-op, checked before the allocation.
 //! - `storage_align(block, buffer_index, axis, factor, offset)`: records
 //!   `[buffer_index, axis, factor, offset]` (axis normalised to be
 //!   non-negative) in the block annotation `buffer_dim_align`, replacing the
@@ -179,7 +185,7 @@ impl IndexMap {
     }
 }
 
-fn lambda_expr(
+pub(super) fn lambda_expr(
     e: &ast::Expr,
     env: &HashMap<String, Var>,
     dtype: DataType,
@@ -487,6 +493,77 @@ pub(super) const SET_SCOPE: Primitive = Primitive {
     menu: None,
 };
 
+pub(super) const UNSAFE_SET_DTYPE: Primitive = Primitive {
+    method: "unsafe_set_dtype",
+    aliases: &[],
+    kind: "UnsafeSetDType",
+    params: &[
+        param("block", T::Block),
+        param("buffer_index", T::Int).attr(),
+        param("dtype", T::Str).attr(),
+    ],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |sch, args| {
+        sch.unsafe_set_dtype_concrete(
+            args.block("block")?,
+            args.int("buffer_index")?,
+            &args.string("dtype")?,
+        )?;
+        Ok(SchedValue::None)
+    },
+    menu: None,
+};
+
+/// `unsafe_set_dtype`'s rewrite: the buffer swapped for one of the new
+/// type, every value stored into it cast to the new type and every load of
+/// it cast back to the old one (TVM's casts, kept even on constants).
+struct SetDType {
+    old: Buffer,
+    new: Buffer,
+}
+
+impl Mutator for SetDType {
+    fn buffer(&mut self, b: &Buffer) -> Buffer {
+        if *b == self.old {
+            self.new.clone()
+        } else {
+            b.clone()
+        }
+    }
+    fn expr(&mut self, e: &Expr) -> Expr {
+        let out = walk_expr(self, e);
+        match e.kind() {
+            ExprKind::Load { buffer, .. } if *buffer == self.old => {
+                Expr::new(ExprKind::Cast(out), self.old.dtype, e.span())
+            }
+            _ => out,
+        }
+    }
+    fn stmt(&mut self, s: &Stmt) -> Stmt {
+        let out = walk_stmt(self, s);
+        match (s.kind(), out.kind()) {
+            (StmtKind::Store { buffer, .. }, StmtKind::Store { value, indices, .. })
+                if *buffer == self.old =>
+            {
+                Stmt::new(
+                    StmtKind::Store {
+                        buffer: self.new.clone(),
+                        value: Expr::new(
+                            ExprKind::Cast(value.clone()),
+                            self.new.dtype,
+                            value.span(),
+                        ),
+                        indices: indices.clone(),
+                    },
+                    out.span(),
+                )
+            }
+            _ => out,
+        }
+    }
+}
+
 pub(super) const STORAGE_ALIGN: Primitive = Primitive {
     method: "storage_align",
     aliases: &[],
@@ -568,63 +645,7 @@ impl Schedule {
         const P: &str = "transform_layout";
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
-        let (kind, index) = match &buffer {
-            BufferSel::Index(kind, i) => {
-                let regions = match kind {
-                    BufferIndexType::Read => &block.reads,
-                    BufferIndexType::Write => &block.writes,
-                };
-                if *i < 0 || *i as usize >= regions.len() {
-                    return Err(ScheduleError::new(
-                        P,
-                        format!(
-                            "Invalid buffer_index {i}.  Block {} has only {} {} buffers.",
-                            block.name,
-                            regions.len(),
-                            kind.name()
-                        ),
-                    )
-                    .at(path));
-                }
-                (*kind, *i)
-            }
-            BufferSel::Name(name) => {
-                let mut found: Vec<(Buffer, BufferIndexType, i64)> = Vec::new();
-                for (kind, regions) in [
-                    (BufferIndexType::Read, &block.reads),
-                    (BufferIndexType::Write, &block.writes),
-                ] {
-                    for (i, r) in regions.iter().enumerate() {
-                        if r.buffer.name == *name {
-                            match found.iter_mut().find(|(b, _, _)| *b == r.buffer) {
-                                Some(slot) => {
-                                    slot.1 = kind;
-                                    slot.2 = i as i64;
-                                }
-                                None => found.push((r.buffer.clone(), kind, i as i64)),
-                            }
-                        }
-                    }
-                }
-                match found.as_slice() {
-                    [(_, kind, i)] => (*kind, *i),
-                    [] => {
-                        return Err(ScheduleError::new(
-                            P,
-                            format!("Could not find buffer '{name}' in block '{}'", block.name),
-                        )
-                        .at(path))
-                    }
-                    _ => {
-                        return Err(ScheduleError::new(
-                            P,
-                            format!("Multiple buffers named '{name}' in block '{}'", block.name),
-                        )
-                        .at(path))
-                    }
-                }
-            }
-        };
+        let (kind, index) = select_buffer(P, block, &buffer, &path)?;
         let old = nth_access_buffer(P, block, index, kind, &path)?;
         if pad_value.is_some() {
             return Err(ScheduleError::new(
@@ -855,6 +876,55 @@ impl Schedule {
         Ok(())
     }
 
+    /// `sch.unsafe_set_dtype(block, buffer_index, dtype)`: the block's
+    /// `buffer_index`-th written buffer, which a block must allocate, takes
+    /// `dtype`; stores into it cast to `dtype`, loads from it cast back. The
+    /// same type changes nothing (and needs no allocation). "Unsafe": the
+    /// values may lose precision, which is the caller's choice.
+    pub fn unsafe_set_dtype(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        dtype: &str,
+    ) -> Result<()> {
+        let args = Args::typed(
+            &UNSAFE_SET_DTYPE,
+            vec![block_rv.into(), buffer_index.into(), dtype.into()],
+        );
+        self.apply_traced(&UNSAFE_SET_DTYPE, args)?;
+        Ok(())
+    }
+
+    fn unsafe_set_dtype_concrete(
+        &mut self,
+        block_rv: BlockRV,
+        buffer_index: i64,
+        dtype: &str,
+    ) -> Result<()> {
+        const P: &str = "unsafe_set_dtype";
+        let (path, realize) = self.resolve_block(P, block_rv)?;
+        let buffer = nth_access_buffer(
+            P,
+            &realize.block,
+            buffer_index,
+            BufferIndexType::Write,
+            &path,
+        )?;
+        let Some(dtype) = DataType::parse(dtype).filter(|d| d.is_scalar()) else {
+            return Err(ScheduleError::new(P, format!("`{dtype}` is not a data type")).at(path));
+        };
+        if buffer.dtype == dtype {
+            return Ok(());
+        }
+        let func = self.func(P)?;
+        if !matches!(buffer_origin(&func, &buffer), Origin::Alloc) {
+            return Err(not_allocated(P, &buffer).at(path));
+        }
+        let new = buffer.derive(|n| n.dtype = dtype);
+        let body = SetDType { old: buffer, new }.stmt(&func.body);
+        self.set_body(P, body)
+    }
+
     /// `sch.storage_align(block, buffer_index, axis, factor, offset)`. Checks
     /// in TVM's order: index, factor, axis, allocation.
     pub fn storage_align(
@@ -950,4 +1020,72 @@ impl Schedule {
             .unwrap_or_default();
         self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))
     }
+}
+
+/// The read or write region a [`BufferSel`] names in `block`: by kind and
+/// index, or by buffer name (read regions first; a buffer both read and
+/// written counts as written).
+pub(super) fn select_buffer(
+    primitive: &str,
+    block: &Block,
+    buffer: &BufferSel,
+    path: &StmtPath,
+) -> Result<(BufferIndexType, i64)> {
+    Ok(match buffer {
+        BufferSel::Index(kind, i) => {
+            let regions = match kind {
+                BufferIndexType::Read => &block.reads,
+                BufferIndexType::Write => &block.writes,
+            };
+            if *i < 0 || *i as usize >= regions.len() {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!(
+                        "Invalid buffer_index {i}.  Block {} has only {} {} buffers.",
+                        block.name,
+                        regions.len(),
+                        kind.name()
+                    ),
+                )
+                .at(path.clone()));
+            }
+            (*kind, *i)
+        }
+        BufferSel::Name(name) => {
+            let mut found: Vec<(Buffer, BufferIndexType, i64)> = Vec::new();
+            for (kind, regions) in [
+                (BufferIndexType::Read, &block.reads),
+                (BufferIndexType::Write, &block.writes),
+            ] {
+                for (i, r) in regions.iter().enumerate() {
+                    if r.buffer.name == *name {
+                        match found.iter_mut().find(|(b, _, _)| *b == r.buffer) {
+                            Some(slot) => {
+                                slot.1 = kind;
+                                slot.2 = i as i64;
+                            }
+                            None => found.push((r.buffer.clone(), kind, i as i64)),
+                        }
+                    }
+                }
+            }
+            match found.as_slice() {
+                [(_, kind, i)] => (*kind, *i),
+                [] => {
+                    return Err(ScheduleError::new(
+                        primitive,
+                        format!("Could not find buffer '{name}' in block '{}'", block.name),
+                    )
+                    .at(path.clone()))
+                }
+                _ => {
+                    return Err(ScheduleError::new(
+                        primitive,
+                        format!("Multiple buffers named '{name}' in block '{}'", block.name),
+                    )
+                    .at(path.clone()))
+                }
+            }
+        }
+    })
 }

@@ -619,7 +619,6 @@ pub(crate) fn simplify(e: &Expr, ranges: &[(Var, Range)]) -> Expr {
     ana.simplify(e)
 }
 
-#[allow(dead_code)]
 pub(crate) fn loops_above(body: &Stmt, path: &StmtPath) -> Vec<(StmtPath, For)> {
     enclosing_loops(body, path)
 }

@@ -15,17 +15,22 @@
 //! Every primitive checks TVM's preconditions first and returns a
 //! [`ScheduleError`] naming the rule that failed; an illegal request never
 //! changes the IR. Primitives live one group per file:
-//! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers;
+//! - [`query`]: `get_block`, `get_loops`, `get_child_blocks`, producers, consumers,
+//!   `enter_postproc`;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
+//! - [`merge`]: `merge` of loop nests;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize` of a loop;
+//! - [`block_iters`]: `reorder_block_iter_var`, `transform_block_layout`;
 //! - [`tensorize`]: tensor intrinsics and `tensorize`;
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
-//! - [`cache`]: `cache_read`, `cache_write`;
-//! - [`layout`]: `transform_layout`, `set_scope`, `storage_align`;
-//! - [`annotate`]: `annotate`, `unannotate`.
+//! - [`cache`]: `cache_read`, `cache_write`, `cache_inplace`;
+//! - [`reindex`]: `reindex`, `reindex_cache_read`, `reindex_cache_write`;
+//! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
+//! - [`annotate`]: `annotate`, `unannotate`, `unsafe_hide_buffer_access`,
+//!   `annotate_buffer_access`.
 //!
 //! Each primitive is declared once, next to its implementation, and listed
 //! in [`primitives::PRIMITIVES`]: its name, parameters, TVM instruction kind
@@ -35,6 +40,7 @@
 //! [`Schedule::apply_traced`], after the primitive succeeded.
 
 pub mod annotate;
+pub mod block_iters;
 pub mod blockize;
 pub mod cache;
 pub mod compute_at;
@@ -45,9 +51,11 @@ pub mod layout;
 pub mod loop_kind;
 pub mod loops;
 pub mod menu;
+pub mod merge;
 pub mod primitives;
 pub mod query;
 pub mod reduction;
+pub mod reindex;
 pub mod replay;
 pub mod sampling;
 pub(crate) mod scope;

@@ -86,6 +86,9 @@ pub enum Enc {
     Plain,
     /// A boolean TVM keeps as an `Integer` attribute (`1`/`0`).
     BoolAsInt,
+    /// A buffer chosen by kind and index, printed `("read", 0)`: two JSON
+    /// attributes, the index and the kind (`0` read, `1` write).
+    IndexAndKind,
 }
 
 /// Where a parameter goes in the trace: printed as `name=value` unless said
@@ -159,6 +162,13 @@ impl Param {
     pub const fn attr(self) -> Param {
         Param {
             in_trace: InTrace::Attr(Enc::Plain),
+            ..self
+        }
+    }
+    /// An attribute with its own JSON encoding.
+    pub const fn attr_as(self, enc: Enc) -> Param {
+        Param {
+            in_trace: InTrace::Attr(enc),
             ..self
         }
     }
@@ -290,16 +300,28 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache::CACHE_READ,
     &cache::CACHE_WRITE,
     // Not in a menu.
+    &cache::CACHE_INPLACE,
+    &reindex::REINDEX,
+    &reindex::REINDEX_CACHE_READ,
+    &reindex::REINDEX_CACHE_WRITE,
+    &block_iters::REORDER_BLOCK_ITER_VAR,
+    &block_iters::TRANSFORM_BLOCK_LAYOUT,
+    &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
+    &merge::MERGE,
     &tensorize::TENSORIZE,
     &sampling::SAMPLE_PERFECT_TILE,
+    &sampling::SAMPLE_PARTITIONED_TILE,
     &sampling::SAMPLE_CATEGORICAL,
     &sampling::SAMPLE_COMPUTE_LOCATION,
     &layout::TRANSFORM_LAYOUT,
     &layout::SET_SCOPE,
+    &layout::UNSAFE_SET_DTYPE,
     &layout::STORAGE_ALIGN,
     &annotate::ANNOTATE,
     &annotate::UNANNOTATE,
+    &annotate::UNSAFE_HIDE_BUFFER_ACCESS,
+    &annotate::ANNOTATE_BUFFER_ACCESS,
 ];
 
 /// The primitive a method name (or alias) calls.

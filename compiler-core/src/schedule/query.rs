@@ -114,7 +114,27 @@ pub(super) const WORK_ON: Primitive = Primitive {
     menu: None,
 };
 
+/// `sch.enter_postproc()`: marks where a design space's schedule ends and
+/// its postprocessors begin. It changes nothing; TVM records it so a replayed
+/// trace knows which part of it the postprocessors wrote.
+pub(super) const ENTER_POSTPROC: Primitive = Primitive {
+    method: "enter_postproc",
+    aliases: &[],
+    kind: "EnterPostproc",
+    params: &[],
+    returns: Returns::Nothing,
+    traced: true,
+    apply: |_, _| Ok(SchedValue::None),
+    menu: None,
+};
+
 impl Schedule {
+    /// `sch.enter_postproc()`: see [`ENTER_POSTPROC`].
+    pub fn enter_postproc(&mut self) -> Result<()> {
+        self.apply_traced(&ENTER_POSTPROC, Args::typed(&ENTER_POSTPROC, vec![]))?;
+        Ok(())
+    }
+
     /// `sch.get_block("C", func_name="main")` (also spelled `get_sblock`).
     pub fn get_block(&mut self, name: &str, func_name: Option<&str>) -> Result<BlockRV> {
         let func_name = func_name.map_or(SchedValue::None, SchedValue::from);

@@ -1,4 +1,5 @@
-//! Sampling: `sample_perfect_tile`, `sample_categorical`.
+//! Sampling: `sample_perfect_tile`, `sample_partitioned_tile`,
+//! `sample_categorical`.
 //!
 //! Sampled values are recorded as decisions in the trace, so replaying a
 //! trace reproduces them exactly (or re-samples them when asked).
@@ -30,6 +31,34 @@ pub(super) const SAMPLE_PERFECT_TILE: Primitive = Primitive {
             args.loop_rv("loop")?,
             n as usize,
             args.int("max_innermost_factor")?,
+            decision.as_deref(),
+        )?;
+        args.set_decision(factors);
+        Ok(SchedValue::rv_list(&values))
+    },
+    menu: None,
+};
+
+pub(super) const SAMPLE_PARTITIONED_TILE: Primitive = Primitive {
+    method: "sample_partitioned_tile",
+    aliases: &[],
+    kind: "SamplePartitionedTile",
+    params: &[
+        param("loop", T::Loop),
+        param("n", T::Int).attr(),
+        param("partition_pos", T::Int).or_int(0).attr(),
+        param("innerpart_factor", T::Int).or_int(1).attr(),
+        param("decision", T::OptInts).decision(),
+    ],
+    returns: Returns::List,
+    traced: true,
+    apply: |sch, args| {
+        let decision = args.opt_ints("decision")?;
+        let (values, factors) = sch.sample_partitioned_tile_concrete(
+            args.loop_rv("loop")?,
+            args.int("n")?,
+            args.int("partition_pos")?,
+            args.int("innerpart_factor")?,
             decision.as_deref(),
         )?;
         args.set_decision(factors);
@@ -185,6 +214,128 @@ impl Schedule {
         Ok((rvs, factors))
     }
 
+    /// `sch.sample_partitioned_tile(loop, n, partition_pos=0,
+    /// innerpart_factor=1, decision=None)`: `n` factors of the loop's extent
+    /// whose tail from `partition_pos` on multiplies to a multiple of
+    /// `innerpart_factor`. As in TVM 0.27, a decision is repaired rather than
+    /// refused: one whose tail misses the factor becomes
+    /// `[extent / innerpart_factor, 1, …, innerpart_factor (at partition_pos), …, 1]`,
+    /// one that is not a perfect tiling is fixed from the innermost factor
+    /// out; a non-constant extent, or one `innerpart_factor` does not
+    /// divide, gives `[-1, 1, …, 1]` (which no split accepts).
+    pub fn sample_partitioned_tile(
+        &mut self,
+        loop_rv: LoopRV,
+        n: i64,
+        partition_pos: i64,
+        innerpart_factor: i64,
+        decision: Option<&[i64]>,
+    ) -> Result<Vec<ExprRV>> {
+        let mut values = vec![
+            loop_rv.into(),
+            n.into(),
+            partition_pos.into(),
+            innerpart_factor.into(),
+        ];
+        if let Some(d) = decision {
+            values.push(SchedValue::List(d.iter().map(|&x| x.into()).collect()));
+        }
+        let args = Args::typed(&SAMPLE_PARTITIONED_TILE, values);
+        self.apply_traced(&SAMPLE_PARTITIONED_TILE, args)?
+            .into_exprs()
+    }
+
+    fn sample_partitioned_tile_concrete(
+        &mut self,
+        loop_rv: LoopRV,
+        n: i64,
+        partition_pos: i64,
+        innerpart_factor: i64,
+        decision: Option<&[i64]>,
+    ) -> Result<(Vec<ExprRV>, Vec<i64>)> {
+        const P: &str = "sample_partitioned_tile";
+        let (path, node) = self.resolve_loop(P, loop_rv)?;
+        if n < 1 || (n < 2 && (partition_pos != 0 || innerpart_factor != 1)) {
+            return Err(ScheduleError::new(
+                P,
+                format!("ValueError: Cannot tile a loop into {n} splits"),
+            ));
+        }
+        if partition_pos < 0 || partition_pos >= n || innerpart_factor < 1 {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "partition_pos must be in [0, {n}) and innerpart_factor at least 1; got {partition_pos} and {innerpart_factor}"
+                ),
+            )
+            .at(path));
+        }
+        let n = n as usize;
+        let pos = partition_pos as usize;
+        let tail_ok = |t: &[i64]| {
+            t[pos.min(t.len())..]
+                .iter()
+                .fold(1i64, |a, &b| a.saturating_mul(b))
+                % innerpart_factor
+                == 0
+        };
+        let factors = match node.extent.as_int() {
+            Some(extent) if extent % innerpart_factor == 0 => match decision {
+                Some(d) => {
+                    if d.len() != n || d.iter().any(|&f| f <= 0) {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!("decision {d:?} is not a list of {n} positive factors"),
+                        ));
+                    }
+                    if !tail_ok(d) {
+                        let mut t = vec![1; n];
+                        t[0] = extent / innerpart_factor;
+                        t[pos] = innerpart_factor;
+                        t
+                    } else {
+                        let mut t = d.to_vec();
+                        let mut len = extent;
+                        for i in (1..t.len()).rev() {
+                            if len % t[i] != 0 {
+                                t[i] = len;
+                            }
+                            len /= t[i];
+                        }
+                        t[0] = len;
+                        t
+                    }
+                }
+                None if pos == 0 && innerpart_factor == 1 => self.random_perfect_tile(extent, n, 0),
+                None => {
+                    // Sample perfect tilings until one's tail has the factor
+                    // (TVM's rule); the fallback is the repaired default.
+                    let mut found = None;
+                    for _ in 0..4096 {
+                        let t = self.random_perfect_tile(extent, n, 0);
+                        if tail_ok(&t) {
+                            found = Some(t);
+                            break;
+                        }
+                    }
+                    found.unwrap_or_else(|| {
+                        let mut t = vec![1; n];
+                        t[0] = extent / innerpart_factor;
+                        t[pos] = innerpart_factor;
+                        t
+                    })
+                }
+            },
+            _ => {
+                let mut t = vec![1; n];
+                t[0] = -1;
+                t
+            }
+        };
+        let rvs: Vec<ExprRV> = factors.iter().map(|f| self.new_expr_rv(*f)).collect();
+        Ok((rvs, factors))
+    }
+
     fn random_perfect_tile(&mut self, extent: i64, n: usize, max_innermost: i64) -> Vec<i64> {
         let divisors: Vec<i64> = (1..=extent).filter(|d| extent % d == 0).collect();
         // Innermost first, within the limit; then the others at random among
@@ -335,5 +486,45 @@ impl Schedule {
             k => self.new_loop_rv(&candidates[k as usize]),
         };
         Ok((rv, choice))
+    }
+}
+
+#[cfg(test)]
+mod partitioned_tile_tests {
+    use super::*;
+    use crate::tvmscript::builder::parse_script;
+
+    /// TVM 0.27's JSON of the same calls: the three attributes, the decision
+    /// apart; unseeded samples keep the tail's factor.
+    #[test]
+    fn sample_partitioned_tile_json_and_samples() {
+        let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for i in range(64):
+        with T.block("B"):
+            vi = T.axis.spatial(64, i)
+            B[vi] = A[vi] * T.float32(2)
+"#;
+        let module = parse_script(src).expect("parses").to_module();
+        let mut sch = Schedule::new(module.clone()).expect("schedule");
+        let b = sch.get_block("B", None).unwrap();
+        let l = sch.get_loops(b).unwrap()[0];
+        sch.sample_partitioned_tile(l, 3, 1, 2, Some(&[2, 4, 8]))
+            .unwrap();
+        assert_eq!(
+            sch.trace().to_json_string(),
+            r#"[[["GetSBlock", [], ["B", "main"], ["b0"]], ["GetLoops", ["b0"], [], ["l1"]], ["SamplePartitionedTile", ["l1"], [3, 1, 2], ["v2", "v3", "v4"]]], [[2, [2, 4, 8]]]]"#
+        );
+        for seed in 0..20 {
+            let mut sch = Schedule::with_seed(module.clone(), seed).expect("schedule");
+            let b = sch.get_block("B", None).unwrap();
+            let l = sch.get_loops(b).unwrap()[0];
+            let t = sch.sample_partitioned_tile(l, 3, 1, 4, None).unwrap();
+            let f: Vec<i64> = t.iter().map(|v| sch.get_value(*v).unwrap()).collect();
+            assert_eq!(f.iter().product::<i64>(), 64, "{f:?}");
+            assert_eq!((f[1] * f[2]) % 4, 0, "{f:?}");
+        }
     }
 }

@@ -234,6 +234,19 @@ fn arg_to_json(a: &TraceArg, enc: Enc) -> Json {
     }
 }
 
+/// `("read", 0)` as `(index, kind)`, kind `0` for read and `1` for write.
+fn index_and_kind(a: &TraceArg) -> Option<(i64, i64)> {
+    let TraceArg::Source(s) = a else { return None };
+    let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let (k, i) = inner.split_once(',')?;
+    let kind = match k.trim().trim_matches('"') {
+        "read" => 0,
+        "write" => 1,
+        _ => return None,
+    };
+    Some((i.trim().parse().ok()?, kind))
+}
+
 /// `b0`, `l1`, `v4` back to variables.
 fn parse_rv(s: &str) -> Option<Rv> {
     let mut chars = s.chars();
@@ -367,6 +380,11 @@ impl Instruction {
                         .map(|v| arg_to_json(v, Enc::Plain))
                         .unwrap_or(Json::Array(vec![])),
                 ),
+                InTrace::Attr(Enc::IndexAndKind) => {
+                    let (index, kind) = given.and_then(index_and_kind).unwrap_or((0, 0));
+                    attrs.push(Json::Int(index));
+                    attrs.push(Json::Int(kind));
+                }
                 InTrace::Attr(enc) => {
                     attrs.push(given.map(|v| arg_to_json(v, enc)).unwrap_or(Json::Null))
                 }
@@ -452,14 +470,41 @@ impl Instruction {
         if rest.next().is_some() {
             return Err(format!("{kind}: too many inputs"));
         }
-        if attrs.len() != attr_params.len() {
+        let width = |enc: Enc| if enc == Enc::IndexAndKind { 2 } else { 1 };
+        let expected: usize = attr_params.iter().map(|(_, enc)| width(*enc)).sum();
+        if attrs.len() != expected {
             return Err(format!(
-                "{kind}: expected {} attributes, got {}",
-                attr_params.len(),
+                "{kind}: expected {expected} attributes, got {}",
                 attrs.len()
             ));
         }
-        for ((name, enc), x) in attr_params.into_iter().zip(attrs) {
+        let mut attrs = attrs.iter();
+        for (name, enc) in attr_params {
+            if enc == Enc::IndexAndKind {
+                let (Some(index), Some(k)) = (
+                    attrs.next().and_then(Json::as_i64),
+                    attrs.next().and_then(Json::as_i64),
+                ) else {
+                    return Err(format!(
+                        "{kind}: `{name}` is an index and a kind (integers)"
+                    ));
+                };
+                let k = match k {
+                    0 => "read",
+                    1 => "write",
+                    _ => {
+                        return Err(format!(
+                            "{kind}: buffer kind {k} is neither 0 (read) nor 1 (write)"
+                        ))
+                    }
+                };
+                inst.args.push((
+                    name.to_string(),
+                    TraceArg::Source(format!("(\"{k}\", {index})")),
+                ));
+                continue;
+            }
+            let Some(x) = attrs.next() else { break };
             if *x == Json::Null {
                 continue;
             }

@@ -197,7 +197,7 @@ pub fn create_prim_func_with(
 }
 
 /// TVM's `PostDFSOrder` over the read graph, from the arguments' ops.
-fn post_dfs_order(args: &[Tensor]) -> Vec<Operation> {
+pub(crate) fn post_dfs_order(args: &[Tensor]) -> Vec<Operation> {
     let mut order = Vec::new();
     let mut visited: HashSet<*const super::tensor::OpNode> = HashSet::new();
     // Iterative DFS (deep graphs must not overflow the stack).

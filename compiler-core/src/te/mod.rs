@@ -11,6 +11,8 @@
 //!   [`Combiner`]s.
 //! - [`create`]: [`create_prim_func`] / [`create_prim_func_with`].
 //! - [`topi`]: the operator library subset, named as TVM names it.
+//! - [`schedule`]: older TVM's TE schedules (`te.create_schedule`,
+//!   `s[C].split(…)`) translated into the TensorIR schedule.
 //!
 //! # For the script interpreter: Python → Rust
 //!
@@ -51,6 +53,7 @@
 pub mod create;
 pub mod index_dtype;
 pub mod op;
+pub mod schedule;
 pub mod tensor;
 pub mod topi;
 

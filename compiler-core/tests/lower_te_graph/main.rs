@@ -18,6 +18,7 @@ mod lower;
 // tensor expressions
 mod te_api;
 mod te_create;
+mod te_legacy_schedule;
 mod te_numerics;
 
 // the graph level

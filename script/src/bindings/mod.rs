@@ -6,4 +6,5 @@ pub mod host;
 pub mod meta_schedule;
 pub mod relax;
 pub mod te;
+pub mod te_schedule;
 pub mod tvm;

@@ -57,6 +57,12 @@ pub enum TeObj {
     Op(Operation),
     /// `A[i]` of a tensor with more dimensions: the indices so far.
     Slice(Tensor, Vec<Expr>),
+    /// `te.create_schedule(...)` (see [`super::te_schedule`]).
+    Schedule(super::te_schedule::SharedSchedule),
+    /// `s[C]`: a stage of a schedule, by index.
+    Stage(super::te_schedule::SharedSchedule, usize),
+    /// `te.thread_axis("threadIdx.x")`: the tag.
+    ThreadAxis(String),
 }
 
 /// The result of [`call_te_function`].
@@ -932,6 +938,17 @@ pub fn install(it: &mut Interp) {
             "create_prim_func",
             builtin("tvm.te.create_prim_func", te_create_prim_func),
         ),
+        (
+            "create_schedule",
+            builtin(
+                "tvm.te.create_schedule",
+                super::te_schedule::create_schedule,
+            ),
+        ),
+        (
+            "thread_axis",
+            builtin("tvm.te.thread_axis", super::te_schedule::thread_axis),
+        ),
     ];
     for m in MATH {
         te_attrs.push((m, with(&format!("tvm.te.{m}"), te_math, m)));
@@ -979,6 +996,24 @@ pub fn install(it: &mut Interp) {
     }
     if let Some(tvm) = it.modules.get("tvm").cloned() {
         set_attr(&tvm, "te", te_mod.clone());
+        // `tvm.build(s, args, …)` of a TE schedule lowers it first, then
+        // builds through the ordinary `tvm.build`.
+        if let Value::Module(m) = &tvm {
+            let plain = m.attrs.borrow().get("build").cloned();
+            if let Some(plain) = plain {
+                let build = crate::python::builtins::builtin_with(
+                    "tvm.build",
+                    super::te_schedule::build,
+                    plain,
+                );
+                set_attr(&tvm, "build", build);
+            }
+        }
+        set_attr(
+            &tvm,
+            "lower",
+            builtin("tvm.lower", super::te_schedule::lower),
+        );
         set_attr(&tvm, "topi", topi_mod.clone());
     }
     it.modules.insert("tvm.te".into(), te_mod);
@@ -997,6 +1032,9 @@ pub fn class_name(o: &TeObj) -> &'static str {
         TeObj::Reduce(_) => "tvm.tirx.expr.Reduce",
         TeObj::Op(op) if op.is_placeholder() => "tvm.te.tensor.PlaceholderOp",
         TeObj::Op(_) => "tvm.te.tensor.ComputeOp",
+        TeObj::Schedule(_) => "tvm.te.schedule.Schedule",
+        TeObj::Stage(..) => "tvm.te.schedule.Stage",
+        TeObj::ThreadAxis(_) => "tvm.tirx.expr.IterVar",
         TeObj::Expr(e) => expr_class(e),
     }
 }
@@ -1062,6 +1100,9 @@ fn iter_var_text(iv: &IterVar) -> String {
 }
 
 pub fn repr(o: &TeObj) -> String {
+    if let Some(text) = super::te_schedule::repr(o) {
+        return text;
+    }
     match o {
         TeObj::Tensor(t) => format!(
             "Tensor(shape={}, op.name={})",
@@ -1102,6 +1143,8 @@ pub fn repr(o: &TeObj) -> String {
                 )
             }
         }
+        // Printed by `te_schedule::repr` above.
+        TeObj::Schedule(_) | TeObj::Stage(..) | TeObj::ThreadAxis(_) => String::new(),
     }
 }
 
@@ -1118,6 +1161,9 @@ fn dtype_value(d: DataType) -> Value {
 }
 
 pub fn get_attr(_it: &mut Interp, o: &TeObj, v: &Value, name: &str) -> Res<Value> {
+    if let Some(r) = super::te_schedule::get_attr(o, v, name) {
+        return r;
+    }
     let bound = || Value::BoundMethod(Rc::new((v.clone(), name.into())));
     match o {
         TeObj::Tensor(t) => Ok(match name {
@@ -1186,12 +1232,19 @@ pub fn get_attr(_it: &mut Interp, o: &TeObj, v: &Value, name: &str) -> Res<Value
             "value_index" => Value::Int(r.value_index as i64),
             _ => return Err(no_attr(o, name)),
         }),
-        TeObj::Slice(..) => Err(no_attr(o, name)),
+        TeObj::Slice(..) | TeObj::Schedule(_) | TeObj::Stage(..) | TeObj::ThreadAxis(_) => {
+            Err(no_attr(o, name))
+        }
     }
 }
 
 pub fn call_method(it: &mut Interp, o: &TeObj, name: &str, mut a: Args) -> Res<Value> {
-    let _ = it;
+    if matches!(o, TeObj::Schedule(_) | TeObj::Stage(..)) {
+        if let Some(r) = super::te_schedule::call_method(it, o, name, a) {
+            return r;
+        }
+        return Err(no_attr(o, name));
+    }
     match (o, name) {
         (TeObj::Op(op), "output") => {
             let i = match a.req(0, "index", "output")? {
@@ -1223,6 +1276,9 @@ pub fn call_method(it: &mut Interp, o: &TeObj, name: &str, mut a: Args) -> Res<V
 
 /// `A[i, j]`, `A[i][j]`.
 pub fn get_item(it: &mut Interp, o: &TeObj, idx: Value) -> Res<Value> {
+    if let TeObj::Schedule(s) = o {
+        return super::te_schedule::get_item(s, &idx);
+    }
     let (t, mut ix) = match o {
         TeObj::Tensor(t) => (t.clone(), Vec::new()),
         TeObj::Slice(t, ix) => (t.clone(), ix.clone()),

@@ -663,7 +663,7 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
             it.stdout(format!("{}\n", text.trim_end()));
             return Ok(Value::None);
         }
-        "enter_postproc" | "remove_rv" => return Ok(Value::None),
+        "remove_rv" => return Ok(Value::None),
         _ => {}
     }
     let mut positional = Vec::with_capacity(a.pos.len());

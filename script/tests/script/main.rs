@@ -12,3 +12,4 @@ mod relax;
 mod sandbox;
 mod support;
 mod te;
+mod te_schedule;

@@ -181,3 +181,32 @@ fn rich_display_output_is_marked_in_the_console() {
     );
     assert!(out.cells[0].rich.is_empty());
 }
+
+/// A TE schedule (older TVM's `te.create_schedule`) shows as the TensorIR
+/// schedule it was translated into: its steps and its trace.
+#[test]
+fn a_te_schedule_steps_through_its_tensorir_translation() {
+    let src = "# %%
+import tvm
+from tvm import te
+A = te.placeholder((16, 16), name=\"A\")
+B = te.compute((16, 16), lambda i, j: A[i, j] * 2.0, name=\"B\")
+s = te.create_schedule(B.op)
+io, ii = s[B].split(B.op.axis[0], factor=4)
+s[B].reorder(ii, io)
+s[B].vectorize(B.op.axis[1])
+";
+    let out = run_script(src, &ScriptEnv::default());
+    assert!(out.errors.is_empty(), "{}", out.console);
+    let trace = out.trace.as_ref().expect("a trace");
+    let names: Vec<&str> = trace.instructions.iter().map(|i| i.name.as_str()).collect();
+    for k in ["split", "reorder", "vectorize"] {
+        assert!(names.contains(&k), "{names:?}");
+    }
+    assert!(
+        out.module_snapshots.len() >= 4,
+        "{}",
+        out.module_snapshots.len()
+    );
+    assert_eq!(out.module_snapshots[0].label, "original");
+}

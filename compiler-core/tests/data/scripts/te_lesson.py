@@ -1,8 +1,8 @@
 # Seed 003 (TE lesson, "Tensor Expressions"): the conv2d declaration, then the full matmul example.
-# Both run unchanged; the example then calls `te.create_schedule`, which TVM 0.27 no longer has
-# (TE schedules were removed in favour of `te.create_prim_func` + `tvm.s_tir.Schedule`): the run ends
-# with TVM 0.27's AttributeError, as in TVM. The lesson's schedule cells (`s[C].split`, `tvm.lower`,
-# `tvm.build(s, ...)`) all need `create_schedule`; `te_lesson_port.py` runs them with 0.27's API.
+# Both run unchanged; the example then calls `te.create_schedule`, which TVM 0.27 removed: TVM ends
+# with an AttributeError (the .out), Tessel translates the TE schedule into TensorIR and runs on (the
+# test compares the part TVM runs). The lesson's other schedule cells are
+# `../scripts_legacy_te/te_lesson_schedules.py`; `te_lesson_port.py` uses 0.27's API instead.
 # The first snippet (`A = te.placeholder((M, N), ...)` with M, N, K never defined) is a NameError in
 # any Python and is left out.
 # %%

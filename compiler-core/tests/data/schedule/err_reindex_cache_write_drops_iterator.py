@@ -1,0 +1,17 @@
+# Negative case: `reindex_cache_write` with an index map that drops an iterator the write uses.
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class Add:
+    @T.prim_func
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        for i, j in T.grid(16, 16):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] + T.float32(1)
+# --- schedule ---
+block = sch.get_block("B")
+B_local = sch.reindex_cache_write(block, 0, "local", lambda i, j: (i,))
+# --- expect-error: but not in ---
