@@ -859,6 +859,131 @@ const tests = [
     }
   }],
 
+  ['tune the book matmul: progress, plot, apply, faster run; records kept, resumed and shared', async ({ page, browser }) => {
+    const TRIALS = Number(process.env.E2E_TUNE_TRIALS ?? 64);
+    await openExample(page, 'mm_tune');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), 'the unscheduled matmul');
+    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).forEach((k) => localStorage.removeItem(k)));
+    // A run has ended when the Run button went to Stop and back.
+    const runOnCpu = async () => {
+      await page.selectOption('#backend', 'wasm');
+      await page.evaluate(() => {
+        const b = document.querySelector('#run-button');
+        window.__runEnded = false;
+        let stopped = false;
+        const watch = new MutationObserver(() => {
+          if (b.textContent.includes('Stop')) stopped = true;
+          else if (stopped) { window.__runEnded = true; watch.disconnect(); }
+        });
+        watch.observe(b, { subtree: true, childList: true, characterData: true });
+      });
+      await page.click('#run-button');
+      await page.waitForFunction(() => window.__runEnded, null, { timeout: 60_000 });
+      const verdict = await page.textContent('#run-verdict');
+      if (!verdict.includes('outputs match')) throw new Error(`run: ${verdict} — ${await page.textContent('#run-message')}`);
+      const text = await page.textContent('#run-time');
+      const m = /([\d.]+)\s*(ms|µs)/.exec(text);
+      if (!m) throw new Error(`no run time: ${text}`);
+      return { text, ms: Number(m[1]) / (m[2] === 'µs' ? 1000 : 1), gflops: await page.textContent('#run-gflops') };
+    };
+    // The Run pane, enlarged over the page for a screenshot of the panel.
+    const shotTune = async (name) => {
+      await page.evaluate(() => {
+        const p = document.querySelector('#pane-run');
+        p.dataset.style = p.getAttribute('style') ?? '';
+        p.style.cssText += ';position:fixed;inset:40px 0 0 0;z-index:50';
+        p.querySelector('.pane-body').scrollTop = document.querySelector('#tune').offsetTop;
+      });
+      await shot(page, name);
+      await page.evaluate(() => {
+        const p = document.querySelector('#pane-run');
+        p.setAttribute('style', p.dataset.style);
+      });
+    };
+    const untuned = await runOnCpu();
+    await page.click('#tune summary');
+    await page.fill('#tune-trials', String(TRIALS));
+    await page.dispatchEvent('#tune-trials', 'change');
+    const started = Date.now();
+    await page.click('#tune-start');
+    await page.evaluate(() => {
+      window.__tuneLongTasks = [];
+      new PerformanceObserver((list) => window.__tuneLongTasks.push(...list.getEntries().map((e) => e.duration)))
+        .observe({ type: 'longtask' });
+    });
+    await page.waitForFunction(() => Number(document.querySelector('#tune-progress')?.dataset.done) >= 1, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#tune-plot polyline.best').length === 1);
+    await shotTune('20-tune-progress.png');
+    // Typing still compiles while the tuning worker measures.
+    await typeAtEnd(page, '# typed while tuning\n');
+    await page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true'
+      && document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), null, { timeout: TIMEOUT_MS });
+    const compiledDuring = await page.$eval('#tune-progress', (el) => `${el.dataset.done} / ${el.dataset.total}`);
+    await page.waitForFunction(() => document.querySelector('#tune-start')?.textContent.includes('Start'), null, { timeout: 180_000 });
+    const seconds = (Date.now() - started) / 1000;
+    const err = await page.$('#tune-error');
+    if (err) throw new Error(`the tuning failed: ${await err.textContent()}`);
+    const [done, total] = await page.$eval('#tune-progress', (el) => [Number(el.dataset.done), Number(el.dataset.total)]);
+    if (done !== TRIALS || total !== TRIALS) throw new Error(`progress shows ${done} / ${total}, want ${TRIALS}`);
+    const count = await page.textContent('#tune-count');
+    if (!count.includes(`${TRIALS} / ${TRIALS} trials`)) throw new Error(`the count says ${count}`);
+    const points = await page.$eval('#tune-plot polyline.best', (el) => el.getAttribute('points').trim().split(/\s+/).length);
+    if (points < TRIALS / 2) throw new Error(`the best-GFLOPS plot has ${points} points for ${TRIALS} trials`);
+    const cands = await page.$$eval('#tune-model circle.cand', (els) => els.length);
+    if (TRIALS > 16 && cands === 0) throw new Error('no measured-vs-predicted points after the cost model was trained');
+    await shotTune('21-tune-done.png');
+    const long = await page.evaluate(() => window.__tuneLongTasks);
+    console.log(`e2e: tuned the 128³ matmul, ${TRIALS} trials in ${seconds.toFixed(1)} s (${count.trim()}); ${cands} candidates on the model plot; an edit compiled at ${compiledDuring} trials; main-thread tasks over 50 ms meanwhile: ${long.length ? long.map((d) => d.toFixed(0) + ' ms').join(', ') : 'none'}`);
+    // Apply: the best schedule replaces the script's, and compiles to steps.
+    const best = await page.textContent('#tune-best');
+    await page.click('#tune-apply');
+    await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('sch.split('), null, { timeout: TIMEOUT_MS });
+    const applied = await doc(page);
+    if (!applied.includes(best.trim().split('\n')[0])) throw new Error(`the script does not hold the best schedule:\n${applied.slice(-600)}`);
+    await page.waitForFunction(() => document.querySelectorAll('#trace-steps li').length > 2, null, { timeout: TIMEOUT_MS });
+    const tuned = await runOnCpu();
+    console.log(`e2e: untuned ${untuned.text} (${untuned.gflops} GFLOPS), tuned ${tuned.text} (${tuned.gflops} GFLOPS): ${(untuned.ms / tuned.ms).toFixed(2)}x`);
+    if (!(tuned.ms < untuned.ms)) throw new Error(`the tuned program (${tuned.text}) is not faster than the untuned one (${untuned.text})`);
+    await shot(page, '22-tuned-run.png');
+    // The records survive a reload, and a second tuning starts from them;
+    // stopping it keeps what it measured.
+    const stored = () => page.evaluate(() => Object.keys(localStorage)
+      .filter((k) => k.startsWith('tessel.tune.'))
+      .map((k) => localStorage.getItem(k).trim().split('\n').length - 1));
+    const before = await stored();
+    if (before.length !== 1 || before[0] !== TRIALS) throw new Error(`stored records: ${JSON.stringify(before)}, want [${TRIALS}]`);
+    const chars = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).map((k) => localStorage.getItem(k).length)[0]);
+    console.log(`e2e: ${TRIALS} tuning records kept in localStorage: ${chars} characters (${(chars / TRIALS).toFixed(0)} per record)`);
+    // (Without a share link in the address, which a reload would restore instead.)
+    await page.evaluate(() => history.replaceState(null, '', location.pathname + location.search));
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('sch.split('), null, { timeout: TIMEOUT_MS });
+    await page.click('#tune summary');
+    await page.click('#tune-start');
+    await page.waitForFunction(() => Number(document.querySelector('#tune-progress')?.dataset.done) >= 2, null, { timeout: 60_000 });
+    const resumed = await page.textContent('#tune-count');
+    if (!resumed.includes(`resumed from ${TRIALS} records`)) throw new Error(`the second tuning says ${resumed}`);
+    await page.click('#tune-start');
+    await page.waitForFunction(() => document.querySelector('#tune-start')?.textContent.includes('Start'));
+    const shown = await page.$eval('#tune-progress', (el) => Number(el.dataset.done));
+    const after = await stored();
+    if (after[0] < TRIALS + shown) throw new Error(`after stopping at ${shown} trials the store holds ${after[0]} records, want ≥ ${TRIALS + shown}`);
+    // A share link carries the tuned schedule.
+    await page.click('#share-button');
+    const link = await page.inputValue('#share-link');
+    const fresh = await browser.newContext();
+    try {
+      const p2 = await fresh.newPage();
+      await p2.goto(link, { waitUntil: 'load' });
+      await p2.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      const got = await p2.evaluate(() => window.TesselEditor.current.getDoc());
+      if (!got.includes(best.trim().split('\n')[0])) throw new Error('the shared script lacks the tuned schedule');
+    } finally {
+      await fresh.close();
+    }
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],

@@ -41,7 +41,10 @@ impl Interp {
                 crate::bindings::tvm::install(self);
                 crate::bindings::te::install(self);
                 crate::bindings::relax::install(self);
+                #[cfg(feature = "meta-schedule")]
                 crate::bindings::meta_schedule::install(self);
+                #[cfg(not(feature = "meta-schedule"))]
+                crate::bindings::meta_schedule_names::install_unavailable(self);
             }
             "numpy" => {
                 let np = crate::python::numpy::module::make_numpy(self);

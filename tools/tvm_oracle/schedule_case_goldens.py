@@ -139,6 +139,32 @@ def _render_value(sch, v) -> str:
     raise CaseError(f"`# values:` cannot show a {type(v).__name__}")
 
 
+# Instructions whose printing is broken in TVM 0.27: `str(trace)` falls back to `Trace(<address>)`
+# because the kind's `AsPython` declares a `LoopRV` parameter where the printer passes the input's
+# name. Their line is written from the trace's JSON (which TVM does produce) in the form the kind
+# means to print: `out = sch.<method>(<param>=<input>, ...)`.
+BROKEN_AS_PYTHON = {"DecomposePadding": ("decompose_padding", ("block", "loop"))}
+
+
+def trace_text(trace) -> str:
+    """`str(trace)`, or, where TVM cannot print an instruction of the trace, TVM's printing of the
+    instructions before it plus that instruction written from the JSON (it must be the last)."""
+    text = str(trace)
+    if not text.startswith("Trace("):
+        return text
+    insts = list(trace.insts)
+    broken = [k for k, inst in enumerate(insts) if inst.kind.name in BROKEN_AS_PYTHON]
+    if not broken or broken[0] != len(insts) - 1:
+        raise CaseError(f"TVM cannot print the trace and Tessel's goldens cannot write it:\n{text}")
+    k = broken[0]
+    decisions = {inst: d for inst, d in trace.decisions.items() if inst.same_as(insts[k]) is False}
+    prefix = str(tvm.s_tir.schedule.Trace(insts[:k], decisions)).rstrip("\n")
+    kind, inputs, _attrs, outputs = trace.as_json()[0][k]
+    method, params = BROKEN_AS_PYTHON[kind]
+    call = ", ".join(f"{p}={v}" for p, v in zip(params, inputs))
+    return prefix + f"\n  {', '.join(outputs)} = sch.{method}({call})\n"
+
+
 def goldens_for(case: Case) -> dict[str, str]:
     """The golden files of `case`, by suffix. Raises CaseError when TVM disagrees with the case."""
     if case.hand_written is not None:
@@ -157,7 +183,7 @@ def goldens_for(case: Case) -> dict[str, str]:
         raise CaseError(f"TVM accepts the schedule, but the case expects an error `{case.expect_error}`")
     out = {
         ".expected.py": sch.mod.script().rstrip("\n") + "\n",
-        ".expected-trace.py": str(sch.trace).rstrip("\n") + "\n",
+        ".expected-trace.py": trace_text(sch.trace).rstrip("\n") + "\n",
     }
     if case.values:
         lines = []

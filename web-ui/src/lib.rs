@@ -12,6 +12,8 @@
 //!   the JS `WebAssembly` API and the GPU backend's on WebGPU, used by the
 //!   run worker; [`thread_pool`]: the full worker's pool of sub-workers
 //!   that runs parallel loops on several cores.
+//! - [`tuning`]: the Tune action (the tuning worker's search, and the
+//!   schedule text, progress and plots it sends the page).
 //! - The UI's pure parts, here so that they are tested natively too:
 //!   [`ir_view`] (clickable IR, schedule code for a click), [`diff`],
 //!   [`highlight`], [`share`] (the URL/localStorage state format) and the
@@ -30,4 +32,5 @@ pub mod ir_view;
 pub mod protocol;
 pub mod share;
 pub mod thread_pool;
+pub mod tuning;
 pub mod worker_host;

@@ -31,13 +31,17 @@ use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
 use web_ui::share::SavedState;
-use web_ui::{diff, highlight, ir_view, share};
+use web_ui::{diff, highlight, ir_view, share, tuning};
 use worker_client::Channel;
 
 /// Debounce between the last keystroke and a compile.
 const DEBOUNCE_MS: u64 = 200;
 /// Runs per "Run" (the median is reported).
 const REPEATS: u32 = 5;
+/// How long (20 s) the tuning worker may stay silent (measuring one candidate)
+/// before the candidate counts as a runaway: the worker is stopped and the
+/// candidate recorded as failed.
+const TUNE_SILENCE_MS: f64 = 20_000.0;
 
 /// The panes, in layout order: left column, then right column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +185,20 @@ struct Ctx {
     compiler: StoredValue<Option<Rc<Channel>>, LocalStorage>,
     runner: StoredValue<Option<Rc<Channel>>, LocalStorage>,
     debounce: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+    /// The Tune action: the panel the tuning worker rendered, the running
+    /// tuning and the best schedule. Its controls are plain HTML
+    /// (`tuning::CONTROLS_HTML`), updated through the DOM: small code.
+    tuner: StoredValue<Option<Tuner>, LocalStorage>,
+    /// The best schedule's calls and the module they schedule.
+    tuned: StoredValue<Option<(String, String)>, LocalStorage>,
+}
+
+/// A running tuning: its own worker (so typing and Run stay with the
+/// others), when it last spoke and the record to keep if it falls silent.
+struct Tuner {
+    channel: Rc<Channel>,
+    last_ms: f64,
+    if_silent: Option<(String, String)>,
 }
 
 fn now_ms() -> f64 {
@@ -386,6 +404,137 @@ impl Ctx {
         self.log("info", "run stopped");
     }
 
+    /// Starts a tuning of the script in a worker of its own (a channel
+    /// that moves to the full worker, as a Run does); the records kept in
+    /// localStorage go with it.
+    fn start_tune(&self) {
+        self.stop_tune(None);
+        let ctx = *self;
+        let channel = Channel::new(
+            move |resp| {
+                if let Response::Tuning { update, .. } = resp {
+                    if let Ok(update) = js_sys::JSON::parse(&update) {
+                        ctx.on_tune_update(&update)
+                    }
+                }
+            },
+            move |msg| ctx.stop_tune(Some(msg)),
+        );
+        // A `tuning::TuneSpec`, written with the browser's JSON.
+        let trials = document()
+            .get_element_by_id("tune-trials")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .map_or(64.0, |i| i.value_as_number());
+        let spec = js_sys::Object::new();
+        for (k, v) in [
+            ("source", JsValue::from_str(&self.source.get_untracked())),
+            ("target", JsValue::from_str("wasm")),
+            ("trials", JsValue::from_f64(trials)),
+            (
+                "stored",
+                JsValue::from_str(&tuning::join_stored(&share::prefs_with_prefix(
+                    tuning::STORE_PREFIX,
+                ))),
+            ),
+        ] {
+            let _ = js_sys::Reflect::set(&spec, &JsValue::from_str(k), &v);
+        }
+        channel.send(Request::Tune {
+            id: channel.fresh_id(),
+            job: js_sys::JSON::stringify(&spec)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default(),
+        });
+        self.tuner.set_value(Some(Tuner {
+            channel,
+            last_ms: now_ms(),
+            if_silent: None,
+        }));
+        tune_buttons(true, self.tuned.with_value(|t| t.is_some()));
+    }
+
+    /// The watchdog, armed after each update: a worker silent for
+    /// [`TUNE_SILENCE_MS`] is measuring a runaway candidate.
+    fn check_tune_silence(&self) {
+        let silent = self.tuner.with_value(|t| {
+            t.as_ref()
+                .is_some_and(|t| now_ms() - t.last_ms >= TUNE_SILENCE_MS)
+        });
+        if silent {
+            self.stop_tune(Some(
+                "a candidate ran over 20 s: the tuning stopped and the candidate is recorded as failed (Start resumes)".into(),
+            ));
+        }
+    }
+
+    /// A `TuneUpdate` (read from its JSON with the browser's parser: the
+    /// page does without a serde deserialiser for it).
+    fn on_tune_update(&self, update: &JsValue) {
+        let field = |k: &str| {
+            js_sys::Reflect::get(update, &JsValue::from_str(k))
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        let key = field("key").unwrap_or_default();
+        let append = field("append").unwrap_or_default();
+        let finished = js_sys::Reflect::get(update, &JsValue::from_str("finished"))
+            .is_ok_and(|v| v.is_truthy());
+        if !append.is_empty() && !share::append_pref(&key, &append) {
+            self.log(
+                "error",
+                "the tuning records could not be kept: localStorage is full",
+            );
+        }
+        self.tuner.update_value(|t| {
+            if let Some(t) = t {
+                t.last_ms = now_ms();
+                t.if_silent = field("if_silent").map(|l| (key.clone(), l));
+            }
+        });
+        let ctx = *self;
+        set_timeout(
+            move || ctx.check_tune_silence(),
+            Duration::from_millis(TUNE_SILENCE_MS as u64 + 50),
+        );
+        if let Some(calls) = field("best_calls") {
+            self.tuned
+                .set_value(Some((calls, field("module").unwrap_or_default())));
+        }
+        set_tune_view(&field("panel").unwrap_or_default(), false);
+        if finished {
+            self.stop_tune(field("error"));
+        }
+    }
+
+    /// Ends the tuning worker (every record measured is already kept);
+    /// `error` says why, when it was not the user. A silent worker's
+    /// candidate is kept as failed.
+    fn stop_tune(&self, error: Option<String>) {
+        if let Some(t) = self.tuner.try_update_value(|t| t.take()).flatten() {
+            t.channel.close();
+            if let (Some((key, line)), Some(_)) = (t.if_silent, &error) {
+                share::append_pref(&key, &line);
+            }
+        }
+        tune_buttons(false, self.tuned.with_value(|t| t.is_some()));
+        if let Some(e) = error {
+            set_tune_view(&tuning::error_html(&e), true);
+            self.log("error", e);
+        }
+    }
+
+    /// Replaces the script's schedule with the best one found.
+    fn apply_tuned(&self) {
+        let Some((calls, module)) = self.tuned.get_value() else {
+            return;
+        };
+        let text = tuning::apply_schedule(&self.source.get_untracked(), &calls, &module);
+        self.step.set(usize::MAX);
+        self.set_source(&text);
+        self.log("info", "applied the tuned schedule");
+    }
+
     fn share(&self) {
         let state = self.saved();
         let url = share::share_url(&state);
@@ -532,6 +681,8 @@ fn App() -> impl IntoView {
         compiler: StoredValue::new_local(None),
         runner: StoredValue::new_local(None),
         debounce: StoredValue::new_local(None),
+        tuner: StoredValue::new_local(None),
+        tuned: StoredValue::new_local(None),
     };
     provide_context(ctx);
 
@@ -1365,12 +1516,62 @@ fn RunPane() -> impl IntoView {
                     }.into_any()
                 }
             }}
+            <TunePanel/>
             <p class="muted small">
                 "Inputs are random (seed 42); the original program runs once on the reference interpreter and every output is compared. "
                 {move || match ctx.gpu.get() { Ok(a) => format!("WebGPU: {a}."), Err(why) => format!("GPU backend off: {why}") }}
             </p>
         </div>
     }
+}
+
+/// Shows `html` in the Tune panel (the tuning worker renders it), or puts
+/// it above what is there.
+fn set_tune_view(html: &str, above: bool) {
+    if let Some(v) = document().get_element_by_id("tune-view") {
+        let html = if above {
+            format!("{html}{}", v.inner_html())
+        } else {
+            html.to_string()
+        };
+        v.set_inner_html(&html);
+    }
+}
+
+/// The Tune action's Start/Stop label and whether Apply is enabled.
+fn tune_buttons(running: bool, can_apply: bool) {
+    let d = document();
+    if let Some(b) = d.get_element_by_id("tune-start") {
+        b.set_text_content(Some(if running { "■ Stop" } else { "Start" }));
+    }
+    if let Some(b) = d.get_element_by_id("tune-apply") {
+        let _ = if can_apply {
+            b.remove_attribute("disabled")
+        } else {
+            b.set_attribute("disabled", "")
+        };
+    }
+}
+
+/// The Tune action: its controls (plain HTML, one click handler) and the
+/// panel the tuning worker renders (progress, plots, best schedule).
+#[component]
+fn TunePanel() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let click = move |ev: ev::MouseEvent| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id())
+            .unwrap_or_default();
+        match id.as_str() {
+            "tune-start" if ctx.tuner.with_value(|t| t.is_some()) => ctx.stop_tune(None),
+            "tune-start" => ctx.start_tune(),
+            "tune-apply" => ctx.apply_tuned(),
+            _ => {}
+        }
+    };
+    view! { <div on:click=click inner_html=tuning::CONTROLS_HTML></div> }
 }
 
 /// The step being shown (clamped).
@@ -2010,7 +2211,9 @@ fn register_service_worker() {
 }
 
 fn main() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into())
+    }));
     if js_sys::Reflect::has(&window().navigator(), &JsValue::from_str("serviceWorker"))
         .unwrap_or(false)
     {

@@ -42,6 +42,10 @@ pub enum Request {
         /// The chosen loop's iteration to draw (outer loops at their minimum).
         at: i64,
     },
+    /// Auto-tune the script's function (the tuning worker's only request):
+    /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
+    /// (the core worker, in every first load, carries no reader for it).
+    Tune { id: u64, job: String },
 }
 
 impl Request {
@@ -52,7 +56,8 @@ impl Request {
             | Request::Code { id, .. }
             | Request::Exercises { id }
             | Request::Check { id, .. }
-            | Request::Regions { id, .. } => *id,
+            | Request::Regions { id, .. }
+            | Request::Tune { id, .. } => *id,
         }
     }
 }
@@ -93,6 +98,44 @@ pub enum Response {
     NeedsBackends {
         id: u64,
     },
+    /// A tuning's progress, after each measured candidate (many per Tune):
+    /// a [`TuneUpdate`] as JSON, so that only the tuning worker and the page
+    /// carry its (de)serialiser, not the core worker.
+    Tuning {
+        id: u64,
+        update: String,
+    },
+}
+
+/// What the worker sends after each step of a tuning.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TuneUpdate {
+    /// The localStorage key of this workload's records (under `tessel.`).
+    pub key: String,
+    /// Lines to append to the stored records (the workload line first, when
+    /// nothing was stored yet).
+    pub append: String,
+    /// The record to store if the worker falls silent measuring the next
+    /// candidate (it timed out, and is a failure).
+    pub if_silent: Option<String>,
+    /// Trials done and asked for, and the best GFLOPS (for the worker's
+    /// tests: the page reads them in `panel`).
+    #[serde(skip)]
+    pub done: usize,
+    #[serde(skip)]
+    pub total: usize,
+    /// The panel, rendered (`tuning::render_panel`).
+    pub panel: String,
+    /// The best program's schedule calls (`tuning::schedule_calls`).
+    pub best_calls: Option<String>,
+    #[serde(skip)]
+    pub best_gflops: Option<f64>,
+    /// The module the schedule is made from (for a script without one).
+    pub module: String,
+    /// The tuning has ended (its budget spent, or it failed).
+    pub finished: bool,
+    /// Why it could not tune, when it could not.
+    pub error: Option<String>,
 }
 
 /// A diagnostic placed in the editor.

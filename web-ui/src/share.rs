@@ -105,6 +105,32 @@ pub fn set_pref(key: &str, value: &str) {
     }
 }
 
+/// Every pref whose key starts with `prefix`, as (key, value).
+pub fn prefs_with_prefix(prefix: &str) -> Vec<(String, String)> {
+    let Some(s) = storage() else {
+        return Vec::new();
+    };
+    let full = format!("tessel.{prefix}");
+    (0..s.length().unwrap_or(0))
+        .filter_map(|i| s.key(i).ok().flatten())
+        .filter(|k| k.starts_with(&full))
+        .filter_map(|k| {
+            let v = s.get_item(&k).ok()??;
+            Some((k["tessel.".len()..].to_string(), v))
+        })
+        .collect()
+}
+
+/// Appends `text` to a pref; false when it could not be stored (quota).
+pub fn append_pref(key: &str, text: &str) -> bool {
+    let Some(s) = storage() else {
+        return false;
+    };
+    let key = format!("tessel.{key}");
+    let old = s.get_item(&key).ok().flatten().unwrap_or_default();
+    s.set_item(&key, &(old + text)).is_ok()
+}
+
 /// The page's address with `state` in the fragment (embed parameters dropped).
 pub fn share_url(state: &SavedState) -> String {
     let Some(window) = web_sys::window() else {

@@ -104,9 +104,11 @@ impl Channel {
                     "the compiler worker stopped ({}); restarting it",
                     ev.message()
                 ));
-                if let Some(w) = ch.worker.borrow_mut().take() {
-                    w.terminate();
-                }
+                // `on_crash` may have closed the channel.
+                let Some(w) = ch.worker.borrow_mut().take() else {
+                    return;
+                };
+                w.terminate();
                 Channel::start(&ch);
             });
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
@@ -146,6 +148,14 @@ impl Channel {
         Channel::start(this);
     }
 
+    /// Ends the worker for good (a stopped tuning).
+    pub fn close(&self) {
+        if let Some(w) = self.worker.borrow_mut().take() {
+            w.terminate();
+        }
+        self.pending.borrow_mut().clear();
+    }
+
     pub fn fresh_id(&self) -> u64 {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
@@ -171,7 +181,7 @@ impl Channel {
                 Request::Compile { .. } | Request::Exercises { .. } => 0,
                 Request::Run { .. } | Request::Check { .. } => 1,
                 Request::Regions { .. } => 2,
-                Request::Code { .. } => 3,
+                Request::Code { .. } | Request::Tune { .. } => 3,
             };
             let Some(i) = (0..p.len()).min_by_key(|&i| rank(&p[i])) else {
                 return;

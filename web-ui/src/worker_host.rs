@@ -31,12 +31,16 @@ pub enum BackendRequest {
         step: usize,
         backend: String,
     },
+    /// A tuning (measured on the CPU backend).
+    Tune { id: u64, job: String },
 }
 
 impl BackendRequest {
     pub fn id(&self) -> u64 {
         match self {
-            BackendRequest::Run { id, .. } | BackendRequest::Code { id, .. } => *id,
+            BackendRequest::Run { id, .. }
+            | BackendRequest::Code { id, .. }
+            | BackendRequest::Tune { id, .. } => *id,
         }
     }
 }
@@ -125,6 +129,7 @@ pub fn answer_without_codegen(
                 backend,
             })
         }
+        Request::Tune { id, job } => return Err(BackendRequest::Tune { id, job }),
     };
     Ok(if needs_codegen.replace(false) {
         Response::NeedsBackends { id }

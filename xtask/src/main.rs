@@ -988,7 +988,17 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
         // natively; the app itself is built for wasm32 by trunk).
         Step::Test => {
             ctx.run(ctx.cmd("cargo").arg("test"))?;
-            ctx.run(ctx.cmd("cargo").args(["test", "-p", "web-ui", "--lib"]))
+            ctx.run(ctx.cmd("cargo").args(["test", "-p", "web-ui", "--lib"]))?;
+            // The interpreter as the playground's first-load worker builds
+            // it: without the tuner.
+            ctx.run(ctx.cmd("cargo").args([
+                "test",
+                "-p",
+                "tessel-script",
+                "--no-default-features",
+                "--lib",
+                "meta_schedule_names",
+            ]))
         }
         Step::Wasm32 => {
             let mut cmd = ctx.cmd("cargo");

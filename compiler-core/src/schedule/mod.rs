@@ -19,6 +19,8 @@
 //!   `enter_postproc`;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
 //! - [`merge`]: `merge` of loop nests;
+//! - [`padding`]: `decompose_padding`, `can_decompose_padding`;
+//! - [`pad_einsum`]: padding an einsum block's iteration space;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
 //! - [`blockize`]: `blockize` of a loop;
@@ -52,6 +54,8 @@ pub mod loop_kind;
 pub mod loops;
 pub mod menu;
 pub mod merge;
+pub mod pad_einsum;
+pub mod padding;
 pub mod primitives;
 pub mod query;
 pub mod reduction;

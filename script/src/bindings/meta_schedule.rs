@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::host::{tvm_obj, Obj, SchedObj};
-use crate::python::builtins::builtin;
+use super::meta_schedule_names::{install_with, Entries};
 use crate::python::error::{render_traceback, Exc, ExcKind, PyErr, Res};
 use crate::python::host_object::HostObject;
 use crate::python::interp::Interp;
@@ -100,58 +100,16 @@ impl HostObject for DatabaseObj {
 
 /// Creates the modules and hangs them under `tvm` and `tvm.s_tir`.
 pub fn install(it: &mut Interp) {
-    let space_generator = module(
-        "tvm.meta_schedule.space_generator",
-        vec![
-            (
-                "ScheduleFn",
-                builtin("tvm.meta_schedule.space_generator.ScheduleFn", schedule_fn),
-            ),
-            (
-                "PostOrderApply",
-                builtin(
-                    "tvm.meta_schedule.space_generator.PostOrderApply",
-                    post_order_apply,
-                ),
-            ),
-        ],
+    install_with(
+        it,
+        Entries {
+            schedule_fn,
+            post_order_apply,
+            tune_tir,
+            compile_tir,
+            tune_config,
+        },
     );
-    let tir_integration = module(
-        "tvm.meta_schedule.tir_integration",
-        vec![
-            ("tune_tir", builtin("tvm.meta_schedule.tune_tir", tune_tir)),
-            (
-                "compile_tir",
-                builtin("tvm.meta_schedule.tir_integration.compile_tir", compile_tir),
-            ),
-        ],
-    );
-    let ms = module(
-        "tvm.meta_schedule",
-        vec![
-            ("tune_tir", builtin("tvm.meta_schedule.tune_tir", tune_tir)),
-            (
-                "TuneConfig",
-                builtin("tvm.meta_schedule.TuneConfig", tune_config),
-            ),
-            ("space_generator", space_generator.clone()),
-            ("tir_integration", tir_integration.clone()),
-        ],
-    );
-    for parent in ["tvm", "tvm.s_tir"] {
-        if let Some(Value::Module(m)) = it.modules.get(parent) {
-            m.attrs
-                .borrow_mut()
-                .insert("meta_schedule".into(), ms.clone());
-        }
-    }
-    for prefix in ["tvm.meta_schedule", "tvm.s_tir.meta_schedule"] {
-        it.modules.insert(prefix.to_string(), ms.clone());
-        it.modules
-            .insert(format!("{prefix}.space_generator"), space_generator.clone());
-        it.modules
-            .insert(format!("{prefix}.tir_integration"), tir_integration.clone());
-    }
 }
 
 fn schedule_fn(_it: &mut Interp, mut a: Args) -> Res<Value> {

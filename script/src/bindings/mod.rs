@@ -3,7 +3,9 @@
 //! expressions and Relax, with their attributes, methods and calls.
 
 pub mod host;
+#[cfg(feature = "meta-schedule")]
 pub mod meta_schedule;
+pub mod meta_schedule_names;
 pub mod relax;
 pub mod te;
 pub mod te_schedule;

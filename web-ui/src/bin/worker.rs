@@ -161,7 +161,49 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             id,
             outcome: engine::code(&source, step, &backend),
         },
+        // Answered by `answer` (many replies); never reaches here.
+        Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
+            id,
+            update: String::new(),
+        },
     }
+}
+
+/// A tuning, in the page's tuning worker (a second full worker, so typing
+/// and Run stay with the others): candidates built by the CPU backend and
+/// run on this browser's `WebAssembly`, as Run does; an update after each.
+fn tune(id: u64, job: &str, post: &dyn Fn(&Response)) {
+    let mut send = |update: web_ui::tuning::TuneUpdate| {
+        post(&Response::Tuning {
+            id,
+            update: serde_json::to_string(&update).unwrap_or_default(),
+        })
+    };
+    let job = serde_json::from_str::<web_ui::tuning::TuneSpec>(job)
+        .map_err(|e| format!("bad tuning request: {e}"))
+        .and_then(|spec| {
+            web_ui::tuning::TuneJob::new(
+                &spec.source,
+                &spec.target,
+                spec.trials,
+                &web_ui::tuning::split_stored(&spec.stored),
+            )
+        });
+    let job = match job {
+        Ok(job) => job,
+        Err(e) => {
+            send(web_ui::tuning::TuneUpdate {
+                finished: true,
+                error: Some(e),
+                ..Default::default()
+            });
+            return;
+        }
+    };
+    let backend = codegen_wasm::backend::WasmBackend::with_runtime(Rc::new(|| {
+        Box::new(web_ui::cpu_rt::BrowserRuntime::new()) as Box<dyn codegen_wasm::Runtime>
+    }));
+    job.run(&backend, &PerfClock, &web_ui::cpu_rt::perf_now, &mut send);
 }
 
 fn main() {
@@ -207,6 +249,7 @@ fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
                 post(&Response::Checked { id, outcome });
             });
         }
+        Request::Tune { id, job } => tune(id, &job, &*post),
         req => post(&handle(req, now)),
     }
 }

@@ -1,0 +1,21 @@
+# Primitive case: `pad_einsum` of a 14x10 by 10x6 matmul to multiples of (16, 8, 12): the inputs
+# are copied into zero-padded buffers, the matmul runs over the padded space into a padded output,
+# and a last block copies the 14x6 result out.
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class Matmul:
+    @T.prim_func
+    def main(A: T.Buffer((14, 10), "float32"), B: T.Buffer((10, 6), "float32"),
+             C: T.Buffer((14, 6), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        for i, j, k in T.grid(14, 6, 10):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+# --- schedule ---
+block_c = sch.get_block("C")
+sch.pad_einsum(block_c, [16, 8, 12])
