@@ -1029,7 +1029,13 @@ try {
     if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
-  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+  page.on('requestfailed', (req) => {
+    const why = req.failure()?.errorText;
+    // A request cancelled by a navigation (the tests reload the page, and a
+    // reload can cut short the favicon's fetch) is not a failure of the page.
+    if (why === 'net::ERR_ABORTED') return;
+    errors.push(`request failed: ${req.url()} (${why})`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.url()}`);
   });
