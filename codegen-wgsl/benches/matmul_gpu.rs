@@ -226,8 +226,13 @@ fn our_kernels(case: &str, n: usize) -> Vec<Kernel> {
         .to_module();
     let mut sch = Schedule::new(module).expect("schedule");
     run_python(&mut sch, schedule).unwrap_or_else(|d| panic!("{case}: {}", d.message));
-    let m = sch.module().clone();
-    let (name, f) = m.prim_funcs().next().expect("a function");
+    harness_kernels(sch.module(), case)
+}
+
+/// `module`'s only function built by codegen-wgsl, as kernels the harness
+/// launches (A, B, C bound; no temporaries or scalars).
+fn harness_kernels(module: &compiler_core::ir::IRModule, case: &str) -> Vec<Kernel> {
+    let (name, f) = module.prim_funcs().next().expect("a function");
     let w = build_func(name, f, &GpuLimits::default()).unwrap_or_else(|e| panic!("{case}: {e}"));
     if std::env::var_os("BENCH_PRINT").is_some() {
         println!("{}", w.wgsl());
@@ -715,27 +720,7 @@ def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"),
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(format!("{dir}/gpu_tuned_trace.py"), &trace);
     }
-    let m = report.best.module().clone();
-    let (name, f) = m.prim_funcs().next().expect("a function");
-    let w = build_func(name, f, &GpuLimits::default()).expect("the tuned program builds");
-    let kernels = w
-        .kernels
-        .iter()
-        .map(|k| Kernel {
-            source: k.source.clone(),
-            entry: k.name.clone(),
-            grid: k.dispatch,
-            storage: k
-                .storage
-                .iter()
-                .map(|s| match s.source {
-                    BindingSource::Param(i) => (s.binding, i),
-                    BindingSource::Temp(_) => panic!("tuned: temporaries"),
-                })
-                .collect(),
-            uniform: k.params_binding.map(|b| (b, vec![0; 4])),
-        })
-        .collect();
+    let kernels = harness_kernels(report.best.module(), "tuned");
     let summary = format!(
         "tuned: {} trials in {seconds:.1} s ({} failed, {} wrong), best {:.1} GFLOPS as measured by the tuner\n{trace}",
         report.trials,
