@@ -467,7 +467,9 @@ pub fn bind_for_gpu(
     let mut sch = Schedule::new(module.clone()).map_err(|e| e.to_string())?;
     let func = current_func(&sch).ok_or("the module has no function")?;
     for name in block_names(&func) {
-        if name == "root" || is_thread_bound(&current_func(&sch).unwrap_or(func.clone()), &name) {
+        // Binding one block can bind another nested in it.
+        let bound = current_func(&sch).is_some_and(|f| is_thread_bound(&f, &name));
+        if name == "root" || bound {
             continue;
         }
         let b = sch.get_block(&name, None).map_err(|e| e.to_string())?;
