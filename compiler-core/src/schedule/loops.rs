@@ -1,6 +1,6 @@
 //! Loop transformations: `split`, `fuse`, `reorder`, `add_unit_loop`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::menu::{MenuArg, MenuEntry, MenuSite, MenuTarget, MenuWhen};
 use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
@@ -23,13 +23,11 @@ pub(super) const SPLIT: Primitive = Primitive {
     returns: Returns::List,
     traced: true,
     apply: |sch, args| {
-        if args.bool("disable_predication")? {
-            return Err(args.err("disable_predication=True is not supported"));
-        }
         let loops = sch.split_concrete(
             args.loop_rv("loop")?,
             &args.factors("factors")?,
             args.bool("preserve_unit_iters")?,
+            args.bool("disable_predication")?,
         )?;
         Ok(SchedValue::rv_list(&loops))
     },
@@ -183,18 +181,34 @@ impl Schedule {
         .into_loop()
     }
 
+    /// With `disable_predication` a split that over-covers the loop adds no
+    /// `T.where` guard (TVM's option for factors the caller knows divide
+    /// the extent; otherwise the extra iterations run out of bounds).
     fn split_concrete(
         &mut self,
         loop_rv: LoopRV,
         factors: &[Factor],
         preserve_unit_iters: bool,
+        disable_predication: bool,
     ) -> Result<Vec<LoopRV>> {
         const P: &str = "split";
         let (path, node) = self.resolve_loop(P, loop_rv)?;
         if factors.len() < 2 {
             return Err(ScheduleError::new(P, "split needs at least two factors"));
         }
-        // Any loop kind may be split; the new loops are serial (as in TVM).
+        // Serial, parallel, vectorized and unrolled loops may be split (the
+        // new loops are serial, as in TVM); annotated and bound ones not.
+        check_plain_loop(P, &path, &node)?;
+        if !node.min.is_const_int(0) {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "loop `{}` does not start with 0; only loops starting at 0 can be split",
+                    node.loop_var.name()
+                ),
+            )
+            .at(path));
+        }
         let Some(extent) = node.extent.as_int() else {
             return Err(ScheduleError::new(
                 P,
@@ -273,16 +287,11 @@ impl Schedule {
             .filter(|(_, e)| !(preserve_unit_iters && **e == 1))
             .map(|(v, e)| (v.clone(), Range::from_extent(Expr::int(*e, dtype))))
             .collect();
-        let fused = simplify(&nested, &ranges);
-        let index = if node.min.is_const_int(0) {
-            fused
-        } else {
-            Expr::binary(BinOp::Add, node.min.clone(), fused)
-        };
+        let index = simplify(&nested, &ranges);
         let mut map = HashMap::new();
         map.insert(node.loop_var.id(), index);
         let mut body = substitute_stmt(&node.body, &map);
-        if product > extent {
+        if product > extent && !disable_predication {
             let cond = Expr::cmp(CmpOp::Lt, nested, Expr::int(extent, dtype));
             body = add_predicate(&body, &cond);
         }
@@ -331,11 +340,16 @@ impl Schedule {
             }
         }
         for (path, l) in &loops {
-            // Any loop kind may be fused (the fused loop is serial, as in TVM).
+            // The fused loop is serial, as in TVM; annotated and bound loops
+            // cannot be fused.
+            check_plain_loop(P, path, l)?;
             if !l.min.is_const_int(0) {
                 return Err(ScheduleError::new(
                     P,
-                    format!("loop `{}` must start at 0 to be fused", l.loop_var.name()),
+                    format!(
+                        "loop `{}` does not start with 0; only loops starting at 0 can be fused",
+                        l.loop_var.name()
+                    ),
                 )
                 .at(path.clone()));
             }
@@ -458,7 +472,7 @@ impl Schedule {
             }
             cur = next;
         }
-        self.check_affine_below(P, &chain[chain.len() - 1].body)?;
+        self.check_reorderable_blocks(P, &body, &outer_path)?;
         // Slots occupied by listed loops get the listed order.
         let listed: Vec<VarId> = loops.iter().map(|(_, l)| l.loop_var.id()).collect();
         let mut order = loops.iter().map(|(_, l)| l.clone());
@@ -498,24 +512,71 @@ impl Schedule {
     /// Blocks below a transformed loop must have affine bindings: a binding
     /// that is not a sum of loop variables times constants cannot be
     /// reasoned about when loops move.
-    pub(crate) fn check_affine_below(&self, primitive: &str, stmt: &Stmt) -> Result<()> {
-        let mut bad: Option<String> = None;
-        stmt.walk(&mut |s| {
-            if let StmtKind::BlockRealize(r) = s.kind() {
-                for v in &r.iter_values {
-                    if bad.is_none() && !is_quasi_affine(v) {
-                        bad = Some(format!(
-                            "block `{}` has a binding that is not (quasi-)affine in the loop variables",
-                            r.block.name
-                        ));
-                    }
-                }
+    /// TVM's `CheckBlockIterTypeAndAffineBinding` for `reorder`: every
+    /// block directly under the outermost reordered loop (at `top`) has only
+    /// data-parallel and reduction iterators, and a binding that is affine in
+    /// its enclosing loops, or at least in the loops from `top` down (loops
+    /// above `top` then count as constants: TVM's partial affine binding).
+    fn check_reorderable_blocks(&self, primitive: &str, body: &Stmt, top: &StmtPath) -> Result<()> {
+        let Some(top_stmt) = tree::get(body, top) else {
+            return Err(ScheduleError::new(primitive, "internal: stale loop path"));
+        };
+        // The first blocks under `top` (not the blocks nested in them).
+        let mut first_blocks = Vec::new();
+        let mut stack = vec![(top.clone(), top_stmt)];
+        while let Some((path, s)) = stack.pop() {
+            if matches!(s.kind(), StmtKind::BlockRealize(_)) {
+                first_blocks.push(path);
+                continue;
             }
-        });
-        match bad {
-            Some(msg) => Err(ScheduleError::new(primitive, msg)),
-            None => Ok(()),
+            for (i, c) in tree::children(&s).into_iter().enumerate() {
+                stack.push((path.child(i), c));
+            }
         }
+        for path in first_blocks {
+            let Some(realize) = tree::get(body, &path).and_then(|s| s.as_block_realize().cloned())
+            else {
+                continue;
+            };
+            if let Some(iter) = realize
+                .block
+                .iter_vars
+                .iter()
+                .find(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
+            {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!(
+                        "block `{}` under the loops to be reordered has iterator `{}` that is neither data-parallel nor a reduction",
+                        realize.block.name,
+                        iter.var.name()
+                    ),
+                )
+                .at(path));
+            }
+            let loops = enclosing_loops(body, &path);
+            let under_top: Vec<(Var, Range)> = loops
+                .iter()
+                .filter(|(p, _)| top.is_prefix_of(p))
+                .map(|(_, l)| (l.loop_var.clone(), Range::new(l.min.clone(), l.extent.clone())))
+                .collect();
+            let all: Vec<(Var, Range)> = loops
+                .iter()
+                .map(|(_, l)| (l.loop_var.clone(), Range::new(l.min.clone(), l.extent.clone())))
+                .collect();
+            if !is_affine_in(&realize, &all) && !is_affine_in(&realize, &under_top) {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!(
+                        "block `{}` is required to have an affine binding in the loops from `{}` down",
+                        realize.block.name,
+                        top_loop_name(body, top)
+                    ),
+                )
+                .at(path));
+            }
+        }
+        Ok(())
     }
 
     fn add_unit_loop_concrete(&mut self, target: Rv) -> Result<LoopRV> {
@@ -542,6 +603,177 @@ impl Schedule {
         self.replace_at(P, &path, stmt)?;
         Ok(self.new_loop_rv(&var))
     }
+}
+
+fn top_loop_name(body: &Stmt, top: &StmtPath) -> String {
+    tree::get(body, top)
+        .and_then(|s| s.as_for().map(|l| l.loop_var.name().to_string()))
+        .unwrap_or_default()
+}
+
+/// TVM's `IsAffineBinding` over `loops`. Terms of a binding that use none
+/// of `loops` are constants to it (TVM treats the variables of loops outside
+/// as symbols), so they are set aside; what is left must be quasi-affine in
+/// the loops with a term of scale 1 (`j * 4` alone is a strided, not an
+/// affine, binding). Each `T.where` conjunct `sum < c` must bound a whole
+/// part of one binding (as a non-divisible split leaves it: the sum's terms
+/// appear in the binding, all scaled alike), not pieces of several.
+fn is_affine_in(realize: &BlockRealize, loops: &[(Var, Range)]) -> bool {
+    if loops.is_empty() {
+        return true;
+    }
+    let inside: HashSet<VarId> = loops.iter().map(|(v, _)| v.id()).collect();
+    let inner_terms = |e: &Expr| {
+        let mut terms = Vec::new();
+        additive_terms(e, false, &mut terms);
+        terms.retain(|(t, _)| uses_any(t, &inside));
+        terms
+    };
+    let mut binding_coeffs = Vec::with_capacity(realize.iter_values.len());
+    for value in &realize.iter_values {
+        let terms = inner_terms(value);
+        if terms.is_empty() {
+            continue;
+        }
+        let unit_scale = terms.iter().any(|(t, negated)| {
+            !negated
+                && matches!(
+                    strip_casts(t).kind(),
+                    ExprKind::Var(_) | ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, ..)
+                )
+        });
+        if !unit_scale || !terms.iter().all(|(t, _)| is_quasi_affine(t)) {
+            return false;
+        }
+        binding_coeffs.push(linear_coefficients(&terms));
+    }
+    let mut conjuncts = Vec::new();
+    and_conjuncts(&realize.predicate, &mut conjuncts);
+    conjuncts.iter().all(|c| {
+        if c.as_int().is_some_and(|v| v != 0) || !uses_any(c, &inside) {
+            return true;
+        }
+        let ExprKind::Cmp(CmpOp::Lt | CmpOp::Le, sum, _) = c.kind() else {
+            return false;
+        };
+        let Some(bounded) = linear_coefficients(&inner_terms(sum)) else {
+            return false;
+        };
+        binding_coeffs
+            .iter()
+            .flatten()
+            .any(|binding| scaled_part_of(&bounded, binding))
+    })
+}
+
+fn uses_any(e: &Expr, vars: &HashSet<VarId>) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        if let ExprKind::Var(v) = x.kind() {
+            found |= vars.contains(&v.id());
+        }
+    });
+    found
+}
+
+fn and_conjuncts(e: &Expr, out: &mut Vec<Expr>) {
+    match e.kind() {
+        ExprKind::And(a, b) => {
+            and_conjuncts(a, out);
+            and_conjuncts(b, out);
+        }
+        _ => out.push(e.clone()),
+    }
+}
+
+/// The coefficient of each variable in a sum of terms linear in variables
+/// (`(i * 4 + j) * 8` gives `i: 32, j: 8`; constants drop out); `None` if
+/// a term is not linear (`//`, `%`, a product of variables).
+fn linear_coefficients(terms: &[(Expr, bool)]) -> Option<HashMap<VarId, i64>> {
+    fn add(e: &Expr, scale: i64, out: &mut HashMap<VarId, i64>) -> Option<()> {
+        match e.kind() {
+            ExprKind::Var(v) => *out.entry(v.id()).or_default() += scale,
+            ExprKind::Int(_) => {}
+            ExprKind::Cast(a) => add(a, scale, out)?,
+            ExprKind::Binary(BinOp::Add, a, b) => {
+                add(a, scale, out)?;
+                add(b, scale, out)?;
+            }
+            ExprKind::Binary(BinOp::Sub, a, b) => {
+                add(a, scale, out)?;
+                add(b, -scale, out)?;
+            }
+            ExprKind::Binary(BinOp::Mul, a, b) => match (a.as_int(), b.as_int()) {
+                (_, Some(c)) => add(a, scale.checked_mul(c)?, out)?,
+                (Some(c), _) => add(b, scale.checked_mul(c)?, out)?,
+                _ => return None,
+            },
+            _ => return None,
+        }
+        Some(())
+    }
+    let mut out = HashMap::new();
+    for (t, negated) in terms {
+        add(t, if *negated { -1 } else { 1 }, &mut out)?;
+    }
+    Some(out)
+}
+
+/// Whether every variable of `part` appears in `whole` with its coefficient
+/// times one common positive factor.
+fn scaled_part_of(part: &HashMap<VarId, i64>, whole: &HashMap<VarId, i64>) -> bool {
+    let Some((v, c)) = part.iter().find(|(_, c)| **c != 0) else {
+        return true;
+    };
+    let Some(w) = whole.get(v) else {
+        return false;
+    };
+    if *w % *c != 0 || *w / *c <= 0 {
+        return false;
+    }
+    let k = *w / *c;
+    part.iter()
+        .all(|(v, c)| *c == 0 || whole.get(v).is_some_and(|w| *w == k * *c))
+}
+
+fn strip_casts(e: &Expr) -> &Expr {
+    match e.kind() {
+        ExprKind::Cast(inner) => strip_casts(inner),
+        _ => e,
+    }
+}
+
+/// The terms of a sum (`a + b - c` gives `a`, `b`, and `c` negated).
+fn additive_terms(e: &Expr, negated: bool, out: &mut Vec<(Expr, bool)>) {
+    match e.kind() {
+        ExprKind::Binary(BinOp::Add, a, b) => {
+            additive_terms(a, negated, out);
+            additive_terms(b, negated, out);
+        }
+        ExprKind::Binary(BinOp::Sub, a, b) => {
+            additive_terms(a, negated, out);
+            additive_terms(b, !negated, out);
+        }
+        _ => out.push((e.clone(), negated)),
+    }
+}
+
+/// TVM's `HasAnnotationOrThreadBindingError`: `split` and `fuse` leave
+/// loops with annotations or a thread binding alone (the new loops could
+/// not keep them).
+fn check_plain_loop(primitive: &str, path: &StmtPath, l: &For) -> Result<()> {
+    if !l.annotations.is_empty() || l.kind == ForKind::ThreadBinding {
+        return Err(ScheduleError::new(
+            primitive,
+            format!(
+                "loop `{}` has annotation or thread binding; only loops with neither can be {}",
+                l.loop_var.name(),
+                if primitive == "split" { "split" } else { "fused" }
+            ),
+        )
+        .at(path.clone()));
+    }
+    Ok(())
 }
 
 pub(crate) fn kind_phrase(l: &For) -> String {
