@@ -591,3 +591,56 @@ mod prop {
         }
     }
 }
+
+/// Parses a one-function TVMScript program.
+fn parse_func(src: &str) -> IRModule {
+    compiler_core::tvmscript::builder::parse_script(src)
+        .expect("test program parses")
+        .to_module()
+}
+
+fn scale_program(first: &str, second: &str, b_shape: &str) -> String {
+    format!(
+        r#"from tvm.script import tir as T
+@T.prim_func
+def main(a: T.handle, b: T.handle):
+    {first}
+    {second}
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi] * T.float32(3)
+"#,
+        first = first,
+        second = second,
+    )
+    .replace("SHAPE", b_shape)
+}
+
+#[test]
+fn buffer_map_is_matched_by_parameter_like_tvm() {
+    // TVM keys a function's buffer map by parameter: the order of the
+    // `T.match_buffer` statements does not matter (TVM 0.27 agrees).
+    let a_first = scale_program(
+        "A = T.match_buffer(a, (16,))",
+        "B = T.match_buffer(b, SHAPE)",
+        "(16,)",
+    );
+    let b_first = scale_program(
+        "B = T.match_buffer(b, SHAPE)",
+        "A = T.match_buffer(a, (16,))",
+        "(16,)",
+    );
+    let (x, y) = (parse_func(&a_first), parse_func(&b_first));
+    assert_eq!(structural_equal(&x, &y), Ok(()));
+    // The buffers still must match: a different shape for `b`'s buffer is
+    // found whatever the statement order.
+    let b_first_wider = scale_program(
+        "B = T.match_buffer(b, SHAPE)",
+        "A = T.match_buffer(a, (16,))",
+        "(32,)",
+    );
+    let z = parse_func(&b_first_wider);
+    let e = err(structural_equal(&x, &z));
+    assert!(e.contains("shape"), "{e}");
+}

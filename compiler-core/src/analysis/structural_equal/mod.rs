@@ -1481,7 +1481,10 @@ impl Comparer {
             },
         );
         let bp = self.paths.field(path, "buffer_map");
-        for (i, ((v1, b1), (v2, b2))) in a.buffer_map.iter().zip(&b.buffer_map).enumerate() {
+        // TVM's buffer map is keyed by parameter: match buffers by the
+        // position of their parameter, not by the order of `T.match_buffer`.
+        let (map_a, map_b) = (buffers_by_param(a), buffers_by_param(b));
+        for (i, ((v1, b1), (v2, b2))) in map_a.into_iter().zip(map_b).enumerate() {
             let p = self.paths.index(bp, i);
             let param = |f: &PrimFunc, v: &Var| match f.params.iter().position(|x| x == v) {
                 Some(j) => Anchor::Param(j),
@@ -1591,4 +1594,13 @@ fn is_leaf(e: &Expr) -> bool {
         e.kind(),
         ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_)
     )
+}
+
+/// A function's parameter buffers in the order of their parameters (TVM's
+/// buffer map is keyed by parameter); buffers of other variables first, in
+/// declaration order.
+fn buffers_by_param(f: &PrimFunc) -> Vec<&(Var, Buffer)> {
+    let mut m: Vec<&(Var, Buffer)> = f.buffer_map.iter().collect();
+    m.sort_by_key(|(v, _)| f.params.iter().position(|x| x == v));
+    m
 }
