@@ -12,6 +12,10 @@
 //! - Nested blocks contribute their own regions, with their iterators
 //!   replaced by their bindings and the enclosing loops relaxed.
 //! - Buffers allocated by the block (or inside it) are not accesses.
+//! - An access to a buffer the block matches (`T.match_buffer(B[vi, vj], …)`)
+//!   is an access to the source buffer at the matched position (TVM's
+//!   `BlockReadWriteDetector` maps it so), unless the block allocates the
+//!   source itself.
 
 use std::collections::{HashMap, HashSet};
 
@@ -30,7 +34,11 @@ pub fn infer_access_regions(block: &Block) -> (Vec<BufferRegion>, Vec<BufferRegi
         d.excluded.insert(b.id());
     }
     for mb in &block.match_buffers {
-        d.excluded.insert(mb.buffer.id());
+        if d.excluded.contains(&mb.source.buffer.id()) {
+            d.excluded.insert(mb.buffer.id());
+        } else {
+            d.matched.insert(mb.buffer.id(), mb.source.clone());
+        }
     }
     let mut init_written = HashSet::new();
     if let Some(init) = &block.init {
@@ -88,6 +96,8 @@ struct Detector {
     /// Let-bound variables, replaced by their values in indices.
     lets: HashMap<VarId, Expr>,
     excluded: HashSet<BufferId>,
+    /// The block's match buffers and the source regions they stand for.
+    matched: HashMap<BufferId, BufferRegion>,
     reads: Vec<Access>,
     writes: Vec<Access>,
 }
@@ -164,14 +174,59 @@ impl Detector {
         if self.excluded.contains(&buffer.id()) {
             return;
         }
-        union_into(&mut self.reads, &self.ana, buffer, dims);
+        let (buffer, dims) = self.through_match(buffer, dims);
+        union_into(&mut self.reads, &self.ana, &buffer, dims);
     }
 
     fn write(&mut self, buffer: &Buffer, dims: Vec<(Expr, Expr)>) {
         if self.excluded.contains(&buffer.id()) {
             return;
         }
-        union_into(&mut self.writes, &self.ana, buffer, dims);
+        let (buffer, dims) = self.through_match(buffer, dims);
+        union_into(&mut self.writes, &self.ana, &buffer, dims);
+    }
+
+    /// An access to a match buffer as the access to its source region
+    /// (TVM's `ConvertMatchedRegion`): the view's trailing dimensions are
+    /// offset by the source region's starts, leading source dimensions the
+    /// view drops are taken whole; other accesses stay as they are.
+    fn through_match(
+        &self,
+        buffer: &Buffer,
+        dims: Vec<(Expr, Expr)>,
+    ) -> (Buffer, Vec<(Expr, Expr)>) {
+        let Some(source) = self.matched.get(&buffer.id()) else {
+            return (buffer.clone(), dims);
+        };
+        let skipped = source.region.len().saturating_sub(dims.len());
+        let mapped = source
+            .region
+            .iter()
+            .enumerate()
+            .map(|(d, r)| {
+                let Some((lo, hi)) = d.checked_sub(skipped).and_then(|k| dims.get(k)) else {
+                    return self.relax_range(&source.buffer, d, r);
+                };
+                let min = substitute_expr(&r.min, &self.lets);
+                let shift = |x: &Expr| {
+                    if x.dtype() == min.dtype() {
+                        self.ana
+                            .simplify(&Expr::binary(BinOp::Add, min.clone(), x.clone()))
+                    } else {
+                        x.clone()
+                    }
+                };
+                let (lo, hi) = (shift(lo), shift(hi));
+                match (
+                    eval_interval(&self.ana, &lo, &self.dom),
+                    eval_interval(&self.ana, &hi, &self.dom),
+                ) {
+                    (Some((lo, _)), Some((_, hi))) => (lo, hi),
+                    _ => self.full_dim(&source.buffer, d, min.dtype()),
+                }
+            })
+            .collect();
+        (source.buffer.clone(), mapped)
     }
 
     fn expr(&mut self, e: &Expr) {

@@ -39,6 +39,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::layout::buffer_index_arg;
 use super::menu::{MenuArg, MenuEntry, MenuSite, MenuTarget, MenuWhen};
 use super::primitives::{param, Args, Param, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
@@ -1157,7 +1158,8 @@ macro_rules! cache_params {
     ($index:literal) => {
         &[
             param("block", T::Block),
-            param($index, T::Int).attr(),
+            // An index, or a buffer's name (recorded as its index).
+            param($index, T::Any).attr(),
             param("storage_scope", T::Str).attr(),
             param("consumer_blocks", T::OptBlocks)
                 .optional()
@@ -1206,9 +1208,11 @@ pub(super) const CACHE_READ: Primitive = Primitive {
     returns: Returns::One,
     traced: true,
     apply: |sch, args| {
+        let block = args.block("block")?;
+        let index = buffer_index_arg(sch, args, "read_buffer_index", block, BufferIndexType::Read)?;
         let copy = sch.cache_read_concrete(
-            args.block("block")?,
-            args.int("read_buffer_index")?,
+            block,
+            index,
             &args.string("storage_scope")?,
             &args.blocks("consumer_blocks")?,
         )?;
@@ -1234,9 +1238,12 @@ pub(super) const CACHE_WRITE: Primitive = Primitive {
     returns: Returns::One,
     traced: true,
     apply: |sch, args| {
+        let block = args.block("block")?;
+        let index =
+            buffer_index_arg(sch, args, "write_buffer_index", block, BufferIndexType::Write)?;
         let copy = sch.cache_write_concrete(
-            args.block("block")?,
-            args.int("write_buffer_index")?,
+            block,
+            index,
             &args.string("storage_scope")?,
             &args.blocks("consumer_blocks")?,
         )?;
@@ -1260,15 +1267,17 @@ pub(super) const CACHE_INPLACE: Primitive = Primitive {
     kind: "CacheInplace",
     params: &[
         param("block", T::Block),
-        param("read_buffer_index", T::Int).attr(),
+        param("read_buffer_index", T::Any).attr(),
         param("storage_scope", T::Str).attr(),
     ],
     returns: Returns::List,
     traced: true,
     apply: |sch, args| {
+        let block = args.block("block")?;
+        let index = buffer_index_arg(sch, args, "read_buffer_index", block, BufferIndexType::Read)?;
         let copies = sch.cache_inplace_concrete(
-            args.block("block")?,
-            args.int("read_buffer_index")?,
+            block,
+            index,
             &args.string("storage_scope")?,
         )?;
         Ok(SchedValue::rv_list(&copies))

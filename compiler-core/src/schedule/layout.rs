@@ -477,17 +477,16 @@ pub(super) const SET_SCOPE: Primitive = Primitive {
     kind: "SetScope",
     params: &[
         param("block", T::Block),
-        param("buffer_index", T::Int).attr(),
+        // An index, or a written buffer's name (recorded as its index).
+        param("buffer_index", T::Any).attr(),
         param("storage_scope", T::Str).attr(),
     ],
     returns: Returns::Nothing,
     traced: true,
     apply: |sch, args| {
-        sch.set_scope_concrete(
-            args.block("block")?,
-            args.int("buffer_index")?,
-            &args.string("storage_scope")?,
-        )?;
+        let block = args.block("block")?;
+        let index = buffer_index_arg(sch, args, "buffer_index", block, BufferIndexType::Write)?;
+        sch.set_scope_concrete(block, index, &args.string("storage_scope")?)?;
         Ok(SchedValue::None)
     },
     menu: None,
@@ -862,15 +861,38 @@ impl Schedule {
             return Err(not_allocated(P, &buffer).at(path));
         }
         if buffer.scope != storage_scope {
-            let new = buffer.derive(|n| {
-                n.name = format!("{}_{}", n.name, storage_scope);
-                n.scope = if storage_scope.is_empty() {
-                    "global".into()
-                } else {
-                    storage_scope.to_string()
-                };
+            let with_scope = |b: &Buffer| {
+                b.derive(|n| {
+                    n.name = format!("{}_{}", n.name, storage_scope);
+                    n.scope = if storage_scope.is_empty() {
+                        "global".into()
+                    } else {
+                        storage_scope.to_string()
+                    };
+                })
+            };
+            let new = with_scope(&buffer);
+            let mut body = SwapBuffer {
+                old: buffer.clone(),
+                new,
+            }
+            .stmt(&func.body);
+            // Views of the buffer (`T.match_buffer(B[...], ...)`) move to the
+            // new scope too, renamed like it (as TVM does).
+            let mut views = Vec::new();
+            func.body.walk(&mut |s| {
+                if let StmtKind::BlockRealize(r) = s.kind() {
+                    for m in &r.block.match_buffers {
+                        if m.source.buffer == buffer && !views.contains(&m.buffer) {
+                            views.push(m.buffer.clone());
+                        }
+                    }
+                }
             });
-            let body = SwapBuffer { old: buffer, new }.stmt(&func.body);
+            for view in views {
+                let new = with_scope(&view);
+                body = SwapBuffer { old: view, new }.stmt(&body);
+            }
             self.set_body(P, body)?;
         }
         Ok(())
@@ -1019,6 +1041,43 @@ impl Schedule {
             .map(|s| s.span())
             .unwrap_or_default();
         self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))
+    }
+}
+
+/// A buffer-index argument as TVM's Python front end takes it: the index,
+/// or the name of one of `block`'s buffers, which must be a `kind` (read or
+/// write) buffer of the block (TVM's `_normalize_buffer_arg`). A name is
+/// recorded in the trace as the index it stands for, as TVM records it.
+pub(super) fn buffer_index_arg(
+    sch: &Schedule,
+    args: &mut Args,
+    name: &str,
+    block: BlockRV,
+    kind: BufferIndexType,
+) -> Result<i64> {
+    match args.value(name)? {
+        SchedValue::Int(i) => Ok(i),
+        SchedValue::Bool(b) => Ok(b as i64),
+        SchedValue::Str(buffer) => {
+            let primitive = args.method().to_string();
+            let (path, realize) = sch.resolve_block(&primitive, block)?;
+            let sel = BufferSel::Name(buffer.clone());
+            let (found, index) = select_buffer(&primitive, &realize.block, &sel, &path)?;
+            if found != kind {
+                return Err(args.err(format!(
+                    "buffer `{buffer}` is a {} buffer of block `{}`, but a {} buffer is required",
+                    found.name(),
+                    realize.block.name,
+                    kind.name()
+                )));
+            }
+            args.record_as(name, SchedValue::Int(index))?;
+            Ok(index)
+        }
+        other => Err(args.err(format!(
+            "`{name}` must be a buffer index or a buffer name, not {}",
+            describe(&other)
+        ))),
     }
 }
 

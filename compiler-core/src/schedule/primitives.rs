@@ -54,7 +54,8 @@ pub enum ParamType {
     Factors,
     /// The loop handles of a `*loops` parameter.
     Loops,
-    /// A list of block handles; `None` or `[]` count as not given.
+    /// A list of block handles or block names; `None` or `[]` count as not
+    /// given.
     OptBlocks,
     /// A list of integers.
     Ints,
@@ -461,6 +462,11 @@ impl Args {
     }
 
     /// An error of this call, named by the method as called.
+    /// The name the primitive was called by.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
     pub fn err(&self, msg: impl Into<String>) -> ScheduleError {
         ScheduleError::new(&self.method, msg)
     }
@@ -536,15 +542,19 @@ impl Args {
             ),
             (T::OptBlocks, V::None) => return Ok(None),
             (T::OptBlocks, v) => {
-                let blocks: Vec<V> = list(v)?
-                    .into_iter()
-                    .map(|x| match x {
-                        x @ V::Rv(Rv::Block(_)) => Ok(x),
+                // Blocks by handle or by name (TVM's front end looks names up).
+                let mut blocks = Vec::new();
+                for x in list(v)? {
+                    blocks.push(match x {
+                        x @ V::Rv(Rv::Block(_)) => x,
+                        V::Str(name) => V::Rv(sch.get_block(&name, None)?.into()),
                         other => {
-                            Err(self.err(format!("expected a block, got {}", describe(&other))))
+                            return Err(
+                                self.err(format!("expected a block, got {}", describe(&other)))
+                            )
                         }
-                    })
-                    .collect::<Result<_>>()?;
+                    });
+                }
                 if blocks.is_empty() {
                     return Ok(None);
                 }

@@ -7,7 +7,7 @@ use arith_util::print;
 use compiler_core::analysis::regions::infer_access_regions;
 use compiler_core::ir::{
     Annotations, BinOp, Block, BlockRealize, Buffer, BufferRegion, CmpOp, DataType, Expr, For,
-    ForKind, IterKind, IterVar, Range, Stmt, StmtKind, Var,
+    ForKind, IterKind, IterVar, MatchBufferRegion, Range, Stmt, StmtKind, Var,
 };
 
 fn i(v: i64) -> Expr {
@@ -289,4 +289,55 @@ fn nested_block_regions_are_relaxed_over_outer_loops() {
     }));
     let outer = block("outer", vec![], None, for_(&i_, 4, realize));
     assert_eq!(show(&outer), "T.reads(A[0:4, 0])\nT.writes(D[0:4])");
+}
+
+#[test]
+fn match_buffer_accesses_are_accesses_of_the_source_region() {
+    // B_view = T.match_buffer(B[vi, vj * 2:vj * 2 + 2], (2,)); B_view[0] = A[vi, vj];
+    // A_view = T.match_buffer(A[vi, 0:4], (4,)); C[vi, vj] = A_view[1]:
+    // TVM 0.27 maps `A_view[1]` to `A[vi, 1]` and `B_view[0]` to `B[vi, vj * 2]`: it fills in
+    // T.reads(A[vi, T.min(vj, 1):T.min(vj, 1) + (T.max(vj, 1) + 1 - T.min(vj, 1))]) (the same
+    // region) and T.writes(B[vi, vj * 2], C[vi, vj]).
+    let (a, b, c) = (buf("A", &[8, 16]), buf("B", &[8, 32]), buf("C", &[8, 16]));
+    let (b_view, a_view) = (buf("B_view", &[2]), buf("A_view", &[4]));
+    let (vi, vj) = (var("vi"), var("vj"));
+    let source = |bf: &Buffer, dims: Vec<(Expr, i64)>| BufferRegion {
+        buffer: bf.clone(),
+        region: dims.into_iter().map(|(min, ext)| Range::new(min, i(ext))).collect(),
+    };
+    let body = Stmt::seq(vec![
+        store(
+            &b_view,
+            vec![i(0)],
+            Expr::load(&a, vec![vi.to_expr(), vj.to_expr()]),
+        ),
+        store(
+            &c,
+            vec![vi.to_expr(), vj.to_expr()],
+            Expr::load(&a_view, vec![i(1)]),
+        ),
+    ]);
+    let mut blk = block(
+        "B",
+        vec![
+            iv(&vi, 8, IterKind::Spatial),
+            iv(&vj, 16, IterKind::Spatial),
+        ],
+        None,
+        body,
+    );
+    blk.match_buffers = vec![
+        MatchBufferRegion {
+            buffer: b_view,
+            source: source(&b, vec![(vi.to_expr(), 1), (mul(vj.to_expr(), i(2)), 2)]),
+        },
+        MatchBufferRegion {
+            buffer: a_view,
+            source: source(&a, vec![(vi.to_expr(), 1), (i(0), 4)]),
+        },
+    ];
+    assert_eq!(
+        show(&blk),
+        "T.reads(A[vi, T.min(vj, 1):T.max(vj, 1) + 1])\nT.writes(B[vi, vj * 2], C[vi, vj])"
+    );
 }
