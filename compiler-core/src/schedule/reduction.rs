@@ -527,6 +527,8 @@ impl Schedule {
                 ),
             ));
         };
+        // TVM requires the block's scope to be a stage pipeline.
+        super::scope::Scope::of_block(P, &body, &block_path)?.check_stage_pipeline(P, &body)?;
         check_reduction_block(P, &realize, &block_path)?;
         if rf_loop.kind != ForKind::Serial {
             return Err(ScheduleError::new(
