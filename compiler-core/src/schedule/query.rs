@@ -248,22 +248,37 @@ impl Schedule {
         Ok(names.iter().map(|n| self.new_block_rv(n)).collect())
     }
 
+    /// TVM's `GetOutputBlocks`: every block under the scope, nested ones
+    /// too (in pre-order), that writes a buffer its own scope block neither
+    /// allocates nor matches.
     fn get_output_blocks_concrete(&mut self, scope: BlockRV) -> Result<Vec<BlockRV>> {
-        let func = self.func("get_output_blocks")?;
-        let (path, _) = self.resolve_block("get_output_blocks", scope)?;
-        let body = func.body.clone();
-        let params: Vec<Buffer> = func.param_buffers().cloned().collect();
-        let mut names = Vec::new();
-        for child in scope_blocks(&body, &path) {
-            if child
-                .block
-                .writes
-                .iter()
-                .any(|w| params.contains(&w.buffer))
-            {
-                names.push(child.block.name.clone());
+        fn local_buffers(b: &Block) -> Vec<Buffer> {
+            let matched = b.match_buffers.iter().map(|m| m.buffer.clone());
+            b.alloc_buffers.iter().cloned().chain(matched).collect()
+        }
+        fn go(s: &Stmt, scope_local: &[Buffer], out: &mut Vec<String>) {
+            match s.kind() {
+                StmtKind::BlockRealize(r) => {
+                    let b = &r.block;
+                    if b.writes.iter().any(|w| !scope_local.contains(&w.buffer)) {
+                        out.push(b.name.clone());
+                    }
+                    let local = local_buffers(b);
+                    if let Some(init) = &b.init {
+                        go(init, &local, out);
+                    }
+                    go(&b.body, &local, out);
+                }
+                _ => {
+                    for c in tree::children(s) {
+                        go(&c, scope_local, out);
+                    }
+                }
             }
         }
+        let (_, realize) = self.resolve_block("get_output_blocks", scope)?;
+        let mut names = Vec::new();
+        go(&realize.block.body, &local_buffers(&realize.block), &mut names);
         Ok(names.iter().map(|n| self.new_block_rv(n)).collect())
     }
 
