@@ -429,10 +429,27 @@ fn divide(
         });
     }
     if outer_args.is_empty() {
+        // Only unit loops outside: with their iterators preserved, the
+        // outer binding is what they contribute (`i0 * 16 + i1` over inner
+        // `i1` of extent 16 gives `i0`), as TVM keeps it.
+        // The inner binding then leaves those unit loops out (`i1`).
+        let (outer, inner) = if preserve_unit_iters {
+            let outer_units: HashMap<VarId, Expr> = unit_loops
+                .iter()
+                .filter(|(v, _)| !inner_ids.contains(v))
+                .map(|(v, e)| (*v, e.clone()))
+                .collect();
+            (
+                outer_unit_part(binding, inner_ids, unit_loops, sum.extent, dt),
+                Analyzer::new().simplify(&substitute_expr(binding, &outer_units)),
+            )
+        } else {
+            (Expr::int(0, dt), as_is(binding))
+        };
         return Ok(Division {
-            outer: Expr::int(0, dt),
+            outer,
             outer_extent: 1,
-            inner: Some(as_is(binding)),
+            inner: Some(inner),
             inner_extent: sum.extent,
         });
     }
@@ -460,6 +477,48 @@ fn divide(
         inner: Some(terms_expr(map, inner_args, 0, dt, 0)),
         inner_extent,
     })
+}
+
+/// The terms of `binding` made of outer unit loops only, divided by the
+/// inner extent: the outer binding when unit iterators are preserved
+/// (`0` when there are none).
+fn outer_unit_part(
+    binding: &Expr,
+    inner_ids: &HashSet<VarId>,
+    unit_loops: &HashMap<VarId, Expr>,
+    inner_extent: i64,
+    dt: DataType,
+) -> Expr {
+    fn terms(e: &Expr, out: &mut Vec<Expr>) {
+        match e.kind() {
+            ExprKind::Binary(BinOp::Add, a, b) => {
+                terms(a, out);
+                terms(b, out);
+            }
+            _ => out.push(e.clone()),
+        }
+    }
+    let mut all = Vec::new();
+    terms(binding, &mut all);
+    let outer: Vec<Expr> = all
+        .into_iter()
+        .filter(|t| {
+            let ids = util::var_ids(t);
+            !ids.is_empty()
+                && ids
+                    .iter()
+                    .all(|v| unit_loops.contains_key(v) && !inner_ids.contains(v))
+        })
+        .collect();
+    let Some(sum) = outer.into_iter().reduce(|a, b| Expr::binary(BinOp::Add, a, b)) else {
+        return Expr::int(0, dt);
+    };
+    let divided = if inner_extent == 1 {
+        sum
+    } else {
+        Expr::binary(BinOp::FloorDiv, sum, Expr::int(inner_extent, dt))
+    };
+    Analyzer::new().simplify(&divided)
 }
 
 fn mark_vars(map: &IterMap, mark: usize, out: &mut Vec<Var>, depth: u32) {
