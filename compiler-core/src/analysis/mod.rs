@@ -1,5 +1,7 @@
-//! Analyses over the IR: access-region inference, structural equality, the verifier.
+//! Analyses over the IR: access-region inference, structural equality and
+//! hashing, the verifier.
 
 pub mod regions;
 pub mod structural_equal;
+pub mod structural_hash;
 pub mod verify;

@@ -399,6 +399,25 @@ impl Schedule {
         Ok((path, node))
     }
 
+    /// The statement a block or loop handle refers to now: the node itself
+    /// (`Stmt::same_node` tells whether two lookups found the same object,
+    /// TVM's `same_as`; a primitive that rewrites the node makes a new one).
+    pub fn node_of(&self, primitive: &str, rv: Rv) -> Result<Stmt> {
+        let path = match rv {
+            Rv::Block(i) => self.resolve_block(primitive, BlockRV(i))?.0,
+            Rv::Loop(i) => self.resolve_loop(primitive, LoopRV(i))?.0,
+            Rv::Expr(i) => {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!("v{i} is a sampled value, not a block or loop"),
+                ))
+            }
+        };
+        let body = self.body(primitive)?;
+        tree::get(&body, &path)
+            .ok_or_else(|| ScheduleError::new(primitive, "internal: statement path is stale"))
+    }
+
     /// Fills in an error's IR view: the function being scheduled, printed
     /// with the statement at the error's location underlined.
     pub fn explain(&self, mut err: ScheduleError) -> ScheduleError {

@@ -167,6 +167,11 @@ impl Stmt {
     pub fn same_node(&self, other: &Stmt) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
+    /// A number naming this node while it is alive (equal for the same
+    /// node, as [`Stmt::same_node`] says): for hashing by identity.
+    pub fn node_id(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
     /// A sequence, flattening nested sequences; a single statement stays as is.
     pub fn seq(stmts: Vec<Stmt>) -> Stmt {
         let mut flat = Vec::with_capacity(stmts.len());

@@ -95,10 +95,12 @@ pub enum Obj {
     Trace {
         text: String,
     },
-    /// A printed IR fragment (`sch.get(block)`).
+    /// A printed IR fragment (`sch.get(block)`) and the node it prints,
+    /// which `same_as` compares.
     IRText {
         text: String,
         class: &'static str,
+        node: Option<tessel_ir::Stmt>,
     },
     Tensor {
         data: Rc<ArrayObj>,
@@ -193,6 +195,10 @@ impl HostObject for Obj {
             // `tvm.ir.Op.get("relax.add")` as a dict key (the book's op maps).
             Obj::Relax(super::relax::RObj::OpRef(n)) => Some(("Op", n.clone())),
             Obj::Device(d) => Some(("Device", format!("{}:{}", d.kind, d.index))),
+            // `sch.get(...)` results are equal when they are the same node.
+            Obj::IRText {
+                node: Some(node), ..
+            } => Some(("IRNode", node.node_id().to_string())),
             _ => None,
         }
     }
@@ -211,6 +217,10 @@ impl HostObject for Obj {
                 },
             ) => x == y && s == t,
             (Obj::Relax(x), Obj::Relax(y)) => return x.eq(y),
+            // TVM's `==` on IR nodes is `same_as`.
+            (Obj::IRText { node: Some(x), .. }, Obj::IRText { node: Some(y), .. }) => {
+                x.same_node(y)
+            }
             _ => return None,
         })
     }

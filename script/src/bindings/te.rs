@@ -646,6 +646,67 @@ fn tir_const(_it: &mut Interp, mut a: Args) -> Res<Value> {
     Ok(expr_value(e))
 }
 
+/// `tvm.tirx.IntImm(dtype, value)`: an integer constant of an int, uint
+/// or bool type, refused (as TVM refuses it) outside the type's range.
+fn int_imm(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let dtype = dtype_arg(&a.req(0, "dtype", "IntImm")?)?;
+    let value = a.req(1, "value", "IntImm")?;
+    let _ = a.take_kw("span");
+    a.done("IntImm", 2)?;
+    let value = match value {
+        Value::Int(i) => i,
+        Value::Bool(b) => b as i64,
+        other => {
+            return Err(PyErr::type_error(format!(
+                "IntImm() takes an int value, found {}",
+                other.type_name()
+            )))
+        }
+    };
+    if !(dtype.is_integer() || dtype.is_bool()) || !dtype.is_scalar() {
+        return Err(PyErr::value_error(format!(
+            "IntImm supports only int or uint or bool type, but {dtype} was supplied."
+        )));
+    }
+    let bits = u32::from(dtype.bits);
+    if dtype.is_uint() && value < 0 {
+        return Err(PyErr::value_error(format!(
+            "Literal value {value} is negative for unsigned integer type {dtype}"
+        )));
+    }
+    if dtype.is_int() && bits < 64 && !(-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&value)
+    {
+        return Err(PyErr::value_error(format!(
+            "Literal value {value} exceeds range of {dtype}"
+        )));
+    }
+    Ok(expr_value(op::const_int(value, dtype).map_err(te_err)?))
+}
+
+/// `tvm.tirx.FloatImm(dtype, value)`: a float constant of a float type.
+fn float_imm(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let dtype = dtype_arg(&a.req(0, "dtype", "FloatImm")?)?;
+    let value = a.req(1, "value", "FloatImm")?;
+    let _ = a.take_kw("span");
+    a.done("FloatImm", 2)?;
+    let value = match value {
+        Value::Float(f) => f,
+        Value::Int(i) => i as f64,
+        other => {
+            return Err(PyErr::type_error(format!(
+                "FloatImm() takes a float value, found {}",
+                other.type_name()
+            )))
+        }
+    };
+    if !dtype.is_float() || !dtype.is_scalar() {
+        return Err(PyErr::value_error(format!(
+            "FloatImm supports only float, but {dtype} was supplied."
+        )));
+    }
+    Ok(expr_value(op::const_float(value, dtype).map_err(te_err)?))
+}
+
 fn te_math(_it: &mut Interp, a: Args) -> Res<Value> {
     let name = a
         .data
@@ -981,8 +1042,19 @@ pub fn install(it: &mut Interp) {
         topi_attrs.push((n, with(&format!("tvm.topi.{n}"), topi_broadcast, n)));
     }
     let topi_mod = module("tvm.topi", topi_attrs);
+    let int_imm = builtin("tvm.tirx.IntImm", int_imm);
+    let float_imm = builtin("tvm.tirx.FloatImm", float_imm);
     for tir in ["tvm.tir", "tvm.tirx"] {
+        // `tvm.tirx.expr`: the expression node classes, as constructors.
+        let expr = module(
+            &format!("{tir}.expr"),
+            vec![("IntImm", int_imm.clone()), ("FloatImm", float_imm.clone())],
+        );
+        it.modules.insert(format!("{tir}.expr"), expr.clone());
         if let Some(m) = it.modules.get(tir).cloned() {
+            set_attr(&m, "expr", expr);
+            set_attr(&m, "IntImm", int_imm.clone());
+            set_attr(&m, "FloatImm", float_imm.clone());
             set_attr(&m, "if_then_else", ite.clone());
             set_attr(&m, "all", all.clone());
             set_attr(&m, "any", any.clone());

@@ -545,6 +545,10 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
         Value::Func(f) => SchedValue::Source(f.source.slice(f.span).to_string()),
         Value::Host(o) => match tvm_obj(o) {
             Some(Obj::Rv { rv, .. }) => SchedValue::Rv(*rv),
+            // An integer constant (`tvm.tirx.IntImm`, `te.const`) is its value.
+            Some(Obj::Te(super::te::TeObj::Expr(e))) if e.as_int().is_some() => {
+                SchedValue::Int(e.as_int().unwrap_or_default())
+            }
             _ => {
                 return Err(PyErr::type_error(format!(
                     "cannot pass a '{}' to a schedule primitive",
@@ -617,34 +621,18 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
                         .get_value(compiler_core::schedule::ExprRV(*i))
                         .map_err(schedule_error)?,
                 )),
-                Rv::Block(i) => {
-                    let (_, realize) = s
-                        .sch
-                        .resolve_block("get", compiler_core::schedule::BlockRV(*i))
-                        .map_err(schedule_error)?;
-                    let stmt = tessel_ir::Stmt::new(
-                        tessel_ir::StmtKind::BlockRealize(realize),
-                        tessel_syntax::diag::Span::default(),
-                    );
-                    let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
+                Rv::Block(_) | Rv::Loop(_) => {
+                    let node = s.sch.node_of("get", *rv).map_err(schedule_error)?;
+                    let text = print_stmt(&node, &PrintOptions::new(s.ir_dialect));
+                    let class = if matches!(rv, Rv::Block(_)) {
+                        "tvm.s_tir.stmt.SBlock"
+                    } else {
+                        "tvm.tirx.stmt.For"
+                    };
                     Ok(host(Obj::IRText {
                         text: text.trim_end().to_string(),
-                        class: "tvm.s_tir.stmt.SBlock",
-                    }))
-                }
-                Rv::Loop(i) => {
-                    let (_, node) = s
-                        .sch
-                        .resolve_loop("get", compiler_core::schedule::LoopRV(*i))
-                        .map_err(schedule_error)?;
-                    let stmt = tessel_ir::Stmt::new(
-                        tessel_ir::StmtKind::For(node),
-                        tessel_syntax::diag::Span::default(),
-                    );
-                    let text = print_stmt(&stmt, &PrintOptions::new(s.ir_dialect));
-                    Ok(host(Obj::IRText {
-                        text: text.trim_end().to_string(),
-                        class: "tvm.tirx.stmt.For",
+                        class,
+                        node: Some(node),
                     }))
                 }
             };
@@ -685,6 +673,22 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
     };
     let out = result.map_err(|e| call_error(name, e))?;
     from_sched(it, out, dialect, id)
+}
+
+/// TVM's `same_as`: whether two values hold the same IR object, not merely
+/// equal ones. Functions and the statements `sch.get` returns compare by
+/// node; other objects only by the Python object itself. Tessel may wrap one
+/// TVM object in several, and rebuilds the statements around a rewritten
+/// part where TVM keeps unchanged nodes, so this can say no where TVM says
+/// yes, never the reverse.
+fn same_object(o: &Obj, recv: &Value, other: &Value) -> bool {
+    match (o, obj_of(other)) {
+        (Obj::PrimFunc { func: a, .. }, Some(Obj::PrimFunc { func: b, .. })) => Rc::ptr_eq(a, b),
+        (Obj::IRText { node: Some(a), .. }, Some(Obj::IRText { node: Some(b), .. })) => {
+            a.same_node(b)
+        }
+        _ => recv.identity().is_some() && recv.identity() == other.identity(),
+    }
 }
 
 // ----------------------------------------------------------------------------
@@ -1142,6 +1146,9 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
             o.type_name()
         )))
     };
+    if name == "same_as" {
+        return bound();
+    }
     match o {
         Obj::IRModule { module, .. } => match name {
             "script" | "show" | "get_global_var" | "get_global_vars" | "update_func"
@@ -1312,11 +1319,24 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                 _ => missing(),
             }
         }
+        Obj::IRText {
+            node: Some(node), ..
+        } => match (name, node.kind()) {
+            ("name_hint", tessel_ir::StmtKind::BlockRealize(r)) => {
+                Ok(Value::str(r.block.name.as_str()))
+            }
+            _ => missing(),
+        },
         _ => missing(),
     }
 }
 
 pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Args) -> Res<Value> {
+    if name == "same_as" {
+        let other = a.req(0, "other", "same_as")?;
+        a.done("same_as", 1)?;
+        return Ok(Value::Bool(same_object(o, recv, &other)));
+    }
     match o {
         Obj::Schedule(_) => schedule_method(it, o, name, a),
         Obj::Tensor { .. } => tensor_method(it, o, recv, name, a),
@@ -1843,6 +1863,23 @@ fn assert_structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
     }
 }
 
+/// `tvm.ir.structural_hash` / `tvm_ffi.structural_hash`: equal for
+/// structurally equal IRModules or PrimFuncs (free variables, mapped or
+/// not, never change it: the hash ignores variables' identity).
+fn structural_hash(_it: &mut Interp, mut a: Args) -> Res<Value> {
+    let node = a.req(0, "node", "structural_hash")?;
+    let _ = a.take(1, "map_free_vars");
+    a.done("structural_hash", 2)?;
+    let hash = match ir_node(&node)? {
+        (Some(m), _) => compiler_core::analysis::structural_hash::structural_hash(&m),
+        (_, Some(f)) => compiler_core::analysis::structural_hash::prim_func_hash(&f),
+        _ => return Err(PyErr::type_error("structural_hash takes an IRModule or a PrimFunc")),
+    };
+    // Python's int of TVM's unsigned hash fits i64 once the sign bit is
+    // folded in; only equality of hashes matters.
+    Ok(Value::Int((hash >> 1) as i64))
+}
+
 fn structural_equal(it: &mut Interp, mut a: Args) -> Res<Value> {
     Ok(Value::Bool(
         structural_compare(it, &mut a, "structural_equal")?.is_ok(),
@@ -2031,8 +2068,28 @@ pub fn install(it: &mut Interp) {
                 "structural_equal",
                 builtin("tvm.ir.structural_equal", structural_equal),
             ),
+            (
+                "structural_hash",
+                builtin("tvm.ir.structural_hash", structural_hash),
+            ),
         ],
         None,
+    );
+    // `tvm_ffi`, the FFI package TVM 0.27 builds on: its structural
+    // comparison and hashing.
+    let tvm_ffi = module_with_note(
+        "tvm_ffi",
+        vec![
+            (
+                "structural_equal",
+                builtin("tvm_ffi.structural_equal", structural_equal),
+            ),
+            (
+                "structural_hash",
+                builtin("tvm_ffi.structural_hash", structural_hash),
+            ),
+        ],
+        Some("Tessel's tvm_ffi has only structural_equal and structural_hash"),
     );
     let schedule_testing = module_with_note(
         "tvm.s_tir.schedule.testing",
@@ -2068,9 +2125,22 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
+    // TVM registers its library of hardware intrinsics (WMMA, MMA, VNNI,
+    // SDOT, …) on import of this package; Tessel has none built in, so the
+    // import succeeds but registers nothing, and `tensorize` with one of
+    // those names says it is not registered.
+    let tensor_intrin = module_with_note(
+        "tvm.s_tir.tensor_intrin",
+        Vec::<(&str, Value)>::new(),
+        Some(
+            "Tessel has no built-in tensor intrinsic library; \
+             declare intrinsics with tvm.s_tir.TensorIntrin.register",
+        ),
+    );
     let s_tir = module_with_note(
         "tvm.s_tir",
         vec![
+            ("tensor_intrin", tensor_intrin.clone()),
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
             ("TensorIntrin", intrin_cls.clone()),
@@ -2236,6 +2306,8 @@ pub fn install(it: &mut Interp) {
         ("tvm.s_tir", s_tir),
         ("tvm.s_tir.schedule", s_tir_schedule),
         ("tvm.s_tir.schedule.testing", schedule_testing),
+        ("tvm.s_tir.tensor_intrin", tensor_intrin),
+        ("tvm_ffi", tvm_ffi),
         ("tvm.tirx", tirx),
         ("tvm.script", script),
         ("tvm.script.tir", script_tir),

@@ -14,3 +14,4 @@ mod schedule_testing;
 mod support;
 mod te;
 mod te_schedule;
+mod tvm_objects;
