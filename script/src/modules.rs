@@ -37,7 +37,8 @@ impl Interp {
         }
         let top = name.split('.').next().unwrap_or(name);
         match top {
-            "tvm" => {
+            // `tvm_ffi` comes with the `tvm` package, as in TVM 0.27.
+            "tvm" | "tvm_ffi" => {
                 crate::bindings::tvm::install(self);
                 crate::bindings::te::install(self);
                 crate::bindings::relax::install(self);
@@ -84,6 +85,16 @@ impl Interp {
                 );
                 self.modules.insert("sys".into(), m);
             }
+            "collections" => {
+                let m = module(
+                    "collections",
+                    vec![(
+                        "defaultdict",
+                        builtin("collections.defaultdict", defaultdict),
+                    )],
+                );
+                self.modules.insert("collections".into(), m);
+            }
             "__future__" => {
                 let m = module("__future__", vec![("annotations", Value::None)]);
                 self.modules.insert("__future__".into(), m);
@@ -109,10 +120,37 @@ impl Interp {
         } else if self.modules.contains_key(top) {
             format!("No module named '{name}'")
         } else {
-            format!("No module named '{name}' (Tessel provides tvm, numpy, IPython, pygments, math, time and sys)")
+            format!("No module named '{name}' (Tessel provides tvm, tvm_ffi, numpy, IPython, pygments, math, time, sys and collections)")
         };
         Err(PyErr::new(ExcKind::ModuleNotFoundError, msg))
     }
+}
+
+/// `collections.defaultdict(factory, ...)`: a dict (built from the other
+/// arguments as `dict(...)` builds one) whose missing keys get
+/// `factory()` on `d[key]`.
+fn defaultdict(it: &mut Interp, mut a: Args) -> Res<Value> {
+    let factory = if a.pos.is_empty() {
+        Value::None
+    } else {
+        a.pos.remove(0)
+    };
+    let factory = match factory {
+        Value::None => None,
+        f if crate::python::builtins::is_callable(&f) => Some(f),
+        _ => {
+            return Err(PyErr::new(
+                ExcKind::TypeError,
+                "first argument must be callable or None",
+            ))
+        }
+    };
+    let dict_class = Value::Class(it.types.dict.clone());
+    let d = it.call(&dict_class, a)?;
+    if let Value::Dict(inner) = &d {
+        inner.borrow_mut().default_factory = factory;
+    }
+    Ok(d)
 }
 
 fn time_time(it: &mut Interp, _a: Args) -> Res<Value> {

@@ -398,7 +398,11 @@ pub fn construct(it: &mut Interp, cls: &Rc<Class>, mut a: Args) -> Res<Value> {
             let mut d = Dict::new();
             if let Some(v) = arg0 {
                 match &v {
-                    Value::Dict(src) => d = src.borrow().clone(),
+                    Value::Dict(src) => {
+                        d = src.borrow().clone();
+                        // `dict(a_defaultdict)` is a plain dict.
+                        d.default_factory = None;
+                    }
                     _ => {
                         for pair in it.items_of(&v)? {
                             let kv = it.items_of(&pair)?;
@@ -1321,7 +1325,12 @@ fn bi_pow(it: &mut Interp, a: Args) -> Res<Value> {
 
 fn bi_callable(_it: &mut Interp, a: Args) -> Res<Value> {
     let v = one(&a, "callable")?;
-    Ok(Value::Bool(match &v {
+    Ok(Value::Bool(is_callable(&v)))
+}
+
+/// Python's `callable(v)`.
+pub(crate) fn is_callable(v: &Value) -> bool {
+    match v {
         Value::Func(_)
         | Value::Method(_)
         | Value::Builtin(_)
@@ -1330,7 +1339,7 @@ fn bi_callable(_it: &mut Interp, a: Args) -> Res<Value> {
         Value::Instance(i) => i.class.lookup("__call__").is_some(),
         Value::Host(o) => o.is_callable(),
         _ => false,
-    }))
+    }
 }
 
 fn bi_format(it: &mut Interp, a: Args) -> Res<Value> {

@@ -64,6 +64,9 @@ fn float_key(f: f64) -> HKey {
 pub struct Dict {
     entries: Vec<(Value, Value)>,
     index: HashMap<HKey, usize>,
+    /// `collections.defaultdict`'s factory: called (no arguments) to make
+    /// the value of a missing key on `d[key]`, which then inserts it.
+    pub default_factory: Option<Value>,
 }
 
 impl Dict {

@@ -450,7 +450,18 @@ impl Interp {
             }
             Value::Dict(d) => {
                 let r = d.borrow().get(&idx)?;
-                r.ok_or_else(|| PyErr::key_error(idx))
+                if let Some(v) = r {
+                    return Ok(v);
+                }
+                let factory = d.borrow().default_factory.clone();
+                match factory {
+                    Some(f) => {
+                        let v = self.call(&f, Args::new(Vec::new()))?;
+                        d.borrow_mut().insert(idx, v.clone())?;
+                        Ok(v)
+                    }
+                    None => Err(PyErr::key_error(idx)),
+                }
             }
             Value::Range(r) => match &idx {
                 Value::Slice(s) => {

@@ -196,7 +196,7 @@ fn no_host_access() {
     let r = run("import torch", limits());
     assert_eq!(
         err_line(&r),
-        "ModuleNotFoundError: No module named 'torch' (Tessel provides tvm, numpy, IPython, pygments, math, time and sys)"
+        "ModuleNotFoundError: No module named 'torch' (Tessel provides tvm, tvm_ffi, numpy, IPython, pygments, math, time, sys and collections)"
     );
 }
 
