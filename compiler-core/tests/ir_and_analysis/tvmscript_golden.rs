@@ -98,3 +98,29 @@ fn seeds_format_to_goldens_and_round_trip() {
         failures.join("\n")
     );
 }
+
+/// `T.type_annotation` takes its dtype by position or by keyword (TVM's
+/// tests write `T.type_annotation(dtype="float16")`); both read the same.
+#[test]
+fn type_annotation_dtype_by_keyword() {
+    let program = |annotation: &str| {
+        format!(
+            r#"from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16,), "float16")):
+    T.evaluate(T.call_extern("int32", "fill", T.tvm_access_ptr({annotation}, A.data, 0, 16, 2)))
+"#
+        )
+    };
+    let by_position = parse_script(&program("T.type_annotation(\"float16\")")).expect("parses");
+    let by_keyword =
+        parse_script(&program("T.type_annotation(dtype=\"float16\")")).expect("parses");
+    assert_eq!(format(&by_keyword), format(&by_position));
+    assert!(format(&by_keyword).contains("T.type_annotation(\"float16\")"));
+    assert_eq!(
+        structural_equal(&by_keyword.to_module(), &by_position.to_module()),
+        Ok(())
+    );
+    let twice = parse_script(&program("T.type_annotation(\"float16\", dtype=\"float16\")"));
+    assert!(twice.is_err());
+}

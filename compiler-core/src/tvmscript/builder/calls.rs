@@ -258,12 +258,22 @@ impl<'a> FuncBuilder<'a> {
                     Expr::call(Intrinsic::Other(path.clone()), args, dtype)
                 }
                 "type_annotation" => {
-                    want(1)?;
-                    let dt = match vals.pop().expect("one") {
-                        Value::Str(s, sp) => DataType::parse(&s)
-                            .ok_or_else(|| Diagnostic::error(format!("unknown dtype `{s}`"), sp))?,
-                        Value::DType(d, _) => d,
-                        v => return Err(Diagnostic::error("expected a dtype", v.span())),
+                    // `T.type_annotation("float16")` or `(dtype="float16")`.
+                    let dt = match kwargs.iter().find(|(k, _)| *k == "dtype") {
+                        Some((_, v)) => {
+                            want(0)?;
+                            self.dtype_arg(v)?
+                        }
+                        None => {
+                            want(1)?;
+                            match vals.pop().expect("one") {
+                                Value::Str(s, sp) => DataType::parse(&s).ok_or_else(|| {
+                                    Diagnostic::error(format!("unknown dtype `{s}`"), sp)
+                                })?,
+                                Value::DType(d, _) => d,
+                                v => return Err(Diagnostic::error("expected a dtype", v.span())),
+                            }
+                        }
                     };
                     Expr::call(Intrinsic::Other("type_annotation".into()), vec![], dt)
                 }
