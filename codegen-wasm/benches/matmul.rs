@@ -39,7 +39,7 @@ use std::process::Command;
 use std::time::Instant;
 
 mod common;
-use common::{parse, schedule, tuned, WallClock};
+use common::{matmul_src, parse, schedule, tuned, WallClock};
 
 use codegen_wasm::backend::WasmExecutable;
 use codegen_wasm::runtime::{Arg, MemoryPlan, Runtime, Tensor, WasmiRuntime, WasmtimeRuntime};
@@ -59,21 +59,6 @@ fn size() -> usize {
     }
 }
 
-fn matmul_src(n: usize) -> String {
-    format!(
-        r#"
-@T.prim_func
-def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"), C: T.Buffer(({n}, {n}), "float32")):
-    T.func_attr({{"global_symbol": "main", "tir.noalias": True}})
-    for i, j, k in T.grid({n}, {n}, {n}):
-        with T.block("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0)
-            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
-"#
-    )
-}
 
 /// (b) The seeds' blocking schedule (seed 000, "Transforming a matrix
 /// multiplication program").

@@ -10,6 +10,23 @@ use compiler_core::schedule::{replay::run_python, Schedule};
 use compiler_core::target::Host;
 use compiler_core::tvmscript::builder::parse_script;
 
+/// TVMScript of an n×n×n float32 matmul (`C = A @ B`, one block).
+pub fn matmul_src(n: usize) -> String {
+    format!(
+        r#"
+@T.prim_func
+def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"), C: T.Buffer(({n}, {n}), "float32")):
+    T.func_attr({{"global_symbol": "main", "tir.noalias": True}})
+    for i, j, k in T.grid({n}, {n}, {n}):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"#
+    )
+}
+
 pub fn parse(src: &str) -> IRModule {
     parse_script(src)
         .unwrap_or_else(|e| panic!("parse: {}", e.message))
