@@ -631,3 +631,39 @@ fn post_order_apply_cpu_row_sum_spaces_add_rfactor() {
         .unwrap();
     assert!(!traces_text(&matmul_spaces).contains("rfactor"));
 }
+
+#[test]
+fn vectorize_fuses_the_innermost_spatial_loops_up_to_the_limit() {
+    // j split [4, 4, 1] and moved inside k: the trailing spatial loops are
+    // 4, 4 and 1. With a limit of 8 the last two fuse (4 lanes, the unit
+    // loop included) and are vectorized; the third would exceed the limit.
+    let module = matmul(16);
+    let mut sch = Schedule::new(module.clone()).unwrap();
+    compiler_core::schedule::replay::run_python(
+        &mut sch,
+        r#"
+b = sch.get_block("C")
+i, j, k = sch.get_loops(b)
+j0, j1, j2 = sch.split(j, [4, 4, 1])
+sch.reorder(i, k, j0, j1, j2)
+sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 8)
+"#,
+    )
+    .unwrap();
+    tessel_tune::postproc::Postproc::RewriteParallelVectorizeUnroll
+        .apply(&mut sch, &cpu())
+        .unwrap();
+    let text = compiler_core::ir::printer::print_module(sch.module(), &Default::default());
+    assert!(
+        text.contains("for j_1_j_2_fused in T.vectorized(4):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("for i, k, j_0 in T.grid(16, 16, 4):"),
+        "{text}"
+    );
+    let workload = Workload::new(module).unwrap();
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
+    runner.check(sch.module()).unwrap();
+}
