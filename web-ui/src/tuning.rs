@@ -14,12 +14,12 @@
 //! - [`eta_seconds`] and [`render_panel`]: the progress bar, the time left
 //!   and the plots (inline SVG).
 //!
-//! Records are kept by the page in localStorage, one entry per workload and
-//! target: TVM's workload line, then one tuning-record line per measured
-//! candidate (`database_workload.json` and `database_tuning_record.json`
-//! in one text). A record is about 1–2 KB, so a few thousand fit the
-//! browser's quota; the page stores each line as it arrives, so stopping
-//! (which ends the worker) loses nothing measured.
+//! Records are kept by the page in IndexedDB (`record_store`), one entry
+//! per workload and target: TVM's workload line, then one tuning-record
+//! line per measured candidate (`database_workload.json` and
+//! `database_tuning_record.json` in one text). A record is about 1–2 KB;
+//! the page stores each line as it arrives, so stopping (which ends the
+//! worker) loses nothing measured.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
