@@ -59,7 +59,6 @@ fn size() -> usize {
     }
 }
 
-
 /// (b) The seeds' blocking schedule (seed 000, "Transforming a matrix
 /// multiplication program").
 const BLOCKING: &str = include_str!("../../tools/bench/schedules/cpu_blocking.py");

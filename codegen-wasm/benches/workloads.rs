@@ -105,7 +105,9 @@ fn main() {
         std::fs::create_dir_all(dir).expect("BENCH_OUT");
         let _ = std::fs::remove_file(dir.join("workloads.tsv"));
     }
-    println!("Tuning the course's other CPU workloads (wasmtime, 1 thread, {trials} trials each)\n");
+    println!(
+        "Tuning the course's other CPU workloads (wasmtime, 1 thread, {trials} trials each)\n"
+    );
     println!(
         "| workload | GFLOP | untuned | hand | tuned | tuned / untuned | tuned / hand | tuning |"
     );
