@@ -1021,6 +1021,59 @@ const tests = [
     }
   }],
 
+  ['tune on WebGPU: the search measured on this browser adapter, records kept, the tuned program runs on the GPU', async ({ page }) => {
+    const TRIALS = Number(process.env.E2E_GPU_TUNE_TRIALS ?? 8);
+    await openExample(page, 'mm_tune');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), 'the unscheduled matmul');
+    await page.waitForFunction(() => !document.querySelector('#backend option[value="webgpu"]').title.includes('checking'), null, { timeout: TIMEOUT_MS });
+    const gpuOk = await page.evaluate(() => !document.querySelector('#backend option[value="webgpu"]').disabled);
+    if (!gpuOk) throw new Error(`no WebGPU adapter: ${await page.$eval('#backend option[value="webgpu"]', (o) => o.title)}`);
+    await page.waitForFunction(() => document.documentElement.dataset.tuneStore, null, { timeout: TIMEOUT_MS });
+    const open = await page.evaluate(() => document.querySelector('#tune').open);
+    if (!open) await page.click('#tune summary');
+    await page.selectOption('#tune-target', 'webgpu');
+    await page.fill('#tune-trials', String(TRIALS));
+    await page.dispatchEvent('#tune-trials', 'change');
+    const started = Date.now();
+    await page.click('#tune-start');
+    await page.waitForFunction(() => Number(document.querySelector('#tune-progress')?.dataset.done) >= 1, null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('#tune-start')?.textContent.includes('Start'), null, { timeout: 300_000 });
+    const seconds = (Date.now() - started) / 1000;
+    const err = await page.$('#tune-error');
+    if (err) throw new Error(`GPU tuning failed: ${await err.textContent()}`);
+    const [done, total] = await page.$eval('#tune-progress', (el) => [Number(el.dataset.done), Number(el.dataset.total)]);
+    if (done !== TRIALS || total !== TRIALS) throw new Error(`GPU tuning stopped at ${done} / ${total}`);
+    const count = await page.textContent('#tune-count');
+    await shot(page, '23-tune-gpu-done.png');
+    // The records are kept under the WebGPU target's key.
+    const keys = await page.evaluate(() => new Promise((resolve, reject) => {
+      const r = indexedDB.open('tessel');
+      r.onerror = () => reject(r.error);
+      r.onsuccess = () => {
+        const db = r.result;
+        const store = db.transaction('tuning-records').objectStore('tuning-records');
+        const all = store.getAll();
+        const ks = store.getAllKeys();
+        all.onsuccess = () => { resolve(ks.result.map((k, i) => [k, all.result[i].trim().split('\n').length - 1])); db.close(); };
+        all.onerror = () => reject(all.error);
+      };
+    }));
+    const gpuRecords = keys.filter(([k]) => k.endsWith('.webgpu'));
+    if (gpuRecords.length !== 1 || gpuRecords[0][1] !== TRIALS) throw new Error(`WebGPU records: ${JSON.stringify(keys)}`);
+    // Apply, then Run on WebGPU: the tuned, thread-bound program runs there.
+    const best = await page.textContent('#tune-best');
+    if (!best.includes('threadIdx.x')) throw new Error(`the GPU schedule binds no threads:\n${best}`);
+    await page.click('#tune-apply');
+    await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('threadIdx.x'), null, { timeout: TIMEOUT_MS });
+    await page.selectOption('#backend', 'webgpu');
+    await page.click('#run-button');
+    await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'webgpu', null, { timeout: 120_000 });
+    const verdict = await page.textContent('#run-verdict');
+    if (!verdict.includes('outputs match')) throw new Error(`the tuned GPU program: ${verdict} — ${await page.textContent('#run-message')}`);
+    console.log(`e2e: tuned the 128³ matmul on WebGPU (${await page.evaluate(() => document.querySelector('#backend option[value="webgpu"]').textContent)}): ${TRIALS} trials in ${seconds.toFixed(1)} s (${count.trim()}); the applied program runs there: ${verdict.trim()}`);
+    await page.selectOption('#backend', 'wasm');
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],

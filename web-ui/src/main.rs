@@ -409,11 +409,25 @@ impl Ctx {
     /// the record store go with it (once the store has been read).
     fn start_tune(&self) {
         self.stop_tune(None);
+        let target = document()
+            .get_element_by_id("tune-target")
+            .and_then(|e| js_sys::Reflect::get(&e, &JsValue::from_str("value")).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "wasm".into());
+        if target == "webgpu" {
+            if let Err(why) = self.gpu.get_untracked() {
+                set_tune_view(
+                    &tuning::error_html(&format!("cannot tune on WebGPU: {why}")),
+                    true,
+                );
+                return;
+            }
+        }
         let ctx = *self;
-        record_store::when_ready(move || ctx.start_tune_now());
+        record_store::when_ready(move || ctx.start_tune_now(&target));
     }
 
-    fn start_tune_now(&self) {
+    fn start_tune_now(&self, target: &str) {
         let ctx = *self;
         let channel = Channel::new(
             move |resp| {
@@ -433,7 +447,7 @@ impl Ctx {
         let spec = js_sys::Object::new();
         for (k, v) in [
             ("source", JsValue::from_str(&self.source.get_untracked())),
-            ("target", JsValue::from_str("wasm")),
+            ("target", JsValue::from_str(target)),
             ("trials", JsValue::from_f64(trials)),
             (
                 "stored",

@@ -79,11 +79,13 @@ pub fn store_key(workload_hash: u64, target: &str) -> String {
     format!("{STORE_PREFIX}{workload_hash:016x}.{target}")
 }
 
-/// The tuner's target for the page's choice (`wasm` or `webgpu`).
+/// The tuner's target for the page's choice (`wasm` or `webgpu`: the CPU
+/// backend on this browser's WebAssembly, or the GPU backend on its
+/// WebGPU adapter).
 pub fn target_text(choice: &str) -> Result<&'static str, String> {
     match choice {
         "wasm" => Ok("llvm --num-cores=1"),
-        "webgpu" => Err("tuning on WebGPU is not offered in the playground yet: WebGPU is asynchronous and the tuner's runner measures synchronously (use `tessel tune --target webgpu`)".into()),
+        "webgpu" => Ok("webgpu"),
         other => Err(format!("unknown tuning target `{other}`")),
     }
 }
@@ -212,7 +214,7 @@ pub fn apply_schedule(source: &str, calls: &str, module: &str) -> String {
 /// `#tune-view`).
 pub const CONTROLS_HTML: &str = "<details id=\"tune\" class=\"tune\"><summary>Tune: search for a fast schedule</summary><div class=\"tune-controls\"><label for=\"tune-target\">Target</label>\
 <select id=\"tune-target\" class=\"tb\"><option value=\"wasm\">CPU (WebAssembly)</option>\
-<option value=\"webgpu\" disabled title=\"tuning on WebGPU is not offered in the playground yet: WebGPU is asynchronous and the tuner's runner measures synchronously (use tessel tune --target webgpu)\">GPU (WebGPU): not offered yet</option></select>\
+<option value=\"webgpu\" title=\"the GPU backend on this browser's WebGPU adapter\">GPU (WebGPU)</option></select>\
 <label for=\"tune-trials\">Trials</label>\
 <input id=\"tune-trials\" class=\"tb\" type=\"number\" min=\"1\" max=\"2000\" value=\"64\">\
 <button id=\"tune-start\" class=\"tb primary\">Start</button>\
@@ -670,6 +672,15 @@ impl TuneJob {
         last
     }
 
+    /// The page's target choice (`wasm` or `webgpu`).
+    pub fn target_choice(&self) -> &'static str {
+        if self.target.is_gpu() {
+            "webgpu"
+        } else {
+            "wasm"
+        }
+    }
+
     /// The workload's function, as the original program to check against.
     pub fn workload(&self) -> &Workload {
         &self.workload
@@ -714,6 +725,60 @@ impl TuneJob {
             }
         }
         send(self.finish(elapsed()));
+    }
+}
+
+/// What a GPU tuning checks candidates with: the runner's inputs and, for
+/// a workload small enough for the reference interpreter, the original
+/// program's outputs on them (otherwise the driver runs the original on
+/// the GPU, its spatial loops bound to threads: [`GpuCheck::gpu_reference`]).
+/// WebGPU is asynchronous, so the GPU driver measures itself instead of
+/// through the tuner's [`Runner`]; the rules are the runner's.
+pub struct GpuCheck {
+    pub inputs: Vec<compiler_core::eval::NDArray>,
+    pub expected: Option<Vec<compiler_core::eval::NDArray>>,
+}
+
+/// The seed of the runner's inputs (the same inputs as [`Runner`]'s).
+const INPUT_SEED: u64 = 0x7e55e1;
+
+impl GpuCheck {
+    pub fn new(workload: &Workload) -> Result<GpuCheck, String> {
+        use compiler_core::target::{ReferenceBackend, TargetSpec};
+        let func = workload
+            .module
+            .get_prim(&workload.func_name)
+            .ok_or("the module has no PrimFunc")?;
+        let inputs = compiler_core::eval::random_inputs(func, INPUT_SEED, &HashMap::new())
+            .map_err(|e| format!("cannot make inputs: {}", e.message))?;
+        let expected = if workload.flops <= tessel_tune::runner::REFERENCE_MAX_FLOPS {
+            let exe = ReferenceBackend::default()
+                .build(&workload.module, &TargetSpec::new("llvm"))
+                .map_err(|e| format!("the original program: {e}"))?;
+            let mut args = inputs.clone();
+            exe.run(&workload.func_name, &mut args, 1 << 36)
+                .map_err(|e| format!("the original program: {e}"))?;
+            Some(args)
+        } else {
+            None
+        };
+        Ok(GpuCheck { inputs, expected })
+    }
+
+    /// The original program with its spatial loops bound to threads (what
+    /// the GPU backend builds), for a workload too large to interpret.
+    pub fn gpu_reference(workload: &Workload) -> Result<IRModule, String> {
+        tessel_tune::rules::bind_for_gpu(&workload.module, 64)
+    }
+
+    /// Whether a candidate's arguments after a run match the expected ones.
+    pub fn compare(&self, got: &[compiler_core::eval::NDArray]) -> Result<(), String> {
+        let expected = self.expected.as_deref().unwrap_or_default();
+        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+            compiler_core::ir::values::allclose(g, e, 1e-3, 1e-3)
+                .map_err(|m| format!("wrong result in argument {i}: {m}"))?;
+        }
+        Ok(())
     }
 }
 
