@@ -19,6 +19,7 @@
 //!   `enter_postproc`;
 //! - [`loops`]: `split`, `fuse`, `reorder`, `add_unit_loop`;
 //! - [`merge`]: `merge` of loop nests;
+//! - [`loop_partition`]: `loop_partition` of a loop's range into pieces;
 //! - [`padding`]: `decompose_padding`, `can_decompose_padding`;
 //! - [`pad_einsum`]: padding an einsum block's iteration space;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
@@ -51,6 +52,7 @@ pub mod inline;
 pub mod json;
 pub mod layout;
 pub mod loop_kind;
+pub mod loop_partition;
 pub mod loops;
 pub mod menu;
 pub mod merge;

@@ -309,6 +309,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &query::ENTER_POSTPROC,
     &loops::ADD_UNIT_LOOP,
     &merge::MERGE,
+    &loop_partition::LOOP_PARTITION,
     &padding::DECOMPOSE_PADDING,
     &padding::CAN_DECOMPOSE_PADDING,
     &pad_einsum::PAD_EINSUM,
