@@ -30,6 +30,7 @@
 //! - [`compute_at`]: `compute_at`, `reverse_compute_at`;
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
 //! - [`cache`]: `cache_read`, `cache_write`, `cache_inplace`;
+//! - [`cache_index`]: `cache_index` of a block's index computations;
 //! - [`reindex`]: `reindex`, `reindex_cache_read`, `reindex_cache_write`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`, `unsafe_hide_buffer_access`,
@@ -46,6 +47,7 @@ pub mod annotate;
 pub mod block_iters;
 pub mod blockize;
 pub mod cache;
+pub mod cache_index;
 pub mod compute_at;
 pub mod error;
 pub mod inline;

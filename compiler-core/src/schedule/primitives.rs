@@ -301,6 +301,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache::CACHE_WRITE,
     // Not in a menu.
     &cache::CACHE_INPLACE,
+    &cache_index::CACHE_INDEX,
     &reindex::REINDEX,
     &reindex::REINDEX_CACHE_READ,
     &reindex::REINDEX_CACHE_WRITE,
