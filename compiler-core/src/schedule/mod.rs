@@ -31,6 +31,7 @@
 //! - [`inline`]: `compute_inline`, `reverse_compute_inline`;
 //! - [`cache`]: `cache_read`, `cache_write`, `cache_inplace`;
 //! - [`cache_index`]: `cache_index` of a block's index computations;
+//! - [`read_write_at`]: `read_at`, `write_at` (copies at the top of a loop);
 //! - [`reindex`]: `reindex`, `reindex_cache_read`, `reindex_cache_write`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`, `unsafe_hide_buffer_access`,
@@ -62,6 +63,7 @@ pub mod pad_einsum;
 pub mod padding;
 pub mod primitives;
 pub mod query;
+pub mod read_write_at;
 pub mod reduction;
 pub mod reindex;
 pub mod replay;

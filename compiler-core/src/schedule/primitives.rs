@@ -302,6 +302,8 @@ pub const PRIMITIVES: &[&Primitive] = &[
     // Not in a menu.
     &cache::CACHE_INPLACE,
     &cache_index::CACHE_INDEX,
+    &read_write_at::READ_AT,
+    &read_write_at::WRITE_AT,
     &reindex::REINDEX,
     &reindex::REINDEX_CACHE_READ,
     &reindex::REINDEX_CACHE_WRITE,
