@@ -32,6 +32,7 @@
 //! - [`cache`]: `cache_read`, `cache_write`, `cache_inplace`;
 //! - [`cache_index`]: `cache_index` of a block's index computations;
 //! - [`read_write_at`]: `read_at`, `write_at` (copies at the top of a loop);
+//! - [`rolling_buffer`]: `rolling_buffer` of a tiled producer's buffer;
 //! - [`reindex`]: `reindex`, `reindex_cache_read`, `reindex_cache_write`;
 //! - [`layout`]: `transform_layout`, `set_scope`, `unsafe_set_dtype`, `storage_align`;
 //! - [`annotate`]: `annotate`, `unannotate`, `unsafe_hide_buffer_access`,
@@ -67,6 +68,7 @@ pub mod read_write_at;
 pub mod reduction;
 pub mod reindex;
 pub mod replay;
+pub mod rolling_buffer;
 pub mod sampling;
 pub(crate) mod scope;
 pub mod tensorize;

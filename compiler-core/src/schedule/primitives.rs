@@ -304,6 +304,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &cache_index::CACHE_INDEX,
     &read_write_at::READ_AT,
     &read_write_at::WRITE_AT,
+    &rolling_buffer::ROLLING_BUFFER,
     &reindex::REINDEX,
     &reindex::REINDEX_CACHE_READ,
     &reindex::REINDEX_CACHE_WRITE,
