@@ -24,6 +24,7 @@
 //! - [`pad_einsum`]: padding an einsum block's iteration space;
 //! - [`loop_kind`]: `parallel`, `vectorize`, `unroll`, `bind`;
 //! - [`reduction`]: `decompose_reduction`, `rfactor`;
+//! - [`reduction_epilogue`]: `fuse_reduction_epilogue` of a bias into a reduction;
 //! - [`blockize`]: `blockize` of a loop;
 //! - [`block_iters`]: `reorder_block_iter_var`, `transform_block_layout`;
 //! - [`tensorize`]: tensor intrinsics and `tensorize`;
@@ -66,6 +67,7 @@ pub mod primitives;
 pub mod query;
 pub mod read_write_at;
 pub mod reduction;
+pub mod reduction_epilogue;
 pub mod reindex;
 pub mod replay;
 pub mod rolling_buffer;

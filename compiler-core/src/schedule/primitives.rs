@@ -305,6 +305,7 @@ pub const PRIMITIVES: &[&Primitive] = &[
     &read_write_at::READ_AT,
     &read_write_at::WRITE_AT,
     &rolling_buffer::ROLLING_BUFFER,
+    &reduction_epilogue::FUSE_REDUCTION_EPILOGUE,
     &reindex::REINDEX,
     &reindex::REINDEX_CACHE_READ,
     &reindex::REINDEX_CACHE_WRITE,
