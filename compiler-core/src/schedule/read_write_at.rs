@@ -3,6 +3,7 @@
 //!
 //! Behaviour checked against TVM 0.27 (`ReadAt` / `WriteAt`):
 //!
+//! - **Checks.** The block holding the loop is a stage pipeline.
 //! - **Which buffer.** The block's `read_buffer_index`-th read
 //!   (`write_buffer_index`-th write) buffer `X`; the copy `X_<scope>` has
 //!   `X`'s shape and lives in the block that holds the loop.
@@ -33,6 +34,7 @@ use std::collections::HashMap;
 use super::primitives::{param, ParamType as T, Primitive, Returns};
 use super::query::{enclosing_block_path, enclosing_loops};
 use super::replay::SchedValue;
+use super::scope::Scope;
 use super::tree;
 use super::*;
 use crate::arith::Analyzer;
@@ -247,6 +249,9 @@ impl Schedule {
         let Some(scope_path) = enclosing_block_path(&body, &loop_path) else {
             return Err(ScheduleError::new(p, "the loop has no block above it").at(loop_path));
         };
+        if let Some(scope) = Scope::at(&body, &scope_path) {
+            scope.check_stage_pipeline(p, &body)?;
+        }
 
         // The statements of the loop's body, and which read or write `src`.
         let items: Vec<Stmt> = node.body.as_slice().to_vec();
