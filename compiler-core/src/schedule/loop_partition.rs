@@ -53,7 +53,9 @@ pub(super) const LOOP_PARTITION: Primitive = Primitive {
     params: &[
         param("loop", T::Loop),
         param("factors", T::Factors).spread_input(),
-        param("preserve_unit_iters", T::Bool).or_bool(true).attr(),
+        param("preserve_unit_iters", T::Bool)
+            .or_bool(true)
+            .attr_bool_as_int(),
     ],
     returns: Returns::List,
     traced: true,
