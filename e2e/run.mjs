@@ -863,7 +863,36 @@ const tests = [
     const TRIALS = Number(process.env.E2E_TUNE_TRIALS ?? 64);
     await openExample(page, 'mm_tune');
     await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), 'the unscheduled matmul');
-    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).forEach((k) => localStorage.removeItem(k)));
+    // Tuning records live in IndexedDB (`tessel` / `tuning-records`), read
+    // here as the page wrote them.
+    const idb = (mode) => page.evaluate((mode) => new Promise((resolve, reject) => {
+      const open = indexedDB.open('tessel');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const store = db.transaction('tuning-records', mode).objectStore('tuning-records');
+        if (mode === 'readwrite') {
+          const cleared = store.clear();
+          cleared.onsuccess = () => { db.close(); resolve({}); };
+          cleared.onerror = () => reject(cleared.error);
+          return;
+        }
+        const keys = store.getAllKeys();
+        const values = store.getAll();
+        values.onsuccess = () => {
+          const out = {};
+          keys.result.forEach((k, i) => { out[k] = values.result[i]; });
+          db.close();
+          resolve(out);
+        };
+        values.onerror = () => reject(values.error);
+      };
+    }), mode);
+    const storeReady = () => page.waitForFunction(() => document.documentElement.dataset.tuneStore, null, { timeout: TIMEOUT_MS });
+    await storeReady();
+    const kind = await page.evaluate(() => document.documentElement.dataset.tuneStore);
+    if (kind !== 'indexeddb') throw new Error(`the tuning records are kept in ${kind}, want indexeddb`);
+    await idb('readwrite');
     // A run has ended when the Run button went to Stop and back.
     const runOnCpu = async () => {
       await page.selectOption('#backend', 'wasm');
@@ -947,17 +976,25 @@ const tests = [
     await shot(page, '22-tuned-run.png');
     // The records survive a reload, and a second tuning starts from them;
     // stopping it keeps what it measured.
-    const stored = () => page.evaluate(() => Object.keys(localStorage)
-      .filter((k) => k.startsWith('tessel.tune.'))
-      .map((k) => localStorage.getItem(k).trim().split('\n').length - 1));
+    const MIGRATED = 'tune.00000000000e2e00.llvm';
+    const stored = async () => Object.entries(await idb('readonly'))
+      .filter(([k]) => k !== MIGRATED)
+      .map(([, v]) => v.trim().split('\n').length - 1);
     const before = await stored();
     if (before.length !== 1 || before[0] !== TRIALS) throw new Error(`stored records: ${JSON.stringify(before)}, want [${TRIALS}]`);
-    const chars = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).map((k) => localStorage.getItem(k).length)[0]);
-    console.log(`e2e: ${TRIALS} tuning records kept in localStorage: ${chars} characters (${(chars / TRIALS).toFixed(0)} per record)`);
+    const chars = Object.values(await idb('readonly'))[0].length;
+    console.log(`e2e: ${TRIALS} tuning records kept in IndexedDB: ${chars} characters (${(chars / TRIALS).toFixed(0)} per record)`);
+    // Records an earlier page kept in localStorage move into IndexedDB on
+    // the next load.
+    await page.evaluate((key) => localStorage.setItem(`tessel.${key}`, '{"workload": 1}\n{"record": 1}\n'), MIGRATED);
     // (Without a share link in the address, which a reload would restore instead.)
     await page.evaluate(() => history.replaceState(null, '', location.pathname + location.search));
     await page.reload({ waitUntil: 'load' });
     await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+    await storeReady();
+    const migrated = (await idb('readonly'))[MIGRATED];
+    const left = await page.evaluate((key) => localStorage.getItem(`tessel.${key}`), MIGRATED);
+    if (migrated !== '{"workload": 1}\n{"record": 1}\n' || left !== null) throw new Error(`localStorage records not moved: IndexedDB has ${JSON.stringify(migrated)}, localStorage ${JSON.stringify(left)}`);
     await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('sch.split('), null, { timeout: TIMEOUT_MS });
     await page.click('#tune summary');
     await page.click('#tune-start');
