@@ -249,9 +249,6 @@ impl Schedule {
         let Some(scope_path) = enclosing_block_path(&body, &loop_path) else {
             return Err(ScheduleError::new(p, "the loop has no block above it").at(loop_path));
         };
-        if let Some(scope) = Scope::at(&body, &scope_path) {
-            scope.check_stage_pipeline(p, &body)?;
-        }
 
         // The statements of the loop's body, and which read or write `src`.
         let items: Vec<Stmt> = node.body.as_slice().to_vec();
@@ -389,6 +386,11 @@ impl Schedule {
             }
             (last_write + 1, 0..last_write + 1)
         };
+
+        // TVM checks the scope after the statements' order.
+        if let Some(scope) = Scope::at(&body, &scope_path) {
+            scope.check_stage_pipeline(p, &body)?;
+        }
 
         // The copy's domain, in the iterators of the loops around it.
         let mut outer: Vec<For> = enclosing_loops(&body, &loop_path)
