@@ -493,7 +493,7 @@ impl Schedule {
         let items = scope.block.body.as_slice().to_vec();
         let step = path.0.get(scope_path.0.len() + 1).copied().unwrap_or(0);
         let at = if matches!(scope.block.body.kind(), StmtKind::Seq(_)) {
-            step
+            step.min(items.len())
         } else {
             0
         };

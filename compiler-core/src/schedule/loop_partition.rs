@@ -252,8 +252,7 @@ impl Mutator for PieceCopy {
                     .iter()
                     .position(|v| matches!(v.kind(), ExprKind::Var(x) if x.id() == self.loop_var));
                 let mut block = r.block.clone();
-                if let Some(k) = direct {
-                    let iv = &mut block.iter_vars[k];
+                if let Some(iv) = direct.and_then(|k| block.iter_vars.get_mut(k)) {
                     let dt = iv.dom.min.dtype();
                     iv.dom = Range::new(
                         Expr::int(self.start, dt),

@@ -432,9 +432,15 @@ impl Schedule {
         }) else {
             return Err(mismatch());
         };
-        let extent = extents[axis].as_int().unwrap_or(0);
         let old = region.buffer.clone();
-        let new = old.derive(|n| n.shape[axis] = extents[axis].clone());
+        let (Some(tile), true) = (extents.get(axis).cloned(), axis < old.shape.len()) else {
+            return Err(ScheduleError::new(
+                P,
+                format!("The region of `{}` does not match its rank.", old.name),
+            ));
+        };
+        let extent = tile.as_int().unwrap_or(0);
+        let new = old.derive(|n| n.shape[axis] = tile);
 
         let scope_path = scope.path.clone();
         let Some(StmtKind::BlockRealize(mut root)) =
