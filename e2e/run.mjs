@@ -863,7 +863,36 @@ const tests = [
     const TRIALS = Number(process.env.E2E_TUNE_TRIALS ?? 64);
     await openExample(page, 'mm_tune');
     await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), 'the unscheduled matmul');
-    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).forEach((k) => localStorage.removeItem(k)));
+    // Tuning records live in IndexedDB (`tessel` / `tuning-records`), read
+    // here as the page wrote them.
+    const idb = (mode) => page.evaluate((mode) => new Promise((resolve, reject) => {
+      const open = indexedDB.open('tessel');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const store = db.transaction('tuning-records', mode).objectStore('tuning-records');
+        if (mode === 'readwrite') {
+          const cleared = store.clear();
+          cleared.onsuccess = () => { db.close(); resolve({}); };
+          cleared.onerror = () => reject(cleared.error);
+          return;
+        }
+        const keys = store.getAllKeys();
+        const values = store.getAll();
+        values.onsuccess = () => {
+          const out = {};
+          keys.result.forEach((k, i) => { out[k] = values.result[i]; });
+          db.close();
+          resolve(out);
+        };
+        values.onerror = () => reject(values.error);
+      };
+    }), mode);
+    const storeReady = () => page.waitForFunction(() => document.documentElement.dataset.tuneStore, null, { timeout: TIMEOUT_MS });
+    await storeReady();
+    const kind = await page.evaluate(() => document.documentElement.dataset.tuneStore);
+    if (kind !== 'indexeddb') throw new Error(`the tuning records are kept in ${kind}, want indexeddb`);
+    await idb('readwrite');
     // A run has ended when the Run button went to Stop and back.
     const runOnCpu = async () => {
       await page.selectOption('#backend', 'wasm');
@@ -947,17 +976,25 @@ const tests = [
     await shot(page, '22-tuned-run.png');
     // The records survive a reload, and a second tuning starts from them;
     // stopping it keeps what it measured.
-    const stored = () => page.evaluate(() => Object.keys(localStorage)
-      .filter((k) => k.startsWith('tessel.tune.'))
-      .map((k) => localStorage.getItem(k).trim().split('\n').length - 1));
+    const MIGRATED = 'tune.00000000000e2e00.llvm';
+    const stored = async () => Object.entries(await idb('readonly'))
+      .filter(([k]) => k !== MIGRATED)
+      .map(([, v]) => v.trim().split('\n').length - 1);
     const before = await stored();
     if (before.length !== 1 || before[0] !== TRIALS) throw new Error(`stored records: ${JSON.stringify(before)}, want [${TRIALS}]`);
-    const chars = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tessel.tune.')).map((k) => localStorage.getItem(k).length)[0]);
-    console.log(`e2e: ${TRIALS} tuning records kept in localStorage: ${chars} characters (${(chars / TRIALS).toFixed(0)} per record)`);
+    const chars = Object.values(await idb('readonly'))[0].length;
+    console.log(`e2e: ${TRIALS} tuning records kept in IndexedDB: ${chars} characters (${(chars / TRIALS).toFixed(0)} per record)`);
+    // Records an earlier page kept in localStorage move into IndexedDB on
+    // the next load.
+    await page.evaluate((key) => localStorage.setItem(`tessel.${key}`, '{"workload": 1}\n{"record": 1}\n'), MIGRATED);
     // (Without a share link in the address, which a reload would restore instead.)
     await page.evaluate(() => history.replaceState(null, '', location.pathname + location.search));
     await page.reload({ waitUntil: 'load' });
     await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+    await storeReady();
+    const migrated = (await idb('readonly'))[MIGRATED];
+    const left = await page.evaluate((key) => localStorage.getItem(`tessel.${key}`), MIGRATED);
+    if (migrated !== '{"workload": 1}\n{"record": 1}\n' || left !== null) throw new Error(`localStorage records not moved: IndexedDB has ${JSON.stringify(migrated)}, localStorage ${JSON.stringify(left)}`);
     await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('sch.split('), null, { timeout: TIMEOUT_MS });
     await page.click('#tune summary');
     await page.click('#tune-start');
@@ -982,6 +1019,59 @@ const tests = [
     } finally {
       await fresh.close();
     }
+  }],
+
+  ['tune on WebGPU: the search measured on this browser adapter, records kept, the tuned program runs on the GPU', async ({ page }) => {
+    const TRIALS = Number(process.env.E2E_GPU_TUNE_TRIALS ?? 8);
+    await openExample(page, 'mm_tune');
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.grid(128, 128, 128)'), 'the unscheduled matmul');
+    await page.waitForFunction(() => !document.querySelector('#backend option[value="webgpu"]').title.includes('checking'), null, { timeout: TIMEOUT_MS });
+    const gpuOk = await page.evaluate(() => !document.querySelector('#backend option[value="webgpu"]').disabled);
+    if (!gpuOk) throw new Error(`no WebGPU adapter: ${await page.$eval('#backend option[value="webgpu"]', (o) => o.title)}`);
+    await page.waitForFunction(() => document.documentElement.dataset.tuneStore, null, { timeout: TIMEOUT_MS });
+    const open = await page.evaluate(() => document.querySelector('#tune').open);
+    if (!open) await page.click('#tune summary');
+    await page.selectOption('#tune-target', 'webgpu');
+    await page.fill('#tune-trials', String(TRIALS));
+    await page.dispatchEvent('#tune-trials', 'change');
+    const started = Date.now();
+    await page.click('#tune-start');
+    await page.waitForFunction(() => Number(document.querySelector('#tune-progress')?.dataset.done) >= 1, null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('#tune-start')?.textContent.includes('Start'), null, { timeout: 300_000 });
+    const seconds = (Date.now() - started) / 1000;
+    const err = await page.$('#tune-error');
+    if (err) throw new Error(`GPU tuning failed: ${await err.textContent()}`);
+    const [done, total] = await page.$eval('#tune-progress', (el) => [Number(el.dataset.done), Number(el.dataset.total)]);
+    if (done !== TRIALS || total !== TRIALS) throw new Error(`GPU tuning stopped at ${done} / ${total}`);
+    const count = await page.textContent('#tune-count');
+    await shot(page, '23-tune-gpu-done.png');
+    // The records are kept under the WebGPU target's key.
+    const keys = await page.evaluate(() => new Promise((resolve, reject) => {
+      const r = indexedDB.open('tessel');
+      r.onerror = () => reject(r.error);
+      r.onsuccess = () => {
+        const db = r.result;
+        const store = db.transaction('tuning-records').objectStore('tuning-records');
+        const all = store.getAll();
+        const ks = store.getAllKeys();
+        all.onsuccess = () => { resolve(ks.result.map((k, i) => [k, all.result[i].trim().split('\n').length - 1])); db.close(); };
+        all.onerror = () => reject(all.error);
+      };
+    }));
+    const gpuRecords = keys.filter(([k]) => k.endsWith('.webgpu'));
+    if (gpuRecords.length !== 1 || gpuRecords[0][1] !== TRIALS) throw new Error(`WebGPU records: ${JSON.stringify(keys)}`);
+    // Apply, then Run on WebGPU: the tuned, thread-bound program runs there.
+    const best = await page.textContent('#tune-best');
+    if (!best.includes('threadIdx.x')) throw new Error(`the GPU schedule binds no threads:\n${best}`);
+    await page.click('#tune-apply');
+    await page.waitForFunction(() => window.TesselEditor.current.getDoc().includes('threadIdx.x'), null, { timeout: TIMEOUT_MS });
+    await page.selectOption('#backend', 'webgpu');
+    await page.click('#run-button');
+    await page.waitForFunction(() => document.querySelector('#run-verdict')?.dataset.backend === 'webgpu', null, { timeout: 120_000 });
+    const verdict = await page.textContent('#run-verdict');
+    if (!verdict.includes('outputs match')) throw new Error(`the tuned GPU program: ${verdict} — ${await page.textContent('#run-message')}`);
+    console.log(`e2e: tuned the 128³ matmul on WebGPU (${await page.evaluate(() => document.querySelector('#backend option[value="webgpu"]').textContent)}): ${TRIALS} trials in ${seconds.toFixed(1)} s (${count.trim()}); the applied program runs there: ${verdict.trim()}`);
+    await page.selectOption('#backend', 'wasm');
   }],
 
   ['no errors in the console', async ({ errors }) => {

@@ -38,15 +38,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+mod common;
+use common::{matmul_src, parse, schedule, tuned, WallClock};
+
 use codegen_wasm::backend::WasmExecutable;
 use codegen_wasm::runtime::{Arg, MemoryPlan, Runtime, Tensor, WasmiRuntime, WasmtimeRuntime};
 use codegen_wasm::{build, build_with, BuildOptions, KernelInfo, ParamInfo, TaskInfo};
 use compiler_core::eval::{NDArray, Rng};
 use compiler_core::ir::{DataType, IRModule};
 use compiler_core::lower::{lower_module, LowerOptions};
-use compiler_core::schedule::{replay::run_python, Schedule};
-use compiler_core::target::{Executable, Host};
-use compiler_core::tvmscript::builder::parse_script;
+use compiler_core::target::Executable;
 
 /// The matrix size (`BENCH_N`, default 1024; the LLVM reference is built
 /// for 1024 or 256).
@@ -58,22 +59,6 @@ fn size() -> usize {
     }
 }
 
-fn matmul_src(n: usize) -> String {
-    format!(
-        r#"
-@T.prim_func
-def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"), C: T.Buffer(({n}, {n}), "float32")):
-    T.func_attr({{"global_symbol": "main", "tir.noalias": True}})
-    for i, j, k in T.grid({n}, {n}, {n}):
-        with T.block("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0)
-            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
-"#
-    )
-}
-
 /// (b) The seeds' blocking schedule (seed 000, "Transforming a matrix
 /// multiplication program").
 const BLOCKING: &str = include_str!("../../tools/bench/schedules/cpu_blocking.py");
@@ -83,18 +68,6 @@ const BEST: &str = include_str!("../../tools/bench/schedules/cpu_hand.py");
 
 /// The book's mm_relu schedule (compile-time table).
 const MM_RELU: &str = include_str!("../../tools/bench/schedules/mm_relu.py");
-
-fn parse(src: &str) -> IRModule {
-    parse_script(src)
-        .unwrap_or_else(|e| panic!("parse: {}", e.message))
-        .to_module()
-}
-
-fn schedule(m: &IRModule, text: &str) -> IRModule {
-    let mut sch = Schedule::new(m.clone()).expect("schedule");
-    run_python(&mut sch, text).unwrap_or_else(|e| panic!("schedule: {}", e.message));
-    sch.module().clone()
-}
 
 fn env_list(name: &str) -> Option<Vec<String>> {
     std::env::var(name)
@@ -535,15 +508,6 @@ fn abc_kernel(name: &str, n: usize) -> KernelInfo {
     }
 }
 
-/// The wall clock as the target layer's clock.
-struct WallClock(Instant);
-
-impl Host for WallClock {
-    fn now_seconds(&self) -> f64 {
-        self.0.elapsed().as_secs_f64()
-    }
-}
-
 /// The LLVM reference kernel, ready to run on fixed inputs in its own
 /// runtime (a foreign module: below the target layer).
 struct Bench {
@@ -862,41 +826,6 @@ fn simd_peaks(out_dir: Option<&Path>) {
         }
     }
     println!();
-}
-
-/// Tunes `module` for `trials` trials on wasmtime, one thread: the best
-/// program and a one-line summary (tuning time, trials, failures).
-fn tuned(module: &IRModule, trials: usize) -> (IRModule, String) {
-    use codegen_wasm::backend::WasmBackend;
-    use tessel_tune::{tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession};
-    use tessel_tune::{TuneTarget, Workload};
-    let target = TuneTarget::parse("llvm --num-cores=1").expect("target");
-    let workload = Workload::new(module.clone()).expect("workload");
-    let mut space = SpaceGenerator::post_order_apply(&target);
-    let mut session = TuneSession::new(
-        workload.clone(),
-        target.clone(),
-        &mut space,
-        Database::new(),
-        SearchConfig::new(trials, 64.min(trials)),
-    )
-    .expect("a tuning session");
-    let backend = WasmBackend::with_runtime(std::rc::Rc::new(|| {
-        Box::new(WasmtimeRuntime::new().with_threads(1))
-    }));
-    let clock = WallClock(Instant::now());
-    let mut runner = Runner::new(&backend, &clock, &workload, &target).expect("a runner");
-    let started = Instant::now();
-    let report = tune(&mut session, &mut runner, &mut |_| {}).expect("tuning");
-    let summary = format!(
-        "tuned: {} trials in {:.1} s ({} failed, {} wrong), best {:.2} GFLOPS as the tuner measured it",
-        report.trials,
-        started.elapsed().as_secs_f64(),
-        report.failed,
-        report.wrong.len(),
-        workload.flops / report.best_seconds / 1e9
-    );
-    (report.best.module().clone(), summary)
 }
 
 /// The book's ch.4 §4.5 tuning, timed end to end (search, builds, runs,

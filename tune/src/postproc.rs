@@ -10,9 +10,9 @@
 //!   split off (`decompose_reduction` at the outermost reduction loop).
 //! - [`Postproc::RewriteParallelVectorizeUnroll`]: the root block's
 //!   annotations become loop kinds: outer spatial loops fused and
-//!   `parallel` up to the job limit, the innermost spatial loop
-//!   `vectorize`d when the primitive accepts it (its legality check) and no
-//!   longer than the limit, and the innermost loops `unroll`ed while their
+//!   `parallel` up to the job limit, the innermost spatial loops fused while
+//!   their extents multiply to at most the limit and `vectorize`d when the
+//!   primitive accepts it (its legality check), and the innermost loops `unroll`ed while their
 //!   iterations multiply to at most the sampled depth (Tessel's lowering has
 //!   no `pragma_auto_unroll_max_step`; explicit unrolling is its equivalent).
 //! - [`Postproc::VerifyGpuCode`] (GPU): the program lowered into kernels
@@ -267,12 +267,43 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
                 parallelized = true;
             }
         }
+        // Vectorize: the innermost spatial loops, fused while their
+        // extents multiply to at most the limit (unit loops included, so a
+        // tile whose innermost factor is 1 still vectorizes the one above).
         let mut vectorized = None;
-        if let (Some(max_len), Some(((l, u), e))) =
-            (vectorize, loops.iter().zip(&extents).next_back())
-        {
-            if *u == LoopUse::Spatial && *e > 1 && *e <= max_len && sch.vectorize(*l).is_ok() {
-                vectorized = Some(*l);
+        let mut fused_away = Vec::new();
+        if let Some(max_len) = vectorize {
+            let mut trailing = Vec::new();
+            let mut lanes = 1;
+            for ((l, u), e) in loops.iter().zip(&extents).rev() {
+                if *u != LoopUse::Spatial || *e <= 0 || lanes * e > max_len {
+                    break;
+                }
+                trailing.insert(0, *l);
+                lanes *= e;
+            }
+            if lanes > 1 {
+                // Loops that cannot be fused (a block between them, say):
+                // the innermost alone.
+                let inner = match trailing.as_slice() {
+                    [l] => Some(*l),
+                    many => sch.fuse(many, true).ok().or_else(|| {
+                        let innermost = *many.last()?;
+                        let extent = sch
+                            .resolve_loop("get_loops", innermost)
+                            .ok()?
+                            .1
+                            .extent
+                            .as_int()?;
+                        (extent > 1).then_some(innermost)
+                    }),
+                };
+                if let Some(l) = inner {
+                    fused_away = trailing;
+                    if sch.vectorize(l).is_ok() {
+                        vectorized = Some(l);
+                    }
+                }
             }
         }
         if let Some(max_steps) = unroll.filter(|s| *s > 0) {
@@ -280,7 +311,7 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
             for ((l, _), e) in loops.iter().zip(&extents).rev() {
                 // A vectorized loop is one vector statement per iteration
                 // of the loops around it: it does not count.
-                if Some(*l) == vectorized {
+                if fused_away.contains(l) || Some(*l) == vectorized {
                     continue;
                 }
                 if *e <= 0 || steps * e > max_steps {

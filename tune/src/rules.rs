@@ -2,7 +2,8 @@
 //! rewrites it, each leaving sampling instructions in the trace (TVM's
 //! `schedule_rule`s, re-created):
 //! - [`ScheduleRule::AutoInline`]: elementwise blocks that are not outputs
-//!   are inlined into their consumers (`compute_inline`); on GPUs, output
+//!   are inlined into their consumers (`compute_inline`), on CPUs unless
+//!   they compute `if_then_else` (padding) or `exp`; on GPUs, output
 //!   blocks into their producers (`reverse_compute_inline`).
 //! - [`ScheduleRule::MultiLevelTiling`]: blocks with a reduction and spatial
 //!   loops are tiled. CPU: TVM's "SSRSRS" (`sample_perfect_tile` per loop,
@@ -26,7 +27,7 @@
 //!   threads gets its spatial loops fused, split by a sampled thread count
 //!   and bound.
 
-use compiler_core::ir::{BlockRealize, IterKind, PrimFunc, Stmt, StmtKind};
+use compiler_core::ir::{BlockRealize, ExprKind, Intrinsic, IterKind, PrimFunc, Stmt, StmtKind};
 use compiler_core::schedule::replay::SchedValue;
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
@@ -150,6 +151,27 @@ pub(crate) fn is_output(func: &PrimFunc, br: &BlockRealize) -> bool {
         .any(|w| func.buffer_map.iter().any(|(_, b)| b.id() == w.buffer.id()))
 }
 
+/// Whether the block's body calls one of `ops`.
+fn calls_any(br: &BlockRealize, ops: &[Intrinsic]) -> bool {
+    let mut found = false;
+    br.block.body.walk(&mut |stmt| {
+        stmt.for_each_expr(|e| {
+            e.walk(&mut |x| {
+                if let ExprKind::Call { op, .. } = x.kind() {
+                    found |= ops.contains(op);
+                }
+            })
+        })
+    });
+    found
+}
+
+/// What a CPU never inlines into its consumers (TVM's CPU AutoInline:
+/// `disallow_if_then_else`, `disallow_op=["tir.exp"]`): a padding block's
+/// condition would be evaluated in the consumer's innermost loop, and an
+/// `exp` once per consumer.
+const CPU_NO_INLINE: [Intrinsic; 2] = [Intrinsic::IfThenElse, Intrinsic::Exp];
+
 fn is_spatial(br: &BlockRealize) -> bool {
     br.block
         .iter_vars
@@ -253,7 +275,11 @@ impl ScheduleRule {
         let mut out = sch.clone();
         match self {
             ScheduleRule::AutoInline => {
-                if !is_spatial(&br) || br.block.init.is_some() || br.block.writes.len() != 1 {
+                if !is_spatial(&br)
+                    || br.block.init.is_some()
+                    || br.block.writes.len() != 1
+                    || (!target.is_gpu() && calls_any(&br, &CPU_NO_INLINE))
+                {
                     return Ok(vec![sch.clone()]);
                 }
                 let output = is_output(&func, &br);

@@ -79,17 +79,26 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Arithmetic operations per call: for every store in a block body, the
-/// operations of its value times the iterations of the loops around it
-/// (TVM's `estimate_tir_flops` counts the same way). At least 1.
+/// operations of its value times the iterations of the loops around it, as
+/// TVM's `estimate_tir_flops` counts them: index arithmetic inside a load is
+/// not counted, a `Select` counts its condition and the costlier of its two
+/// values, a call counts its arguments only. At least 1.
 pub fn flop_count(body: &Stmt) -> f64 {
     fn ops(e: &compiler_core::ir::Expr) -> f64 {
-        let mut n = 0.0;
-        e.walk(&mut |x| {
-            if matches!(x.kind(), ExprKind::Binary(..)) {
-                n += 1.0;
+        match e.kind() {
+            ExprKind::Binary(_, a, b) => 1.0 + ops(a) + ops(b),
+            ExprKind::Load { .. } => 0.0,
+            ExprKind::Select {
+                cond,
+                then,
+                otherwise,
+            } => ops(cond) + ops(then).max(ops(otherwise)),
+            _ => {
+                let mut n = 0.0;
+                e.for_each_child(|c| n += ops(c));
+                n
             }
-        });
-        n
+        }
     }
     fn visit(s: &Stmt, iters: f64, total: &mut f64) {
         match s.kind() {
@@ -104,4 +113,32 @@ pub fn flop_count(body: &Stmt) -> f64 {
     let mut total = 0.0;
     visit(body, 1.0, &mut total);
     total.max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use compiler_core::tvmscript::builder::parse_script;
+
+    use super::*;
+
+    #[test]
+    fn flops_leave_out_index_arithmetic_and_count_the_costlier_select_arm() {
+        let module = parse_script(
+            r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((18,), "float32"), B: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = T.Select(vi < 8, A[vi + 2] * B[vi] + T.float32(1), A[vi + 1])
+"#,
+        )
+        .unwrap()
+        .to_module();
+        let workload = Workload::new(module).unwrap();
+        // Per element: `*` and `+` in the costlier arm; `vi + 2`, `vi + 1`
+        // and the comparison are not arithmetic on values.
+        assert_eq!(workload.flops, 32.0);
+    }
 }

@@ -631,3 +631,103 @@ fn post_order_apply_cpu_row_sum_spaces_add_rfactor() {
         .unwrap();
     assert!(!traces_text(&matmul_spaces).contains("rfactor"));
 }
+
+#[test]
+fn vectorize_fuses_the_innermost_spatial_loops_up_to_the_limit() {
+    // j split [4, 4, 1] and moved inside k: the trailing spatial loops are
+    // 4, 4 and 1. With a limit of 8 the last two fuse (4 lanes, the unit
+    // loop included) and are vectorized; the third would exceed the limit.
+    let module = matmul(16);
+    let mut sch = Schedule::new(module.clone()).unwrap();
+    compiler_core::schedule::replay::run_python(
+        &mut sch,
+        r#"
+b = sch.get_block("C")
+i, j, k = sch.get_loops(b)
+j0, j1, j2 = sch.split(j, [4, 4, 1])
+sch.reorder(i, k, j0, j1, j2)
+sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 8)
+"#,
+    )
+    .unwrap();
+    tessel_tune::postproc::Postproc::RewriteParallelVectorizeUnroll
+        .apply(&mut sch, &cpu())
+        .unwrap();
+    let text = compiler_core::ir::printer::print_module(sch.module(), &Default::default());
+    assert!(
+        text.contains("for j_1_j_2_fused in T.vectorized(4):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("for i, k, j_0 in T.grid(16, 16, 4):"),
+        "{text}"
+    );
+    let workload = Workload::new(module).unwrap();
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
+    runner.check(sch.module()).unwrap();
+}
+
+/// A padded stencil with an `exp` stage: `C[i] = P[i] + P[i + 2] + E[i]`,
+/// `P` the zero-padded input, `E = exp(A)`.
+fn padded_exp() -> IRModule {
+    let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    P = T.alloc_buffer((18,), "float32")
+    E = T.alloc_buffer((16,), "float32")
+    for i in range(18):
+        with T.block("P"):
+            vi = T.axis.spatial(18, i)
+            P[vi] = T.if_then_else(1 <= vi and vi < 17, A[vi - 1], T.float32(0))
+    for i in range(16):
+        with T.block("E"):
+            vi = T.axis.spatial(16, i)
+            E[vi] = T.exp(A[vi])
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = P[vi] + P[vi + 2] + E[vi]
+"#;
+    parse_script(src).unwrap().to_module()
+}
+
+#[test]
+fn cpu_auto_inline_keeps_padding_and_exp_blocks_gpu_inlines_them() {
+    let module = padded_exp();
+    let workload = Workload::new(module.clone()).unwrap();
+    // The blocks each design space inlines (`bN = get_block("X")` then
+    // `compute_inline(block=bN)`).
+    let inlined = |target: &TuneTarget| -> Vec<Vec<String>> {
+        let spaces = SpaceGenerator::post_order_apply(target)
+            .generate(&workload, target, 1)
+            .unwrap();
+        check_samples(&module, target, &spaces, 2);
+        spaces
+            .iter()
+            .map(|t| {
+                let text = t.python(TraceDialect::default());
+                let mut names = std::collections::HashMap::new();
+                let mut out = Vec::new();
+                for line in text.lines().map(str::trim) {
+                    if let Some((rv, rest)) = line.split_once(" = sch.get_block(name=\"") {
+                        names.insert(rv.to_string(), rest.split('"').next().unwrap().to_string());
+                    }
+                    if let Some(rest) = line.strip_prefix("sch.compute_inline(block=") {
+                        out.push(names[rest.trim_end_matches(')')].clone());
+                    }
+                }
+                out
+            })
+            .collect()
+    };
+    let cpu_spaces = inlined(&cpu());
+    assert!(cpu_spaces.iter().all(Vec::is_empty), "{cpu_spaces:?}");
+    let gpu_spaces = inlined(&TuneTarget::parse("webgpu").unwrap());
+    assert!(
+        gpu_spaces.iter().all(|s| s == &["E", "P"]),
+        "{gpu_spaces:?}"
+    );
+}

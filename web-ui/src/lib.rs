@@ -18,6 +18,7 @@
 //!   [`ir_view`] (clickable IR, schedule code for a click), [`diff`],
 //!   [`highlight`], [`share`] (the URL/localStorage state format) and the
 //!   [`examples`] gallery.
+//! - [`record_store`] (wasm32 only): the tuning records in IndexedDB.
 
 #[cfg(target_arch = "wasm32")]
 pub mod cpu_rt;
@@ -30,6 +31,8 @@ pub mod gpu_rt;
 pub mod highlight;
 pub mod ir_view;
 pub mod protocol;
+#[cfg(target_arch = "wasm32")]
+pub mod record_store;
 pub mod share;
 pub mod thread_pool;
 pub mod tuning;

@@ -5,7 +5,7 @@
 //! runs programs, so neither typing nor compiling waits for a run. The script
 //! in the editor is the single source of truth: clicking a primitive appends
 //! code to it. The whole state lives in the URL fragment (`share.rs`) and in
-//! localStorage.
+//! localStorage; tuning records live in IndexedDB (`record_store.rs`).
 //!
 //! `?exercise=ID` opens a course exercise: its statement, hints and a Check
 //! button above the editor; the worker grades the answer, and the answer and
@@ -31,7 +31,7 @@ use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
 use web_ui::share::SavedState;
-use web_ui::{diff, highlight, ir_view, share, tuning};
+use web_ui::{diff, highlight, ir_view, record_store, share, tuning};
 use worker_client::Channel;
 
 /// Debounce between the last keystroke and a compile.
@@ -406,9 +406,28 @@ impl Ctx {
 
     /// Starts a tuning of the script in a worker of its own (a channel
     /// that moves to the full worker, as a Run does); the records kept in
-    /// localStorage go with it.
+    /// the record store go with it (once the store has been read).
     fn start_tune(&self) {
         self.stop_tune(None);
+        let target = document()
+            .get_element_by_id("tune-target")
+            .and_then(|e| js_sys::Reflect::get(&e, &JsValue::from_str("value")).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "wasm".into());
+        if target == "webgpu" {
+            if let Err(why) = self.gpu.get_untracked() {
+                set_tune_view(
+                    &tuning::error_html(&format!("cannot tune on WebGPU: {why}")),
+                    true,
+                );
+                return;
+            }
+        }
+        let ctx = *self;
+        record_store::when_ready(move || ctx.start_tune_now(&target));
+    }
+
+    fn start_tune_now(&self, target: &str) {
         let ctx = *self;
         let channel = Channel::new(
             move |resp| {
@@ -428,13 +447,11 @@ impl Ctx {
         let spec = js_sys::Object::new();
         for (k, v) in [
             ("source", JsValue::from_str(&self.source.get_untracked())),
-            ("target", JsValue::from_str("wasm")),
+            ("target", JsValue::from_str(target)),
             ("trials", JsValue::from_f64(trials)),
             (
                 "stored",
-                JsValue::from_str(&tuning::join_stored(&share::prefs_with_prefix(
-                    tuning::STORE_PREFIX,
-                ))),
+                JsValue::from_str(&tuning::join_stored(&record_store::entries())),
             ),
         ] {
             let _ = js_sys::Reflect::set(&spec, &JsValue::from_str(k), &v);
@@ -480,7 +497,7 @@ impl Ctx {
         let append = field("append").unwrap_or_default();
         let finished = js_sys::Reflect::get(update, &JsValue::from_str("finished"))
             .is_ok_and(|v| v.is_truthy());
-        if !append.is_empty() && !share::append_pref(&key, &append) {
+        if !append.is_empty() && !record_store::append(&key, &append) {
             self.log(
                 "error",
                 "the tuning records could not be kept: localStorage is full",
@@ -514,7 +531,7 @@ impl Ctx {
         if let Some(t) = self.tuner.try_update_value(|t| t.take()).flatten() {
             t.channel.close();
             if let (Some((key, line)), Some(_)) = (t.if_silent, &error) {
-                share::append_pref(&key, &line);
+                record_store::append(&key, &line);
             }
         }
         tune_buttons(false, self.tuned.with_value(|t| t.is_some()));
@@ -685,6 +702,7 @@ fn App() -> impl IntoView {
         tuned: StoredValue::new_local(None),
     };
     provide_context(ctx);
+    record_store::open(move |why| ctx.log("error", why));
 
     Effect::new(move |_| {
         let theme = if ctx.dark.get() { "dark" } else { "light" };

@@ -14,12 +14,12 @@
 //! - [`eta_seconds`] and [`render_panel`]: the progress bar, the time left
 //!   and the plots (inline SVG).
 //!
-//! Records are kept by the page in localStorage, one entry per workload and
-//! target: TVM's workload line, then one tuning-record line per measured
-//! candidate (`database_workload.json` and `database_tuning_record.json`
-//! in one text). A record is about 1–2 KB, so a few thousand fit the
-//! browser's quota; the page stores each line as it arrives, so stopping
-//! (which ends the worker) loses nothing measured.
+//! Records are kept by the page in IndexedDB (`record_store`), one entry
+//! per workload and target: TVM's workload line, then one tuning-record
+//! line per measured candidate (`database_workload.json` and
+//! `database_tuning_record.json` in one text). A record is about 1–2 KB;
+//! the page stores each line as it arrives, so stopping (which ends the
+//! worker) loses nothing measured.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -30,8 +30,8 @@ use compiler_core::schedule::Trace;
 use compiler_core::target::{Backend, Host};
 use tessel_tune::search::compile_tir;
 use tessel_tune::{
-    Database, MeasureResult, Runner, SearchConfig, SpaceGenerator, TuneSession, TuneTarget,
-    TuningRecord, Workload,
+    Candidate, Database, MeasureResult, Runner, SearchConfig, SpaceGenerator, TuneSession,
+    TuneTarget, TuningRecord, Workload,
 };
 
 use crate::engine::SCHEDULE_MARKER;
@@ -79,11 +79,13 @@ pub fn store_key(workload_hash: u64, target: &str) -> String {
     format!("{STORE_PREFIX}{workload_hash:016x}.{target}")
 }
 
-/// The tuner's target for the page's choice (`wasm` or `webgpu`).
+/// The tuner's target for the page's choice (`wasm` or `webgpu`: the CPU
+/// backend on this browser's WebAssembly, or the GPU backend on its
+/// WebGPU adapter).
 pub fn target_text(choice: &str) -> Result<&'static str, String> {
     match choice {
         "wasm" => Ok("llvm --num-cores=1"),
-        "webgpu" => Err("tuning on WebGPU is not offered in the playground yet: WebGPU is asynchronous and the tuner's runner measures synchronously (use `tessel tune --target webgpu`)".into()),
+        "webgpu" => Ok("webgpu"),
         other => Err(format!("unknown tuning target `{other}`")),
     }
 }
@@ -212,7 +214,7 @@ pub fn apply_schedule(source: &str, calls: &str, module: &str) -> String {
 /// `#tune-view`).
 pub const CONTROLS_HTML: &str = "<details id=\"tune\" class=\"tune\"><summary>Tune: search for a fast schedule</summary><div class=\"tune-controls\"><label for=\"tune-target\">Target</label>\
 <select id=\"tune-target\" class=\"tb\"><option value=\"wasm\">CPU (WebAssembly)</option>\
-<option value=\"webgpu\" disabled title=\"tuning on WebGPU is not offered in the playground yet: WebGPU is asynchronous and the tuner's runner measures synchronously (use tessel tune --target webgpu)\">GPU (WebGPU): not offered yet</option></select>\
+<option value=\"webgpu\" title=\"the GPU backend on this browser's WebGPU adapter\">GPU (WebGPU)</option></select>\
 <label for=\"tune-trials\">Trials</label>\
 <input id=\"tune-trials\" class=\"tb\" type=\"number\" min=\"1\" max=\"2000\" value=\"64\">\
 <button id=\"tune-start\" class=\"tb primary\">Start</button>\
@@ -428,6 +430,11 @@ pub struct TuneJob {
     panel: PanelData,
     best_seconds: f64,
     best_calls: Option<String>,
+    /// The batch being measured, its results so far, and whether the cost
+    /// model had been trained when it was proposed.
+    batch: Vec<Candidate>,
+    batch_results: Vec<MeasureResult>,
+    trained: bool,
 }
 
 /// The stored text of a workload's records, as a database.
@@ -516,6 +523,9 @@ impl TuneJob {
             },
             best_seconds: f64::INFINITY,
             best_calls: None,
+            batch: Vec::new(),
+            batch_results: Vec::new(),
+            trained: false,
             session,
             workload,
             target,
@@ -578,9 +588,107 @@ impl TuneJob {
         }
     }
 
+    /// The first update (nothing measured yet).
+    pub fn begin(&mut self, elapsed: f64) -> TuneUpdate {
+        self.update(String::new(), None, elapsed)
+    }
+
+    /// The next candidates to measure, in order (empty when the budget is
+    /// spent); every one goes to [`TuneJob::observe`], in the same order.
+    pub fn next_batch(&mut self) -> Vec<Candidate> {
+        self.panel.status = "searching the next candidates…".into();
+        self.trained = self.session.model_trained();
+        self.batch = self.session.next_batch();
+        self.batch_results.clear();
+        self.batch.clone()
+    }
+
+    /// Whether `r` is faster than the best so far: such a candidate is
+    /// checked against the original before [`TuneJob::observe`] takes it
+    /// (a wrong one is observed as failed).
+    pub fn improves(&self, r: &MeasureResult) -> bool {
+        r.mean_seconds().is_some_and(|t| t < self.best_seconds)
+    }
+
+    /// Takes the next candidate of the batch's measurement; the update to
+    /// send. The last of a batch reports the batch to the search.
+    pub fn observe(&mut self, r: MeasureResult, elapsed: f64) -> TuneUpdate {
+        let i = self.batch_results.len();
+        let c = self.batch[i].clone();
+        if let Some(t) = r.mean_seconds() {
+            if t < self.best_seconds {
+                self.best_seconds = t;
+                self.best_calls = Some(schedule_calls(c.schedule.trace(), self.dialect));
+            }
+        }
+        let secs = match &r {
+            MeasureResult::Ok(v) => Some(v.clone()),
+            MeasureResult::Failed(_) => {
+                self.panel.failed += 1;
+                None
+            }
+        };
+        let gflops = r.mean_seconds().map_or(0.0, |s| self.gflops(s));
+        if self.trained {
+            self.panel.predicted.push(Point {
+                predicted: c.predicted,
+                gflops,
+            });
+        }
+        self.panel.done += 1;
+        self.panel.best_curve.push(self.gflops(self.best_seconds));
+        self.panel.status = match &r {
+            MeasureResult::Ok(_) => format!("candidate {}: {gflops:.3} GFLOPS", self.panel.done),
+            MeasureResult::Failed(m) => format!("candidate {} failed: {m}", self.panel.done),
+        };
+        let line = self.record_line(&c.design_trace, secs);
+        // Kept by the page as failed if the worker falls silent measuring it.
+        let next = self
+            .batch
+            .get(i + 1)
+            .map(|n| self.record_line(&n.design_trace, None));
+        self.batch_results.push(r);
+        if self.batch_results.len() == self.batch.len() {
+            self.session.report(&self.batch_results);
+        }
+        self.update(line, next, elapsed)
+    }
+
+    /// The last update: finished, with an error when nothing was measured.
+    pub fn finish(mut self, elapsed: f64) -> TuneUpdate {
+        let mut last = self.update(String::new(), None, elapsed);
+        last.finished = true;
+        if self.best_calls.is_none() {
+            last.error = Some(format!(
+                "no candidate could be measured: {}",
+                self.session
+                    .first_failure()
+                    .unwrap_or("no candidate could be sampled")
+            ));
+        } else {
+            self.panel.status = format!("done: {} trials in {elapsed:.1} s", self.panel.done);
+            last.panel = render_panel(&self.panel);
+        }
+        last
+    }
+
+    /// The page's target choice (`wasm` or `webgpu`).
+    pub fn target_choice(&self) -> &'static str {
+        if self.target.is_gpu() {
+            "webgpu"
+        } else {
+            "wasm"
+        }
+    }
+
+    /// The workload's function, as the original program to check against.
+    pub fn workload(&self) -> &Workload {
+        &self.workload
+    }
+
     /// Runs the tuning to its budget, measuring on `backend` with `host`'s
-    /// clock; `now_ms` is the worker's clock, `send` gets every update (the
-    /// last one `finished`).
+    /// clock (a synchronous backend: the CPU's); `now_ms` is the worker's
+    /// clock, `send` gets every update (the last one `finished`).
     pub fn run(
         mut self,
         backend: &dyn Backend,
@@ -593,85 +701,84 @@ impl TuneJob {
         let mut runner = match Runner::new(backend, host, &self.workload, &self.target) {
             Ok(r) => r,
             Err(e) => {
-                let mut u = self.update(String::new(), None, elapsed());
+                let mut u = self.begin(elapsed());
                 u.finished = true;
                 u.error = Some(e.to_string());
                 send(u);
                 return;
             }
         };
-        let start = self.update(String::new(), None, elapsed());
-        send(start);
+        send(self.begin(elapsed()));
         loop {
-            self.panel.status = "searching the next candidates…".into();
-            let batch = self.session.next_batch();
+            let batch = self.next_batch();
             if batch.is_empty() {
                 break;
             }
-            let trained = self.session.model_trained();
-            let mut results = Vec::with_capacity(batch.len());
             for c in &batch {
                 let mut r = runner.measure(c.module());
-                if let Some(t) = r.mean_seconds() {
-                    if t < self.best_seconds {
-                        match runner.check(c.module()) {
-                            Ok(()) => {
-                                self.best_seconds = t;
-                                self.best_calls =
-                                    Some(schedule_calls(c.schedule.trace(), self.dialect));
-                            }
-                            Err(e) => r = MeasureResult::Failed(format!("wrong result: {e}")),
-                        }
+                if self.improves(&r) {
+                    if let Err(e) = runner.check(c.module()) {
+                        r = MeasureResult::Failed(format!("wrong result: {e}"));
                     }
                 }
-                let secs = match &r {
-                    MeasureResult::Ok(v) => Some(v.clone()),
-                    MeasureResult::Failed(_) => {
-                        self.panel.failed += 1;
-                        None
-                    }
-                };
-                let gflops = r.mean_seconds().map_or(0.0, |s| self.gflops(s));
-                if trained {
-                    self.panel.predicted.push(Point {
-                        predicted: c.predicted,
-                        gflops,
-                    });
-                }
-                self.panel.done += 1;
-                self.panel.best_curve.push(self.gflops(self.best_seconds));
-                self.panel.status = match &r {
-                    MeasureResult::Ok(_) => {
-                        format!("candidate {}: {gflops:.3} GFLOPS", self.panel.done)
-                    }
-                    MeasureResult::Failed(m) => {
-                        format!("candidate {} failed: {m}", self.panel.done)
-                    }
-                };
-                let line = self.record_line(&c.design_trace, secs);
-                let next = batch
-                    .get(results.len() + 1)
-                    .map(|n| self.record_line(&n.design_trace, None));
-                results.push(r);
-                let u = self.update(line, next, elapsed());
-                send(u);
+                send(self.observe(r, elapsed()));
             }
-            self.session.report(&results);
         }
-        let mut last = self.update(String::new(), None, elapsed());
-        last.finished = true;
-        if self.best_calls.is_none() {
-            last.error = Some(format!(
-                "no candidate could be measured: {}",
-                self.session
-                    .first_failure()
-                    .unwrap_or("no candidate could be sampled")
-            ));
+        send(self.finish(elapsed()));
+    }
+}
+
+/// What a GPU tuning checks candidates with: the runner's inputs and, for
+/// a workload small enough for the reference interpreter, the original
+/// program's outputs on them (otherwise the driver runs the original on
+/// the GPU, its spatial loops bound to threads: [`GpuCheck::gpu_reference`]).
+/// WebGPU is asynchronous, so the GPU driver measures itself instead of
+/// through the tuner's [`Runner`]; the rules are the runner's.
+pub struct GpuCheck {
+    pub inputs: Vec<compiler_core::eval::NDArray>,
+    pub expected: Option<Vec<compiler_core::eval::NDArray>>,
+}
+
+/// The seed of the runner's inputs (the same inputs as [`Runner`]'s).
+const INPUT_SEED: u64 = 0x7e55e1;
+
+impl GpuCheck {
+    pub fn new(workload: &Workload) -> Result<GpuCheck, String> {
+        use compiler_core::target::{ReferenceBackend, TargetSpec};
+        let func = workload
+            .module
+            .get_prim(&workload.func_name)
+            .ok_or("the module has no PrimFunc")?;
+        let inputs = compiler_core::eval::random_inputs(func, INPUT_SEED, &HashMap::new())
+            .map_err(|e| format!("cannot make inputs: {}", e.message))?;
+        let expected = if workload.flops <= tessel_tune::runner::REFERENCE_MAX_FLOPS {
+            let exe = ReferenceBackend::default()
+                .build(&workload.module, &TargetSpec::new("llvm"))
+                .map_err(|e| format!("the original program: {e}"))?;
+            let mut args = inputs.clone();
+            exe.run(&workload.func_name, &mut args, 1 << 36)
+                .map_err(|e| format!("the original program: {e}"))?;
+            Some(args)
         } else {
-            self.panel.status = format!("done: {} trials in {:.1} s", self.panel.done, elapsed());
-            last.panel = render_panel(&self.panel);
+            None
+        };
+        Ok(GpuCheck { inputs, expected })
+    }
+
+    /// The original program with its spatial loops bound to threads (what
+    /// the GPU backend builds), for a workload too large to interpret.
+    pub fn gpu_reference(workload: &Workload) -> Result<IRModule, String> {
+        tessel_tune::rules::bind_for_gpu(&workload.module, 64)
+    }
+
+    /// Whether a candidate's arguments after a run match the expected ones.
+    pub fn compare(&self, got: &[compiler_core::eval::NDArray]) -> Result<(), String> {
+        let expected = self.expected.as_deref().unwrap_or_default();
+        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+            compiler_core::ir::values::allclose(g, e, 1e-3, 1e-3)
+                .map_err(|m| format!("wrong result in argument {i}: {m}"))?;
         }
-        send(last);
+        Ok(())
     }
 }
 

@@ -6,6 +6,8 @@
 //! - `codegen-wasm/benches/matmul.rs` (Tessel's wasm and the rustc/LLVM
 //!   reference in wasmtime, Tessel's compile times; it also writes the
 //!   modules for the browser run),
+//! - `codegen-wasm/benches/workloads.rs` (the tuner on the MLP, conv2d,
+//!   softmax and a 512³ matmul, against untuned and hand schedules),
 //! - `e2e/bench/run.mjs` (the same modules in headless Chromium),
 //! - `tools/bench/tvm_cpu.py` (TVM's LLVM build of the same schedules and
 //!   `tvm.compile`'s time),
@@ -144,6 +146,13 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
         .env("BENCH_N", n.to_string())
         .env("BENCH_REPEAT", repeat.to_string())
         .env("BENCH_SKIP_ENGINES", "1");
+    ctx.run(&mut cmd)?;
+    // The tuner on the other workloads, against untuned and hand schedules.
+    let mut cmd = ctx.cmd("cargo");
+    cmd.args(["bench", "-p", "codegen-wasm", "--bench", "workloads"])
+        .env("BENCH_OUT", out)
+        .env("BENCH_TUNE_TRIALS", if o.quick { "16" } else { "64" })
+        .env("BENCH_REPEAT", repeat.to_string());
     ctx.run(&mut cmd)?;
 
     // 2. Chromium.
@@ -346,8 +355,37 @@ fn cpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Resu
             _ => {}
         }
     }
+    s.push_str(&workloads_table(out));
     s.push('\n');
     Ok(s)
+}
+
+/// The tuner on the other CPU workloads (`benches/workloads.rs`): GFLOPS of
+/// the untuned program, the hand schedule and the tuned program, one run.
+fn workloads_table(out: &Path) -> String {
+    let rows = rows(&out.join("workloads.tsv"));
+    let Some(trials) = rows.first().and_then(|r| r.get(6)) else {
+        return String::new();
+    };
+    let mut s = format!(
+        "\nTuning the course's other workloads ({trials} trials each, wasmtime, one thread; GFLOPS):\n\n\
+         | workload | untuned | hand schedule | tuned | tuned / untuned | tuned / hand | tuning time |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n"
+    );
+    for r in &rows {
+        let (untuned, hand, tuned) = (num(r.get(3)), num(r.get(4)), num(r.get(5)));
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} s |\n",
+            r.get(1).map_or("?", String::as_str),
+            gf(untuned, "–"),
+            gf(hand, "–"),
+            gf(tuned, "–"),
+            ratio(tuned, untuned),
+            ratio(tuned, hand),
+            r.get(7).map_or("?", String::as_str),
+        ));
+    }
+    s
 }
 
 fn gpu(ctx: &Ctx, o: &Opts, n: usize, out: &Path, python: Option<&Path>) -> Result<String> {

@@ -39,6 +39,7 @@ fn every_course_script_has_a_test() {
         "te_lesson_port.py",
         "te_api_surface.py",
         "tvm027_schedule_primitives.py",
+        "tvm027_schedule_partition_caches.py",
         // Graph-layer scripts: tested in script_relax.rs.
         "relax_mlp_digits.py",
         "relax_book_ch7_mutators.py",
@@ -85,6 +86,11 @@ fn tvm_api_surface() {
 #[test]
 fn tvm027_schedule_primitives() {
     check("tvm027_schedule_primitives.py");
+}
+
+#[test]
+fn tvm027_schedule_partition_caches() {
+    check("tvm027_schedule_partition_caches.py");
 }
 
 #[test]

@@ -172,8 +172,8 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
 /// A tuning, in the page's tuning worker (a second full worker, so typing
 /// and Run stay with the others): candidates built by the CPU backend and
 /// run on this browser's `WebAssembly`, as Run does; an update after each.
-fn tune(id: u64, job: &str, post: &dyn Fn(&Response)) {
-    let mut send = |update: web_ui::tuning::TuneUpdate| {
+fn tune(id: u64, job: &str, post: Rc<dyn Fn(&Response)>) {
+    let mut send = move |update: web_ui::tuning::TuneUpdate| {
         post(&Response::Tuning {
             id,
             update: serde_json::to_string(&update).unwrap_or_default(),
@@ -200,10 +200,114 @@ fn tune(id: u64, job: &str, post: &dyn Fn(&Response)) {
             return;
         }
     };
+    if job.target_choice() == "webgpu" {
+        wasm_bindgen_futures::spawn_local(tune_gpu(job, send));
+        return;
+    }
     let backend = codegen_wasm::backend::WasmBackend::with_runtime(Rc::new(|| {
         Box::new(web_ui::cpu_rt::BrowserRuntime::new()) as Box<dyn codegen_wasm::Runtime>
     }));
     job.run(&backend, &PerfClock, &web_ui::cpu_rt::perf_now, &mut send);
+}
+
+/// A candidate that runs longer than this fails (the tuner's runner limit;
+/// the device is dropped and the next candidate starts on a fresh one).
+const TUNE_RUN_LIMIT_MS: f64 = 10_000.0;
+
+/// Timed runs per GPU candidate (after the first, checked one).
+const TUNE_GPU_REPEATS: u32 = 3;
+
+/// A tuning on this browser's WebGPU adapter: the same search as on the
+/// CPU, each candidate built by the GPU backend and run through WebGPU
+/// (asynchronous, so measured here rather than by the tuner's runner, by
+/// its rules: a first run whose outputs are checked when it would be the
+/// new best, then timed runs; GPU timestamps where the adapter has them).
+async fn tune_gpu(
+    mut job: web_ui::tuning::TuneJob,
+    mut send: impl FnMut(web_ui::tuning::TuneUpdate),
+) {
+    use tessel_tune::MeasureResult;
+    use web_ui::tuning::GpuCheck;
+    let now = web_ui::cpu_rt::perf_now;
+    let started = now();
+    let elapsed = || (now() - started) / 1000.0;
+    let fail = |job: &mut web_ui::tuning::TuneJob, why: String| {
+        let mut u = job.begin(elapsed());
+        u.finished = true;
+        u.error = Some(why);
+        u
+    };
+    let gpu = match web_ui::gpu_rt::device().await {
+        Ok(g) => g,
+        Err(m) => return send(fail(&mut job, format!("no WebGPU device: {m}"))),
+    };
+    let mut check = match GpuCheck::new(job.workload()) {
+        Ok(c) => c,
+        Err(m) => return send(fail(&mut job, m)),
+    };
+    let name = job.workload().func_name.clone();
+    let build = |gpu: &web_ui::gpu_rt::Gpu, module: &compiler_core::ir::IRModule| {
+        let func = module
+            .get_prim(&name)
+            .ok_or("the candidate has no function")?;
+        codegen_wgsl::build_func(&name, func, &gpu.limits)
+            .map_err(|e| format!("build failed: {}", e.message))
+    };
+    if check.expected.is_none() {
+        // Too large to interpret: the original, bound to threads, on the GPU.
+        let reference = match GpuCheck::gpu_reference(job.workload()).and_then(|m| build(&gpu, &m))
+        {
+            Ok(w) => web_ui::gpu_rt::run(&gpu, &w, &check.inputs, 0).await,
+            Err(m) => Err(m),
+        };
+        match reference {
+            Ok(r) => check.expected = Some(r.got),
+            Err(m) => return send(fail(&mut job, format!("the original program: {m}"))),
+        }
+    }
+    send(job.begin(elapsed()));
+    let mut gpu = gpu;
+    loop {
+        let batch = job.next_batch();
+        if batch.is_empty() {
+            break;
+        }
+        for c in &batch {
+            let measured = match build(&gpu, c.module()) {
+                Ok(w) => {
+                    let (device, inputs) = (gpu.clone(), check.inputs.clone());
+                    let run = async move {
+                        web_ui::gpu_rt::run(&device, &w, &inputs, TUNE_GPU_REPEATS).await
+                    };
+                    web_ui::gpu_rt::guarded(&gpu, TUNE_RUN_LIMIT_MS, run).await
+                }
+                Err(m) => Err(m),
+            };
+            let r = match measured {
+                Ok(run) => {
+                    let ms = if run.gpu_timed {
+                        &run.times_ms
+                    } else {
+                        &run.wall_ms
+                    };
+                    let r = MeasureResult::Ok(ms.iter().map(|t| t / 1000.0).collect());
+                    match (job.improves(&r), check.compare(&run.got)) {
+                        (true, Err(e)) => MeasureResult::Failed(format!("wrong result: {e}")),
+                        _ => r,
+                    }
+                }
+                Err(m) => {
+                    // A lost or timed-out device was dropped: take a new one.
+                    if let Ok(g) = web_ui::gpu_rt::device().await {
+                        gpu = g;
+                    }
+                    MeasureResult::Failed(format!("run failed: {m}"))
+                }
+            };
+            send(job.observe(r, elapsed()));
+        }
+    }
+    send(job.finish(elapsed()));
 }
 
 fn main() {
@@ -249,7 +353,7 @@ fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
                 post(&Response::Checked { id, outcome });
             });
         }
-        Request::Tune { id, job } => tune(id, &job, &*post),
+        Request::Tune { id, job } => tune(id, &job, post),
         req => post(&handle(req, now)),
     }
 }

@@ -1,0 +1,19 @@
+# Negative case: `write_at` with a write-buffer index the block does not have.
+# tessel-error: out of range
+import tvm
+from tvm.script import tir as T
+
+@tvm.script.ir_module
+class Scale:
+    @T.prim_func
+    def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        for i in range(16):
+            with T.block("B"):
+                vi = T.axis.spatial(16, i)
+                B[vi] = A[vi] + T.float32(1)
+# --- schedule ---
+block_b = sch.get_block("B")
+(i,) = sch.get_loops(block_b)
+copy = sch.write_at(i, block_b, 1, "local")
+# --- expect-error: index ---

@@ -1,0 +1,6 @@
+# from tvm import s_tir
+def apply_trace(sch: s_tir.Schedule) -> None:
+  b0 = sch.get_sblock(name="B", func_name="main")
+  l1, l2, l3, l4 = sch.get_loops(block=b0)
+  b5 = sch.read_at(loop=l2, block=b0, read_buffer_index=0, storage_scope="shared")
+  b6 = sch.write_at(loop=l2, block=b0, write_buffer_index=0, storage_scope="local")
