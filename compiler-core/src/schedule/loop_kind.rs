@@ -2,8 +2,9 @@
 
 use super::menu::{loop_only_call, MenuArg, MenuEntry, MenuTarget, MenuWhen};
 use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
+use super::query::enclosing_loops;
 use super::replay::SchedValue;
-use super::tree::StmtPath;
+use super::tree::{self, StmtPath};
 use super::*;
 
 /// The thread axes `bind` accepts.
@@ -196,6 +197,36 @@ impl Schedule {
         // would race and give wrong sums (TVM's rule, by thread rank).
         let cross_thread_ok = kind == ForKind::ThreadBinding
             && thread.is_some_and(|t| t.starts_with("threadIdx.") || t.starts_with("vthread"));
+        // Every block under the loop has an affine binding in its loops (up
+        // to its scope block): TVM requires it of a reduction block, and of
+        // any block under a loop made parallel, vectorized or bound.
+        let body = self.body(primitive)?;
+        let blocks = tree::find_all(&body, &mut |s| {
+            matches!(s.kind(), StmtKind::BlockRealize(_))
+        });
+        for block_path in blocks.iter().filter(|p| path.is_prefix_of(p)) {
+            let Some(realize) =
+                tree::get(&body, block_path).and_then(|s| s.as_block_realize().cloned())
+            else {
+                continue;
+            };
+            let loops: Vec<(Var, Range)> = enclosing_loops(&body, block_path)
+                .into_iter()
+                .map(|(_, l)| (l.loop_var, Range::new(l.min, l.extent)))
+                .collect();
+            if !super::loops::is_affine_in(&realize, &loops) {
+                return Err(ScheduleError::new(
+                    primitive,
+                    format!(
+                        "block `{}` under loop `{}` is neither a complete block nor a reduction block: \
+                         it is required to have an affine binding",
+                        realize.block.name,
+                        node.loop_var.name()
+                    ),
+                )
+                .at(block_path.clone()));
+            }
+        }
         let mut err: Option<String> = None;
         node.body.walk(&mut |s| {
             let StmtKind::BlockRealize(r) = s.kind() else { return };
