@@ -558,11 +558,21 @@ impl Schedule {
             let under_top: Vec<(Var, Range)> = loops
                 .iter()
                 .filter(|(p, _)| top.is_prefix_of(p))
-                .map(|(_, l)| (l.loop_var.clone(), Range::new(l.min.clone(), l.extent.clone())))
+                .map(|(_, l)| {
+                    (
+                        l.loop_var.clone(),
+                        Range::new(l.min.clone(), l.extent.clone()),
+                    )
+                })
                 .collect();
             let all: Vec<(Var, Range)> = loops
                 .iter()
-                .map(|(_, l)| (l.loop_var.clone(), Range::new(l.min.clone(), l.extent.clone())))
+                .map(|(_, l)| {
+                    (
+                        l.loop_var.clone(),
+                        Range::new(l.min.clone(), l.extent.clone()),
+                    )
+                })
                 .collect();
             if !is_affine_in(&realize, &all) && !is_affine_in(&realize, &under_top) {
                 return Err(ScheduleError::new(
@@ -611,16 +621,22 @@ fn top_loop_name(body: &Stmt, top: &StmtPath) -> String {
         .unwrap_or_default()
 }
 
-/// TVM's `IsAffineBinding` over `loops`. Terms of a binding that use none
+/// TVM's `IsAffineBinding` over `loops` (a block without iterators under a
+/// loop has none). Terms of a binding that use none
 /// of `loops` are constants to it (TVM treats the variables of loops outside
 /// as symbols), so they are set aside; what is left must be quasi-affine in
 /// the loops with a term of scale 1 (`j * 4` alone is a strided, not an
 /// affine, binding). Each `T.where` conjunct `sum < c` must bound a whole
 /// part of one binding (as a non-divisible split leaves it: the sum's terms
 /// appear in the binding, all scaled alike), not pieces of several.
-fn is_affine_in(realize: &BlockRealize, loops: &[(Var, Range)]) -> bool {
+pub(crate) fn is_affine_in(realize: &BlockRealize, loops: &[(Var, Range)]) -> bool {
     if loops.is_empty() {
         return true;
+    }
+    // TVM's iter-map detection finds no map for a block without iterators
+    // under loops, so such a block has no affine binding.
+    if realize.iter_values.is_empty() {
+        return false;
     }
     let inside: HashSet<VarId> = loops.iter().map(|(v, _)| v.id()).collect();
     let inner_terms = |e: &Expr| {
@@ -768,7 +784,11 @@ fn check_plain_loop(primitive: &str, path: &StmtPath, l: &For) -> Result<()> {
             format!(
                 "loop `{}` has annotation or thread binding; only loops with neither can be {}",
                 l.loop_var.name(),
-                if primitive == "split" { "split" } else { "fused" }
+                if primitive == "split" {
+                    "split"
+                } else {
+                    "fused"
+                }
             ),
         )
         .at(path.clone()));
@@ -814,7 +834,9 @@ pub(crate) fn add_predicate(stmt: &Stmt, cond: &Expr) -> Stmt {
                 r.predicate = if r.predicate.is_const_int(1) && r.predicate.dtype().is_bool() {
                     self.0.clone()
                 } else {
-                    Expr::and(self.0.clone(), r.predicate.clone())
+                    // TVM appends: `predicate && new` (a later split's
+                    // condition comes last).
+                    Expr::and(r.predicate.clone(), self.0.clone())
                 };
                 return Stmt::new(StmtKind::BlockRealize(r), s.span());
             }
