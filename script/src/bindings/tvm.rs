@@ -167,7 +167,11 @@ pub(crate) fn relax_function_decorator(_it: &mut Interp, a: Args) -> Res<Value> 
     ))
 }
 
-fn ir_module_decorator(_it: &mut Interp, _a: Args) -> Res<Value> {
+fn ir_module_decorator(_it: &mut Interp, a: Args) -> Res<Value> {
+    if a.pos.is_empty() {
+        // `@I.ir_module(s_tir=True)`: a configured decorator.
+        return Ok(builtin(IR_MODULE, ir_module_decorator));
+    }
     Err(PyErr::type_error(
         "ir_module must be used as a class decorator (Tessel builds the module from its source)",
     ))
@@ -1873,7 +1877,11 @@ fn structural_hash(_it: &mut Interp, mut a: Args) -> Res<Value> {
     let hash = match ir_node(&node)? {
         (Some(m), _) => compiler_core::analysis::structural_hash::structural_hash(&m),
         (_, Some(f)) => compiler_core::analysis::structural_hash::prim_func_hash(&f),
-        _ => return Err(PyErr::type_error("structural_hash takes an IRModule or a PrimFunc")),
+        _ => {
+            return Err(PyErr::type_error(
+                "structural_hash takes an IRModule or a PrimFunc",
+            ))
+        }
     };
     // Python's int of TVM's unsigned hash fits i64 once the sign bit is
     // folded in; only equality of hashes matters.
@@ -2115,9 +2123,18 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
+    let s_tir_schedule_schedule = module_with_note(
+        "tvm.s_tir.schedule.schedule",
+        vec![
+            ("Schedule", stir_sched.clone()),
+            ("ScheduleError", sched_err.clone()),
+        ],
+        None,
+    );
     let s_tir_schedule = module_with_note(
         "tvm.s_tir.schedule",
         vec![
+            ("schedule", s_tir_schedule_schedule.clone()),
             ("testing", schedule_testing.clone()),
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
@@ -2306,6 +2323,7 @@ pub fn install(it: &mut Interp) {
         ("tvm.s_tir", s_tir),
         ("tvm.s_tir.schedule", s_tir_schedule),
         ("tvm.s_tir.schedule.testing", schedule_testing),
+        ("tvm.s_tir.schedule.schedule", s_tir_schedule_schedule),
         ("tvm.s_tir.tensor_intrin", tensor_intrin),
         ("tvm_ffi", tvm_ffi),
         ("tvm.tirx", tirx),

@@ -65,7 +65,10 @@ fn int_imm_refuses_what_tvm_refuses() {
     let float = error("tirx.IntImm(\"float32\", 1)");
     assert!(float.contains("only int or uint or bool"), "{float}");
     let int_float = error("tirx.FloatImm(\"int32\", 1.5)");
-    assert!(int_float.contains("FloatImm supports only float"), "{int_float}");
+    assert!(
+        int_float.contains("FloatImm supports only float"),
+        "{int_float}"
+    );
 }
 
 #[test]
@@ -119,12 +122,15 @@ fn tensor_intrin_package_imports_but_registers_nothing() {
     let out = ok("import tvm.s_tir.tensor_intrin\n\
          print(tvm.s_tir.tensor_intrin.__name__)\n");
     assert_eq!(out, "tvm.s_tir.tensor_intrin\n");
-    let missing = error("from tvm.s_tir.tensor_intrin.cuda import WMMA_SYNC_16x16x16_f16f16f32_INTRIN");
+    let missing =
+        error("from tvm.s_tir.tensor_intrin.cuda import WMMA_SYNC_16x16x16_f16f16f32_INTRIN");
     assert!(missing.contains("ModuleNotFoundError"), "{missing}");
-    let tensorize = error("import tvm.s_tir.tensor_intrin\n\
+    let tensorize = error(
+        "import tvm.s_tir.tensor_intrin\n\
          sch = s_tir.Schedule(scale)\n\
          i, j = sch.get_loops(sch.get_block(\"B\"))\n\
-         sch.tensorize(j, \"wmma_sync_16x16x16_f16f16f32\")\n");
+         sch.tensorize(j, \"wmma_sync_16x16x16_f16f16f32\")\n",
+    );
     assert!(
         tensorize.contains("wmma_sync_16x16x16_f16f16f32") && tensorize.contains("registered"),
         "{tensorize}"
@@ -142,8 +148,10 @@ fn buffers_can_be_named_instead_of_indexed() {
         out.contains("read_buffer_index=0") && out.contains("buffer_index=0"),
         "{out}"
     );
-    let wrong = error("sch = s_tir.Schedule(scale)\n\
-         sch.set_scope(sch.get_block(\"C\"), \"B\", \"local\")\n");
+    let wrong = error(
+        "sch = s_tir.Schedule(scale)\n\
+         sch.set_scope(sch.get_block(\"C\"), \"B\", \"local\")\n",
+    );
     assert!(wrong.contains("is a read buffer of block `C`"), "{wrong}");
 }
 
@@ -174,4 +182,31 @@ fn structural_hash_agrees_with_structural_equality() {
     assert_eq!(out, "True\nTrue\nTrue\nFalse\nTrue\n");
     let missing = error("import tvm_ffi\ntvm_ffi.register_global_func");
     assert!(missing.contains("AttributeError"), "{missing}");
+}
+
+#[test]
+fn schedule_module_and_configured_ir_module_decorator() {
+    // TVM's tests import the error class from its defining module and write
+    // `@I.ir_module(s_tir=True)` (a configured decorator) inside functions.
+    let out = ok(
+        "from tvm.s_tir.schedule.schedule import ScheduleError, Schedule\n\
+         from tvm.script import ir as I\n\
+         def build():\n\
+         \x20   @I.ir_module(s_tir=True)\n\
+         \x20   class Mod:\n\
+         \x20       @T.prim_func(s_tir=True)\n\
+         \x20       def main(A: T.Buffer((8,), \"float32\")):\n\
+         \x20           for i in range(8):\n\
+         \x20               with T.block(\"A\"):\n\
+         \x20                   vi = T.axis.spatial(8, i)\n\
+         \x20                   A[vi] = T.float32(1)\n\
+         \x20   return Mod\n\
+         sch = Schedule(build())\n\
+         try:\n\
+         \x20   sch.split(sch.get_loops(sch.get_block(\"A\"))[0], factors=[2, 2])\n\
+         except ScheduleError:\n\
+         \x20   print(\"refused\")\n\
+         print(type(build()).__name__)\n",
+    );
+    assert_eq!(out, "refused\nIRModule\n");
 }
