@@ -510,7 +510,10 @@ fn outer_unit_part(
                     .all(|v| unit_loops.contains_key(v) && !inner_ids.contains(v))
         })
         .collect();
-    let Some(sum) = outer.into_iter().reduce(|a, b| Expr::binary(BinOp::Add, a, b)) else {
+    let Some(sum) = outer
+        .into_iter()
+        .reduce(|a, b| Expr::binary(BinOp::Add, a, b))
+    else {
         return Expr::int(0, dt);
     };
     let divided = if inner_extent == 1 {

@@ -1239,8 +1239,13 @@ pub(super) const CACHE_WRITE: Primitive = Primitive {
     traced: true,
     apply: |sch, args| {
         let block = args.block("block")?;
-        let index =
-            buffer_index_arg(sch, args, "write_buffer_index", block, BufferIndexType::Write)?;
+        let index = buffer_index_arg(
+            sch,
+            args,
+            "write_buffer_index",
+            block,
+            BufferIndexType::Write,
+        )?;
         let copy = sch.cache_write_concrete(
             block,
             index,
@@ -1275,11 +1280,7 @@ pub(super) const CACHE_INPLACE: Primitive = Primitive {
     apply: |sch, args| {
         let block = args.block("block")?;
         let index = buffer_index_arg(sch, args, "read_buffer_index", block, BufferIndexType::Read)?;
-        let copies = sch.cache_inplace_concrete(
-            block,
-            index,
-            &args.string("storage_scope")?,
-        )?;
+        let copies = sch.cache_inplace_concrete(block, index, &args.string("storage_scope")?)?;
         Ok(SchedValue::rv_list(&copies))
     },
     menu: None,

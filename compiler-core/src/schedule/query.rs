@@ -278,7 +278,11 @@ impl Schedule {
         }
         let (_, realize) = self.resolve_block("get_output_blocks", scope)?;
         let mut names = Vec::new();
-        go(&realize.block.body, &local_buffers(&realize.block), &mut names);
+        go(
+            &realize.block.body,
+            &local_buffers(&realize.block),
+            &mut names,
+        );
         Ok(names.iter().map(|n| self.new_block_rv(n)).collect())
     }
 

@@ -303,7 +303,10 @@ fn match_buffer_accesses_are_accesses_of_the_source_region() {
     let (vi, vj) = (var("vi"), var("vj"));
     let source = |bf: &Buffer, dims: Vec<(Expr, i64)>| BufferRegion {
         buffer: bf.clone(),
-        region: dims.into_iter().map(|(min, ext)| Range::new(min, i(ext))).collect(),
+        region: dims
+            .into_iter()
+            .map(|(min, ext)| Range::new(min, i(ext)))
+            .collect(),
     };
     let body = Stmt::seq(vec![
         store(

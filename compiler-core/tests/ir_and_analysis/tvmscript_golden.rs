@@ -121,6 +121,8 @@ def main(A: T.Buffer((16,), "float16")):
         structural_equal(&by_keyword.to_module(), &by_position.to_module()),
         Ok(())
     );
-    let twice = parse_script(&program("T.type_annotation(\"float16\", dtype=\"float16\")"));
+    let twice = parse_script(&program(
+        "T.type_annotation(\"float16\", dtype=\"float16\")",
+    ));
     assert!(twice.is_err());
 }

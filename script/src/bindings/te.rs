@@ -674,7 +674,9 @@ fn int_imm(_it: &mut Interp, mut a: Args) -> Res<Value> {
             "Literal value {value} is negative for unsigned integer type {dtype}"
         )));
     }
-    if dtype.is_int() && bits < 64 && !(-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&value)
+    if dtype.is_int()
+        && bits < 64
+        && !(-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&value)
     {
         return Err(PyErr::value_error(format!(
             "Literal value {value} exceeds range of {dtype}"
