@@ -495,13 +495,13 @@ def main():
         for c in cases:
             c["pytest_id"] = pytest_case_id(c, collected)
         runnable = [c["pytest_id"] for c in cases if c["why_not"] is None]
-        key = hashlib.sha256(source.encode()).hexdigest()
-        cached = tvm_cache.get(key, {})
+        file_key = hashlib.sha256(source.encode()).hexdigest()
+        cached = tvm_cache.get(file_key, {})
         if all(t in cached for t in runnable):
             tvm = cached
         else:
             tvm = run_tvm(os.path.abspath(path), runnable, args.timeout, args.tvm_python)
-            tvm_cache[key] = tvm
+            tvm_cache[file_key] = tvm
             if args.tvm_cache:
                 with open(args.tvm_cache, "w") as f:
                     json.dump(tvm_cache, f)
