@@ -1052,8 +1052,9 @@ const tests = [
       r.onsuccess = () => {
         const db = r.result;
         const store = db.transaction('tuning-records').objectStore('tuning-records');
-        const all = store.getAll();
+        // Requests of a transaction complete in order: keys first.
         const ks = store.getAllKeys();
+        const all = store.getAll();
         all.onsuccess = () => { resolve(ks.result.map((k, i) => [k, all.result[i].trim().split('\n').length - 1])); db.close(); };
         all.onerror = () => reject(all.error);
       };
@@ -1119,6 +1120,7 @@ try {
     if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
+  page.on('crash', () => errors.push('the page crashed (its renderer process ended)'));
   page.on('requestfailed', (req) => {
     const why = req.failure()?.errorText;
     // A request cancelled by a navigation (the tests reload the page, and a
@@ -1147,6 +1149,7 @@ try {
       failed += 1;
       const message = String(e.message ?? e).replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
       console.log(`e2e: FAILED ${name}\n       ${message.split('\n').join('\n       ')}`);
+      if (errors.length) console.log(`       page errors so far:\n         ${errors.slice(-5).join('\n         ')}`);
       const file = join(outDir, `failure-${String(index + 1).padStart(2, '0')}.png`);
       await page.screenshot({ path: file, fullPage: true }).then(
         () => console.log(`       screenshot: ${file}`),
