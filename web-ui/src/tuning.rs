@@ -954,10 +954,30 @@ mod tests {
     fn bad_requests_are_refused_before_any_search() {
         let err = |r: Result<TuneJob, String>| r.err().unwrap();
         assert!(err(TuneJob::new(&matmul(16), "wasm", 0, &[])).contains("between 1 and"));
-        assert!(err(TuneJob::new(&matmul(16), "webgpu", 8, &[])).contains("WebGPU"));
         assert!(err(TuneJob::new(&matmul(16), "tpu", 8, &[])).contains("unknown"));
         let broken = matmul(16).replace("T.grid(16, 16, 16)", "T.grid(16, 16");
         assert!(err(TuneJob::new(&broken, "wasm", 8, &[])).contains("errors"));
+    }
+
+    #[test]
+    fn a_webgpu_tuning_checks_candidates_against_the_original() {
+        let job = TuneJob::new(&matmul(16), "webgpu", 8, &[]).unwrap();
+        assert_eq!(job.target_choice(), "webgpu");
+        assert!(job.key().ends_with(".webgpu"), "{}", job.key());
+        // A small workload: the expected outputs come from the interpreter.
+        let check = GpuCheck::new(job.workload()).unwrap();
+        let expected = check.expected.clone().unwrap();
+        check.compare(&expected).unwrap();
+        // A wrong output is caught.
+        let mut wrong = expected.clone();
+        let c = wrong.last_mut().unwrap();
+        let first = c.get_f64(&[0, 0]).unwrap();
+        c.set_flat_f64(0, first + 1.0).unwrap();
+        assert!(check.compare(&wrong).unwrap_err().contains("wrong result"));
+        // The inputs are the tuner's runner's (same seed, same values).
+        let func = job.workload().module.get_prim("main").unwrap();
+        let again = compiler_core::eval::random_inputs(func, INPUT_SEED, &HashMap::new()).unwrap();
+        assert_eq!(check.inputs, again);
     }
 
     #[test]
