@@ -998,6 +998,17 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
                 "--no-default-features",
                 "--lib",
                 "meta_schedule_names",
+            ]))?;
+            // compiler-core as that worker builds it: without the rarely
+            // used primitives.
+            ctx.run(ctx.cmd("cargo").args([
+                "test",
+                "-p",
+                "compiler-core",
+                "--features",
+                "lean",
+                "--lib",
+                "lean_tests",
             ]))
         }
         Step::Wasm32 => {

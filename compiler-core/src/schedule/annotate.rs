@@ -249,7 +249,7 @@ pub(super) const ANNOTATE_BUFFER_ACCESS: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let src = match args.value("gen_new_ranges")? {
             SchedValue::Source(s) | SchedValue::Str(s) => s,
             other => {
@@ -267,7 +267,7 @@ pub(super) const ANNOTATE_BUFFER_ACCESS: Primitive = Primitive {
         )?;
         args.record_as("gen_new_ranges", SchedValue::Source(printed))?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 
@@ -339,14 +339,14 @@ pub(super) const UNSAFE_HIDE_BUFFER_ACCESS: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.unsafe_hide_buffer_access_concrete(
             args.block("block")?,
             &args.string("buf_type")?,
             &args.ints("buf_index_array")?,
         )?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

@@ -37,7 +37,7 @@ pub(super) const TRANSFORM_BLOCK_LAYOUT: Primitive = Primitive {
     params: &[param("block", T::Block), param("index_map", T::Any).attr()],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let map_src = match args.value("index_map")? {
             SchedValue::Source(s) | SchedValue::Str(s) => s,
             other => {
@@ -50,7 +50,7 @@ pub(super) const TRANSFORM_BLOCK_LAYOUT: Primitive = Primitive {
         let map = sch.transform_block_layout_concrete(args.block("block")?, &map_src)?;
         args.record_as("index_map", SchedValue::Source(map.python()))?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 
@@ -128,10 +128,10 @@ pub(super) const REORDER_BLOCK_ITER_VAR: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.reorder_block_iter_var_concrete(args.block("block")?, &args.ints("new_order")?)?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

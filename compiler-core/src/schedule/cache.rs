@@ -1277,12 +1277,12 @@ pub(super) const CACHE_INPLACE: Primitive = Primitive {
     ],
     returns: Returns::List,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let block = args.block("block")?;
         let index = buffer_index_arg(sch, args, "read_buffer_index", block, BufferIndexType::Read)?;
         let copies = sch.cache_inplace_concrete(block, index, &args.string("storage_scope")?)?;
         Ok(SchedValue::rv_list(&copies))
-    },
+    }),
     menu: None,
 };
 

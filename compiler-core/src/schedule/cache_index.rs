@@ -58,14 +58,14 @@ pub(super) const CACHE_INDEX: Primitive = Primitive {
     ],
     returns: Returns::List,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let blocks = sch.cache_index_concrete(
             args.block("block")?,
             &args.string("storage_scope")?,
             args.int("cse_thresh")?,
         )?;
         Ok(SchedValue::rv_list(&blocks))
-    },
+    }),
     menu: None,
 };
 

@@ -17,6 +17,9 @@ pub struct ScheduleError {
     pub location: Option<StmtPath>,
 }
 
+/// [`ScheduleError::left_out`]'s message.
+const LEFT_OUT: &str = "this schedule primitive is not part of this build of Tessel (it is left out of the playground's first-load worker)";
+
 impl ScheduleError {
     pub fn new(primitive: &str, message: impl Into<String>) -> ScheduleError {
         ScheduleError {
@@ -26,6 +29,17 @@ impl ScheduleError {
             location: None,
         }
     }
+    /// A primitive this build leaves out (feature `lean`).
+    pub fn left_out(primitive: &str) -> ScheduleError {
+        ScheduleError::new(primitive, LEFT_OUT)
+    }
+
+    /// Whether this is [`ScheduleError::left_out`]: the primitive exists,
+    /// in a build with all of them.
+    pub fn is_left_out(&self) -> bool {
+        self.message == LEFT_OUT
+    }
+
     pub fn at(mut self, location: StmtPath) -> ScheduleError {
         self.location = Some(location);
         self

@@ -59,11 +59,11 @@ pub(super) const LOOP_PARTITION: Primitive = Primitive {
     ],
     returns: Returns::List,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let loops =
             sch.loop_partition_concrete(args.loop_rv("loop")?, &args.factors("factors")?)?;
         Ok(SchedValue::rv_list(&loops))
-    },
+    }),
     menu: None,
 };
 

@@ -36,7 +36,9 @@ pub(super) const MERGE: Primitive = Primitive {
     params: &[param("loops", T::Loops).var_positional()],
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| Ok(sch.merge_concrete(&args.loops("loops")?)?.into()),
+    apply: super::primitives::unless_lean(|sch, args| {
+        Ok(sch.merge_concrete(&args.loops("loops")?)?.into())
+    }),
     menu: None,
 };
 

@@ -38,10 +38,10 @@ pub(super) const PAD_EINSUM: Primitive = Primitive {
     params: &[param("block", T::Block), param("padding", T::Ints).attr()],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.pad_einsum_concrete(args.block("block")?, &args.ints("padding")?)?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

@@ -43,10 +43,10 @@ pub(super) const DECOMPOSE_PADDING: Primitive = Primitive {
     params: &[param("block", T::Block), param("loop", T::Loop)],
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let fill = sch.decompose_padding_concrete(args.block("block")?, args.loop_rv("loop")?)?;
         Ok(fill.into())
-    },
+    }),
     menu: None,
 };
 
@@ -57,10 +57,10 @@ pub(super) const CAN_DECOMPOSE_PADDING: Primitive = Primitive {
     params: &[param("block", T::Block), param("loop", T::Loop)],
     returns: Returns::One,
     traced: false,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let plan = sch.padding_plan(args.block("block")?, args.loop_rv("loop")?);
         Ok(SchedValue::Bool(plan.is_ok()))
-    },
+    }),
     menu: None,
 };
 

@@ -242,6 +242,21 @@ pub enum Returns {
 /// sampling decision ([`Args::set_decision`]).
 pub type ApplyFn = fn(&mut Schedule, &mut Args) -> Result<SchedValue>;
 
+/// `apply`, or with feature `lean` a function that refuses with
+/// [`ScheduleError::left_out`]: then nothing reaches the implementation and
+/// the linker drops it.
+pub(super) const fn unless_lean(apply: ApplyFn) -> ApplyFn {
+    if cfg!(feature = "lean") {
+        left_out
+    } else {
+        apply
+    }
+}
+
+fn left_out(_: &mut Schedule, args: &mut Args) -> Result<SchedValue> {
+    Err(ScheduleError::left_out(&args.method))
+}
+
 /// Everything about one schedule primitive but its implementation.
 pub struct Primitive {
     /// The Python method, as traces print it.
@@ -1061,5 +1076,47 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: 
             assert_eq!(by_kind(p.kind).map(|q| q.method), Some(p.method));
         }
         assert_eq!(by_method("get_sblock").map(|p| p.method), Some("get_block"));
+    }
+}
+
+#[cfg(all(test, feature = "lean"))]
+mod lean_tests {
+    use super::*;
+    use crate::tvmscript::builder::parse_script;
+
+    #[test]
+    fn a_lean_build_refuses_the_left_out_primitives_and_keeps_the_rest() {
+        let src = r#"
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    for i in range(8):
+        with T.block("B"):
+            vi = T.axis.spatial(8, i)
+            B[vi] = A[vi] + T.float32(1)
+"#;
+        let module = parse_script(src).unwrap().to_module();
+        let mut sch = Schedule::new(module).unwrap();
+        let b = sch.get_block("B", None).unwrap();
+        let loops = sch.get_loops(b).unwrap();
+        let err = sch
+            .call(
+                "loop_partition",
+                vec![
+                    SchedValue::Rv(loops[0].into()),
+                    SchedValue::List(vec![SchedValue::Int(4), SchedValue::None]),
+                ],
+                vec![],
+            )
+            .unwrap_err();
+        assert!(err.is_left_out(), "{err}");
+        assert_eq!(err.primitive, "loop_partition");
+        // The trace records nothing of the refused call; the others work.
+        assert!(sch
+            .trace()
+            .instructions
+            .iter()
+            .all(|i| i.name != "loop_partition"));
+        sch.split(loops[0], &[Factor::Infer, Factor::Const(4)], true)
+            .unwrap();
     }
 }

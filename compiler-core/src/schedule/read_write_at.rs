@@ -53,7 +53,7 @@ pub(super) const READ_AT: Primitive = Primitive {
     ],
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         Ok(sch
             .read_write_at_concrete(
                 true,
@@ -63,7 +63,7 @@ pub(super) const READ_AT: Primitive = Primitive {
                 &args.string("storage_scope")?,
             )?
             .into())
-    },
+    }),
     menu: None,
 };
 
@@ -79,7 +79,7 @@ pub(super) const WRITE_AT: Primitive = Primitive {
     ],
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         Ok(sch
             .read_write_at_concrete(
                 false,
@@ -89,7 +89,7 @@ pub(super) const WRITE_AT: Primitive = Primitive {
                 &args.string("storage_scope")?,
             )?
             .into())
-    },
+    }),
     menu: None,
 };
 

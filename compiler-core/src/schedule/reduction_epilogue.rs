@@ -47,13 +47,13 @@ pub(super) const FUSE_REDUCTION_EPILOGUE: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.fuse_reduction_epilogue_concrete(
             args.block("reduction_block")?,
             args.block("epilogue_block")?,
         )?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

@@ -72,12 +72,12 @@ pub(super) const REINDEX: Primitive = Primitive {
     ],
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let sel = BufferSel::from_value(args.value("buffer")?, None).map_err(|m| args.err(m))?;
         let (copy, kind, index) = sch.reindex_concrete(args.block("block")?, &sel)?;
         args.record_as("buffer", SchedValue::Source(index_and_kind(kind, index)))?;
         Ok(copy.into())
-    },
+    }),
     menu: None,
 };
 
@@ -442,7 +442,9 @@ pub(super) const REINDEX_CACHE_READ: Primitive = Primitive {
     params: reindex_cache_params!("read_buffer_index"),
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| apply_reindex_cache(sch, args, BufferIndexType::Read),
+    apply: super::primitives::unless_lean(|sch, args| {
+        apply_reindex_cache(sch, args, BufferIndexType::Read)
+    }),
     menu: None,
 };
 
@@ -453,7 +455,9 @@ pub(super) const REINDEX_CACHE_WRITE: Primitive = Primitive {
     params: reindex_cache_params!("write_buffer_index"),
     returns: Returns::One,
     traced: true,
-    apply: |sch, args| apply_reindex_cache(sch, args, BufferIndexType::Write),
+    apply: super::primitives::unless_lean(|sch, args| {
+        apply_reindex_cache(sch, args, BufferIndexType::Write)
+    }),
     menu: None,
 };
 

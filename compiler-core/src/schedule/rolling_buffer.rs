@@ -52,10 +52,10 @@ pub(super) const ROLLING_BUFFER: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.rolling_buffer_concrete(args.block("block")?, args.int("write_buffer_index")?)?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

@@ -675,7 +675,21 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
         let r = s.sch.call(name, positional, keywords);
         (r, s.sch.dialect, s.id)
     };
-    let out = result.map_err(|e| call_error(name, e))?;
+    let out = match result {
+        Ok(out) => out,
+        Err(e) => {
+            if e.is_left_out() {
+                // A host whose full build is elsewhere (the playground's
+                // first-load worker) learns here that the script needs it,
+                // as from `tvm.build`, and runs the script again there.
+                let _ = it.backend.build(
+                    &tessel_ir::IRModule::new(),
+                    &compiler_core::target::TargetSpec::new("llvm"),
+                );
+            }
+            return Err(call_error(name, e));
+        }
+    };
     from_sched(it, out, dialect, id)
 }
 
