@@ -1075,6 +1075,32 @@ const tests = [
     await page.selectOption('#backend', 'wasm');
   }],
 
+  ['a primitive left out of the first-load worker runs in the full one', async ({ page }) => {
+    // `reorder_block_iter_var` is not in the core worker (compiler-core's
+    // `lean`): the script moves to the full worker, and its step shows.
+    const script = [
+      'import tvm',
+      'from tvm.script import tir as T',
+      '',
+      '@tvm.script.ir_module',
+      'class MyModule:',
+      '    @T.prim_func',
+      '    def main(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):',
+      '        for i, j in T.grid(4, 8):',
+      '            with T.block("B"):',
+      '                vi, vj = T.axis.remap("SS", [i, j])',
+      '                B[vi, vj] = A[vi, vj] * T.float32(2)',
+      '',
+      '# --- schedule ---',
+      'sch = tvm.tir.Schedule(MyModule)',
+      'sch.reorder_block_iter_var(sch.get_block("B"), [1, 0])',
+      '',
+    ].join('\n');
+    await page.evaluate((t) => window.TesselEditor.current.setDoc(t, true), script);
+    await page.waitForFunction(() => [...document.querySelectorAll('#trace-steps li')].some((li) => li.textContent.includes('reorder_block_iter_var')), null, { timeout: 60_000 });
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.axis.remap("SS", [j, i])'), 'the reordered block iterators');
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],
