@@ -83,10 +83,10 @@ fn env_usize(name: &str, default: usize) -> usize {
 /// repeat set so that one repeat lasts about 20 ms.
 fn time(runner: &mut Runner, module: &IRModule, what: &str) -> f64 {
     runner.number = 1;
-    let once = runner
-        .measure(module)
+    let first = runner.measure(module);
+    let once = first
         .mean_seconds()
-        .unwrap_or_else(|| panic!("{what}: {:?}", runner.measure(module)));
+        .unwrap_or_else(|| panic!("{what}: {first:?}"));
     runner.number = ((0.02 / once.max(1e-9)) as u64).clamp(1, 10_000);
     let result = runner.measure(module);
     result

@@ -24,6 +24,25 @@ use crate::workload::Workload;
 /// interpreter (a few seconds of interpretation at most).
 pub const REFERENCE_MAX_FLOPS: f64 = 1.0e8;
 
+/// The seed of the fixed random inputs every candidate runs on.
+pub const INPUT_SEED: u64 = 0x7e55e1;
+
+/// The numerical check's default relative and absolute tolerance.
+pub const TOLERANCE: f64 = 1e-3;
+
+/// Whether the arguments after a candidate's run match the original's.
+pub fn compare_outputs(
+    got: &[NDArray],
+    expected: &[NDArray],
+    rtol: f64,
+    atol: f64,
+) -> Result<(), String> {
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        allclose(g, e, rtol, atol).map_err(|m| format!("wrong result in argument {i}: {m}"))?;
+    }
+    Ok(())
+}
+
 /// What measuring one candidate gave.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MeasureResult {
@@ -75,7 +94,7 @@ impl<'a> Runner<'a> {
             .module
             .get_prim(&workload.func_name)
             .ok_or_else(|| TuneError::Workload("the module has no PrimFunc".into()))?;
-        let inputs = random_inputs(func, 0x7e55e1, &HashMap::new())
+        let inputs = random_inputs(func, INPUT_SEED, &HashMap::new())
             .map_err(|e| TuneError::Workload(format!("cannot make inputs: {}", e.message)))?;
         Ok(Runner {
             backend,
@@ -88,8 +107,8 @@ impl<'a> Runner<'a> {
             repeat: 1,
             step_budget: 1 << 36,
             time_limit_seconds: 10.0,
-            rtol: 1e-3,
-            atol: 1e-3,
+            rtol: TOLERANCE,
+            atol: TOLERANCE,
         })
     }
 
@@ -170,10 +189,6 @@ impl<'a> Runner<'a> {
         }
         let got = self.run_once(self.backend, module)?;
         let expected = self.expected.as_deref().unwrap_or_default();
-        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
-            allclose(g, e, self.rtol, self.atol)
-                .map_err(|m| format!("wrong result in argument {i}: {m}"))?;
-        }
-        Ok(())
+        compare_outputs(&got, expected, self.rtol, self.atol)
     }
 }

@@ -739,9 +739,6 @@ pub struct GpuCheck {
     pub expected: Option<Vec<compiler_core::eval::NDArray>>,
 }
 
-/// The seed of the runner's inputs (the same inputs as [`Runner`]'s).
-const INPUT_SEED: u64 = 0x7e55e1;
-
 impl GpuCheck {
     pub fn new(workload: &Workload) -> Result<GpuCheck, String> {
         use compiler_core::target::{ReferenceBackend, TargetSpec};
@@ -749,8 +746,12 @@ impl GpuCheck {
             .module
             .get_prim(&workload.func_name)
             .ok_or("the module has no PrimFunc")?;
-        let inputs = compiler_core::eval::random_inputs(func, INPUT_SEED, &HashMap::new())
-            .map_err(|e| format!("cannot make inputs: {}", e.message))?;
+        let inputs = compiler_core::eval::random_inputs(
+            func,
+            tessel_tune::runner::INPUT_SEED,
+            &HashMap::new(),
+        )
+        .map_err(|e| format!("cannot make inputs: {}", e.message))?;
         let expected = if workload.flops <= tessel_tune::runner::REFERENCE_MAX_FLOPS {
             let exe = ReferenceBackend::default()
                 .build(&workload.module, &TargetSpec::new("llvm"))
@@ -773,12 +774,9 @@ impl GpuCheck {
 
     /// Whether a candidate's arguments after a run match the expected ones.
     pub fn compare(&self, got: &[compiler_core::eval::NDArray]) -> Result<(), String> {
+        use tessel_tune::runner::{compare_outputs, TOLERANCE};
         let expected = self.expected.as_deref().unwrap_or_default();
-        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
-            compiler_core::ir::values::allclose(g, e, 1e-3, 1e-3)
-                .map_err(|m| format!("wrong result in argument {i}: {m}"))?;
-        }
-        Ok(())
+        compare_outputs(got, expected, TOLERANCE, TOLERANCE)
     }
 }
 
@@ -976,7 +974,12 @@ mod tests {
         assert!(check.compare(&wrong).unwrap_err().contains("wrong result"));
         // The inputs are the tuner's runner's (same seed, same values).
         let func = job.workload().module.get_prim("main").unwrap();
-        let again = compiler_core::eval::random_inputs(func, INPUT_SEED, &HashMap::new()).unwrap();
+        let again = compiler_core::eval::random_inputs(
+            func,
+            tessel_tune::runner::INPUT_SEED,
+            &HashMap::new(),
+        )
+        .unwrap();
         assert_eq!(check.inputs, again);
     }
 
