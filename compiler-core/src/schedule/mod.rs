@@ -56,6 +56,7 @@ pub mod error;
 pub mod inline;
 pub mod json;
 pub mod layout;
+mod layout_padding;
 pub mod loop_kind;
 pub mod loop_partition;
 pub mod loops;
@@ -124,6 +125,8 @@ enum RvTarget {
     RootLoop,
     /// `sample_compute_location`'s "inline it" location.
     InlineLoop,
+    /// A handle given up by `remove_rv`.
+    Removed,
 }
 
 /// The two compute locations that are not loops (TVM's decisions -1 and -2).
@@ -293,6 +296,32 @@ impl Schedule {
     }
 
     /// The value of a sampled integer.
+    /// TVM's `remove_rv`: forgets a handle, so that later uses of it fail.
+    /// Not recorded in the trace (as in TVM).
+    pub fn remove_rv(&mut self, rv: Rv) -> Result<()> {
+        let index = match rv {
+            Rv::Block(i) | Rv::Loop(i) | Rv::Expr(i) => i as usize,
+        };
+        match self.rvs.get_mut(index) {
+            Some(slot) if !matches!(slot, RvTarget::Removed) => {
+                *slot = RvTarget::Removed;
+                Ok(())
+            }
+            _ => Err(ScheduleError::new(
+                "remove_rv",
+                "the random variable is not defined in this schedule",
+            )),
+        }
+    }
+
+    /// Whether `remove_rv` gave the handle up.
+    pub fn is_removed(&self, rv: Rv) -> bool {
+        let index = match rv {
+            Rv::Block(i) | Rv::Loop(i) | Rv::Expr(i) => i as usize,
+        };
+        matches!(self.rvs.get(index), Some(RvTarget::Removed))
+    }
+
     pub fn get_value(&self, rv: ExprRV) -> Result<i64> {
         match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Expr(v)) => Ok(*v),

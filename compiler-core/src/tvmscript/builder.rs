@@ -193,6 +193,10 @@ pub struct ScriptAliases {
 /// A Python value visible to TVMScript from the enclosing script.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PyConst {
+    /// A typed TIR constant (`tvm.tirx.IntImm("int8", 0)`).
+    IntImm(i64, DataType),
+    /// A typed float constant (`tvm.tirx.FloatImm("float16", 0.5)`).
+    FloatImm(f64, DataType),
     Int(i64),
     Float(f64),
     Bool(bool),
@@ -402,6 +406,8 @@ impl Namespaces {
 
 fn const_value(c: &PyConst, span: Span) -> Value {
     match c {
+        PyConst::IntImm(v, dt) => Value::Expr(Expr::int(*v, *dt).with_span(span)),
+        PyConst::FloatImm(v, dt) => Value::Expr(Expr::float(*v, *dt).with_span(span)),
         PyConst::Int(i) => Value::PyInt(*i, span),
         PyConst::Float(f) => Value::PyFloat(*f, span),
         PyConst::Bool(b) => Value::PyBool(*b, span),

@@ -92,6 +92,14 @@ fn py_const(v: &Value, depth: u32) -> Option<PyConst> {
         Value::NpScalar(s) if !s.dtype.is_float() && !s.dtype.is_bool() => {
             PyConst::Int(s.num.as_i64())
         }
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Te(super::te::TeObj::Expr(e))) => match e.kind() {
+                tessel_ir::ExprKind::Int(v) => PyConst::IntImm(*v, e.dtype()),
+                tessel_ir::ExprKind::Float(v) => PyConst::FloatImm(*v, e.dtype()),
+                _ => return None,
+            },
+            _ => return None,
+        },
         Value::Tuple(items) if depth < 4 && items.len() <= 16 => PyConst::Tuple(
             items
                 .iter()
@@ -619,6 +627,11 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
                 return Err(PyErr::type_error("get() takes a random variable"));
             };
             let s = cell.borrow();
+            if s.sch.is_removed(*rv) {
+                return Err(PyErr::index_error(
+                    "Cannot find the corresponding RV in the schedule's symbol table",
+                ));
+            }
             return match rv {
                 Rv::Expr(i) => Ok(Value::Int(
                     s.sch
@@ -655,16 +668,41 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
             it.stdout(format!("{}\n", text.trim_end()));
             return Ok(Value::None);
         }
-        "remove_rv" => return Ok(Value::None),
+        "remove_rv" => {
+            let rv = match a.pos.first().and_then(|v| match v {
+                Value::Host(h) => match tvm_obj(h) {
+                    Some(Obj::Rv { rv, .. }) => Some(*rv),
+                    _ => None,
+                },
+                _ => None,
+            }) {
+                Some(rv) => rv,
+                None => return Err(PyErr::type_error("remove_rv() takes a random variable")),
+            };
+            cell.borrow_mut()
+                .sch
+                .remove_rv(rv)
+                .map_err(schedule_error)?;
+            return Ok(Value::None);
+        }
         _ => {}
     }
     let mut positional = Vec::with_capacity(a.pos.len());
-    for v in &a.pos {
-        positional.push(to_sched(it, v)?);
+    for (k, v) in a.pos.iter().enumerate() {
+        positional.push(match typed_pad_value(name, k == 3, v) {
+            Some(text) => SchedValue::Source(text),
+            None => to_sched(it, v)?,
+        });
     }
     let mut keywords = Vec::with_capacity(a.kw.len());
     for (k, v) in &a.kw {
-        keywords.push((k.to_string(), to_sched(it, v)?));
+        keywords.push((
+            k.to_string(),
+            match typed_pad_value(name, &**k == "pad_value", v) {
+                Some(text) => SchedValue::Source(text),
+                None => to_sched(it, v)?,
+            },
+        ));
     }
     it.charge_steps(100)?;
     let (result, dialect, id) = {
@@ -691,6 +729,24 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
         }
     };
     from_sched(it, out, dialect, id)
+}
+
+/// `transform_layout`'s `pad_value` given as a typed constant
+/// (`tvm.tirx.IntImm("int8", 0)`) keeps its type, which TVM checks against
+/// the buffer's: passed as its TVMScript text (`T.int8(0)`).
+fn typed_pad_value(method: &str, is_pad_value: bool, v: &Value) -> Option<String> {
+    if method != "transform_layout" || !is_pad_value {
+        return None;
+    }
+    let Value::Host(o) = v else { return None };
+    match tvm_obj(o) {
+        Some(Obj::Te(super::te::TeObj::Expr(e))) => match e.kind() {
+            tessel_ir::ExprKind::Int(i) => Some(format!("T.{}({i})", e.dtype())),
+            tessel_ir::ExprKind::Float(f) => Some(format!("T.{}({f:?})", e.dtype())),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// TVM's `same_as`: whether two values hold the same IR object, not merely
