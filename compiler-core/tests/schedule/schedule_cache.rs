@@ -1150,6 +1150,13 @@ def main(A: T.Buffer((10,), "float32"), C: T.Buffer((10,), "float32"), D: T.Buff
         let before = (*sch.module().get_prim("main").expect("main")).clone();
         run_python(&mut sch, call).unwrap_or_else(|d| panic!("`{call}`: {}", d.message));
         let after = (*sch.module().get_prim("main").expect("main")).clone();
+        // The trace (with its pad_value) survives JSON and replays to the same function.
+        let json = sch.trace().to_json_string();
+        assert!(json.contains("lambda"), "{json}");
+        let back = compiler_core::schedule::Trace::from_json_str(&json).expect("reads back");
+        let mut again = schedule_of(src);
+        again.replay(&back, false).expect("replays");
+        assert_eq!(print(&again), print(&sch));
         assert!(
             !has_errors(&verify_prim_func(&after, "main")),
             "{}",
