@@ -94,6 +94,10 @@ impl BufferSel {
                     _ => Err(format!("cannot read the buffer argument {text}")),
                 }
             }
+            // A JSON trace keeps the recorded tuple as a string.
+            (V::Str(text), None) if text.starts_with('(') => {
+                BufferSel::from_value(V::Source(text), None)
+            }
             (V::Str(name), None) => Ok(BufferSel::Name(name)),
             (V::Int(i), Some(V::Str(t))) => Ok(BufferSel::Index(kind(&t)?, i)),
             (V::Int(_), None) => {
