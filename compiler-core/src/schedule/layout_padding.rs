@@ -658,7 +658,7 @@ struct Splice<'a> {
 
 enum Anchor {
     Loop(VarId),
-    Block(BlockRealize),
+    Block(Box<BlockRealize>),
 }
 
 impl Mutator for Splice<'_> {
@@ -749,7 +749,7 @@ pub(super) fn write_padding(
     };
     let anchor = match (last.loopnest.first(), &last.realize) {
         (Some(l), _) => Anchor::Loop(l.loop_var.id()),
-        (None, Some(r)) => Anchor::Block(r.clone()),
+        (None, Some(r)) => Anchor::Block(Box::new(r.clone())),
         (None, None) => {
             return Err(ScheduleError::new(
                 P,
