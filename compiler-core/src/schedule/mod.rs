@@ -194,6 +194,10 @@ impl Schedule {
     pub fn func_name(&self) -> &str {
         &self.func_name
     }
+    /// How many handles (blocks, loops, sampled values) the schedule has made.
+    pub fn rv_count(&self) -> usize {
+        self.rvs.len()
+    }
 
     /// Chooses the function later primitives work on.
     pub fn work_on(&mut self, func_name: &str) -> Result<()> {
