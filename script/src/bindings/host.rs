@@ -63,6 +63,8 @@ pub struct SchedObj {
     /// many handles it had made by then: their older handles are valid here
     /// too (TVM's `copy` copies the symbol table), their later ones are not.
     pub lineage: Vec<(u64, usize)>,
+    /// Handles given up with `remove_rv`, by the schedule that made them.
+    pub removed: Vec<(u64, Rv)>,
 }
 
 impl SchedObj {
@@ -74,11 +76,15 @@ impl SchedObj {
             ir_dialect,
             id,
             lineage: Vec::new(),
+            removed: Vec::new(),
         }
     }
 
     /// Whether a handle made by schedule `maker` is one of this schedule's.
     pub fn knows(&self, maker: u64, rv: Rv) -> bool {
+        if self.removed.contains(&(maker, rv)) {
+            return false;
+        }
         maker == self.id
             || self
                 .lineage

@@ -179,7 +179,9 @@ fn unknown_rv(rv: Rv, dialect: TraceDialect) -> Box<PyErr> {
         (Rv::Block(_), TraceDialect::Tir) => "BlockRV: tir.BlockRV",
         (Rv::Loop(_), TraceDialect::STir) => "LoopRV: s_tir.LoopRV",
         (Rv::Loop(_), TraceDialect::Tir) => "LoopRV: tir.LoopRV",
-        (Rv::Expr(_), _) => "ExprRV",
+        (Rv::Expr(_), _) => {
+            return PyErr::index_error(format!("Cannot find corresponding ExprRV: {}", rv.name()))
+        }
     };
     PyErr::index_error(format!("Cannot find corresponding {class}"))
 }
@@ -201,6 +203,25 @@ pub fn check_handles(it: &mut Interp, s: &SchedObj, v: &Value) -> Res<()> {
             _ => Ok(()),
         },
     }
+}
+
+/// `sch.remove_rv(handle)`: later uses of the handle (in this schedule and
+/// its later copies) are refused; the trace does not record it.
+pub fn remove_rv(s: &mut SchedObj, v: &Value) -> Res<Value> {
+    let Some(Obj::Rv { rv, sched, .. }) = obj_of(v) else {
+        return Err(PyErr::type_error(format!(
+            "In \"Schedule.remove_rv\", \"rand_var\" has wrong type. Expected \"Union[Expr, SBlockRV, LoopRV]\", but gets: \"{}\"",
+            v.type_name()
+        )));
+    };
+    if !s.knows(*sched, *rv) {
+        let class = super::tvm::repr(obj_of(v).expect("a handle"));
+        return Err(PyErr::index_error(format!(
+            "Cannot find the object in the symbol table: {class}"
+        )));
+    }
+    s.removed.push((*sched, *rv));
+    Ok(Value::None)
 }
 
 /// The sref of `node`, found at `path` in the schedule's current function.

@@ -667,21 +667,28 @@ fn from_sched(it: &mut Interp, v: SchedValue, dialect: TraceDialect, sched: u64)
     })
 }
 
-fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> {
+fn schedule_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args) -> Res<Value> {
     let Obj::Schedule(cell) = o else {
         return Err(PyErr::type_error("not a schedule"));
     };
     match name {
         "copy" => {
-            let (sch, original, ir_dialect, mut lineage) = {
+            let (sch, original, ir_dialect, lineage, removed) = {
                 let s = cell.borrow();
                 let mut lineage = s.lineage.clone();
                 lineage.push((s.id, s.sch.rv_count()));
-                (s.sch.clone(), s.original.clone(), s.ir_dialect, lineage)
+                (
+                    s.sch.clone(),
+                    s.original.clone(),
+                    s.ir_dialect,
+                    lineage,
+                    s.removed.clone(),
+                )
             };
             it.next_id += 1;
             let mut copy = SchedObj::new(sch, original, ir_dialect, it.next_id);
-            std::mem::swap(&mut copy.lineage, &mut lineage);
+            copy.lineage = lineage;
+            copy.removed = removed;
             return Ok(host(Obj::Schedule(RefCell::new(copy))));
         }
         "get" => {
@@ -735,7 +742,12 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
             it.stdout(format!("{}\n", text.trim_end()));
             return Ok(Value::None);
         }
-        "remove_rv" => return Ok(Value::None),
+        "remove_rv" => {
+            let v = a.req(0, "rand_var", "remove_rv")?;
+            a.done("remove_rv", 1)?;
+            let mut s = cell.borrow_mut();
+            return super::schedule_state::remove_rv(&mut s, &v);
+        }
         "get_sref" => {
             a.done("get_sref", 1)?;
             let v = a.pos.first().cloned().ok_or_else(|| {

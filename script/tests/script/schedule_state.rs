@@ -154,3 +154,39 @@ fn a_dict_is_an_annotation_value() {
     assert_eq!(e.kind, "TypeError");
     assert!(e.message.contains("inside a dict"), "{}", e.message);
 }
+
+#[test]
+fn a_removed_handle_is_refused_here_and_in_later_copies() {
+    let out = ok("sch = tvm.s_tir.Schedule(scale)\n\
+         b = sch.get_sblock(\"B\")\n\
+         i, j = sch.get_loops(b)\n\
+         v = sch.sample_categorical([1, 2], [0.5, 0.5])\n\
+         sch.remove_rv(b)\n\
+         sch.remove_rv(i)\n\
+         sch.remove_rv(v)\n\
+         for f in [lambda: sch.get(b), lambda: sch.get(i), lambda: sch.get(v), lambda: sch.get_sref(b), lambda: sch.split(i, [2, 32]), lambda: sch.remove_rv(b), lambda: sch.remove_rv(3)]:\n\
+         \x20   try:\n\
+         \x20       print(f())\n\
+         \x20   except Exception as e:\n\
+         \x20       print(type(e).__name__, str(e).splitlines()[0][:34])\n\
+         print(\"remove_rv\" in str(sch.trace))\n\
+         c = sch.copy()\n\
+         try:\n\
+         \x20   c.get(b)\n\
+         except IndexError as e:\n\
+         \x20   print(\"IndexError\", e)\n\
+         print(c.get(j).loop_var)\n");
+    assert_eq!(
+        out,
+        "IndexError Cannot find corresponding SBlockRV\n\
+         IndexError Cannot find corresponding LoopRV: \n\
+         IndexError Cannot find corresponding ExprRV: \n\
+         IndexError Cannot find corresponding SBlockRV\n\
+         IndexError Cannot find corresponding LoopRV: \n\
+         IndexError Cannot find the object in the symb\n\
+         TypeError In \"Schedule.remove_rv\", \"rand_var\n\
+         False\n\
+         IndexError Cannot find corresponding SBlockRV: s_tir.SBlockRV\n\
+         j\n"
+    );
+}
