@@ -187,3 +187,31 @@ def main(a: T.handle, b: T.handle):
         typed.message
     );
 }
+
+/// `T.call_extern(..., dtype="")` is an external call made for its effect:
+/// its dtype is void, printed as TVM 0.27 prints it (`"void"` first), and
+/// the printing reads back to the same function.
+#[test]
+fn call_extern_with_empty_dtype_is_void() {
+    let src = r#"from tvm.script import tir as T
+@T.prim_func
+def main(data_io: T.Buffer((64,), "int32")):
+    for i0 in range(1):
+        with T.block("ext_call"):
+            T.reads(data_io[0:64])
+            T.writes(data_io[0:64])
+            T.evaluate(T.call_extern("call_impl", data_io.data, dtype=""))
+"#;
+    let parsed = parse_script(src).expect("parses");
+    let printed = format(&parsed);
+    assert!(
+        printed.contains("T.call_extern(\"void\", \"call_impl\", data_io.data)"),
+        "{printed}"
+    );
+    let reparsed = parse_script(&printed).expect("the printing parses");
+    assert_eq!(format(&reparsed), printed);
+    assert_eq!(
+        structural_equal(&parsed.to_module(), &reparsed.to_module()),
+        Ok(())
+    );
+}

@@ -1882,6 +1882,12 @@ pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Val
         ("tvm.s_tir.schedule.TensorIntrin", "get") => {
             Some(builtin("tvm.s_tir.TensorIntrin.get", intrin_get))
         }
+        // The debug checks a schedule may run (an IntFlag in TVM); Tessel
+        // takes the mask and always checks what its primitives check.
+        ("tvm.s_tir.schedule.state.ScheduleDebugMask", "VERIFY_SREF_TREE") => Some(Value::Int(1)),
+        ("tvm.s_tir.schedule.state.ScheduleDebugMask", "VERIFY_CACHED_FLAGS") => {
+            Some(Value::Int(2))
+        }
         _ => None,
     })
 }
@@ -2301,10 +2307,31 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
+    let s_tir_schedule_state = module_with_note(
+        "tvm.s_tir.schedule.state",
+        vec![
+            (
+                "ScheduleDebugMask",
+                Value::Class(
+                    it.types
+                        .host_class("tvm.s_tir.schedule.state.ScheduleDebugMask"),
+                ),
+            ),
+            (
+                "ScheduleState",
+                Value::Class(
+                    it.types
+                        .host_class("tvm.s_tir.schedule.state.ScheduleState"),
+                ),
+            ),
+        ],
+        None,
+    );
     let s_tir_schedule = module_with_note(
         "tvm.s_tir.schedule",
         vec![
             ("schedule", s_tir_schedule_schedule.clone()),
+            ("state", s_tir_schedule_state.clone()),
             ("testing", schedule_testing.clone()),
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
@@ -2494,6 +2521,7 @@ pub fn install(it: &mut Interp) {
         ("tvm.s_tir.schedule", s_tir_schedule),
         ("tvm.s_tir.schedule.testing", schedule_testing),
         ("tvm.s_tir.schedule.schedule", s_tir_schedule_schedule),
+        ("tvm.s_tir.schedule.state", s_tir_schedule_state),
         ("tvm.s_tir.tensor_intrin", tensor_intrin),
         ("tvm_ffi", tvm_ffi),
         ("tvm.tirx", tirx),

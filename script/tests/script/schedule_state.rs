@@ -190,3 +190,16 @@ fn a_removed_handle_is_refused_here_and_in_later_copies() {
          j\n"
     );
 }
+
+#[test]
+fn schedule_debug_masks_are_their_flag_values() {
+    let out = ok("from tvm.s_tir.schedule.state import ScheduleDebugMask\n\
+         m = tvm.s_tir.schedule.state.ScheduleDebugMask.VERIFY_SREF_TREE\n\
+         print(int(m), int(ScheduleDebugMask.VERIFY_CACHED_FLAGS), int(m | ScheduleDebugMask.VERIFY_CACHED_FLAGS))\n\
+         sch = tvm.s_tir.Schedule(scale, debug_mask=m)\n\
+         print(sch.get(sch.get_sblock(\"B\")).name_hint)\n");
+    assert_eq!(out, "1 2 3\nB\n");
+    let r = run("tvm.s_tir.schedule.state.ScheduleDebugMask.VERIFY_ALL\n");
+    let e = r.error.expect("no such flag");
+    assert_eq!(e.kind, "AttributeError");
+}

@@ -233,7 +233,11 @@ impl<'a> FuncBuilder<'a> {
                     let mut dtype = None;
                     for (k, v) in &kwargs {
                         if *k == "dtype" {
-                            dtype = Some(self.dtype_arg(v)?);
+                            // `dtype=""`: a call made for its effect (TVM's void).
+                            dtype = Some(match &v.kind {
+                                ast::ExprKind::Str(s) if s.is_empty() => DataType::void(),
+                                _ => self.dtype_arg(v)?,
+                            });
                         }
                     }
                     let mut rest = vals.into_iter();
