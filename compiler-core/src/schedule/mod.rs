@@ -120,6 +120,9 @@ enum RvTarget {
     Loop(Option<VarId>),
     /// A sampled integer.
     Expr(i64),
+    /// A tile factor left for `split` to infer (`sample_perfect_tile` of a
+    /// loop of symbolic extent; Python sees `None`).
+    AbsentExpr,
     /// `sample_compute_location`'s "stay at the root" location.
     RootLoop,
     /// `sample_compute_location`'s "inline it" location.
@@ -296,10 +299,27 @@ impl Schedule {
         ExprRV(self.push_rv(RvTarget::Expr(value)))
     }
 
+    /// A sampled tile factor that has no value: `split` infers it.
+    pub(crate) fn new_absent_expr_rv(&mut self) -> ExprRV {
+        ExprRV(self.push_rv(RvTarget::AbsentExpr))
+    }
+
+    /// Whether a sampled value is a factor left to infer (Python's `None`).
+    pub fn is_absent(&self, rv: ExprRV) -> bool {
+        matches!(self.rvs.get(rv.0 as usize), Some(RvTarget::AbsentExpr))
+    }
+
     /// The value of a sampled integer.
     pub fn get_value(&self, rv: ExprRV) -> Result<i64> {
         match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Expr(v)) => Ok(*v),
+            Some(RvTarget::AbsentExpr) => Err(ScheduleError::new(
+                "get",
+                format!(
+                    "v{} is a tile factor left to infer (None); it has no value",
+                    rv.0
+                ),
+            )),
             _ => Err(ScheduleError::new(
                 "get",
                 format!("v{} is not a sampled value of this schedule", rv.0),

@@ -499,6 +499,11 @@ struct FuncBuilder<'a> {
     loop_ranges: HashMap<VarId, Range>,
     frames: Vec<BlockFrame>,
     uses_blocks: bool,
+    /// For each block written directly in the function body (outside any
+    /// block): whether its reads and its writes were inferred rather than
+    /// given. An explicit root block keeps none inferred (TVM's script
+    /// completion leaves the root's access regions as written).
+    top_block_inferred: Vec<(bool, bool)>,
     /// `@T.prim_func(private=True)`: no `global_symbol`.
     private: bool,
 }
@@ -523,6 +528,7 @@ impl<'a> FuncBuilder<'a> {
             loop_ranges: HashMap::new(),
             frames: Vec::new(),
             uses_blocks: false,
+            top_block_inferred: Vec::new(),
             private: false,
         }
     }
