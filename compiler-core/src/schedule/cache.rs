@@ -1012,7 +1012,19 @@ impl Retarget {
             })
             .collect()
     }
+    /// A load of `from`, or `from`'s data pointer in an opaque call
+    /// (`T.tvm_access_ptr(..., A.data, ...)`), moved to `to` (TVM's
+    /// rewriters replace the data variable too).
     fn load(&self, e: &Expr) -> Option<Expr> {
+        if let ExprKind::Var(v) = e.kind() {
+            if *v == self.from.data {
+                return Some(Expr::new(
+                    ExprKind::Var(self.to.data.clone()),
+                    e.dtype(),
+                    e.span(),
+                ));
+            }
+        }
         if let ExprKind::Load { buffer, indices } = e.kind() {
             if *buffer == self.from {
                 return Some(Expr::new(
@@ -1855,5 +1867,61 @@ def main(A: T.Buffer((16,), "float32"), D: T.Buffer((16,), "float32")):
         );
         assert_eq!(sch.trace().instructions.len(), before);
         assert!(crate::analysis::structural_equal::structural_equal(sch.module(), &module).is_ok());
+    }
+    /// An opaque call naming the cached buffer's data pointer (a
+    /// tensor-core load through `T.tvm_access_ptr`) reads and writes the
+    /// cache after `cache_read` and `cache_write`, as in TVM 0.27.
+    #[test]
+    fn cache_read_and_write_retarget_data_pointers_in_opaque_calls() {
+        let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(a: T.handle, b: T.handle):
+    A = T.match_buffer(a, (32, 16), "float16")
+    F = T.match_buffer(b, (32, 16), "float16", scope="wmma.matrix_a", offset_factor=1)
+    for i in range(2):
+        with T.block("load"):
+            vi = T.axis.spatial(2, i)
+            T.reads(A[vi * 16 : vi * 16 + 16, 0:16])
+            T.writes(F[vi * 16 : vi * 16 + 16, 0:16])
+            T.evaluate(T.tvm_load_matrix_sync(F.data, 16, 16, 16, vi, T.tvm_access_ptr(T.type_annotation(dtype="float16"), A.data, vi * 256, 256, 1, dtype="handle"), 16, "row_major", dtype="handle"))
+"#;
+        // TVM 0.27's result of the same two calls, in the course dialect.
+        let expected = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((32, 16), "float16"), F: T.Buffer((32, 16), "float16", scope="wmma.matrix_a", offset_factor=1)):
+    A_shared = T.alloc_buffer((32, 16), "float16", scope="shared")
+    F_shared = T.alloc_buffer((32, 16), "float16", elem_offset=F.elem_offset, scope="shared")
+    for ax0, ax1 in T.grid(32, 16):
+        with T.block("A_shared"):
+            v0, v1 = T.axis.remap("SS", [ax0, ax1])
+            T.reads(A[v0, v1])
+            T.writes(A_shared[v0, v1])
+            A_shared[v0, v1] = A[v0, v1]
+    for i in range(2):
+        with T.block("load"):
+            vi = T.axis.spatial(2, i)
+            T.reads(A_shared[vi * 16:vi * 16 + 16, 0:16])
+            T.writes(F_shared[vi * 16:vi * 16 + 16, 0:16])
+            T.tvm_load_matrix_sync(F_shared.data, 16, 16, 16, vi, T.tvm_access_ptr(T.type_annotation("float16"), A_shared.data, vi * 256, 256, 1), 16, "row_major")
+    for ax0, ax1 in T.grid(32, 16):
+        with T.block("F_shared"):
+            v0, v1 = T.axis.remap("SS", [ax0, ax1])
+            T.reads(F_shared[v0, v1])
+            T.writes(F[v0, v1])
+            F[v0, v1] = F_shared[v0, v1]
+"#;
+        let module = parse_script(src).expect("parses").to_module();
+        let mut sch = Schedule::new(module).expect("schedule");
+        let b = sch.get_block("load", None).unwrap();
+        sch.cache_read(b, 0, "shared", &[]).expect("cache_read");
+        sch.cache_write(b, 0, "shared", &[]).expect("cache_write");
+        let want = parse_script(expected).expect("parses").to_module();
+        let got = sch.module();
+        assert_eq!(
+            crate::analysis::structural_equal::structural_equal(got, &want),
+            Ok(())
+        );
     }
 }

@@ -200,6 +200,10 @@ impl Schedule {
     pub fn func_name(&self) -> &str {
         &self.func_name
     }
+    /// How many handles (blocks, loops, sampled values) the schedule has made.
+    pub fn rv_count(&self) -> usize {
+        self.rvs.len()
+    }
 
     /// Chooses the function later primitives work on.
     pub fn work_on(&mut self, func_name: &str) -> Result<()> {
@@ -308,7 +312,6 @@ impl Schedule {
         matches!(self.rvs.get(rv.0 as usize), Some(RvTarget::AbsentExpr))
     }
 
-    /// The value of a sampled integer.
     /// TVM's `remove_rv`: forgets a handle, so that later uses of it fail.
     /// Not recorded in the trace (as in TVM).
     pub fn remove_rv(&mut self, rv: Rv) -> Result<()> {
@@ -335,6 +338,7 @@ impl Schedule {
         matches!(self.rvs.get(index), Some(RvTarget::Removed))
     }
 
+    /// The value of a sampled integer.
     pub fn get_value(&self, rv: ExprRV) -> Result<i64> {
         match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Expr(v)) => Ok(*v),

@@ -125,7 +125,7 @@ impl Instruction {
     }
 
     /// Whether the decision is written as a list even with one value.
-    fn decision_is_list(&self) -> bool {
+    pub fn decision_is_list(&self) -> bool {
         self.primitive().is_some_and(|p| p.decision_is_list())
     }
 

@@ -126,3 +126,92 @@ def main(A: T.Buffer((16,), "float16")):
     ));
     assert!(twice.is_err());
 }
+
+/// Tensor-core fragment calls (`T.tvm_fill_fragment`, `T.tvm_load_matrix_sync`,
+/// …) are opaque handle-typed calls: they print as TVM 0.27 prints them
+/// (no `dtype=`), read back to the same function, and a wrong arity or
+/// result dtype is refused.
+#[test]
+fn tensor_core_fragment_calls() {
+    let program = |fill: &str| {
+        format!(
+            r#"from tvm.script import tir as T
+@T.prim_func
+def main(a: T.handle, b: T.handle):
+    A = T.match_buffer(a, (16, 16), "float16", offset_factor=1)
+    B = T.match_buffer(b, (16, 16), "float16", scope="wmma.matrix_a", offset_factor=1)
+    for i, j in T.grid(1, 1):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T.reads(A[0:16, 0:16])
+            T.writes(B[0:16, 0:16])
+            T.evaluate({fill})
+            T.evaluate(T.tvm_load_matrix_sync(B.data, 16, 16, 16, vi // 16, T.tvm_access_ptr(T.type_annotation(dtype="float16"), A.data, vi * 16, 256, 1, dtype="handle"), 16, "row_major", dtype="handle"))
+"#
+        )
+    };
+    let parsed = parse_script(&program(
+        "T.tvm_fill_fragment(B.data, 16, 16, 16, 0, vi * 16 + vj, dtype=\"handle\")",
+    ))
+    .expect("parses");
+    let printed = format(&parsed);
+    // TVM 0.27's printing of the same two calls.
+    assert!(
+        printed.contains("T.tvm_fill_fragment(B.data, 16, 16, 16, 0, vi * 16 + vj)\n"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("T.tvm_load_matrix_sync(B.data, 16, 16, 16, vi // 16, T.tvm_access_ptr(T.type_annotation(\"float16\"), A.data, vi * 16, 256, 1), 16, \"row_major\")"),
+        "{printed}"
+    );
+    let reparsed = parse_script(&printed).expect("the printing parses");
+    assert_eq!(format(&reparsed), printed);
+    assert_eq!(
+        structural_equal(&parsed.to_module(), &reparsed.to_module()),
+        Ok(())
+    );
+    let short = parse_script(&program("T.tvm_fill_fragment(B.data, 16, 16, 16, 0)"))
+        .expect_err("five arguments are too few");
+    assert!(
+        short.message.contains("takes 6 argument(s), got 5"),
+        "{}",
+        short.message
+    );
+    let typed = parse_script(&program(
+        "T.tvm_fill_fragment(B.data, 16, 16, 16, 0, 0, dtype=\"float32\")",
+    ))
+    .expect_err("the call returns a handle");
+    assert!(
+        typed.message.contains("returns a handle"),
+        "{}",
+        typed.message
+    );
+}
+
+/// `T.call_extern(..., dtype="")` is an external call made for its effect:
+/// its dtype is void, printed as TVM 0.27 prints it (`"void"` first), and
+/// the printing reads back to the same function.
+#[test]
+fn call_extern_with_empty_dtype_is_void() {
+    let src = r#"from tvm.script import tir as T
+@T.prim_func
+def main(data_io: T.Buffer((64,), "int32")):
+    for i0 in range(1):
+        with T.block("ext_call"):
+            T.reads(data_io[0:64])
+            T.writes(data_io[0:64])
+            T.evaluate(T.call_extern("call_impl", data_io.data, dtype=""))
+"#;
+    let parsed = parse_script(src).expect("parses");
+    let printed = format(&parsed);
+    assert!(
+        printed.contains("T.call_extern(\"void\", \"call_impl\", data_io.data)"),
+        "{printed}"
+    );
+    let reparsed = parse_script(&printed).expect("the printing parses");
+    assert_eq!(format(&reparsed), printed);
+    assert_eq!(
+        structural_equal(&parsed.to_module(), &reparsed.to_module()),
+        Ok(())
+    );
+}

@@ -45,6 +45,11 @@ impl DataType {
     pub const fn handle() -> Self {
         Self::new(ScalarKind::Handle, 64)
     }
+    /// No value (`"void"`, TVM's zero-bit handle): the result type of an
+    /// external call made for its effect (`T.call_extern(..., dtype="")`).
+    pub const fn void() -> Self {
+        Self::new(ScalarKind::Handle, 0)
+    }
     pub const fn i32() -> Self {
         Self::int(32)
     }
@@ -117,6 +122,7 @@ impl DataType {
         let scalar = match base {
             "bool" => DataType::bool(),
             "handle" => DataType::handle(),
+            "void" => DataType::void(),
             _ => {
                 let (kind, digits) = if let Some(d) = base.strip_prefix("uint") {
                     (ScalarKind::UInt, d)
@@ -146,6 +152,7 @@ impl fmt::Display for DataType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             ScalarKind::Bool => write!(f, "bool")?,
+            ScalarKind::Handle if self.bits == 0 => write!(f, "void")?,
             ScalarKind::Handle => write!(f, "handle")?,
             ScalarKind::Int => write!(f, "int{}", self.bits)?,
             ScalarKind::UInt => write!(f, "uint{}", self.bits)?,
@@ -173,6 +180,7 @@ mod tests {
             "float32",
             "float64",
             "handle",
+            "void",
             "float32x4",
             "int32x8",
         ] {

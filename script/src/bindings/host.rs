@@ -14,6 +14,7 @@ use crate::python::host_object::{DefinitionKind, HostLibrary, HostObject};
 use crate::python::interp::Interp;
 use crate::python::value::*;
 use crate::Executable;
+use compiler_core::schedule::trace::Instruction;
 use compiler_core::schedule::{Rv, Schedule, TraceDialect};
 use tessel_ir::printer::Dialect;
 use tessel_ir::{IRModule, PrimFunc};
@@ -58,6 +59,38 @@ pub struct SchedObj {
     /// The dialect `sch.mod` prints in.
     pub ir_dialect: Dialect,
     pub id: u64,
+    /// The schedules this one was copied from, nearest last, each with how
+    /// many handles it had made by then: their older handles are valid here
+    /// too (TVM's `copy` copies the symbol table), their later ones are not.
+    pub lineage: Vec<(u64, usize)>,
+    /// Handles given up with `remove_rv`, by the schedule that made them.
+    pub removed: Vec<(u64, Rv)>,
+}
+
+impl SchedObj {
+    /// A schedule object with no copy history.
+    pub fn new(sch: Schedule, original: IRModule, ir_dialect: Dialect, id: u64) -> SchedObj {
+        SchedObj {
+            sch,
+            original,
+            ir_dialect,
+            id,
+            lineage: Vec::new(),
+            removed: Vec::new(),
+        }
+    }
+
+    /// Whether a handle made by schedule `maker` is one of this schedule's.
+    pub fn knows(&self, maker: u64, rv: Rv) -> bool {
+        if self.removed.contains(&(maker, rv)) {
+            return false;
+        }
+        maker == self.id
+            || self
+                .lineage
+                .iter()
+                .any(|&(id, made)| id == maker && (rv.index() as usize) < made)
+    }
 }
 
 /// A built runtime module.
@@ -92,15 +125,33 @@ pub enum Obj {
         dialect: TraceDialect,
         sched: u64,
     },
+    /// A schedule's trace: its printed form, and its instructions with
+    /// the schedule that made them (`trace.insts`, `trace.decisions`).
     Trace {
         text: String,
+        owner: u64,
+        insts: Rc<Vec<Instruction>>,
     },
+    /// One instruction of a trace (`trace.insts[i]`): equal across `.trace`
+    /// reads of the same schedule, as TVM's are the same object.
+    Instruction {
+        owner: u64,
+        index: usize,
+        inst: Instruction,
+    },
+    /// `sch.get_sref(...)`: a block or loop's place in a schedule's state
+    /// (see [`super::schedule_state`]).
+    SRef(super::schedule_state::SRef),
+    /// `sch.state`: the schedule (a `Schedule` value) it belongs to.
+    State(Value),
     /// A printed IR fragment (`sch.get(block)`) and the node it prints,
     /// which `same_as` compares.
     IRText {
         text: String,
         class: &'static str,
         node: Option<tessel_ir::Stmt>,
+        /// How the node's parts print.
+        dialect: Dialect,
     },
     Tensor {
         data: Rc<ArrayObj>,
@@ -164,6 +215,9 @@ impl HostObject for Obj {
                 (Rv::Expr(_), _) => "tvm.ir.expr.Var",
             },
             Obj::Trace { .. } => "tvm.s_tir.schedule.trace.Trace",
+            Obj::Instruction { .. } => "tvm.s_tir.schedule.instruction.Instruction",
+            Obj::SRef(_) => "tvm.s_tir.sblock_scope.StmtSRef",
+            Obj::State(_) => "tvm.s_tir.schedule.state.ScheduleState",
             Obj::IRText { class, .. } => class,
             Obj::Tensor { .. } => "tvm.runtime._tensor.Tensor",
             Obj::Device(_) => "tvm_ffi.core.Device",
@@ -199,6 +253,10 @@ impl HostObject for Obj {
             Obj::IRText {
                 node: Some(node), ..
             } => Some(("IRNode", node.node_id().to_string())),
+            Obj::SRef(r) => Some(("StmtSRef", format!("{}:{}", r.sched, r.node.node_id()))),
+            Obj::Instruction { owner, index, .. } => {
+                Some(("Instruction", format!("{owner}:{index}")))
+            }
             _ => None,
         }
     }
@@ -217,6 +275,19 @@ impl HostObject for Obj {
                 },
             ) => x == y && s == t,
             (Obj::Relax(x), Obj::Relax(y)) => return x.eq(y),
+            (Obj::SRef(x), Obj::SRef(y)) => x.same(y),
+            (
+                Obj::Instruction {
+                    owner: o1,
+                    index: i1,
+                    ..
+                },
+                Obj::Instruction {
+                    owner: o2,
+                    index: i2,
+                    ..
+                },
+            ) => o1 == o2 && i1 == i2,
             // TVM's `==` on IR nodes is `same_as`.
             (Obj::IRText { node: Some(x), .. }, Obj::IRText { node: Some(y), .. }) => {
                 x.same_node(y)
@@ -244,6 +315,9 @@ impl HostObject for Obj {
         Some(match self {
             Obj::IRModule { module, .. } => module.borrow().functions.len() as i64,
             Obj::Attrs(items) => items.len() as i64,
+            Obj::IRText {
+                node: Some(node), ..
+            } => super::schedule_state::stmt_len(node)?,
             Obj::Tensor { data, .. } => *data.borrow().shape().first()? as i64,
             _ => return None,
         })

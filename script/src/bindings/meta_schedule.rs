@@ -302,12 +302,12 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
                 let fatal = &fatal;
                 SpaceGenerator::ScheduleFn(Box::new(move |sch: &mut Schedule| {
                     it_ref.next_id += 1;
-                    let obj = Value::Host(Rc::new(Obj::Schedule(RefCell::new(SchedObj {
-                        sch: sch.clone(),
-                        original: original.clone(),
-                        ir_dialect: Dialect::default(),
-                        id: it_ref.next_id,
-                    }))));
+                    let obj = Value::Host(Rc::new(Obj::Schedule(RefCell::new(SchedObj::new(
+                        sch.clone(),
+                        original.clone(),
+                        Dialect::default(),
+                        it_ref.next_id,
+                    )))));
                     let result = match it_ref.call(&func, Args::new(vec![obj.clone()])) {
                         Ok(v) => v,
                         Err(e) => {
@@ -387,11 +387,6 @@ fn compile_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     it.next_id += 1;
     Ok(Value::Host(Rc::new(Obj::Schedule(RefCell::new(
-        SchedObj {
-            sch,
-            original: module,
-            ir_dialect: Dialect::default(),
-            id: it.next_id,
-        },
+        SchedObj::new(sch, module, Dialect::default(), it.next_id),
     )))))
 }

@@ -7,6 +7,7 @@ pub mod host;
 pub mod meta_schedule;
 pub mod meta_schedule_names;
 pub mod relax;
+pub mod schedule_state;
 pub mod te;
 pub mod te_schedule;
 pub mod tvm;

@@ -298,6 +298,16 @@ fn attr_to_value(it: &mut Interp, a: &AttrValue) -> Res<Value> {
     })
 }
 
+/// Loop or block annotations as a Python dict.
+pub(crate) fn annotations_value(it: &mut Interp, items: &tessel_ir::Annotations) -> Res<Value> {
+    let mut d = Dict::new();
+    for (k, a) in items {
+        let v = attr_to_value(it, a)?;
+        d.insert(Value::str(k.as_str()), v)?;
+    }
+    Ok(it.new_dict(d))
+}
+
 pub fn attrs_text(it: &mut Interp, items: &[(String, Value)]) -> Res<String> {
     let mut parts = Vec::new();
     for (k, v) in items {
@@ -352,7 +362,19 @@ pub fn repr(o: &Obj) -> String {
             (Rv::Loop(_), TraceDialect::Tir) => "tir.LoopRV".into(),
             (Rv::Expr(_), _) => rv.name(),
         },
-        Obj::Trace { text } | Obj::IRText { text, .. } => text.clone(),
+        Obj::Trace { text, .. } | Obj::IRText { text, .. } => text.clone(),
+        Obj::Instruction { inst, .. } => inst.python(),
+        Obj::SRef(r) => super::schedule_state::sref_repr(r),
+        Obj::State(sch) => match obj_of(sch) {
+            Some(Obj::Schedule(s)) => {
+                let s = s.borrow();
+                format!(
+                    "s_tir.ScheduleState(mod={}, debug_mask=0, enable_check=True)",
+                    print_mod(s.sch.module(), s.ir_dialect).trim_end()
+                )
+            }
+            _ => "s_tir.ScheduleState".into(),
+        },
         Obj::Tensor { data, device } => {
             let a = data.borrow();
             format!(
@@ -465,7 +487,7 @@ pub fn benchmark_str(r: &[f64]) -> String {
 // ----------------------------------------------------------------------------
 // Schedules
 
-fn schedule_error(e: ScheduleError) -> Box<PyErr> {
+pub(super) fn schedule_error(e: ScheduleError) -> Box<PyErr> {
     PyErr::new(ExcKind::ScheduleError, e.to_string())
 }
 
@@ -527,12 +549,9 @@ fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Valu
     sch.ir_dialect = ir_dialect;
     it.next_id += 1;
     it.charge_steps(100)?;
-    Ok(host(Obj::Schedule(RefCell::new(SchedObj {
-        sch,
-        original: module,
-        ir_dialect,
-        id: it.next_id,
-    }))))
+    Ok(host(Obj::Schedule(RefCell::new(SchedObj::new(
+        sch, module, ir_dialect, it.next_id,
+    )))))
 }
 
 fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
@@ -555,6 +574,12 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
             SchedValue::List(out)
         }
         Value::Func(f) => SchedValue::Source(f.source.slice(f.span).to_string()),
+        // A dictionary (an annotation value) travels as its Python literal.
+        Value::Dict(_) => {
+            let mut text = String::new();
+            literal_source(it, v, 0, &mut text)?;
+            SchedValue::Source(text)
+        }
         Value::Host(o) => match tvm_obj(o) {
             Some(Obj::Rv { rv, .. }) => SchedValue::Rv(*rv),
             // An integer constant (`tvm.tirx.IntImm`, `te.const`) is its value.
@@ -575,6 +600,60 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
             )))
         }
     })
+}
+
+/// The Python literal of a value made of dictionaries, lists, strings and
+/// numbers, which the primitives read back (`annotate`'s dictionaries).
+fn literal_source(it: &mut Interp, v: &Value, depth: u32, out: &mut String) -> Res<()> {
+    use std::fmt::Write;
+    if depth > 64 {
+        return Err(PyErr::value_error(
+            "a schedule primitive argument is nested too deeply",
+        ));
+    }
+    match v {
+        Value::None => out.push_str("None"),
+        Value::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
+        Value::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Float(f) if f.is_finite() => {
+            let _ = write!(out, "{f:?}");
+        }
+        Value::Str(s) => {
+            let _ = write!(out, "{:?}", s.as_ref() as &str);
+        }
+        Value::List(_) | Value::Tuple(_) => {
+            out.push('[');
+            for (i, x) in it.items_of(v)?.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                literal_source(it, x, depth + 1, out)?;
+            }
+            out.push(']');
+        }
+        Value::Dict(d) => {
+            out.push('{');
+            let items = d.borrow().items();
+            for (i, (k, x)) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                literal_source(it, k, depth + 1, out)?;
+                out.push_str(": ");
+                literal_source(it, x, depth + 1, out)?;
+            }
+            out.push('}');
+        }
+        other => {
+            return Err(PyErr::type_error(format!(
+                "cannot pass a '{}' inside a dict to a schedule primitive",
+                other.type_name()
+            )))
+        }
+    }
+    Ok(())
 }
 
 /// A primitive's result with each sampled factor that has no value
@@ -610,23 +689,29 @@ fn from_sched(it: &mut Interp, v: SchedValue, dialect: TraceDialect, sched: u64)
     })
 }
 
-fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> {
+fn schedule_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args) -> Res<Value> {
     let Obj::Schedule(cell) = o else {
         return Err(PyErr::type_error("not a schedule"));
     };
     match name {
         "copy" => {
-            let (sch, original, ir_dialect) = {
+            let (sch, original, ir_dialect, lineage, removed) = {
                 let s = cell.borrow();
-                (s.sch.clone(), s.original.clone(), s.ir_dialect)
+                let mut lineage = s.lineage.clone();
+                lineage.push((s.id, s.sch.rv_count()));
+                (
+                    s.sch.clone(),
+                    s.original.clone(),
+                    s.ir_dialect,
+                    lineage,
+                    s.removed.clone(),
+                )
             };
             it.next_id += 1;
-            return Ok(host(Obj::Schedule(RefCell::new(SchedObj {
-                sch,
-                original,
-                ir_dialect,
-                id: it.next_id,
-            }))));
+            let mut copy = SchedObj::new(sch, original, ir_dialect, it.next_id);
+            copy.lineage = lineage;
+            copy.removed = removed;
+            return Ok(host(Obj::Schedule(RefCell::new(copy))));
         }
         "get" => {
             let v = a
@@ -641,11 +726,7 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
                 return Err(PyErr::type_error("get() takes a random variable"));
             };
             let s = cell.borrow();
-            if s.sch.is_removed(*rv) {
-                return Err(PyErr::index_error(
-                    "Cannot find the corresponding RV in the schedule's symbol table",
-                ));
-            }
+            super::schedule_state::check_handles(it, &s, &v)?;
             return match rv {
                 Rv::Expr(i) => Ok(Value::Int(
                     s.sch
@@ -664,6 +745,7 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
                         text: text.trim_end().to_string(),
                         class,
                         node: Some(node),
+                        dialect: s.ir_dialect,
                     }))
                 }
             };
@@ -683,23 +765,28 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
             return Ok(Value::None);
         }
         "remove_rv" => {
-            let rv = match a.pos.first().and_then(|v| match v {
-                Value::Host(h) => match tvm_obj(h) {
-                    Some(Obj::Rv { rv, .. }) => Some(*rv),
-                    _ => None,
-                },
-                _ => None,
-            }) {
-                Some(rv) => rv,
-                None => return Err(PyErr::type_error("remove_rv() takes a random variable")),
-            };
-            cell.borrow_mut()
-                .sch
-                .remove_rv(rv)
-                .map_err(schedule_error)?;
-            return Ok(Value::None);
+            let v = a.req(0, "rand_var", "remove_rv")?;
+            a.done("remove_rv", 1)?;
+            let mut s = cell.borrow_mut();
+            return super::schedule_state::remove_rv(&mut s, &v);
+        }
+        "get_sref" => {
+            a.done("get_sref", 1)?;
+            let v = a.pos.first().cloned().ok_or_else(|| {
+                PyErr::type_error(
+                    "get_sref() missing 1 required positional argument: 'rand_var_or_stmt'",
+                )
+            })?;
+            let s = cell.borrow();
+            return super::schedule_state::get_sref(it, &s, &v);
         }
         _ => {}
+    }
+    {
+        let s = cell.borrow();
+        for v in a.pos.iter().chain(a.kw.iter().map(|(_, v)| v)) {
+            super::schedule_state::check_handles(it, &s, v)?;
+        }
     }
     let mut positional = Vec::with_capacity(a.pos.len());
     for (k, v) in a.pos.iter().enumerate() {
@@ -779,6 +866,7 @@ fn same_object(o: &Obj, recv: &Value, other: &Value) -> bool {
         (Obj::IRText { node: Some(a), .. }, Some(Obj::IRText { node: Some(b), .. })) => {
             a.same_node(b)
         }
+        (Obj::SRef(a), Some(Obj::SRef(b))) => a.same(b),
         _ => recv.identity().is_some() && recv.identity() == other.identity(),
     }
 }
@@ -1282,8 +1370,11 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
             }
             _ => missing(),
         },
-        Obj::PrimFunc { func, .. } => match name {
+        Obj::PrimFunc { func, dialect } => match name {
             "script" | "show" | "with_attr" | "without_attr" | "astext" => bound(),
+            "body" => Ok(super::schedule_state::stmt_value(
+                &func.body, false, *dialect,
+            )),
             "attrs" => {
                 let mut items = Vec::new();
                 for (k, a) in &func.attrs {
@@ -1320,20 +1411,24 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                     dialect: s.ir_dialect,
                 }))
             }
-            "trace" => {
-                let s = s.borrow();
-                Ok(host(Obj::Trace {
-                    text: s.sch.trace().python(s.sch.dialect).trim_end().to_string(),
-                }))
-            }
+            "trace" => Ok(super::schedule_state::trace_value(&s.borrow())),
+            "state" => Ok(host(Obj::State(v.clone()))),
             "func_working_on" => {
                 let n = s.borrow().sch.func_name().to_string();
                 Ok(host(Obj::GlobalVar(n)))
             }
             _ => bound(),
         },
-        Obj::Trace { .. } => match name {
+        Obj::Trace { owner, insts, .. } => match name {
             "show" | "as_python" => bound(),
+            "insts" => super::schedule_state::trace_insts(it, *owner, insts),
+            "decisions" => super::schedule_state::trace_decisions(it, *owner, insts),
+            _ => missing(),
+        },
+        Obj::SRef(r) => super::schedule_state::sref_attr(r, name).map_or_else(missing, Ok),
+        Obj::State(sch) => match (name, obj_of(sch)) {
+            ("mod", Some(o @ Obj::Schedule(_))) => get_attr(it, o, sch, "mod"),
+            ("get_sref", _) => bound(),
             _ => missing(),
         },
         Obj::Tensor { data, device } => match name {
@@ -1412,13 +1507,17 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
             }
         }
         Obj::IRText {
-            node: Some(node), ..
-        } => match (name, node.kind()) {
-            ("name_hint", tessel_ir::StmtKind::BlockRealize(r)) => {
-                Ok(Value::str(r.block.name.as_str()))
+            node: Some(node),
+            class,
+            dialect,
+            ..
+        } => {
+            let dialect = *dialect;
+            match super::schedule_state::stmt_attr(it, node, class, name, dialect)? {
+                Some(v) => Ok(v),
+                None => missing(),
             }
-            _ => missing(),
-        },
+        }
         _ => missing(),
     }
 }
@@ -1571,7 +1670,18 @@ pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Ar
                 "'DictAttrs' object has no attribute '{name}'"
             ))),
         },
-        Obj::Trace { text } => match name {
+        Obj::State(sch) => match (name, obj_of(sch)) {
+            ("get_sref", Some(Obj::Schedule(s))) => {
+                let arg = a.req(0, "stmt", "get_sref")?;
+                a.done("get_sref", 1)?;
+                let s = s.borrow();
+                super::schedule_state::state_get_sref(&s, &arg)
+            }
+            _ => Err(PyErr::attribute_error(format!(
+                "'ScheduleState' object has no attribute '{name}'"
+            ))),
+        },
+        Obj::Trace { text, .. } => match name {
             "show" => {
                 it.stdout(format!("{text}\n"));
                 Ok(Value::None)
@@ -1711,6 +1821,15 @@ pub fn get_item(it: &mut Interp, o: &Obj, idx: Value) -> Res<Value> {
                 .ok_or_else(|| PyErr::key_error(idx.clone()))
         }
         Obj::Tensor { data, .. } => crate::python::numpy::get_item(it, data, &idx),
+        Obj::IRText {
+            node: Some(node),
+            dialect,
+            ..
+        } if super::schedule_state::stmt_len(node).is_some() => {
+            let dialect = *dialect;
+            super::schedule_state::stmt_item(node, &idx, dialect)
+                .unwrap_or_else(|| Err(PyErr::type_error("'SeqStmt' object is not subscriptable")))
+        }
         _ => Err(PyErr::type_error(format!(
             "'{}' object is not subscriptable",
             o.type_name()
@@ -1816,6 +1935,12 @@ pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Val
         ("tvm.s_tir.schedule.TensorIntrin", "get") => {
             Some(builtin("tvm.s_tir.TensorIntrin.get", intrin_get))
         }
+        // The debug checks a schedule may run (an IntFlag in TVM); Tessel
+        // takes the mask and always checks what its primitives check.
+        ("tvm.s_tir.schedule.state.ScheduleDebugMask", "VERIFY_SREF_TREE") => Some(Value::Int(1)),
+        ("tvm.s_tir.schedule.state.ScheduleDebugMask", "VERIFY_CACHED_FLAGS") => {
+            Some(Value::Int(2))
+        }
         _ => None,
     })
 }
@@ -1903,6 +2028,14 @@ pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
 // ----------------------------------------------------------------------------
 // Structural equality
 
+/// The statement a value holds (`sch.get(...)`, `sref.stmt`, `func.body`).
+fn stmt_node(v: &Value) -> Option<&tessel_ir::Stmt> {
+    match obj_of(v) {
+        Some(Obj::IRText { node: Some(n), .. }) => Some(n),
+        _ => None,
+    }
+}
+
 fn ir_node(v: &Value) -> Res<(Option<IRModule>, Option<Rc<PrimFunc>>)> {
     if let Value::Host(o) = v {
         match tvm_obj(o) {
@@ -1912,7 +2045,7 @@ fn ir_node(v: &Value) -> Res<(Option<IRModule>, Option<Rc<PrimFunc>>)> {
         }
     }
     Err(PyErr::type_error(format!(
-        "structural equality compares IRModules or PrimFuncs, not {}",
+        "structural equality compares IRModules, PrimFuncs or statements, not {}",
         v.type_name()
     )))
 }
@@ -1928,6 +2061,17 @@ fn structural_compare(it: &mut Interp, a: &mut Args, func: &str) -> Res<Result<(
         map_free_vars,
         ..EqualOptions::default()
     };
+    if let (Some(x), Some(y)) = (stmt_node(&lhs), stmt_node(&rhs)) {
+        return Ok(ir_equal(x, y, opts).map_err(|m| {
+            format!(
+                "StructuralEqual check failed, caused by lhs at {path}:\n{lhs}\nand rhs at {path}:\n{rhs}\n{msg}",
+                path = m.path,
+                lhs = m.lhs,
+                rhs = m.rhs,
+                msg = m.message
+            )
+        }));
+    }
     let r = match (ir_node(&lhs)?, ir_node(&rhs)?) {
         ((Some(x), _), (Some(y), _)) => ir_equal(&x, &y, opts),
         ((_, Some(x)), (_, Some(y))) => ir_equal(&*x, &*y, opts),
@@ -2129,12 +2273,9 @@ fn verify_trace_roundtrip(it: &mut Interp, mut a: Args) -> Res<Value> {
         return Ok(Value::None);
     };
     it.next_id += 1;
-    Ok(host(Obj::Schedule(RefCell::new(SchedObj {
-        sch,
-        original: module,
-        ir_dialect,
-        id: it.next_id,
-    }))))
+    Ok(host(Obj::Schedule(RefCell::new(SchedObj::new(
+        sch, module, ir_dialect, it.next_id,
+    )))))
 }
 
 fn testing_assert_allclose(it: &mut Interp, mut a: Args) -> Res<Value> {
@@ -2248,10 +2389,31 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
+    let s_tir_schedule_state = module_with_note(
+        "tvm.s_tir.schedule.state",
+        vec![
+            (
+                "ScheduleDebugMask",
+                Value::Class(
+                    it.types
+                        .host_class("tvm.s_tir.schedule.state.ScheduleDebugMask"),
+                ),
+            ),
+            (
+                "ScheduleState",
+                Value::Class(
+                    it.types
+                        .host_class("tvm.s_tir.schedule.state.ScheduleState"),
+                ),
+            ),
+        ],
+        None,
+    );
     let s_tir_schedule = module_with_note(
         "tvm.s_tir.schedule",
         vec![
             ("schedule", s_tir_schedule_schedule.clone()),
+            ("state", s_tir_schedule_state.clone()),
             ("testing", schedule_testing.clone()),
             ("Schedule", stir_sched.clone()),
             ("ScheduleError", sched_err.clone()),
@@ -2441,6 +2603,7 @@ pub fn install(it: &mut Interp) {
         ("tvm.s_tir.schedule", s_tir_schedule),
         ("tvm.s_tir.schedule.testing", schedule_testing),
         ("tvm.s_tir.schedule.schedule", s_tir_schedule_schedule),
+        ("tvm.s_tir.schedule.state", s_tir_schedule_state),
         ("tvm.s_tir.tensor_intrin", tensor_intrin),
         ("tvm_ffi", tvm_ffi),
         ("tvm.tirx", tirx),

@@ -10,6 +10,7 @@ mod lang;
 mod pygments;
 mod relax;
 mod sandbox;
+mod schedule_state;
 mod schedule_testing;
 mod support;
 mod te;

@@ -233,7 +233,11 @@ impl<'a> FuncBuilder<'a> {
                     let mut dtype = None;
                     for (k, v) in &kwargs {
                         if *k == "dtype" {
-                            dtype = Some(self.dtype_arg(v)?);
+                            // `dtype=""`: a call made for its effect (TVM's void).
+                            dtype = Some(match &v.kind {
+                                ast::ExprKind::Str(s) if s.is_empty() => DataType::void(),
+                                _ => self.dtype_arg(v)?,
+                            });
                         }
                     }
                     let mut rest = vals.into_iter();
@@ -276,6 +280,28 @@ impl<'a> FuncBuilder<'a> {
                         }
                     };
                     Expr::call(Intrinsic::Other("type_annotation".into()), vec![], dt)
+                }
+                "tvm_fill_fragment"
+                | "tvm_load_matrix_sync"
+                | "tvm_store_matrix_sync"
+                | "tvm_mma_sync"
+                | "tvm_bmma_sync" => {
+                    // Tensor-core fragment operations: opaque handle-typed
+                    // calls on buffers' data pointers.
+                    want(if path == "tvm_fill_fragment" { 6 } else { 8 })?;
+                    if let Some((_, v)) = kwargs.iter().find(|(k, _)| *k == "dtype") {
+                        if self.dtype_arg(v)? != DataType::handle() {
+                            return Err(Diagnostic::error(
+                                format!("`T.{path}` returns a handle"),
+                                v.span,
+                            ));
+                        }
+                    }
+                    let mut args = Vec::new();
+                    for v in vals {
+                        args.push(self.index_or_expr(v)?);
+                    }
+                    Expr::call(Intrinsic::Other(path.clone()), args, DataType::handle())
                 }
                 "tvm_access_ptr" => {
                     want(5)?;
