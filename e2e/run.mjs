@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = resolve(process.argv[2] ?? join(here, '..', 'dist'));
 const outDir = resolve(here, '..', 'test-output', 'e2e');
+const repoRoot = resolve(here, '..');
 const chromiumPath = process.env.TESSEL_CHROMIUM || '/usr/bin/chromium';
 const SUB_PATH = '/tessel/';
 const TIMEOUT_MS = 20_000;
@@ -853,6 +854,58 @@ const tests = [
       const out = await p.textContent('#console .console-text');
       if (!/divide by zero|division by zero/i.test(out)) throw new Error(`the trapping call did not fail with the trap's message:\n${out.slice(0, 900)}`);
       if (!/after the trap \[60 61 62 63\]/.test(out)) throw new Error(`the call after the trap did not work:\n${out.slice(0, 900)}`);
+      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    } finally {
+      await ctx.close();
+    }
+  }],
+
+  ['a script GPU build runs its kernels on WebGPU while the script waits (isolated page)', async ({ browser, url }) => {
+    // The book ch.6.1 GPU cells as `tessel run` tests them (vector add,
+    // window sum with shared memory, matmul blocking and blocking_with_shared
+    // at 256), plus the source and timing cells. The script asserts its
+    // results against NumPy; the console must say the kernels ran on WebGPU.
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    try {
+      const p = await ctx.newPage();
+      const errors = [];
+      p.on('pageerror', (err) => errors.push(err.message));
+      await p.goto(url, { waitUntil: 'load' });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      await p.evaluate(() => navigator.serviceWorker.ready);
+      await p.reload({ waitUntil: 'load' });
+      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      if (!(await p.evaluate(() => window.crossOriginIsolated))) throw new Error('not cross-origin isolated on the second load');
+      const cells = readFileSync(join(repoRoot, 'cli/tests/data/backends/gpu_ch6.py'), 'utf8');
+      const source = `${cells}
+# %%
+dev_src = rt_mod.imported_modules[0].get_source()
+print("wgsl lines:", len(dev_src.splitlines()) > 10, "@compute" in dev_src)
+timer = rt_mod.time_evaluator("main", dev, number=2, repeat=3)
+t = timer(A_nd, B_nd, C_nd)
+print("timed:", len(t.results), t.mean > 0)
+print("gpu script done")
+`;
+      const started = Date.now();
+      await p.evaluate((t) => window.TesselEditor.current.setDoc(t, true), source);
+      await p.waitForFunction(
+        () => (document.querySelector('#console .console-text')?.textContent ?? '').includes('gpu script done'),
+        null,
+        { timeout: 180_000 },
+      ).catch(async (e) => {
+        throw new Error(`${e.message}\nconsole:\n${(await p.textContent('#console')).slice(0, 3000)}`);
+      });
+      const seconds = (Date.now() - started) / 1000;
+      const out = await p.textContent('#console .console-text');
+      const onGpu = (out.match(/compiled to WGSL, kernels running on this browser's WebGPU/g) ?? []).length;
+      if (onGpu < 5) throw new Error(`expected every tvm.build (5) to run on WebGPU, ${onGpu} did:\n${out.slice(0, 3000)}`);
+      if (/reference interpreter/.test(out)) throw new Error(`a build fell back to the interpreter:\n${out.slice(0, 3000)}`);
+      for (const want of ['blocking_with_shared:', 'wgsl lines: True True', 'timed: 3 True']) {
+        if (!out.includes(want)) throw new Error(`missing "${want}":\n${out.slice(0, 3000)}`);
+      }
+      if (/Error|Traceback/.test(out)) throw new Error(`the script failed:\n${out.slice(0, 3000)}`);
+      console.log(`e2e: the book ch.6.1 GPU cells as a script, kernels on WebGPU through the bridge worker: ${seconds.toFixed(1)} s`);
+      await p.screenshot({ path: join(outDir, '19-script-webgpu.png') });
       if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     } finally {
       await ctx.close();

@@ -1,8 +1,10 @@
-//! GPU builds on a machine without a GPU: the WGSL of every thread-bound
-//! function is still generated (that needs no adapter), so
+//! GPU builds where this crate has no device of its own: the WGSL of every
+//! thread-bound function is still generated (that needs no adapter), so
 //! `rt_mod.get_source()` and `rt_mod.imported_modules[0].get_source()` work
-//! anywhere, while running goes to a fallback backend (the reference
-//! interpreter in `tessel run`). Pure: no wgpu.
+//! anywhere. The kernels run on a [`KernelRunner`] when one is given (the
+//! browser's WebGPU, reached from a synchronous script through another
+//! worker), else on a fallback backend (the reference interpreter in
+//! `tessel run` on a machine without a GPU). Pure: no wgpu.
 
 use std::rc::Rc;
 
@@ -55,11 +57,20 @@ pub(crate) fn wgsl_modules(kernels: &[WgslFunc]) -> Vec<SourceModule> {
     }]
 }
 
+/// Runs compiled GPU functions on a device this crate does not own.
+pub trait KernelRunner {
+    /// Runs `f` once on `args` (outputs written in place), then `timed`
+    /// more times; returns the seconds of each timed run.
+    fn run(&self, f: &WgslFunc, args: &mut [NDArray], timed: u32) -> Result<Vec<f64>, String>;
+}
+
 /// Generates the WGSL of GPU builds (with WebGPU's default limits) and runs
-/// them with `fallback`.
+/// the kernels on `runner`, or everything with `fallback` when there is no
+/// runner.
 pub struct SourceOnlyBackend {
     pub fallback: Rc<dyn Backend>,
     pub limits: GpuLimits,
+    pub runner: Option<Rc<dyn KernelRunner>>,
 }
 
 impl SourceOnlyBackend {
@@ -67,7 +78,15 @@ impl SourceOnlyBackend {
         SourceOnlyBackend {
             fallback,
             limits: GpuLimits::default(),
+            runner: None,
         }
+    }
+
+    /// Kernels run on `runner`; functions without thread bindings (host
+    /// code) still run on the fallback.
+    pub fn with_runner(mut self, runner: Rc<dyn KernelRunner>) -> SourceOnlyBackend {
+        self.runner = Some(runner);
+        self
     }
 }
 
@@ -90,6 +109,7 @@ impl Backend for SourceOnlyBackend {
             kernels,
             target: target.kind.clone(),
             work,
+            runner: self.runner.clone(),
         }))
     }
 }
@@ -101,6 +121,18 @@ struct SourceOnlyExecutable {
     target: String,
     /// Block iterations one call of each function executes.
     work: Vec<(String, u64)>,
+    runner: Option<Rc<dyn KernelRunner>>,
+}
+
+impl SourceOnlyExecutable {
+    /// The kernel `name` and the runner that runs it, when there is one.
+    fn on_runner(&self, name: &str) -> Option<(&WgslFunc, &Rc<dyn KernelRunner>)> {
+        let runner = self.runner.as_ref()?;
+        self.kernels
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| (k, runner))
+    }
 }
 
 /// Block iterations one call of `f` executes: for every block, the product
@@ -145,6 +177,10 @@ impl Executable for SourceOnlyExecutable {
         self.inner.function_names()
     }
     fn run(&self, name: &str, args: &mut [NDArray], step_budget: u64) -> Result<u64, String> {
+        if let Some((kernel, runner)) = self.on_runner(name) {
+            runner.run(kernel, args, 0)?;
+            return Ok(args.iter().map(|a| a.len() as u64).sum());
+        }
         // Refuse at once what would only fail on the budget much later.
         let work = self
             .work
@@ -180,6 +216,115 @@ impl Executable for SourceOnlyExecutable {
         repeat: u64,
         clock: &dyn Host,
     ) -> Option<Result<Vec<f64>, String>> {
-        self.inner.time(name, args, number, repeat, clock)
+        let Some((kernel, runner)) = self.on_runner(name) else {
+            return self.inner.time(name, args, number, repeat, clock);
+        };
+        let (number, repeat) = (number.max(1), repeat.max(1));
+        let runs = u32::try_from(number * repeat).unwrap_or(u32::MAX);
+        Some(runner.run(kernel, args, runs).map(|seconds| {
+            seconds
+                .chunks(number as usize)
+                .map(|c| c.iter().sum::<f64>() / c.len() as f64)
+                .collect()
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler_core::eval::run_prim_func;
+    use compiler_core::ir::DataType;
+    use compiler_core::target::{NoClock, ReferenceBackend};
+    use compiler_core::tvmscript::builder::parse_script;
+    use std::cell::RefCell;
+
+    const MIXED: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def host_add(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for i in range(64):
+        with T.block("B"):
+            vi = T.axis.remap("S", [i])
+            B[vi] = A[vi] + T.float32(1)
+
+@T.prim_func
+def gpu_scale(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for i0 in T.thread_binding(2, thread="blockIdx.x"):
+        for i1 in T.thread_binding(32, thread="threadIdx.x"):
+            with T.block("B"):
+                vi = T.axis.spatial(64, i0 * 32 + i1)
+                B[vi] = A[vi] * T.float32(3)
+"#;
+
+    /// Runs kernels on the reference interpreter and records each call:
+    /// the function's name and how many timed runs were asked for.
+    #[derive(Default)]
+    struct Recorder {
+        calls: RefCell<Vec<(String, u32)>>,
+    }
+
+    impl KernelRunner for Recorder {
+        fn run(&self, f: &WgslFunc, args: &mut [NDArray], timed: u32) -> Result<Vec<f64>, String> {
+            self.calls.borrow_mut().push((f.name.clone(), timed));
+            run_prim_func(&f.func, args, &Default::default()).map_err(|e| e.to_string())?;
+            Ok((0..timed).map(|k| 0.001 * (k + 1) as f64).collect())
+        }
+    }
+
+    fn args() -> Vec<NDArray> {
+        let a: Vec<f64> = (0..64).map(|x| x as f64 * 0.5).collect();
+        vec![
+            NDArray::from_f64_as(DataType::f32(), &[64], &a).unwrap(),
+            NDArray::zeros(DataType::f32(), &[64]).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn kernels_run_on_the_runner_and_host_code_on_the_fallback() {
+        let module = parse_script(MIXED).unwrap().to_module();
+        let recorder = Rc::new(Recorder::default());
+        let backend = SourceOnlyBackend::new(Rc::new(ReferenceBackend::default()))
+            .with_runner(recorder.clone());
+        let exec = backend.build(&module, &TargetSpec::new("webgpu")).unwrap();
+        for name in ["gpu_scale", "host_add"] {
+            let mut ours = args();
+            exec.run(name, &mut ours, u64::MAX).unwrap();
+            let mut expected = args();
+            run_prim_func(
+                module.get_prim(name).unwrap(),
+                &mut expected,
+                &Default::default(),
+            )
+            .unwrap();
+            assert_eq!(ours[1], expected[1], "{name}");
+        }
+        assert_eq!(*recorder.calls.borrow(), vec![("gpu_scale".to_string(), 0)]);
+        let wgsl = exec.source("").unwrap().unwrap();
+        assert!(
+            wgsl.contains("// kernel gpu_scale") && wgsl.contains("@compute"),
+            "{wgsl}"
+        );
+        assert!(!wgsl.contains("host_add"), "{wgsl}");
+    }
+
+    #[test]
+    fn time_evaluator_asks_for_number_times_repeat_runs_and_averages_each_repeat() {
+        let module = parse_script(MIXED).unwrap().to_module();
+        let recorder = Rc::new(Recorder::default());
+        let backend = SourceOnlyBackend::new(Rc::new(ReferenceBackend::default()))
+            .with_runner(recorder.clone());
+        let exec = backend.build(&module, &TargetSpec::new("cuda")).unwrap();
+        let times = exec
+            .time("gpu_scale", &mut args(), 2, 3, &NoClock)
+            .expect("the runner times kernels")
+            .unwrap();
+        // Runs of 1..6 ms, two per repeat.
+        let want = [0.0015, 0.0035, 0.0055];
+        assert_eq!(times.len(), 3);
+        for (t, w) in times.iter().zip(want) {
+            assert!((t - w).abs() < 1e-12, "{times:?}");
+        }
+        assert_eq!(*recorder.calls.borrow(), vec![("gpu_scale".to_string(), 6)]);
     }
 }

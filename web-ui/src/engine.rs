@@ -27,6 +27,7 @@ use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, Print
 use tessel_session::{check, Mime, RichSpan, ScriptEnv};
 
 use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
+use codegen_wgsl::source_only::{KernelRunner, SourceOnlyBackend};
 use codegen_wgsl::{GpuLimits, WgslFunc};
 
 use crate::protocol::*;
@@ -46,7 +47,10 @@ pub fn script_env() -> ScriptEnv {
     let p = platform();
     let (backend, take_notes) = match &p.scripts {
         Some(make) => make(),
-        None => InterpreterScripts::parts(None),
+        None => InterpreterScripts::parts(
+            None,
+            Err("WebGPU is asynchronous and a script runs synchronously".into()),
+        ),
     };
     ScriptEnv {
         host: p.host.unwrap_or_else(|| Rc::new(NoClock)),
@@ -534,10 +538,14 @@ pub struct Platform {
 
 impl Platform {
     /// A platform with the code generators: CPU targets compile to wasm
-    /// and run on `cpu`.
-    pub fn with_codegen(cpu: Option<RuntimeFactory>, host: Option<Rc<dyn Host>>) -> Platform {
+    /// and run on `cpu`; scripts' GPU kernels on `gpu` when there is one.
+    pub fn with_codegen(
+        cpu: Option<RuntimeFactory>,
+        host: Option<Rc<dyn Host>>,
+        gpu: Option<ScriptGpu>,
+    ) -> Platform {
         Platform {
-            scripts: Some(codegen_scripts(cpu.clone())),
+            scripts: Some(codegen_scripts(cpu.clone(), gpu)),
             cpu,
             host,
         }
@@ -1015,14 +1023,22 @@ pub struct InterpreterScripts {
     reference: ReferenceBackend,
     notes: std::cell::RefCell<Vec<String>>,
     needs_codegen: Option<Rc<std::cell::Cell<bool>>>,
+    /// `Ok`: GPU targets set `needs_codegen` too (the full worker runs
+    /// their kernels on WebGPU); `Err`: why GPU builds run here, on the
+    /// reference interpreter.
+    gpu_in_full_worker: Result<(), String>,
 }
 
 impl InterpreterScripts {
-    fn parts(needs_codegen: Option<Rc<std::cell::Cell<bool>>>) -> ScriptBackendParts {
+    fn parts(
+        needs_codegen: Option<Rc<std::cell::Cell<bool>>>,
+        gpu_in_full_worker: Result<(), String>,
+    ) -> ScriptBackendParts {
         let backend = Rc::new(InterpreterScripts {
             reference: ReferenceBackend::default(),
             notes: Default::default(),
             needs_codegen,
+            gpu_in_full_worker,
         });
         let notes = backend.clone();
         (
@@ -1034,9 +1050,20 @@ impl InterpreterScripts {
 
 impl Backend for InterpreterScripts {
     fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        if let (true, Some(flag)) = (
+            self.gpu_in_full_worker.is_ok() && target.is_gpu(),
+            &self.needs_codegen,
+        ) {
+            flag.set(true);
+            return Err("the GPU code generator is not loaded in this worker".into());
+        }
         if !CPU_TARGETS.contains(&target.kind.as_str()) {
+            let why =
+                self.gpu_in_full_worker.clone().err().unwrap_or_else(|| {
+                    "WebGPU is asynchronous and a script runs synchronously".into()
+                });
             self.notes.borrow_mut().push(format!(
-                "note: tvm.build(target=\"{}\") runs on the reference interpreter here: WebGPU is asynchronous and a script runs synchronously (use the Run button with the GPU backend)",
+                "note: tvm.build(target=\"{}\") runs on the reference interpreter here: {why} (the Run button runs the GPU backend on WebGPU)",
                 target.text
             ));
         } else if let Some(flag) = &self.needs_codegen {
@@ -1047,20 +1074,37 @@ impl Backend for InterpreterScripts {
     }
 }
 
-/// Scripts whose CPU `tvm.build` marks `flag` (see [`InterpreterScripts`]).
-pub fn deferred_scripts(flag: Rc<std::cell::Cell<bool>>) -> ScriptBackendFactory {
-    Rc::new(move || InterpreterScripts::parts(Some(flag.clone())))
+/// Scripts whose CPU `tvm.build` marks `flag` (see [`InterpreterScripts`]),
+/// and their GPU `tvm.build` too where `gpu_in_full_worker` is `Ok` (the
+/// full worker can reach WebGPU from a script; `Err` says why not).
+pub fn deferred_scripts(
+    flag: Rc<std::cell::Cell<bool>>,
+    gpu_in_full_worker: Result<(), String>,
+) -> ScriptBackendFactory {
+    Rc::new(move || InterpreterScripts::parts(Some(flag.clone()), gpu_in_full_worker.clone()))
 }
 
-/// Scripts whose CPU `tvm.build` compiles to wasm and runs on `cpu`.
-pub fn codegen_scripts(cpu: Option<RuntimeFactory>) -> ScriptBackendFactory {
+/// Where scripts' GPU kernels run: the runner, or why there is none now
+/// (asked at each GPU `tvm.build`; in the browser, WebGPU through a worker
+/// that the script's worker waits on, see `web_ui::gpu_bridge`).
+pub type ScriptGpu = Rc<dyn Fn() -> Result<Rc<dyn KernelRunner>, String>>;
+
+/// Scripts whose CPU `tvm.build` compiles to wasm and runs on `cpu`, and
+/// whose GPU `tvm.build` compiles to WGSL and runs on `gpu`'s runner (or
+/// on the reference interpreter, WGSL still printable, without one).
+pub fn codegen_scripts(
+    cpu: Option<RuntimeFactory>,
+    gpu: Option<ScriptGpu>,
+) -> ScriptBackendFactory {
     Rc::new(move || {
         let backend = Rc::new(ScriptBackend {
             cpu: cpu.clone(),
+            gpu: gpu.clone(),
             fallback: InterpreterScripts {
                 reference: ReferenceBackend::default(),
                 notes: Default::default(),
                 needs_codegen: None,
+                gpu_in_full_worker: Err("this host gives scripts no GPU".into()),
             },
         });
         let notes = backend.clone();
@@ -1076,12 +1120,56 @@ pub fn codegen_scripts(cpu: Option<RuntimeFactory>) -> ScriptBackendFactory {
 /// interpreter, with a note for the console (kept by `fallback`, in order).
 struct ScriptBackend {
     cpu: Option<RuntimeFactory>,
+    gpu: Option<ScriptGpu>,
     fallback: InterpreterScripts,
+}
+
+impl ScriptBackend {
+    /// A GPU build: WGSL for every thread-bound function (so the source
+    /// cells work), kernels on the GPU runner when there is one, the rest
+    /// (and everything without a runner) on the reference interpreter.
+    fn build_gpu(
+        &self,
+        module: &IRModule,
+        target: &TargetSpec,
+        gpu: &ScriptGpu,
+    ) -> Result<Rc<dyn Executable>, String> {
+        let note = |m: String| self.fallback.notes.borrow_mut().push(m);
+        let reference: Rc<dyn Backend> = Rc::new(ReferenceBackend::default());
+        let (backend, how) = match gpu() {
+            Ok(runner) => (
+                SourceOnlyBackend::new(reference).with_runner(runner),
+                "compiled to WGSL, kernels running on this browser's WebGPU".to_string(),
+            ),
+            Err(why) => (
+                SourceOnlyBackend::new(reference),
+                format!("compiled to WGSL, run on the reference interpreter here: {why}"),
+            ),
+        };
+        match backend.build(module, target) {
+            Ok(exec) => {
+                note(format!(
+                    "note: tvm.build(target=\"{}\"): {how}",
+                    target.text
+                ));
+                Ok(exec)
+            }
+            Err(e) => {
+                note(format!(
+                    "note: the GPU backend cannot compile this module ({e}); tvm.build runs it on the reference interpreter"
+                ));
+                self.fallback.reference.build(module, target)
+            }
+        }
+    }
 }
 
 impl Backend for ScriptBackend {
     fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
         let note = |m: String| self.fallback.notes.borrow_mut().push(m);
+        if let (true, Some(gpu)) = (target.is_gpu(), &self.gpu) {
+            return self.build_gpu(module, target, gpu);
+        }
         let Some(make) = &self.cpu else {
             return self.fallback.build(module, target);
         };
@@ -1297,6 +1385,7 @@ mod backend_tests {
                     as Box<dyn codegen_wasm::Runtime>
             })),
             None,
+            None,
         ));
     }
 
@@ -1459,6 +1548,66 @@ mod backend_tests {
             "{}",
             out.console
         );
+    }
+
+    /// Runs kernels on the reference interpreter, counting the calls (the
+    /// browser's runner is `gpu_bridge`, tested end to end in e2e).
+    #[derive(Default)]
+    struct CountingRunner {
+        calls: std::cell::Cell<usize>,
+    }
+
+    impl KernelRunner for CountingRunner {
+        fn run(&self, f: &WgslFunc, args: &mut [NDArray], timed: u32) -> Result<Vec<f64>, String> {
+            self.calls.set(self.calls.get() + 1);
+            compiler_core::eval::run_prim_func(&f.func, args, &Default::default())
+                .map_err(|e| e.to_string())?;
+            Ok(vec![1e-3; timed as usize])
+        }
+    }
+
+    #[test]
+    fn script_gpu_build_runs_its_kernels_on_the_runner_and_shows_the_wgsl() {
+        let runner = Rc::new(CountingRunner::default());
+        let shared = runner.clone();
+        set_platform(Platform::with_codegen(
+            None,
+            None,
+            Some(Rc::new(move || Ok(shared.clone() as Rc<dyn KernelRunner>))),
+        ));
+        let src = "import tvm\nfrom tvm.script import tir as T\nimport numpy as np\n\n\
+@T.prim_func\ndef main(A: T.Buffer((64,), \"float32\"), B: T.Buffer((64,), \"float32\")):\n    for i0 in T.thread_binding(2, thread=\"blockIdx.x\"):\n        for i1 in T.thread_binding(32, thread=\"threadIdx.x\"):\n            with T.block(\"B\"):\n                vi = T.axis.spatial(64, i0 * 32 + i1)\n                B[vi] = A[vi] * 2.0\n\n\
+f = tvm.build(main, target=\"webgpu\")\n\
+a = tvm.nd.array(np.arange(64).astype(\"float32\"))\nb = tvm.nd.array(np.zeros((64,)).astype(\"float32\"))\nf(a, b)\nprint(b.numpy()[:4])\n\
+print(\"@compute\" in f.imported_modules[0].get_source())\n";
+        let out = compile(src);
+        assert!(
+            out.console
+                .contains("compiled to WGSL, kernels running on this browser's WebGPU"),
+            "{}",
+            out.console
+        );
+        assert!(out.console.contains("[0. 2. 4. 6.]"), "{}", out.console);
+        assert!(out.console.contains("True"), "{}", out.console);
+        assert_eq!(runner.calls.get(), 1);
+        // Without a runner (say, a page that is not cross-origin isolated),
+        // the build runs on the interpreter and the note says why.
+        set_platform(Platform::with_codegen(
+            None,
+            None,
+            Some(Rc::new(|| Err("no WebGPU in this test".into()))),
+        ));
+        let out = compile(src);
+        assert!(
+            out.console.contains(
+                "compiled to WGSL, run on the reference interpreter here: no WebGPU in this test"
+            ),
+            "{}",
+            out.console
+        );
+        assert!(out.console.contains("[0. 2. 4. 6.]"), "{}", out.console);
+        assert!(out.console.contains("True"), "{}", out.console);
+        assert_eq!(runner.calls.get(), 1);
     }
 
     #[test]

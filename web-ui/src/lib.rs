@@ -11,7 +11,9 @@
 //! - [`cpu_rt`] and [`gpu_rt`] (wasm32 only): the CPU backend's runtime on
 //!   the JS `WebAssembly` API and the GPU backend's on WebGPU, used by the
 //!   run worker; [`thread_pool`]: the full worker's pool of sub-workers
-//!   that runs parallel loops on several cores.
+//!   that runs parallel loops on several cores; [`gpu_bridge`]: the
+//!   worker that runs scripts' GPU kernels on WebGPU while the script
+//!   waits.
 //! - [`tuning`]: the Tune action (the tuning worker's search, and the
 //!   schedule text, progress and plots it sends the page).
 //! - The UI's pure parts, here so that they are tested natively too:
@@ -26,6 +28,8 @@ pub mod diff;
 pub mod engine;
 pub mod examples;
 pub mod exercise;
+#[cfg(target_arch = "wasm32")]
+pub mod gpu_bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod gpu_rt;
 pub mod highlight;

@@ -191,7 +191,10 @@ mod tests {
     fn deferred() -> Rc<Cell<bool>> {
         let flag = Rc::new(Cell::new(false));
         engine::set_platform(engine::Platform {
-            scripts: Some(engine::deferred_scripts(flag.clone())),
+            scripts: Some(engine::deferred_scripts(
+                flag.clone(),
+                Err("no WebGPU in tests".into()),
+            )),
             ..engine::Platform::default()
         });
         flag
@@ -272,11 +275,30 @@ mod tests {
             "{resp:?}"
         );
         assert!(!flag.get(), "the flag is reset for the next request");
-        // A GPU target runs on the interpreter in either worker: no handover.
+        // Where scripts cannot reach WebGPU, a GPU target runs on the
+        // interpreter here: no handover.
         let gpu = format!("{MM}\nlib = tvm.build(MyModule, target=\"cuda\")\n");
-        let resp = answer_without_codegen(Request::Compile { id: 4, source: gpu }, &|| 0.0, &flag);
+        let resp = answer_without_codegen(
+            Request::Compile {
+                id: 4,
+                source: gpu.clone(),
+            },
+            &|| 0.0,
+            &flag,
+        );
         assert!(
             matches!(resp, Ok(Response::Compiled { id: 4, .. })),
+            "{resp:?}"
+        );
+        // Where they can, it moves to the full worker, whose GPU bridge
+        // runs the kernels.
+        engine::set_platform(engine::Platform {
+            scripts: Some(engine::deferred_scripts(flag.clone(), Ok(()))),
+            ..engine::Platform::default()
+        });
+        let resp = answer_without_codegen(Request::Compile { id: 5, source: gpu }, &|| 0.0, &flag);
+        assert!(
+            matches!(resp, Ok(Response::NeedsBackends { id: 5 })),
             "{resp:?}"
         );
     }

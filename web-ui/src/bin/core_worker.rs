@@ -18,7 +18,11 @@ fn main() {
     let needs_codegen = Rc::new(Cell::new(false));
     engine::set_platform(engine::Platform {
         host: Some(Rc::new(PerfClock)),
-        scripts: Some(engine::deferred_scripts(needs_codegen.clone())),
+        // GPU scripts move on too where the full worker can reach WebGPU.
+        scripts: Some(engine::deferred_scripts(
+            needs_codegen.clone(),
+            web_ui::gpu_bridge::possible(),
+        )),
         ..engine::Platform::default()
     });
     web_ui::worker_host::serve(move |req, post, now| {

@@ -1,6 +1,7 @@
 //! The full compiler worker: the core worker's work plus the code
 //! generators (runs on the CPU and GPU backends, generated code, scripts'
-//! `tvm.build` on the CPU). The page starts it when a backend is first
+//! `tvm.build` on the CPU, and on WebGPU through its GPU bridge, a second
+//! instance of this worker: `web_ui::gpu_bridge`). The page starts it when a backend is first
 //! needed (see `web_ui::worker_host`).
 //!
 //! A Web Worker that owns `compiler-core`. The UI posts
@@ -312,18 +313,26 @@ async fn tune_gpu(
 
 fn main() {
     console_error_panic_hook::set_once();
+    // The instance that runs scripts' GPU kernels for another one.
+    if web_ui::gpu_bridge::is_bridge() {
+        web_ui::gpu_bridge::serve();
+        return;
+    }
     engine::set_platform(engine::Platform::with_codegen(
         Some(Rc::new(|| {
             Box::new(web_ui::cpu_rt::BrowserRuntime::new()) as Box<dyn codegen_wasm::Runtime>
         })),
         Some(Rc::new(PerfClock)),
+        Some(Rc::new(web_ui::gpu_bridge::runner)),
     ));
     // Nested workers start only while this one is idle: spawned now, and
     // every request waits (asynchronously) until they have started.
     web_ui::thread_pool::start();
+    web_ui::gpu_bridge::start();
     web_ui::worker_host::serve(|req, post, _now| {
         wasm_bindgen_futures::spawn_local(async move {
             web_ui::thread_pool::ready().await;
+            web_ui::gpu_bridge::ready().await;
             answer(req, post, &web_ui::cpu_rt::perf_now);
         })
     });
