@@ -388,20 +388,51 @@ fn linear_terms(
     }
 }
 
+/// The predicates under which blocks nested in `block` access `buffer`
+/// (reads or writes by their regions), each in `block`'s iterators (one
+/// level of bindings substituted), joined by `or`: sibling blocks each cover
+/// their part. `None` when no nested block accesses it (TVM's
+/// `CollectNestedBlockPredicates`).
+fn nested_access_predicate(block: &Block, buffer: &Buffer, reads: bool) -> Option<Expr> {
+    let mut found: Option<Expr> = None;
+    block.body.walk(&mut |s| {
+        if let StmtKind::BlockRealize(r) = s.kind() {
+            let regions = if reads {
+                &r.block.reads
+            } else {
+                &r.block.writes
+            };
+            if regions.iter().any(|x| x.buffer == *buffer) {
+                let pred = unbind(&r.predicate, r);
+                found = Some(match found.take() {
+                    Some(p) => Expr::or(p, pred),
+                    None => pred,
+                });
+            }
+        }
+    });
+    found
+}
+
 /// `region` (in the block's iterators) relaxed over `relax_loops`, TVM's
-/// `RelaxBufferRegion`: each dimension's upper-bound estimate, the whole
-/// dimension when it cannot be bounded.
+/// `RelaxBufferRegion`: each dimension's upper-bound estimate under the
+/// block's predicate and `extra` (a nested block's), the whole dimension
+/// when it cannot be bounded.
 fn relax_region(
     realize: &BlockRealize,
     region: &BufferRegion,
     relax_loops: &[(StmtPath, For)],
     outer: &Analyzer,
+    extra: Option<&Expr>,
 ) -> Vec<Range> {
     let relax: HashMap<VarId, Range> = relax_loops
         .iter()
         .map(|(_, l)| (l.loop_var.id(), Range::new(l.min.clone(), l.extent.clone())))
         .collect();
-    let predicate = unbind(&realize.predicate, realize);
+    let predicate = match extra {
+        Some(e) => unbind(&Expr::and(realize.predicate.clone(), e.clone()), realize),
+        None => unbind(&realize.predicate, realize),
+    };
     region
         .region
         .iter()
@@ -709,10 +740,13 @@ pub(super) fn detect_cache_loc(
                             self.loc_pos = Some(i);
                             break;
                         } else if self.visited_related {
-                            self.visited_block = self.visited_block || previous;
                             break;
                         }
                     }
+                    // However the sequence ends, a target block seen before
+                    // it still counts (a nested sequence without the target
+                    // must not forget it).
+                    self.visited_block = self.visited_block || previous;
                 }
                 StmtKind::BlockRealize(r) => {
                     if r.block.name == self.target {
@@ -1551,20 +1585,33 @@ impl Schedule {
                     });
                 let relax = loops_below(&body, &producer.path, &loc.path);
                 let outer = analyzer_for(&loops_outside(&body, &producer.path, &loc.path));
-                let region = relax_region(&producer.realize, &region, &relax, &outer);
+                let region = relax_region(&producer.realize, &region, &relax, &outer, None);
                 (loc, region)
             }
             None => {
-                // An input of the scope: the scope's read region of it, or all of it.
+                // An input of the scope: the block's read region relaxed over
+                // the scope when a nested block reads it under a predicate,
+                // else the scope's read region of it, or all of it.
                 let scope_reads = match tree::get(&body, &t.scope_path).map(|s| s.kind().clone()) {
                     Some(StmtKind::BlockRealize(r)) => r.block.reads,
                     _ => vec![],
                 };
-                let region = scope_reads
-                    .iter()
-                    .find(|r| r.buffer == buffer)
-                    .map(|r| r.region.clone())
-                    .unwrap_or_else(|| buffer.full_region());
+                let own_read = t.realize.block.reads.iter().find(|r| r.buffer == buffer);
+                let nested = own_read
+                    .and_then(|_| nested_access_predicate(&t.realize.block, &buffer, true))
+                    .filter(|p| !p.is_const_int(1));
+                let region = match (own_read, nested) {
+                    (Some(read), Some(pred)) => {
+                        let relax = loops_below(&body, &t.path, &t.scope_path);
+                        let outer = analyzer_for(&loops_outside(&body, &t.path, &t.scope_path));
+                        relax_region(&t.realize, read, &relax, &outer, Some(&pred))
+                    }
+                    _ => scope_reads
+                        .iter()
+                        .find(|r| r.buffer == buffer)
+                        .map(|r| r.region.clone())
+                        .unwrap_or_else(|| buffer.full_region()),
+                };
                 (
                     CacheLoc {
                         path: t.scope_path.clone(),
@@ -1671,7 +1718,8 @@ impl Schedule {
             });
         let relax = loops_below(&body, &t.path, &loc.path);
         let outer = analyzer_for(&loops_outside(&body, &t.path, &loc.path));
-        let region = relax_region(&t.realize, &region, &relax, &outer);
+        let nested = nested_access_predicate(&t.realize.block, &buffer, false);
+        let region = relax_region(&t.realize, &region, &relax, &outer, nested.as_ref());
         let name = format!("{}_{}", buffer.name, storage_scope);
         let full = loc_is_loop(&body, &loc);
         let cache = cache_buffer(&buffer, &name, storage_scope, &region, full);

@@ -13,9 +13,10 @@
 //!   ranges (`B[vi * 4 + vj]` under `lambda i: (i // 4, i % 4)` becomes
 //!   `B[vi, vj]`); the blocks that access it get their region of it
 //!   re-inferred from their bodies. A function parameter changes the
-//!   function's signature. The map must be a bijection onto the new shape;
-//!   one that would add padding is refused, as TVM does without
-//!   `pad_value` (Tessel does not implement `pad_value` yet). The trace
+//!   function's signature. The map must be a bijection onto the new shape,
+//!   or pad it: then `pad_value` is required (as in TVM) and says what the
+//!   padding holds (see [`super::layout_padding`]); without padding
+//!   `pad_value` is not used. The trace
 //!   shows the map as TVM prints it, `lambda i, j: (j, i,)`, after TVM's
 //!   operator folding (`j + 0` is `j`, `-j` is `j * -1`).
 //! - `set_scope(block, buffer_index, storage_scope)`: the block's
@@ -37,6 +38,7 @@
 use std::collections::HashMap;
 
 use super::cache::{check_storage_scope, nth_access_buffer, BufferIndexType};
+use super::layout_padding::{padded_inverse, write_padding, PadLiteral, PadValue, PaddedInverse};
 use super::primitives::{describe, param, Args, ParamType as T, Primitive, Returns};
 use super::replay::SchedValue;
 use super::tree;
@@ -92,6 +94,10 @@ impl BufferSel {
                     _ => Err(format!("cannot read the buffer argument {text}")),
                 }
             }
+            // A JSON trace keeps the recorded tuple as a string.
+            (V::Str(text), None) if text.starts_with('(') => {
+                BufferSel::from_value(V::Source(text), None)
+            }
             (V::Str(name), None) => Ok(BufferSel::Name(name)),
             (V::Int(i), Some(V::Str(t))) => Ok(BufferSel::Index(kind(&t)?, i)),
             (V::Int(_), None) => {
@@ -100,6 +106,31 @@ impl BufferSel {
             _ => Err(
                 "buffer must be (\"read\" or \"write\", index), a buffer name, or an index".into(),
             ),
+        }
+    }
+}
+
+/// `transform_layout`'s `pad_value` argument as given.
+#[derive(Clone, Debug)]
+pub(crate) enum PadArg {
+    None,
+    Literal(PadLiteral),
+    /// A lambda of the new indices, as Python source.
+    Source(String),
+}
+
+impl PadArg {
+    /// Text from a typed call or a recorded trace: a number or a lambda.
+    pub(crate) fn parse_text(text: String) -> PadArg {
+        let t = text.trim();
+        if let Ok(i) = t.parse::<i64>() {
+            PadArg::Literal(PadLiteral::Int(i))
+        } else if let Ok(f) = t.parse::<f64>() {
+            PadArg::Literal(PadLiteral::Float(f))
+        } else if t == "None" {
+            PadArg::None
+        } else {
+            PadArg::Source(text)
         }
     }
 }
@@ -118,23 +149,60 @@ impl IndexMap {
     /// integers, `+ - * // %`, unary minus. Operations fold the way TVM's
     /// Python operators do.
     pub fn parse(src: &str, dtype: DataType) -> std::result::Result<IndexMap, String> {
+        IndexMap::parse_for(src, dtype, None)
+    }
+
+    /// [`IndexMap::parse`] for a buffer of `ndim` dimensions, which also
+    /// takes TVM's sugar of `*args` (the dimensions the other parameters
+    /// leave, named `<args>_0`, `<args>_1`, …) followed by keyword-only
+    /// parameters, and `*args` spread in the results.
+    pub fn parse_for(
+        src: &str,
+        dtype: DataType,
+        ndim: Option<usize>,
+    ) -> std::result::Result<IndexMap, String> {
         let e = syntax::parse_expr(src)
             .map_err(|d| format!("cannot parse the index map: {}", d.message))?;
         let ast::ExprKind::Lambda { params, body } = &e.kind else {
             return Err("the index map must be a lambda, such as `lambda i, j: (j, i)`".into());
         };
-        if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonly.is_empty() {
+        let sugar = params.vararg.is_some() && ndim.is_some();
+        if params.kwarg.is_some()
+            || (!sugar && (params.vararg.is_some() || !params.kwonly.is_empty()))
+        {
             return Err("index map parameters must be plain names".into());
         }
         let mut vars = Vec::new();
         let mut env: HashMap<String, Var> = HashMap::new();
-        for p in params.posonly.iter().chain(&params.args) {
+        let mut spread: Option<(String, Vec<Var>)> = None;
+        let positional: Vec<&ast::Param> = params.posonly.iter().chain(&params.args).collect();
+        let mut add = |p: &ast::Param, vars: &mut Vec<Var>| -> std::result::Result<(), String> {
             if p.default.is_some() {
                 return Err("index map parameters cannot have defaults".into());
             }
             let v = Var::new(p.name.clone(), dtype);
             env.insert(p.name.clone(), v.clone());
             vars.push(v);
+            Ok(())
+        };
+        for p in &positional {
+            add(p, &mut vars)?;
+        }
+        if let (Some(rest), Some(ndim)) = (&params.vararg, ndim) {
+            let named = positional.len() + params.kwonly.len();
+            let Some(count) = ndim.checked_sub(named) else {
+                return Err(format!(
+                    "the index map names {named} indices but the buffer has {ndim} dimension(s)"
+                ));
+            };
+            let rest_vars: Vec<Var> = (0..count)
+                .map(|k| Var::new(format!("{}_{k}", rest.name), dtype))
+                .collect();
+            vars.extend(rest_vars.iter().cloned());
+            spread = Some((rest.name.clone(), rest_vars));
+            for p in &params.kwonly {
+                add(p, &mut vars)?;
+            }
         }
         let items: Vec<&ast::Expr> = match &body.kind {
             ast::ExprKind::Tuple(items) | ast::ExprKind::List(items) => items.iter().collect(),
@@ -142,6 +210,12 @@ impl IndexMap {
         };
         let mut results = Vec::new();
         for item in items {
+            if let (ast::ExprKind::Starred(inner), Some((name, rest))) = (&item.kind, &spread) {
+                if matches!(&inner.kind, ast::ExprKind::Name(n) if n == name) {
+                    results.extend(rest.iter().map(|v| v.to_expr()));
+                    continue;
+                }
+            }
             if let ast::ExprKind::Int(v) = item.kind {
                 return Err(format!(
                     "Expected mapping function to return tvm.ir.Expr or a list of tvm.ir.Expr.  Instead received {v} of type <class 'int'>."
@@ -444,10 +518,10 @@ pub(super) const TRANSFORM_LAYOUT: Primitive = Primitive {
             }
         };
         let pad = match args.value("pad_value")? {
-            SchedValue::None => None,
-            SchedValue::Int(v) => Some(v.to_string()),
-            SchedValue::Float(v) => Some(format!("{v:?}")),
-            SchedValue::Source(s) => Some(s),
+            SchedValue::None => PadArg::None,
+            SchedValue::Int(v) => PadArg::Literal(PadLiteral::Int(v)),
+            SchedValue::Float(v) => PadArg::Literal(PadLiteral::Float(v)),
+            SchedValue::Source(s) | SchedValue::Str(s) => PadArg::parse_text(s),
             other => {
                 return Err(args.err(format!(
                     "pad_value must be a number or a lambda, not {}",
@@ -455,17 +529,20 @@ pub(super) const TRANSFORM_LAYOUT: Primitive = Primitive {
                 )))
             }
         };
-        let (buffer, index_map) = sch.transform_layout_concrete(
+        let (buffer, index_map, pad) = sch.transform_layout_concrete(
             args.block("block")?,
             sel,
             &map_src,
-            pad.as_deref(),
+            &pad,
             args.bool("assume_injective_transform")?,
         )?;
         // The trace keeps the canonical forms, so replay parses them again.
         args.record_as("buffer", SchedValue::Source(buffer))?;
         args.record_as("index_map", SchedValue::Source(index_map))?;
-        args.record_as("pad_value", SchedValue::None)?;
+        args.record_as(
+            "pad_value",
+            pad.map_or(SchedValue::None, |p| SchedValue::Source(p.python())),
+        )?;
         Ok(SchedValue::None)
     },
     menu: None,
@@ -638,20 +715,14 @@ impl Schedule {
         block_rv: BlockRV,
         buffer: BufferSel,
         index_map: &str,
-        pad_value: Option<&str>,
+        pad_value: &PadArg,
         assume_injective_transform: bool,
-    ) -> Result<(String, String)> {
+    ) -> Result<(String, String, Option<PadValue>)> {
         const P: &str = "transform_layout";
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
         let (kind, index) = select_buffer(P, block, &buffer, &path)?;
         let old = nth_access_buffer(P, block, index, kind, &path)?;
-        if pad_value.is_some() {
-            return Err(ScheduleError::new(
-                P,
-                "pad_value is not supported by Tessel yet: use an index map that is a bijection onto its image",
-            ));
-        }
         if !old.strides.is_empty() {
             return Err(ScheduleError::new(
                 P,
@@ -667,7 +738,8 @@ impl Schedule {
         } else {
             DataType::i32()
         };
-        let map = IndexMap::parse(index_map, dtype).map_err(|m| ScheduleError::new(P, m))?;
+        let map = IndexMap::parse_for(index_map, dtype, Some(old.ndim()))
+            .map_err(|m| ScheduleError::new(P, m))?;
         if map.params.len() != old.ndim() {
             return Err(ScheduleError::new(
                 P,
@@ -694,6 +766,28 @@ impl Schedule {
                     old.name
                 ),
             ));
+        }
+        let pad = match pad_value {
+            PadArg::None => None,
+            PadArg::Literal(v) => Some(PadValue::constant(v, old.dtype, map.results.len(), dtype)),
+            PadArg::Source(src) => Some(
+                PadValue::parse(src, map.results.len(), dtype)
+                    .map_err(|m| ScheduleError::new(P, m))?,
+            ),
+        };
+        if let Some(p) = &pad {
+            if p.value.dtype() != old.dtype {
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "Buffer {} has elements of type {}, but the transformation fills padding with {}, which is of type {}",
+                        old.name,
+                        old.dtype,
+                        p.python(),
+                        p.value.dtype()
+                    ),
+                ));
+            }
         }
         // A permutation of the indices is a bijection whatever the shape.
         let permutation: Option<Vec<usize>> = map
@@ -745,6 +839,7 @@ impl Schedule {
                 format!("({})", items.join(", "))
             }
         };
+        let mut padding: Option<(PaddedInverse, PadValue)> = None;
         if let Some(p) = &permutation {
             shape = p.iter().map(|&i| old.shape[i].clone()).collect();
         } else if !assume_injective_transform {
@@ -764,19 +859,36 @@ impl Schedule {
                     if b > a
                         && matches!(&bijective, Err(why) if why.contains("only partly covered") || why.contains("not divisible")) =>
                 {
-                    return Err(ScheduleError::new(
-                        P,
-                        format!(
-                            "The transformation T.index_map({}) applied on buffer {} of shape {} would result in shape {}.  \
-                             However, this would introduce padding ({} elements hold {a}); TVM needs a pad_value here, \
-                             which Tessel does not support yet.",
-                            map.python().replace(",)", ")"),
-                            old.name,
-                            shape_text(&old.shape),
-                            shape_text(&shape),
-                            b
-                        ),
-                    ));
+                    let Some(pad) = &pad else {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!(
+                                "The transformation T.index_map({}) applied on buffer {} of shape {} would result in shape {}.  \
+                                 However, this would introduce padding ({} elements hold {a}); pass a pad_value to fill it.",
+                                map.python().replace(",)", ")"),
+                                old.name,
+                                shape_text(&old.shape),
+                                shape_text(&shape),
+                                b
+                            ),
+                        ));
+                    };
+                    let Some(inverse) =
+                        padded_inverse(&map.params, &map.results, &old.shape, &shape)
+                    else {
+                        return Err(ScheduleError::new(
+                            P,
+                            format!(
+                                "the index map {} pads buffer {} of shape {} to shape {} in a way Tessel cannot invert, \
+                                 so it cannot tell where the padding is",
+                                map.python(),
+                                old.name,
+                                shape_text(&old.shape),
+                                shape_text(&shape)
+                            ),
+                        ));
+                    };
+                    padding = Some((inverse, pad.clone()));
                 }
                 (Some(a), Some(b)) if a == b && bijective.is_ok() => {}
                 (Some(_), Some(_)) => {
@@ -816,7 +928,11 @@ impl Schedule {
             map: &map,
             ana: Analyzer::new(),
         };
-        let body = rw.stmt(&func.body);
+        let body = match &padding {
+            Some((inverse, pad)) => write_padding(&func.body, &old, &new, inverse, pad)?,
+            None => func.body.clone(),
+        };
+        let body = rw.stmt(&body);
         let mut f = func.with_body(body);
         for (_, b) in f.buffer_map.iter_mut() {
             if *b == old {
@@ -825,7 +941,7 @@ impl Schedule {
         }
         self.set_func(f);
         let buffer_arg = format!("(\"{}\", {index})", kind.name());
-        Ok((buffer_arg, map.python()))
+        Ok((buffer_arg, map.python(), pad))
     }
 
     /// `sch.set_scope(block, buffer_index, storage_scope)`.

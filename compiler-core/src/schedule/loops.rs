@@ -7,6 +7,7 @@ use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
 use super::replay::SchedValue;
 use super::tree::{self, StmtPath};
+use super::util::var_ids;
 use super::*;
 use crate::ir::mutate::{substitute_stmt, walk_stmt, Mutator};
 
@@ -209,16 +210,6 @@ impl Schedule {
             )
             .at(path));
         }
-        let Some(extent) = node.extent.as_int() else {
-            return Err(ScheduleError::new(
-                P,
-                format!(
-                    "loop `{}` has a symbolic extent; Tessel splits loops of constant extent",
-                    node.loop_var.name()
-                ),
-            )
-            .at(path));
-        };
         let mut values: Vec<Option<i64>> = Vec::with_capacity(factors.len());
         for f in factors {
             values.push(match f {
@@ -243,6 +234,15 @@ impl Schedule {
                 format!("split factors must be positive, got {bad}"),
             ));
         }
+        let Some(extent) = node.extent.as_int() else {
+            return self.split_symbolic(
+                &path,
+                &node,
+                &values,
+                preserve_unit_iters,
+                disable_predication,
+            );
+        };
         let known: i64 = values
             .iter()
             .flatten()
@@ -312,6 +312,104 @@ impl Schedule {
         Ok(new_vars.iter().map(|v| self.new_loop_rv(v)).collect())
     }
 
+    /// [`Self::split_concrete`] of a loop whose extent is an expression, as
+    /// TVM 0.27 does it: the omitted factor is `(extent + k - 1) // k`
+    /// simplified (`k` the product of the others), or without one the
+    /// factors must provably cover the extent; the loops' extents are the
+    /// factors, the old variable becomes the nested sum simplified, and the
+    /// blocks get `sum < extent` unless the factors provably multiply to at
+    /// most the extent (then they multiply to exactly it).
+    fn split_symbolic(
+        &mut self,
+        path: &StmtPath,
+        node: &For,
+        values: &[Option<i64>],
+        preserve_unit_iters: bool,
+        disable_predication: bool,
+    ) -> Result<Vec<LoopRV>> {
+        const P: &str = "split";
+        let dtype = node.loop_var.dtype();
+        let ana = crate::arith::Analyzer::new();
+        let known = values
+            .iter()
+            .flatten()
+            .try_fold(1i64, |acc, v| acc.checked_mul(*v))
+            .ok_or_else(|| ScheduleError::new(P, "the split factors overflow"))?;
+        let known_expr = Expr::int(known, dtype);
+        let inferred = ana.simplify(&Expr::binary(
+            BinOp::FloorDiv,
+            Expr::binary(BinOp::Add, node.extent.clone(), Expr::int(known - 1, dtype)),
+            known_expr.clone(),
+        ));
+        if values.iter().all(Option::is_some)
+            && !ana.can_prove(&Expr::cmp(CmpOp::Ge, known_expr, node.extent.clone()))
+        {
+            return Err(ScheduleError::new(
+                P,
+                format!(
+                    "the factors multiply to {known}, which is not provably at least the loop extent {}",
+                    crate::ir::printer::print_expr(&node.extent)
+                ),
+            )
+            .at(path.clone()));
+        }
+        let extents: Vec<Expr> = values
+            .iter()
+            .map(|v| match v {
+                Some(c) => Expr::int(*c, dtype),
+                None => inferred.clone(),
+            })
+            .collect();
+        let base = node.loop_var.name().to_string();
+        let new_vars: Vec<Var> = (0..extents.len())
+            .map(|i| Var::new(format!("{base}_{i}"), dtype))
+            .collect();
+        let mut nested = new_vars[0].to_expr();
+        for (v, e) in new_vars.iter().zip(&extents).skip(1) {
+            nested = Expr::binary(
+                BinOp::Add,
+                Expr::binary(BinOp::Mul, nested, e.clone()),
+                v.to_expr(),
+            );
+        }
+        let ranges: Vec<(Var, Range)> = new_vars
+            .iter()
+            .zip(&extents)
+            .filter(|(_, e)| !(preserve_unit_iters && e.is_const_int(1)))
+            .map(|(v, e)| (v.clone(), Range::from_extent(e.clone())))
+            .collect();
+        let index = simplify(&nested, &ranges);
+        let mut map = HashMap::new();
+        map.insert(node.loop_var.id(), index);
+        let mut body = substitute_stmt(&node.body, &map);
+        // Each factor is at least 1, so the sum stays below the product:
+        // a product no larger than the extent needs no guard.
+        let product = extents.iter().skip(1).fold(extents[0].clone(), |acc, e| {
+            Expr::binary(BinOp::Mul, acc, e.clone())
+        });
+        let excess = ana.simplify(&Expr::binary(BinOp::Sub, product, node.extent.clone()));
+        let covered_exactly = excess.as_int().is_some_and(|d| d <= 0);
+        if !covered_exactly && !disable_predication {
+            let cond = Expr::cmp(CmpOp::Lt, nested, node.extent.clone());
+            body = add_predicate(&body, &cond);
+        }
+        let mut stmt = body;
+        for (v, e) in new_vars.iter().zip(&extents).rev() {
+            stmt = Stmt::from_kind(StmtKind::For(For {
+                loop_var: v.clone(),
+                min: Expr::int(0, dtype),
+                extent: e.clone(),
+                kind: ForKind::Serial,
+                thread_tag: None,
+                annotations: Annotations::new(),
+                body: stmt,
+            }));
+        }
+        self.replace_at(P, path, stmt)?;
+        self.remove_loop_rvs(node.loop_var.id());
+        Ok(new_vars.iter().map(|v| self.new_loop_rv(v)).collect())
+    }
+
     fn fuse_concrete(&mut self, loop_rvs: &[LoopRV], preserve_unit_iters: bool) -> Result<LoopRV> {
         const P: &str = "fuse";
         if loop_rvs.is_empty() {
@@ -354,13 +452,42 @@ impl Schedule {
                 .at(path.clone()));
             }
         }
-        let extents: Option<Vec<i64>> = loops.iter().map(|(_, l)| l.extent.as_int()).collect();
-        let Some(extents) = extents else {
-            return Err(ScheduleError::new(
-                P,
-                "Tessel fuses loops of constant extent",
-            ));
-        };
+        let _ = preserve_unit_iters;
+        self.fuse_loops(&loops)
+    }
+
+    /// The rewrite of [`Self::fuse_concrete`], as TVM 0.27 does it (extents
+    /// may be expressions): an extent may not use an outer fused loop's
+    /// variable; with `s_k` the product of the extents inside loop `k`
+    /// (simplified), loop `k` becomes `fused % s_{k-1} // s_k` (the outermost
+    /// `fused // s_0`, a unit loop 0; `// 1` folded away) and the fused
+    /// extent is the product of all extents, simplified. Block bindings are
+    /// then simplified; an opaque block's regions keep these values as built.
+    fn fuse_loops(&mut self, loops: &[(StmtPath, For)]) -> Result<LoopRV> {
+        const P: &str = "fuse";
+        let mut outer_vars = HashSet::new();
+        for (path, l) in loops {
+            if let Some(used) = var_ids(&l.extent)
+                .into_iter()
+                .find(|v| outer_vars.contains(v))
+            {
+                let name = loops
+                    .iter()
+                    .find(|(_, o)| o.loop_var.id() == used)
+                    .map(|(_, o)| o.loop_var.name().to_string())
+                    .unwrap_or_default();
+                return Err(ScheduleError::new(
+                    P,
+                    format!(
+                        "the extent of loop `{}` depends on `{name}`, an outer loop being fused",
+                        l.loop_var.name()
+                    ),
+                )
+                .at(path.clone()));
+            }
+            outer_vars.insert(l.loop_var.id());
+        }
+        let ana = crate::arith::Analyzer::new();
         let dtype = loops[0].1.loop_var.dtype();
         let name = loops
             .iter()
@@ -369,39 +496,49 @@ impl Schedule {
             .join("_")
             + "_fused";
         let fused = Var::new(name, dtype);
-        let total: i64 = extents.iter().product();
         let mut map = HashMap::new();
-        let mut inner_product = 1i64;
-        for ((_, l), e) in loops.iter().zip(&extents).rev() {
-            let mut value = fused.to_expr();
-            if inner_product != 1 {
-                value = Expr::binary(BinOp::FloorDiv, value, Expr::int(inner_product, dtype));
-            }
-            if inner_product * e != total {
-                value = Expr::binary(BinOp::FloorMod, value, Expr::int(*e, dtype));
-            }
+        let mut lower = Expr::int(1, dtype);
+        for (_, l) in loops.iter().skip(1).rev() {
+            let next =
+                ana.canonical_simplify(&Expr::binary(BinOp::Mul, l.extent.clone(), lower.clone()));
+            let value = if l.extent.is_const_int(1) {
+                Expr::int(0, dtype)
+            } else {
+                floordiv_folded(
+                    Expr::binary(BinOp::FloorMod, fused.to_expr(), next.clone()),
+                    lower,
+                )
+            };
             map.insert(l.loop_var.id(), value);
-            inner_product *= e;
+            lower = next;
         }
+        let outer = &loops[0].1;
+        let value = if outer.extent.is_const_int(1) {
+            Expr::int(0, dtype)
+        } else {
+            floordiv_folded(fused.to_expr(), lower)
+        };
+        map.insert(outer.loop_var.id(), value);
+        let total = ana.simplify(&loops.iter().fold(Expr::int(1, dtype), |acc, (_, l)| {
+            Expr::binary(BinOp::Mul, acc, l.extent.clone())
+        }));
         let innermost_body = loops
             .last()
             .map(|(_, l)| l.body.clone())
             .unwrap_or_else(Stmt::evaluate_zero);
-        let ranges = vec![(fused.clone(), Range::from_extent(Expr::int(total, dtype)))];
+        let ranges = vec![(fused.clone(), Range::from_extent(total.clone()))];
         let body = simplify_bindings(&substitute_stmt(&innermost_body, &map), &ranges);
-        let _ = preserve_unit_iters;
         let stmt = Stmt::from_kind(StmtKind::For(For {
             loop_var: fused.clone(),
             min: Expr::int(0, dtype),
-            extent: Expr::int(total, dtype),
+            extent: total,
             kind: ForKind::Serial,
             thread_tag: None,
             annotations: Annotations::new(),
             body,
         }));
-        let outer_path = loops[0].0.clone();
-        self.replace_at(P, &outer_path, stmt)?;
-        for (_, l) in &loops {
+        self.replace_at(P, &loops[0].0, stmt)?;
+        for (_, l) in loops {
             self.remove_loop_rvs(l.loop_var.id());
         }
         Ok(self.new_loop_rv(&fused))
@@ -612,6 +749,15 @@ impl Schedule {
         }));
         self.replace_at(P, &path, stmt)?;
         Ok(self.new_loop_rv(&var))
+    }
+}
+
+/// `a // b`, or `a` when `b` is 1 (TVM's operator folds that division).
+fn floordiv_folded(a: Expr, b: Expr) -> Expr {
+    if b.is_const_int(1) {
+        a
+    } else {
+        Expr::binary(BinOp::FloorDiv, a, b)
     }
 }
 

@@ -56,6 +56,7 @@ pub mod error;
 pub mod inline;
 pub mod json;
 pub mod layout;
+mod layout_padding;
 pub mod loop_kind;
 pub mod loop_partition;
 pub mod loops;
@@ -120,10 +121,15 @@ enum RvTarget {
     Loop(Option<VarId>),
     /// A sampled integer.
     Expr(i64),
+    /// A tile factor left for `split` to infer (`sample_perfect_tile` of a
+    /// loop of symbolic extent; Python sees `None`).
+    AbsentExpr,
     /// `sample_compute_location`'s "stay at the root" location.
     RootLoop,
     /// `sample_compute_location`'s "inline it" location.
     InlineLoop,
+    /// A handle given up by `remove_rv`.
+    Removed,
 }
 
 /// The two compute locations that are not loops (TVM's decisions -1 and -2).
@@ -292,10 +298,53 @@ impl Schedule {
         ExprRV(self.push_rv(RvTarget::Expr(value)))
     }
 
+    /// A sampled tile factor that has no value: `split` infers it.
+    pub(crate) fn new_absent_expr_rv(&mut self) -> ExprRV {
+        ExprRV(self.push_rv(RvTarget::AbsentExpr))
+    }
+
+    /// Whether a sampled value is a factor left to infer (Python's `None`).
+    pub fn is_absent(&self, rv: ExprRV) -> bool {
+        matches!(self.rvs.get(rv.0 as usize), Some(RvTarget::AbsentExpr))
+    }
+
     /// The value of a sampled integer.
+    /// TVM's `remove_rv`: forgets a handle, so that later uses of it fail.
+    /// Not recorded in the trace (as in TVM).
+    pub fn remove_rv(&mut self, rv: Rv) -> Result<()> {
+        let index = match rv {
+            Rv::Block(i) | Rv::Loop(i) | Rv::Expr(i) => i as usize,
+        };
+        match self.rvs.get_mut(index) {
+            Some(slot) if !matches!(slot, RvTarget::Removed) => {
+                *slot = RvTarget::Removed;
+                Ok(())
+            }
+            _ => Err(ScheduleError::new(
+                "remove_rv",
+                "the random variable is not defined in this schedule",
+            )),
+        }
+    }
+
+    /// Whether `remove_rv` gave the handle up.
+    pub fn is_removed(&self, rv: Rv) -> bool {
+        let index = match rv {
+            Rv::Block(i) | Rv::Loop(i) | Rv::Expr(i) => i as usize,
+        };
+        matches!(self.rvs.get(index), Some(RvTarget::Removed))
+    }
+
     pub fn get_value(&self, rv: ExprRV) -> Result<i64> {
         match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Expr(v)) => Ok(*v),
+            Some(RvTarget::AbsentExpr) => Err(ScheduleError::new(
+                "get",
+                format!(
+                    "v{} is a tile factor left to infer (None); it has no value",
+                    rv.0
+                ),
+            )),
             _ => Err(ScheduleError::new(
                 "get",
                 format!("v{} is not a sampled value of this schedule", rv.0),

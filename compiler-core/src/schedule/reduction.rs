@@ -647,7 +647,7 @@ impl Schedule {
             buffer: upd_buffer,
             value: upd_value,
             indices: upd_indices,
-        } = block.body.kind().clone()
+        } = inline_lets(&block.body).kind().clone()
         else {
             return not_applicable("its body must be a single store `C[…] = combine(C[…], value)`");
         };
@@ -946,5 +946,24 @@ impl Schedule {
         );
         self.set_body(P, body)?;
         Ok(self.new_block_rv(&format!("{}_rf", block.name)))
+    }
+}
+
+/// A body of `let` bindings around one store, the bindings substituted into
+/// the store (TVM matches the reducer on the inlined store); any other body
+/// as it is.
+fn inline_lets(body: &Stmt) -> Stmt {
+    let mut values: HashMap<VarId, Expr> = HashMap::new();
+    let mut s = body;
+    while let StmtKind::Let { var, value, body } = s.kind() {
+        let v = crate::ir::mutate::substitute_expr(value, &values);
+        values.insert(var.id(), v);
+        s = body;
+    }
+    match s.kind() {
+        StmtKind::Store { .. } if !values.is_empty() => {
+            crate::ir::mutate::substitute_stmt(s, &values)
+        }
+        _ => body.clone(),
     }
 }

@@ -12,8 +12,9 @@
 //!   with the same indices (an opaque use of the buffer's data refuses); the
 //!   scope must be a stage pipeline; and the block must sit under a chain of
 //!   loops directly in its scope (no other statement between the loops).
-//! - **Result.** The indices, simplified with the iterator domains, name the
-//!   iterators they use ("covered"). A buffer `<name>_reindex` of shape
+//! - **Result.** The indices, simplified with the iterator domains (an index
+//!   that folds to a constant stays as written, so a unit-extent iterator
+//!   keeps its dimension), name the iterators they use ("covered"). A buffer `<name>_reindex` of shape
 //!   `dom.min + dom.extent` for each covered iterator, in iterator order, is
 //!   allocated in the scope; every access of the buffer in the block (init
 //!   included) becomes `<name>_reindex[v…]` of the covered iterators, and the
@@ -281,7 +282,20 @@ impl Schedule {
         for iv in &block.iter_vars {
             ana.bind(&iv.var, &iv.dom);
         }
-        let indices: Vec<Expr> = indices.iter().map(|e| ana.simplify(e)).collect();
+        // An index that folds to a constant stays as written (TVM's
+        // `SimplifyNonTrivialExpr`): a unit-extent iterator keeps its
+        // dimension in the new buffer.
+        let indices: Vec<Expr> = indices
+            .iter()
+            .map(|e| {
+                let simple = ana.simplify(e);
+                if simple.as_int().is_some() {
+                    e.clone()
+                } else {
+                    simple
+                }
+            })
+            .collect();
         let mut covered: HashSet<VarId> = HashSet::new();
         for e in &indices {
             covered.extend(var_ids(e));

@@ -113,7 +113,10 @@ impl Schedule {
     /// `sch.sample_perfect_tile(loop, n=2, max_innermost_factor=16)`: `n`
     /// factors whose product is exactly the loop's extent, the innermost at
     /// most `max_innermost_factor` (when positive). `decision` fixes the
-    /// result (it must be a valid tiling).
+    /// result (it must be a valid tiling). A loop of symbolic extent gives
+    /// `[None, 1, …, 1]` (decision `[-1, 1, …, 1]`, printed `_, v1, … =`):
+    /// the first factor has no value ([`Schedule::is_absent`]) and `split`
+    /// infers it.
     pub fn sample_perfect_tile(
         &mut self,
         loop_rv: LoopRV,
@@ -184,12 +187,21 @@ impl Schedule {
         decision: Option<&[i64]>,
     ) -> Result<(Vec<ExprRV>, Vec<i64>)> {
         const P: &str = "sample_perfect_tile";
-        let (path, node) = self.resolve_loop(P, loop_rv)?;
+        let (_, node) = self.resolve_loop(P, loop_rv)?;
         if n == 0 {
             return Err(ScheduleError::new(P, "n must be at least 1"));
         }
         let Some(extent) = node.extent.as_int() else {
-            return Err(ScheduleError::new(P, "the loop's extent must be a constant").at(path));
+            // A loop of symbolic extent is tiled trivially, whatever the
+            // decision: the outer factor is left for `split` to infer (TVM's
+            // decision -1, `None` in Python), the others are 1.
+            let mut factors = vec![1; n];
+            factors[0] = -1;
+            let mut rvs = vec![self.new_absent_expr_rv()];
+            for _ in 1..n {
+                rvs.push(self.new_expr_rv(1));
+            }
+            return Ok((rvs, factors));
         };
         let factors = match decision {
             Some(d) => {

@@ -133,7 +133,17 @@ impl Instruction {
     pub fn python(&self) -> String {
         let mut out = String::new();
         if !self.outputs.is_empty() {
-            let names: Vec<String> = self.outputs.iter().map(|r| r.name()).collect();
+            // A tile factor left to infer (decision -1) prints as `_`, as in TVM.
+            let absent = |k: usize| {
+                self.name == "sample_perfect_tile"
+                    && self.decision.as_ref().and_then(|d| d.get(k)) == Some(&-1)
+            };
+            let names: Vec<String> = self
+                .outputs
+                .iter()
+                .enumerate()
+                .map(|(k, r)| if absent(k) { "_".to_string() } else { r.name() })
+                .collect();
             out.push_str(&names.join(", "));
             // Primitives returning a list print a single output as `x,` (TVM's `OutputList`).
             if self.outputs.len() == 1

@@ -227,7 +227,8 @@ pub(crate) fn post_dfs_order(args: &[Tensor]) -> Vec<Operation> {
 /// TVM's `decl_buffer(shape, dtype, name)`: a global, compact buffer.
 fn decl_buffer(t: &Tensor) -> Buffer {
     let shape = t.shape().to_vec();
-    let elem_dt = if shape.iter().any(|d| d.dtype() == DataType::i64()) {
+    // A zero-dimensional buffer's offset is int64, as TVM's default.
+    let elem_dt = if shape.is_empty() || shape.iter().any(|d| d.dtype() == DataType::i64()) {
         DataType::i64()
     } else {
         DataType::i32()

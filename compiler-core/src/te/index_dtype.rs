@@ -82,7 +82,7 @@ impl Normalizer {
             .zip(&b.shape)
             .any(|(x, y)| !x.same_node(y) || x.dtype() != y.dtype());
         let nb = if changed {
-            let offset_dt = shape.first().map(|e| e.dtype()).unwrap_or(DataType::i32());
+            let offset_dt = crate::ir::buffer::default_index_dtype(&shape);
             b.derive(|n| {
                 n.shape = shape;
                 n.strides = strides;

@@ -212,6 +212,10 @@ pub struct ScriptAliases {
 /// A Python value visible to TVMScript from the enclosing script.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PyConst {
+    /// A typed TIR constant (`tvm.tirx.IntImm("int8", 0)`).
+    IntImm(i64, DataType),
+    /// A typed float constant (`tvm.tirx.FloatImm("float16", 0.5)`).
+    FloatImm(f64, DataType),
     Int(i64),
     Float(f64),
     Bool(bool),
@@ -421,6 +425,8 @@ impl Namespaces {
 
 fn const_value(c: &PyConst, span: Span) -> Value {
     match c {
+        PyConst::IntImm(v, dt) => Value::Expr(Expr::int(*v, *dt).with_span(span)),
+        PyConst::FloatImm(v, dt) => Value::Expr(Expr::float(*v, *dt).with_span(span)),
         PyConst::Int(i) => Value::PyInt(*i, span),
         PyConst::Float(f) => Value::PyFloat(*f, span),
         PyConst::Bool(b) => Value::PyBool(*b, span),
@@ -518,6 +524,11 @@ struct FuncBuilder<'a> {
     loop_ranges: HashMap<VarId, Range>,
     frames: Vec<BlockFrame>,
     uses_blocks: bool,
+    /// For each block written directly in the function body (outside any
+    /// block): whether its reads and its writes were inferred rather than
+    /// given. An explicit root block keeps none inferred (TVM's script
+    /// completion leaves the root's access regions as written).
+    top_block_inferred: Vec<(bool, bool)>,
     /// `@T.prim_func(private=True)`: no `global_symbol`.
     private: bool,
 }
@@ -542,6 +553,7 @@ impl<'a> FuncBuilder<'a> {
             loop_ranges: HashMap::new(),
             frames: Vec::new(),
             uses_blocks: false,
+            top_block_inferred: Vec::new(),
             private: false,
         }
     }

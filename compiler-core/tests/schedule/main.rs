@@ -14,5 +14,6 @@ mod schedule_cache;
 mod schedule_cases;
 mod schedule_compute;
 mod schedule_proptest;
+mod schedule_symbolic;
 mod schedule_tensor;
 mod schedule_trace;

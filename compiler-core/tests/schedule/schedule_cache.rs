@@ -778,8 +778,20 @@ fn transform_layout_rules() {
             &["applied on buffer B of shape (64, 32) would result in shape (3, 32, 24)", "padding"],
         ),
         (
-            "sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 24, j, i % 24), pad_value=0.0)",
-            &["pad_value is not supported"],
+            "sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 24, j, i % 24), pad_value=0)",
+            &["fills padding with lambda indices_0, indices_1, indices_2: (0,), which is of type int32"],
+        ),
+        (
+            "sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 24, j, i % 24), pad_value=lambda a, b, c: (a, b))",
+            &["should only have one output"],
+        ),
+        (
+            "sch.transform_layout(c, (\"read\", 0), lambda i, j: (i // 24, j, i % 24), pad_value=lambda a, b: 0.0)",
+            &["pad_value takes 2 indices but the transformed buffer has 3 dimension(s)"],
+        ),
+        (
+            "sch.transform_layout(c, (\"read\", 1), lambda i, j: (i // 24, j, i % 24), pad_value=0.0)",
+            &["buffer A is not written in this function", "T.assume"],
         ),
     ];
     for (call, needles) in cases {
@@ -1105,4 +1117,90 @@ fn primitives_never_panic_on_the_seeds() {
         ok > 100 && refused > 100,
         "{ok} succeeded, {refused} refused"
     );
+}
+
+/// The padding a layout adds to an output is observable: after
+/// `transform_layout` with a `pad_value` the output holds the original
+/// results at the mapped positions and the pad value everywhere else, both
+/// when the producer is rewritten and when a separate block fills it.
+#[test]
+fn transform_layout_padding_is_written() {
+    let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((10,), "float32"), C: T.Buffer((10,), "float32"), D: T.Buffer((10,), "float32"), E: T.Buffer((10,), "float32")):
+    for i in range(10):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = A[vi] * T.float32(2) + T.float32(1)
+            E[vi] = A[vi] + T.float32(5)
+    for i in range(10):
+        with T.block("D"):
+            vi = T.axis.remap("S", [i])
+            D[vi] = A[vi] - T.float32(3)
+"#;
+    let schedules = [
+        // C's producer also writes E: a fill block writes the padding.
+        "c = sch.get_block(\"C\")\nsch.transform_layout(c, \"C\", lambda i: (i // 4, i % 4), pad_value=-7.0)",
+        // D's producer writes only D: its loop covers the padded shape.
+        "d = sch.get_block(\"D\")\nsch.transform_layout(d, (\"write\", 0), lambda i: (i // 4, i % 4), pad_value=lambda a, b: T.Cast(\"float32\", a * 4 + b))",
+    ];
+    for (k, call) in schedules.iter().enumerate() {
+        let mut sch = schedule_of(src);
+        let before = (*sch.module().get_prim("main").expect("main")).clone();
+        run_python(&mut sch, call).unwrap_or_else(|d| panic!("`{call}`: {}", d.message));
+        let after = (*sch.module().get_prim("main").expect("main")).clone();
+        // The trace (with its pad_value) survives JSON and replays to the same function.
+        let json = sch.trace().to_json_string();
+        assert!(json.contains("lambda"), "{json}");
+        let back = compiler_core::schedule::Trace::from_json_str(&json).expect("reads back");
+        let mut again = schedule_of(src);
+        again.replay(&back, false).expect("replays");
+        assert_eq!(print(&again), print(&sch));
+        assert!(
+            !has_errors(&verify_prim_func(&after, "main")),
+            "{}",
+            print(&sch)
+        );
+        let inputs = random_inputs(&before, 7, &HashMap::new()).expect("inputs");
+        let opts = EvalOptions {
+            check_regions: true,
+            ..EvalOptions::default()
+        };
+        let mut original = inputs.clone();
+        run_prim_func(&before, &mut original, &opts).expect("the original runs");
+        // The transformed buffer is the k-th output, now (3, 4).
+        let padded_arg = 1 + k;
+        let mut transformed = random_inputs(&after, 7, &HashMap::new()).expect("inputs");
+        transformed[0] = inputs[0].clone();
+        run_prim_func(&after, &mut transformed, &opts).unwrap_or_else(|e| {
+            panic!(
+                "the transformed function fails: {}\n{}",
+                e.message,
+                print(&sch)
+            )
+        });
+        for (arg, out) in transformed.iter().enumerate().skip(1) {
+            if arg != padded_arg {
+                allclose(&original[arg], out, 1e-6, 1e-6).expect("untouched outputs agree");
+                continue;
+            }
+            assert_eq!(out.shape(), &[3, 4]);
+            for flat in 0..12 {
+                let got = out.get_flat_f64(flat).expect("in range");
+                let want = if flat < 10 {
+                    original[arg].get_flat_f64(flat).expect("in range")
+                } else if k == 0 {
+                    -7.0
+                } else {
+                    flat as f64
+                };
+                assert!(
+                    (got - want).abs() < 1e-5,
+                    "schedule {k}: element {flat} is {got}, expected {want}\n{}",
+                    print(&sch)
+                );
+            }
+        }
+    }
 }

@@ -148,7 +148,8 @@ impl<'o> Printer<'o> {
         }
         let mut force_offset_factor = false;
         match b.elem_offset.kind() {
-            ExprKind::Int(0) => {}
+            ExprKind::Int(0)
+                if b.elem_offset.dtype() == crate::buffer::default_index_dtype(&b.shape) => {}
             ExprKind::Var(v) if !self.names.is_var_defined(v.id()) => {
                 // Defined implicitly by the declaration, as `A.elem_offset`.
                 let alias = format!("{own_name}.elem_offset");

@@ -33,10 +33,17 @@ pub struct BufferNode {
     pub span: Span,
 }
 
+/// The type of a buffer's offset when none is given: its first
+/// dimension's, or `int64` for a zero-dimensional buffer (as TVM).
+pub fn default_index_dtype(shape: &[Expr]) -> DataType {
+    shape.first().map_or(DataType::i64(), |e| e.dtype())
+}
+
 impl Buffer {
     /// A compact row-major buffer in `global` scope.
     pub fn new(name: impl Into<String>, dtype: DataType, shape: Vec<Expr>) -> Buffer {
         let name = name.into();
+        let elem_offset = Expr::int(0, default_index_dtype(&shape));
         Buffer::from_node(BufferNode {
             id: BufferId(0),
             data: Var::new(name.clone(), DataType::handle()),
@@ -44,7 +51,7 @@ impl Buffer {
             dtype,
             shape,
             strides: Vec::new(),
-            elem_offset: Expr::i32(0),
+            elem_offset,
             scope: "global".to_string(),
             align: 64,
             offset_factor: 1,

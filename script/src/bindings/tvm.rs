@@ -92,6 +92,14 @@ fn py_const(v: &Value, depth: u32) -> Option<PyConst> {
         Value::NpScalar(s) if !s.dtype.is_float() && !s.dtype.is_bool() => {
             PyConst::Int(s.num.as_i64())
         }
+        Value::Host(o) => match tvm_obj(o) {
+            Some(Obj::Te(super::te::TeObj::Expr(e))) => match e.kind() {
+                tessel_ir::ExprKind::Int(v) => PyConst::IntImm(*v, e.dtype()),
+                tessel_ir::ExprKind::Float(v) => PyConst::FloatImm(*v, e.dtype()),
+                _ => return None,
+            },
+            _ => return None,
+        },
         Value::Tuple(items) if depth < 4 && items.len() <= 16 => PyConst::Tuple(
             items
                 .iter()
@@ -570,6 +578,20 @@ fn to_sched(it: &mut Interp, v: &Value) -> Res<SchedValue> {
     })
 }
 
+/// A primitive's result with each sampled factor that has no value
+/// (`sample_perfect_tile` of a symbolic loop) replaced by `None`.
+fn absent_as_none(sch: &Schedule, v: SchedValue) -> SchedValue {
+    match v {
+        SchedValue::Rv(Rv::Expr(i)) if sch.is_absent(compiler_core::schedule::ExprRV(i)) => {
+            SchedValue::None
+        }
+        SchedValue::List(items) => {
+            SchedValue::List(items.into_iter().map(|x| absent_as_none(sch, x)).collect())
+        }
+        other => other,
+    }
+}
+
 fn from_sched(it: &mut Interp, v: SchedValue, dialect: TraceDialect, sched: u64) -> Res<Value> {
     Ok(match v {
         SchedValue::Rv(rv) => host(Obj::Rv { rv, dialect, sched }),
@@ -620,6 +642,11 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
                 return Err(PyErr::type_error("get() takes a random variable"));
             };
             let s = cell.borrow();
+            if s.sch.is_removed(*rv) {
+                return Err(PyErr::index_error(
+                    "Cannot find the corresponding RV in the schedule's symbol table",
+                ));
+            }
             return match rv {
                 Rv::Expr(i) => Ok(Value::Int(
                     s.sch
@@ -656,16 +683,41 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
             it.stdout(format!("{}\n", text.trim_end()));
             return Ok(Value::None);
         }
-        "remove_rv" => return Ok(Value::None),
+        "remove_rv" => {
+            let rv = match a.pos.first().and_then(|v| match v {
+                Value::Host(h) => match tvm_obj(h) {
+                    Some(Obj::Rv { rv, .. }) => Some(*rv),
+                    _ => None,
+                },
+                _ => None,
+            }) {
+                Some(rv) => rv,
+                None => return Err(PyErr::type_error("remove_rv() takes a random variable")),
+            };
+            cell.borrow_mut()
+                .sch
+                .remove_rv(rv)
+                .map_err(schedule_error)?;
+            return Ok(Value::None);
+        }
         _ => {}
     }
     let mut positional = Vec::with_capacity(a.pos.len());
-    for v in &a.pos {
-        positional.push(to_sched(it, v)?);
+    for (k, v) in a.pos.iter().enumerate() {
+        positional.push(match typed_pad_value(name, k == 3, v) {
+            Some(text) => SchedValue::Source(text),
+            None => to_sched(it, v)?,
+        });
     }
     let mut keywords = Vec::with_capacity(a.kw.len());
     for (k, v) in &a.kw {
-        keywords.push((k.to_string(), to_sched(it, v)?));
+        keywords.push((
+            k.to_string(),
+            match typed_pad_value(name, &**k == "pad_value", v) {
+                Some(text) => SchedValue::Source(text),
+                None => to_sched(it, v)?,
+            },
+        ));
     }
     it.charge_steps(100)?;
     let (result, dialect, id) = {
@@ -673,7 +725,11 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
         if name == "tensorize" {
             s.sch.set_tensor_intrins(it.intrins.clone());
         }
-        let r = s.sch.call(name, positional, keywords);
+        // A tile factor left to infer is Python's `None`.
+        let r = s
+            .sch
+            .call(name, positional, keywords)
+            .map(|out| absent_as_none(&s.sch, out));
         (r, s.sch.dialect, s.id)
     };
     let out = match result {
@@ -692,6 +748,24 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, a: Args) -> Res<Value> 
         }
     };
     from_sched(it, out, dialect, id)
+}
+
+/// `transform_layout`'s `pad_value` given as a typed constant
+/// (`tvm.tirx.IntImm("int8", 0)`) keeps its type, which TVM checks against
+/// the buffer's: passed as its TVMScript text (`T.int8(0)`).
+fn typed_pad_value(method: &str, is_pad_value: bool, v: &Value) -> Option<String> {
+    if method != "transform_layout" || !is_pad_value {
+        return None;
+    }
+    let Value::Host(o) = v else { return None };
+    match tvm_obj(o) {
+        Some(Obj::Te(super::te::TeObj::Expr(e))) => match e.kind() {
+            tessel_ir::ExprKind::Int(i) => Some(format!("T.{}({i})", e.dtype())),
+            tessel_ir::ExprKind::Float(f) => Some(format!("T.{}({f:?})", e.dtype())),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// TVM's `same_as`: whether two values hold the same IR object, not merely
@@ -1944,11 +2018,22 @@ fn assert_structural_equal_ignore_global_symbol(it: &mut Interp, mut a: Args) ->
     })
 }
 
+/// The primitives whose trace instruction keeps an `IndexMap`. TVM 0.27's
+/// `trace.as_json()` crashes on such a trace (in `ffi::ToJSONGraph`), so its
+/// JSON round trip never succeeds; the `"json"` check refuses them the same way.
+const INDEX_MAP_PRIMITIVES: &[&str] = &[
+    "transform_layout",
+    "transform_block_layout",
+    "reindex_cache_read",
+    "reindex_cache_write",
+];
+
 /// `tvm.s_tir.schedule.testing.verify_trace_roundtrip(sch, mod, *,
 /// debug_mask, text_format)`: replays `sch`'s trace on a fresh schedule of
 /// `mod` — through its Python text (`"python"`) and through the recorded
 /// instructions (`"json"`) — and checks the result and the new trace equal
-/// the old ones, as TVM does. Returns the fresh schedule.
+/// the old ones, as TVM does. A trace holding an index map fails the JSON
+/// round trip ([`INDEX_MAP_PRIMITIVES`]). Returns the fresh schedule.
 fn verify_trace_roundtrip(it: &mut Interp, mut a: Args) -> Res<Value> {
     let func = "verify_trace_roundtrip";
     let sch_v = a.req(0, "sch", func)?;
@@ -1997,7 +2082,25 @@ fn verify_trace_roundtrip(it: &mut Interp, mut a: Args) -> Res<Value> {
                     )
                 })?;
             }
-            "json" => sch.replay(old.sch.trace(), false).map_err(schedule_error)?,
+            "json" => {
+                if let Some(inst) = old
+                    .sch
+                    .trace()
+                    .instructions
+                    .iter()
+                    .find(|i| INDEX_MAP_PRIMITIVES.contains(&i.name.as_str()))
+                {
+                    return Err(PyErr::new(
+                        ExcKind::RuntimeError,
+                        format!(
+                            "the trace cannot be written as JSON: `{}` holds an index map, \
+                             which TVM 0.27's JSON writer cannot serialize",
+                            inst.name
+                        ),
+                    ));
+                }
+                sch.replay(old.sch.trace(), false).map_err(schedule_error)?
+            }
             other => {
                 return Err(PyErr::new(
                     ExcKind::AssertionError,

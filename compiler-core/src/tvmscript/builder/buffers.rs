@@ -141,7 +141,8 @@ impl<'a> FuncBuilder<'a> {
             .shape
             .first()
             .map(|e| e.dtype())
-            .unwrap_or(DataType::i32());
+            // TVM's default index type of a zero-dimensional buffer.
+            .unwrap_or(DataType::i64());
         let node = BufferNode {
             id: BufferId(0),
             name: name.to_string(),

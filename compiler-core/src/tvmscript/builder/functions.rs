@@ -89,12 +89,24 @@ impl<'a> FuncBuilder<'a> {
     }
 
     /// Wraps a function body in the implicit root block, unless the body is
-    /// already a single block without iterators (an explicit root).
+    /// already a single block without iterators (an explicit root, whose
+    /// reads and writes stay as written: none unless given, as in TVM).
     pub(super) fn wrap_root(&mut self, body: Stmt, root: BlockFrame) -> Stmt {
         if root.alloc_buffers.is_empty() {
             if let StmtKind::BlockRealize(r) = body.kind() {
                 if r.block.iter_vars.is_empty() {
-                    return body;
+                    let Some(&(reads_inferred, writes_inferred)) = self.top_block_inferred.last()
+                    else {
+                        return body;
+                    };
+                    let mut r = r.clone();
+                    if reads_inferred {
+                        r.block.reads.clear();
+                    }
+                    if writes_inferred {
+                        r.block.writes.clear();
+                    }
+                    return Stmt::new(StmtKind::BlockRealize(r), body.span());
                 }
             }
         }

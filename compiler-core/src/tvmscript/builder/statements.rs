@@ -775,6 +775,10 @@ impl<'a> FuncBuilder<'a> {
             body,
             span,
         };
+        if self.frames.len() == 1 {
+            self.top_block_inferred
+                .push((frame.reads.is_none(), frame.writes.is_none()));
+        }
         if frame.reads.is_none() || frame.writes.is_none() {
             let (reads, writes) = infer_access_regions(&block);
             block.reads = reads;
