@@ -59,7 +59,8 @@ pub(crate) fn script_mode(source: &str) -> ScriptOutcome {
         );
         return out;
     }
-    out.errors.extend(tvmscript::check_module(&module));
+    out.errors
+        .extend(tvmscript::check_module(&module, parsed.api_generation()));
     out.module_snapshots.push(original(module.clone()));
     if out.errors.iter().any(|d| d.is_error()) {
         return out;

@@ -2,7 +2,7 @@
 //! schedule text (what `tessel check` and `tessel build --schedule` do, and
 //! what script mode builds on).
 
-use compiler_core::analysis::verify::verify_module;
+use compiler_core::analysis::verify::{verify_module_as, ApiGeneration};
 use compiler_core::diag::Diagnostic;
 use compiler_core::ir::IRModule;
 use compiler_core::schedule::replay::run_python;
@@ -14,14 +14,15 @@ pub fn parse(source: &str) -> Result<ParsedScript, Diagnostic> {
     parse_script(source)
 }
 
-/// The verifier's diagnostics for a parsed file (errors and warnings).
+/// The verifier's diagnostics for a parsed file (errors and warnings),
+/// under the rules of the block-API generation it was written in.
 pub fn check(parsed: &ParsedScript) -> Vec<Diagnostic> {
-    check_module(&parsed.to_module())
+    check_module(&parsed.to_module(), parsed.api_generation())
 }
 
-/// The verifier's diagnostics for a module.
-pub fn check_module(module: &IRModule) -> Vec<Diagnostic> {
-    verify_module(module)
+/// The verifier's diagnostics for a module written in `generation`.
+pub fn check_module(module: &IRModule, generation: ApiGeneration) -> Vec<Diagnostic> {
+    verify_module_as(module, generation)
 }
 
 /// Why schedule text could not be applied.

@@ -915,7 +915,7 @@ fn solve_var_domain(
     let fail = |what: &Expr| {
         ScheduleError::new(
             p,
-            format!("BufferRegion pattern match failed: {what:?} (the block's access to this dimension is not `v`, `v * c`, `v // c` or `v % c` of one block iterator)"),
+            format!("BufferRegion pattern match failed: {what:?} (the block's access to this dimension is not `v`, `c - v`, `v * c`, `v // c` or `v % c` of one block iterator)"),
         )
     };
     let (Some(pmin), Some(pmax)) = (provided.min(), provided.max()) else {
@@ -958,6 +958,23 @@ fn solve_var_domain(
                 bound: ISet::interval(Expr::int(0, dt), dim_max.clone()),
             },
         ));
+    }
+    // A reversed index `c - v`: `v` covers `[c - rmax, c - rmin]`, and stays
+    // where `0 <= c - v <= dim_max`.
+    if let ExprKind::Binary(BinOp::Sub, c, x) = pmin.kind() {
+        if let (Some(_), Some(v)) = (c.as_int(), x.as_var()) {
+            let flip = |e: Option<Expr>| e.map(|e| Expr::binary(BinOp::Sub, c.clone(), e));
+            return Ok((
+                v.clone(),
+                VarDomain {
+                    dom: ISet::Iv(flip(rmax), flip(rmin)),
+                    bound: ISet::interval(
+                        Expr::binary(BinOp::Sub, c.clone(), dim_max.clone()),
+                        c.clone(),
+                    ),
+                },
+            ));
+        }
     }
     match pmin.kind() {
         ExprKind::Binary(BinOp::FloorDiv, x, fac) if ana.can_prove_ge(fac, 1) => {

@@ -4,6 +4,7 @@ use super::menu::{loop_only_call, MenuArg, MenuEntry, MenuTarget, MenuWhen};
 use super::primitives::{param, Args, ParamType as T, Primitive, Returns};
 use super::query::enclosing_loops;
 use super::replay::SchedValue;
+use super::scope::{Scope, COMPLETE_BLOCK_DEFINITION, REDUCTION_BLOCK_DEFINITION};
 use super::tree::{self, StmtPath};
 use super::*;
 
@@ -227,6 +228,37 @@ impl Schedule {
                 .at(block_path.clone()));
             }
         }
+        // Compact dataflow: each block directly under the loop (blocks nested
+        // in those are their business) is a local complete or local reduction
+        // block, by TVM's definitions with dominance judged inside the block
+        // (a reduction iterator indexing the output, which TVM 0.27's scripts
+        // may write, makes a block neither).
+        if let Some(scope_path) = super::query::enclosing_block_path(&body, path) {
+            if let Some(scope) = Scope::at(&body, &scope_path) {
+                for i in 0..scope.blocks.len() {
+                    if !path.is_prefix_of(&scope.blocks[i].0) {
+                        continue;
+                    }
+                    if scope.local_complete_code(&body, i) == 0
+                        || scope.local_reduction_code(&body, i) == 0
+                    {
+                        continue;
+                    }
+                    return Err(ScheduleError::new(
+                        primitive,
+                        format!(
+                            "block `{}` under loop `{}` is neither a complete block (all iterators spatial, \
+                             the only writer of its outputs) nor a reduction block (with `T.init()`, reduction \
+                             iterators not indexing its outputs); apply `{primitive}` before `decompose_reduction`\n\
+                             {COMPLETE_BLOCK_DEFINITION}\n{REDUCTION_BLOCK_DEFINITION}",
+                            scope.name(i),
+                            node.loop_var.name()
+                        ),
+                    )
+                    .at(scope.blocks[i].0.clone()));
+                }
+            }
+        }
         let mut err: Option<String> = None;
         node.body.walk(&mut |s| {
             let StmtKind::BlockRealize(r) = s.kind() else { return };
@@ -234,18 +266,6 @@ impl Schedule {
                 return;
             }
             let block = &r.block;
-            let all_spatial = block.iter_vars.iter().all(|iv| iv.kind == IterKind::Spatial);
-            let reduction = block.init.is_some()
-                && block.iter_vars.iter().all(|iv| matches!(iv.kind, IterKind::Spatial | IterKind::Reduce));
-            if !all_spatial && !reduction {
-                err = Some(format!(
-                    "block `{}` under loop `{}` is neither a complete block (all iterators spatial) nor a reduction \
-                     block (with `T.init()`); apply `{primitive}` before `decompose_reduction`",
-                    block.name,
-                    node.loop_var.name()
-                ));
-                return;
-            }
             for (iv, value) in block.iter_vars.iter().zip(&r.iter_values) {
                 if iv.kind != IterKind::Spatial && value.uses_var(&node.loop_var) && !cross_thread_ok {
                     err = Some(format!(

@@ -359,7 +359,7 @@ fn strided_lower_bound(
         let dt = base.dtype();
         let mut terms = Vec::new();
         additive_terms(min, 1, &mut terms);
-        let mut lin: Vec<(i64, i64)> = Vec::new(); // (coefficient, extent)
+        let mut parsed: Vec<(i64, Range)> = Vec::new(); // (coefficient, loop range)
         let mut offset = 0i64;
         for (t, sign) in terms {
             if let Some(c) = t.as_int() {
@@ -377,21 +377,29 @@ fn strided_lower_bound(
                 _ => return None,
             };
             let c = c.checked_mul(sign)?;
-            if c <= 0 || used.contains(&v.id()) {
+            if c == 0 || used.contains(&v.id()) {
                 return None;
             }
             let (_, r) = ranges.iter().find(|(x, _)| *x == v)?;
-            if !r.min.is_const_int(0) {
-                return None;
-            }
             used.push(v.id());
-            lin.push((c, r.extent.as_int()?));
+            parsed.push((c, r.clone()));
         }
         let lo = ana.simplify(&Expr::binary(
             BinOp::Add,
             base.clone(),
             Expr::int(offset, dt),
         ));
+        if let [(c, r)] = parsed.as_slice() {
+            out.push(Some(single_term_bound(&lo, *c, r, *ext, ana)?));
+            continue;
+        }
+        let mut lin: Vec<(i64, i64)> = Vec::new(); // (coefficient, extent)
+        for (c, r) in &parsed {
+            if *c <= 0 || !r.min.is_const_int(0) {
+                return None;
+            }
+            lin.push((*c, r.extent.as_int()?));
+        }
         if lin.is_empty() {
             let hi = ana.simplify(&Expr::binary(
                 BinOp::Add,
@@ -426,6 +434,41 @@ fn strided_lower_bound(
         out.push(Some((lo, hi)));
     }
     Some(out)
+}
+
+/// What `base + c * v` surely writes with `v` over `range` (any extent,
+/// symbolic ones included) and accesses `ext` wide: the values are `|c|`
+/// apart, so they tile `[lowest, highest + ext)` when `ext >= |c|`. A
+/// negative `c` (a reversed index, `9 - i`) walks the same span downwards.
+fn single_term_bound(
+    base: &Expr,
+    c: i64,
+    range: &Range,
+    ext: i64,
+    ana: &Analyzer,
+) -> Option<(Expr, Expr)> {
+    if ext < c.checked_abs()? {
+        return None;
+    }
+    let dt = base.dtype();
+    if range.min.dtype() != dt || range.extent.dtype() != dt {
+        return None;
+    }
+    let first = Expr::binary(
+        BinOp::Add,
+        base.clone(),
+        Expr::binary(BinOp::Mul, Expr::int(c, dt), range.min.clone()),
+    );
+    // c * (extent - 1): how far the last value is from the first.
+    let reach = Expr::binary(
+        BinOp::Mul,
+        Expr::int(c, dt),
+        Expr::binary(BinOp::Sub, range.extent.clone(), Expr::int(1, dt)),
+    );
+    let last = Expr::binary(BinOp::Add, first.clone(), reach);
+    let (lowest, highest) = if c > 0 { (first, last) } else { (last, first) };
+    let hi = Expr::binary(BinOp::Add, highest, Expr::int(ext - 1, dt));
+    Some((ana.simplify(&lowest), ana.simplify(&hi)))
 }
 
 /// Whether `e` uses a loop variable of the block's enclosing loops that is
@@ -625,13 +668,37 @@ impl Scope {
             .all(|w| self.writers(&w.buffer).len() <= 1)
     }
 
+    /// Dominance judged, as TVM does for a loop's subtree, by the writers
+    /// inside the block itself: none of its outputs has two writers among the
+    /// blocks nested in it (siblings under the same loop do not count).
+    fn is_locally_dominant(&self, body: &Stmt, i: usize) -> bool {
+        let (path, r) = &self.blocks[i];
+        let Some(inner) = Scope::at(body, path) else {
+            return true;
+        };
+        r.block
+            .writes
+            .iter()
+            .all(|w| inner.writers(&w.buffer).len() <= 1)
+    }
+
     /// 0 for a complete block, else the first condition it violates.
     pub fn complete_code(&self, i: usize) -> u8 {
+        self.complete_code_with(i, self.is_dominant(i))
+    }
+
+    /// 0 for a *local* complete block (TVM's check of the blocks under a
+    /// loop: dominance within the block, see [`Self::is_locally_dominant`]).
+    pub fn local_complete_code(&self, body: &Stmt, i: usize) -> u8 {
+        self.complete_code_with(i, self.is_locally_dominant(body, i))
+    }
+
+    fn complete_code_with(&self, i: usize, dominant: bool) -> u8 {
         let b = &self.blocks[i].1.block;
         if b.iter_vars.iter().any(|iv| iv.kind != IterKind::Spatial) {
             return 1;
         }
-        if !self.is_dominant(i) {
+        if !dominant {
             return 2;
         }
         if b.reads
@@ -645,6 +712,15 @@ impl Scope {
 
     /// 0 for a reduction block, else the first condition it violates.
     pub fn reduction_code(&self, body: &Stmt, i: usize) -> u8 {
+        self.reduction_code_with(body, i, self.is_dominant(i))
+    }
+
+    /// 0 for a *local* reduction block (dominance within the block).
+    pub fn local_reduction_code(&self, body: &Stmt, i: usize) -> u8 {
+        self.reduction_code_with(body, i, self.is_locally_dominant(body, i))
+    }
+
+    fn reduction_code_with(&self, body: &Stmt, i: usize, dominant: bool) -> u8 {
         let (path, r) = &self.blocks[i];
         let b = &r.block;
         if b.init.is_none() {
@@ -659,7 +735,7 @@ impl Scope {
         {
             return 3;
         }
-        if !self.is_dominant(i) {
+        if !dominant {
             return 4;
         }
         let reduce: Vec<&Var> = b

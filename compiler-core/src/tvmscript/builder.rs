@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::analysis::regions::infer_access_regions;
+use crate::analysis::verify::ApiGeneration;
 use crate::arith::Analyzer;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::expr::extreme_value;
@@ -50,6 +51,17 @@ pub struct SourceDialect {
     pub sblock: bool,
     /// `from tvm.script import tirx` (TVM 0.27).
     pub tirx: bool,
+}
+
+impl SourceDialect {
+    /// The block-API generation of this spelling (see [`ApiGeneration`]).
+    pub fn api_generation(self) -> ApiGeneration {
+        if self.sblock || self.tirx {
+            ApiGeneration::SBlock
+        } else {
+            ApiGeneration::Block
+        }
+    }
 }
 
 impl From<SourceDialect> for Dialect {
@@ -96,6 +108,13 @@ pub struct ParsedScript {
 }
 
 impl ParsedScript {
+    /// The block-API generation the script was written in, which decides
+    /// the verifier's rules: TVM 0.27's when the script uses `T.sblock`,
+    /// `@T.prim_func(s_tir=True)` or `tirx`, the course's otherwise.
+    pub fn api_generation(&self) -> ApiGeneration {
+        self.dialect.api_generation()
+    }
+
     /// All items as one module (bare functions under their own names).
     pub fn to_module(&self) -> IRModule {
         let mut out = IRModule::new();

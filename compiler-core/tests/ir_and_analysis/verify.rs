@@ -3,7 +3,9 @@
 
 use crate::verify_support;
 
-use compiler_core::analysis::verify::{has_errors, verify_module, verify_prim_func};
+use compiler_core::analysis::verify::{
+    has_errors, verify_module, verify_prim_func, verify_prim_func_as, ApiGeneration,
+};
 use compiler_core::diag::Severity;
 use compiler_core::ir::*;
 use tessel_test_support::expect;
@@ -420,6 +422,37 @@ fn init_needs_a_reduction_iterator() {
     "#]]
     .assert_eq(&show(&d));
     assert_eq!(d[0].span, init_span);
+}
+
+#[test]
+fn tvm027_generation_accepts_what_the_course_rejects() {
+    // The course's rules (partial bindings, reduction iterators in output
+    // indices, `T.init()` without a reduction) are errors for `T.block`
+    // programs only; TVM 0.27's generation accepts them as TVM does.
+    let mut ir = Ir::new();
+    let (partial, _) = copy_1d(&mut ir, 127, 128);
+    let mut ir = Ir::new();
+    let (init, _) = reduction(&mut ir, false, false, IterKind::Spatial, true);
+    let mut ir = Ir::new();
+    let (reduce_out, _) = reduction(&mut ir, true, true, IterKind::Reduce, true);
+    for f in [&partial, &init, &reduce_out] {
+        assert!(has_errors(&verify_prim_func(f, "main")));
+        assert!(has_errors(&verify_prim_func_as(
+            f,
+            "main",
+            ApiGeneration::Block
+        )));
+        let d = verify_prim_func_as(f, "main", ApiGeneration::SBlock);
+        assert_eq!(show(&d), "");
+    }
+    // A binding leaving the domain stays an error in both generations.
+    let mut ir = Ir::new();
+    let (over, _) = copy_1d(&mut ir, 256, 128);
+    assert!(has_errors(&verify_prim_func_as(
+        &over,
+        "main",
+        ApiGeneration::SBlock
+    )));
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use compiler_core::analysis::verify::{has_errors, verify_module};
+use compiler_core::analysis::verify::{has_errors, verify_module_as};
 use compiler_core::diag::{Diagnostic, LineIndex, Severity};
 use compiler_core::tvmscript::builder::parse_script;
 
@@ -80,7 +80,7 @@ fn verify_fail_programs_are_rejected_at_a_sensible_span() {
         let n = name(path);
         let diags = match parse_script(&src) {
             Err(d) => vec![d],
-            Ok(script) => verify_module(&script.to_module()),
+            Ok(script) => verify_module_as(&script.to_module(), script.api_generation()),
         };
         let Some(first) = diags.iter().find(|d| d.severity == Severity::Error) else {
             failures.push(format!("{n}: accepted"));
@@ -123,6 +123,40 @@ fn tvm_printed_seeds_verify_without_errors() {
     check_clean("seeds_tvm");
 }
 
+/// Programs in TVM 0.27's `T.sblock` generation that the course's rules
+/// would reject and TVM 0.27 accepts (see `ApiGeneration`).
+#[test]
+fn tvm027_generation_programs_verify_without_errors() {
+    check_clean("verify_pass_tvm027");
+}
+
+/// The same programs spelled in the course's `T.block` generation are errors.
+#[test]
+fn tvm027_generation_programs_are_errors_in_the_course_generation() {
+    let files = data_files("verify_pass_tvm027").expect("tests/data/verify_pass_tvm027");
+    assert!(!files.is_empty());
+    let mut accepted = Vec::new();
+    for path in &files {
+        let src = std::fs::read_to_string(path)
+            .unwrap()
+            .replace(
+                "from tvm.script import tirx as T",
+                "from tvm.script import tir as T",
+            )
+            .replace("@T.prim_func(s_tir=True)", "@T.prim_func")
+            .replace("T.sblock(", "T.block(");
+        let script = parse_script(&src).unwrap_or_else(|d| panic!("{}: {}", name(path), d.message));
+        let diags = verify_module_as(&script.to_module(), script.api_generation());
+        if !has_errors(&diags) {
+            accepted.push(name(path));
+        }
+    }
+    assert!(
+        accepted.is_empty(),
+        "accepted in the course generation: {accepted:?}"
+    );
+}
+
 fn check_clean(dir: &str) {
     let Some(files) = data_files(dir) else {
         eprintln!("tests/data/{dir} is not there yet: nothing to check");
@@ -140,7 +174,7 @@ fn check_clean(dir: &str) {
                 continue;
             }
         };
-        let diags = verify_module(&script.to_module());
+        let diags = verify_module_as(&script.to_module(), script.api_generation());
         for d in &diags {
             println!("{n}: {}", describe(d, &src));
         }
@@ -154,4 +188,36 @@ fn check_clean(dir: &str) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// TVM 0.27's parser casts a stored value to the buffer's element type; the
+/// course's generation keeps the value and the verifier reports it.
+#[test]
+fn stores_cast_to_the_buffer_type_in_the_tvm027_generation_only() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/verify_pass_tvm027/store_casts_to_buffer_dtype.py");
+    let src = std::fs::read_to_string(path).unwrap();
+    let script = parse_script(&src).unwrap();
+    let printed = compiler_core::tvmscript::builder::print_item(
+        &script.items[0],
+        &compiler_core::tvmscript::printer::PrintOptions::new(script.dialect.into()),
+    );
+    assert!(
+        printed.contains(r#"B[vi] = T.Cast("float32", A[vi] + 1)"#),
+        "{printed}"
+    );
+    let course = src
+        .replace(
+            "from tvm.script import tirx as T",
+            "from tvm.script import tir as T",
+        )
+        .replace("@T.prim_func(s_tir=True)", "@T.prim_func")
+        .replace("T.sblock(", "T.block(");
+    let script = parse_script(&course).unwrap();
+    let diags = verify_module_as(&script.to_module(), script.api_generation());
+    assert!(
+        diags.iter().any(|d| d.is_error()
+            && d.message == "cannot store a int32 value into buffer `B` of float32"),
+        "{diags:?}"
+    );
 }

@@ -135,10 +135,11 @@ pub fn build_tvmscript(it: &mut Interp, stmt: &ast::Stmt) -> Res<Value> {
     let parsed = build_item(stmt, &ns).map_err(|d| diagnostic_error(it, &[d]))?;
     let dialect = Dialect::from(parsed.dialect);
     let module = parsed.to_module();
-    let errors: Vec<_> = compiler_core::analysis::verify::verify_module(&module)
-        .into_iter()
-        .filter(|d| d.is_error())
-        .collect();
+    let errors: Vec<_> =
+        compiler_core::analysis::verify::verify_module_as(&module, parsed.api_generation())
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
     if !errors.is_empty() {
         return Err(diagnostic_error(it, &errors));
     }

@@ -17,15 +17,20 @@
 //!   bool, stored values match the buffer, loop variables match their bounds,
 //!   bindings match their iterators, constants fit their type;
 //! - **ranks**: loads, stores and regions have one index/range per dimension;
-//! - **iterator bindings**: a binding's values must be exactly the iterator's
-//!   domain, judged by TVM's iter-map detection (`crate::arith`, predicates
-//!   included) or, failing that, by an affine analysis of constants, loop
-//!   variables and sums `c0 + Σ ci·vi` (see [`bindings`]); undecidable
-//!   bindings are skipped. TVM's parser accepts a mismatch; we report it (the
-//!   MLC book calls `range(127)` bound to `T.axis.spatial(128, i)` an error);
-//! - **reductions**: a reduction iterator may not index a block's output
-//!   (store indices, `T.writes` regions), and `T.init()` needs a reduction
-//!   iterator (both accepted silently by TVM's parser; errors here);
+//! - **iterator bindings**: a binding's values must stay inside the
+//!   iterator's domain, judged by TVM's iter-map detection (`crate::arith`,
+//!   predicates included) or, failing that, by an affine analysis of
+//!   constants, loop variables and sums `c0 + Σ ci·vi` (see [`bindings`]);
+//!   undecidable bindings are skipped. In the course's `T.block` generation
+//!   (see [`ApiGeneration`]) a binding must also reach the whole domain: the
+//!   MLC book calls `range(127)` bound to `T.axis.spatial(128, i)` an error.
+//!   TVM 0.27 accepts such a binding (the block runs for part of its domain),
+//!   and so do we for its `T.sblock` generation;
+//! - **reductions** (course generation only, like the binding rule above): a
+//!   reduction iterator may not index a block's output (store indices,
+//!   `T.writes` regions), and `T.init()` needs a reduction iterator. TVM's
+//!   parser, schedule and `tvm.compile` accept both; schedule primitives that
+//!   need a proper reduction block check it themselves;
 //! - **warnings** where TVM is silent but schedules would go wrong: a block
 //!   that stores to a buffer missing from its `T.writes`, and block names used
 //!   twice in a function (TVM's `get_sblock` then fails with "Found 2 blocks
@@ -45,20 +50,50 @@ use crate::ir::{
 };
 use bindings::{block_coverage, BindingCoverage, Coverage};
 
-/// Verifies every function of a module; diagnostics in function order, each
+/// The generation of the TVMScript block API a program was written in; it
+/// decides the rules TVM itself does not enforce.
+///
+/// The course (the MLC book, TVM before 0.27) writes `T.block` and teaches
+/// that a block iterator's binding must cover its whole domain, that a
+/// reduction iterator never indexes an output and that `T.init()` belongs to
+/// a reduction: those are errors in [`ApiGeneration::Block`] programs. TVM
+/// 0.27 (`T.sblock`, `@T.prim_func(s_tir=True)`, `from tvm.script import
+/// tirx`) parses, schedules and compiles such programs, so in
+/// [`ApiGeneration::SBlock`] programs they are accepted as TVM accepts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ApiGeneration {
+    /// `T.block`: the course's generation, with its stricter rules.
+    #[default]
+    Block,
+    /// `T.sblock` / `tirx`: TVM 0.27's generation, as permissive as TVM.
+    SBlock,
+}
+
+/// Verifies every function of a module under the course's rules
+/// ([`ApiGeneration::Block`]); diagnostics in function order, each
 /// function's sorted by position.
 pub fn verify_module(m: &IRModule) -> Vec<Diagnostic> {
+    verify_module_as(m, ApiGeneration::Block)
+}
+
+/// Verifies every function of a module under the rules of `generation`.
+pub fn verify_module_as(m: &IRModule, generation: ApiGeneration) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (name, f) in m.prim_funcs() {
-        out.extend(verify_prim_func(f, name));
+        out.extend(verify_prim_func_as(f, name, generation));
     }
     out
 }
 
-/// Verifies one function (`name` is used in messages), returning all
-/// errors and warnings sorted by position.
+/// Verifies one function under the course's rules (`name` is used in
+/// messages), returning all errors and warnings sorted by position.
 pub fn verify_prim_func(f: &PrimFunc, name: &str) -> Vec<Diagnostic> {
-    let mut v = Verifier::new(name);
+    verify_prim_func_as(f, name, ApiGeneration::Block)
+}
+
+/// Verifies one function under the rules of `generation`.
+pub fn verify_prim_func_as(f: &PrimFunc, name: &str, generation: ApiGeneration) -> Vec<Diagnostic> {
+    let mut v = Verifier::new(name, generation);
     v.func(f);
     v.finish()
 }
@@ -155,6 +190,8 @@ enum Once {
 
 struct Verifier<'n> {
     func_name: &'n str,
+    /// Whether the course's rules apply (see [`ApiGeneration`]).
+    course_rules: bool,
     diags: Vec<Diagnostic>,
     scope: HashMap<VarId, Vec<VarInfo>>,
     /// Every definition seen (for "used outside its scope").
@@ -230,9 +267,10 @@ fn bool_scalar(dt: DataType) -> bool {
 }
 
 impl<'n> Verifier<'n> {
-    fn new(func_name: &'n str) -> Verifier<'n> {
+    fn new(func_name: &'n str, generation: ApiGeneration) -> Verifier<'n> {
         Verifier {
             func_name,
+            course_rules: generation == ApiGeneration::Block,
             diags: Vec::new(),
             scope: HashMap::new(),
             ever: HashMap::new(),
@@ -1013,8 +1051,8 @@ impl<'n> Verifier<'n> {
         if ctx.stored_set.insert(target) {
             ctx.stored.push((target, buffer.name.clone(), sp));
         }
-        // A reduction iterator may not pick the output element.
-        if ctx.reduce.is_empty() || ctx.local.contains(&target) {
+        // A reduction iterator may not pick the output element (course rule).
+        if !self.course_rules || ctx.reduce.is_empty() || ctx.local.contains(&target) {
             return;
         }
         let reduce = ctx.reduce.clone();
@@ -1213,7 +1251,7 @@ impl<'n> Verifier<'n> {
             self.check_region(wr, "write region", bspan);
             let target = self.resolve(wr.buffer.id());
             self.top().declared_writes.insert(target);
-            if reduce.is_empty() || self.top().local.contains(&target) {
+            if !self.course_rules || reduce.is_empty() || self.top().local.contains(&target) {
                 continue;
             }
             'ranges: for range in &wr.region {
@@ -1238,7 +1276,7 @@ impl<'n> Verifier<'n> {
             }
         }
         if let Some(init) = &blk.init {
-            if reduce.is_empty() {
+            if reduce.is_empty() && self.course_rules {
                 self.error(
                     Diagnostic::error(
                         format!(
@@ -1334,6 +1372,11 @@ impl<'n> Verifier<'n> {
         let d = match cov.coverage {
             Coverage::Unknown => return,
             Coverage::Interval { lo, hi } if (lo, hi) == (dlo, dhi) => return,
+            // Part of the domain only: an error for the course, accepted by
+            // TVM 0.27 (see [`ApiGeneration`]).
+            Coverage::Interval { lo, hi } if lo >= dlo && hi <= dhi && !self.course_rules => {
+                return
+            }
             Coverage::Interval { lo, hi } if lo >= dlo && hi <= dhi => Diagnostic::error(
                 format!(
                     "block iterator `{name}` has domain [{dlo}, {dhi}) but its binding `{shown}` only covers [{lo}, {hi})"

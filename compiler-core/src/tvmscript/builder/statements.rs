@@ -132,6 +132,7 @@ impl<'a> FuncBuilder<'a> {
                 let rhs = self.eval(value)?;
                 let new = self.binary(*op, Value::Expr(old), rhs, stmt.span)?;
                 let new = self.expr_as(new, buffer.dtype)?;
+                let new = self.stored_value(new, buffer.dtype);
                 Ok(Built::Stmt(Stmt::new(
                     StmtKind::Store {
                         buffer,
@@ -253,6 +254,24 @@ impl<'a> FuncBuilder<'a> {
         Ok(self.frames.last_mut().expect("length checked"))
     }
 
+    /// The value a store writes into a buffer of `dtype`. TVM 0.27's parser
+    /// casts a value of another element type to the buffer's (`B[i] =
+    /// A[i] + 1` into a float32 `B` stores `T.Cast("float32", A[i] + 1)`);
+    /// the course's `T.block` generation keeps the value, and the verifier
+    /// reports the mismatch.
+    pub(super) fn stored_value(&self, value: Expr, dtype: DataType) -> Expr {
+        let vt = value.dtype();
+        if !(self.dialect.sblock || self.dialect.tirx) || vt.element() == dtype.element() {
+            return value;
+        }
+        let to = DataType {
+            lanes: vt.lanes,
+            ..dtype.element()
+        };
+        let span = value.span();
+        Expr::cast(to, value).with_span(span)
+    }
+
     pub(super) fn build_assign(
         &mut self,
         span: Span,
@@ -265,6 +284,7 @@ impl<'a> FuncBuilder<'a> {
             let indices = self.indices(&buffer, index)?;
             let v = self.eval(value)?;
             let v = self.expr_as(v, buffer.dtype)?;
+            let v = self.stored_value(v, buffer.dtype);
             return Ok(Built::Stmt(Stmt::new(
                 StmtKind::Store {
                     buffer,

@@ -1,5 +1,7 @@
 # expect: error: reduction iterator `vk` (T.axis.reduce / "R") is used in the index of a written buffer (`C[vi, vk]`); writes may only be indexed by spatial iterators
-#   NOTE: TVM 0.27 itself accepts this program (see below); Tessel rejects it on purpose.
+#   NOTE: TVM 0.27 itself accepts this program (see below); Tessel rejects it in the course's `T.block`
+#   generation and accepts its `T.sblock` twin (verify_pass_tvm027/reduce_iter_in_write_index.py),
+#   as TVM 0.27 does (see `ApiGeneration`).
 # TVM 0.27: accepted (parse, s_tir Schedule construction and llvm compile all succeed)
 import tvm
 from tvm.script import tir as T

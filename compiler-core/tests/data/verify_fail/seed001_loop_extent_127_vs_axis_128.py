@@ -1,6 +1,7 @@
 # expect: error: loop `i` has extent 127 but is bound to a block iterator of domain 128 (`T.axis.spatial(128, i)`) -- "error here due to iterator size mismatch"
 #   NOTE: TVM 0.27 itself accepts this program (see below), although both seeds call it an error;
-#   Tessel rejects it on purpose.
+#   Tessel rejects it in the course's `T.block` generation and accepts its `T.sblock` twin
+#   (verify_pass_tvm027/partial_binding_127_of_128.py), as TVM 0.27 does (see `ApiGeneration`).
 # TVM 0.27: accepted (parse, s_tir Schedule construction and llvm compile all succeed)
 # Source: seed 001 (001_0efb66a8e9a300ba.txt, MLC book) §2.4.3 "Why Extra Information in Block",
 #   lines 530-537, and the same fragment in seed 004 (004_2748a0a0fad1bc5e.txt) lines 140-146:
