@@ -50,6 +50,11 @@ pub struct SearchConfig {
     pub cost_model: BoostConfig,
 }
 
+/// Fresh samples tried per population slot before a batch gives up on
+/// finding valid ones (TVM's search retries its 2048-sample population up
+/// to five times; 64 × 64 tries a like number).
+const MAX_SAMPLE_ROUNDS: usize = 64;
+
 impl SearchConfig {
     /// The defaults for a given trial budget.
     pub fn new(max_trials_global: usize, num_trials_per_iter: usize) -> SearchConfig {
@@ -358,7 +363,17 @@ impl TuneSession {
         }
         let mut random_unmeasured = Vec::new();
         let mut attempts = 0;
-        while pop.len() < pop_size && attempts < pop_size * 4 {
+        // Where few samples pass the postprocessors (a GPU's thread and
+        // memory limits on a large workload), keep sampling until a batch
+        // is found: a sample costs a schedule replay, a measurement far more.
+        let attempts_for = |found: usize| {
+            if found < batch {
+                pop_size * MAX_SAMPLE_ROUNDS
+            } else {
+                pop_size * 4
+            }
+        };
+        while pop.len() < pop_size && attempts < attempts_for(pop.len()) {
             attempts += 1;
             if let Some(c) = self.sample_fresh() {
                 if !self.measured.contains(&c.key) {

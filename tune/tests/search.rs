@@ -731,3 +731,39 @@ fn cpu_auto_inline_keeps_padding_and_exp_blocks_gpu_inlines_them() {
         "{gpu_spaces:?}"
     );
 }
+
+#[test]
+fn a_gpu_batch_is_found_when_few_samples_pass_the_limits() {
+    // Four floats of local memory per thread: only samples whose register
+    // tile holds at most 4 outputs pass VerifyGPUCode, so rare that the
+    // first 64 samples (4 per population slot) hold none.
+    let mut target = TuneTarget::parse("webgpu").unwrap();
+    target.max_local_memory_bytes = 16;
+    let workload = Workload::new(matmul(64)).unwrap();
+    let mut config = SearchConfig::new(4, 4);
+    config.population_size = 16;
+    let mut space = SpaceGenerator::post_order_apply(&target);
+    let mut session = TuneSession::new(
+        workload,
+        target.clone(),
+        &mut space,
+        Database::new(),
+        config,
+    )
+    .unwrap();
+    let batch = session.next_batch();
+    assert_eq!(
+        batch.len(),
+        4,
+        "a full batch despite the rare valid samples"
+    );
+    // Each one, replayed with its decisions, passes the limits.
+    let workload = Workload::new(matmul(64)).unwrap();
+    let postprocs = tessel_tune::postproc::default_postprocs(&target);
+    for c in &batch {
+        if let Err((p, e)) = materialize(&workload, &target, &postprocs, &c.design_trace, false, 0)
+        {
+            panic!("{p:?}: {e}");
+        }
+    }
+}
