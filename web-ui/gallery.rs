@@ -78,16 +78,23 @@ fn category_of(id: &str) -> &'static str {
     } else if id.starts_with("tensorize") {
         "tensorize"
     } else if id.starts_with("cache")
+        || id.starts_with("cr_")
+        || id.starts_with("cw_")
         || id.starts_with("set_scope")
         || id.starts_with("storage_align")
     {
         "cache_read / cache_write"
-    } else if id.starts_with("transform_layout") {
+    } else if id.starts_with("transform_layout") || id.starts_with("tl_") {
         "transform_layout"
+    } else if id.starts_with("rf_") {
+        "rfactor"
     } else if id.starts_with("annotate") {
         "annotate"
-    } else {
+    } else if id.starts_with("seed") || id.starts_with("gpu_") || id.starts_with("bmm_relu") {
         "Course schedules"
+    } else {
+        // split/fuse, reindex, parallel…: the other primitives' cases.
+        "Primitives, one by one"
     }
 }
 
