@@ -873,6 +873,11 @@ impl Schedule {
                             ),
                         ));
                     };
+                    // Padding is not a course topic: the playground's
+                    // first-load worker leaves its code out (feature `lean`).
+                    if cfg!(feature = "lean") {
+                        return Err(ScheduleError::left_out(P));
+                    }
                     let Some(inverse) =
                         padded_inverse(&map.params, &map.results, &old.shape, &shape)
                     else {

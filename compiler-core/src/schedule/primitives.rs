@@ -1119,4 +1119,39 @@ def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
         sch.split(loops[0], &[Factor::Infer, Factor::Const(4)], true)
             .unwrap();
     }
+
+    #[test]
+    fn a_lean_build_leaves_out_transform_layout_padding_only() {
+        let src = r#"
+@T.prim_func
+def main(A: T.Buffer((6,), "float32"), B: T.Buffer((6,), "float32")):
+    for i in range(6):
+        with T.block("B"):
+            vi = T.axis.spatial(6, i)
+            B[vi] = A[vi] + T.float32(1)
+"#;
+        let module = parse_script(src).unwrap().to_module();
+        let call = |map: &str, pad: Option<f64>| {
+            let mut sch = Schedule::new(module.clone()).unwrap();
+            let b = sch.get_block("B", None).unwrap();
+            let mut kw = vec![];
+            if let Some(p) = pad {
+                kw.push(("pad_value".to_string(), SchedValue::Float(p)));
+            }
+            sch.call(
+                "transform_layout",
+                vec![
+                    SchedValue::Rv(b.into()),
+                    SchedValue::Str("B".into()),
+                    SchedValue::Source(map.to_string()),
+                ],
+                kw,
+            )
+        };
+        // A reshape without padding is the course's; padding is left out.
+        call("lambda i: [i // 3, i % 3]", None).unwrap();
+        let err = call("lambda i: [i // 4, i % 4]", Some(0.0)).unwrap_err();
+        assert!(err.is_left_out(), "{err}");
+        assert_eq!(err.primitive, "transform_layout");
+    }
 }
