@@ -143,6 +143,22 @@ async function typeAtEnd(page, text) {
 const BOOK_SCHEDULE_STEPS = 5; // original + split, reorder, reverse_compute_at, decompose_reduction
 const latencies = [];
 
+// A page of `ctx` made cross-origin isolated by the service worker (this
+// server sends no COOP/COEP headers): load, wait for the worker, reload.
+async function isolatedPage(ctx, url) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+  if (await page.evaluate(() => window.crossOriginIsolated)) throw new Error('isolated on the first load: the server sends headers?');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+  if (!(await page.evaluate(() => window.crossOriginIsolated))) throw new Error('not cross-origin isolated on the second load (service worker headers)');
+  return { page, errors };
+}
+
 const tests = [
   // Every later test needs this one: if it fails, they are not run.
   ['page loads: header, editor, IR of the default example', async ({ page, url, errors }) => {
@@ -760,16 +776,7 @@ const tests = [
     // second load is cross-origin isolated.
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     try {
-      const p = await ctx.newPage();
-      const errors = [];
-      p.on('pageerror', (err) => errors.push(err.message));
-      await p.goto(url, { waitUntil: 'load' });
-      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
-      if (await p.evaluate(() => window.crossOriginIsolated)) throw new Error('isolated on the first load: the server sends headers?');
-      await p.evaluate(() => navigator.serviceWorker.ready);
-      await p.reload({ waitUntil: 'load' });
-      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
-      if (!(await p.evaluate(() => window.crossOriginIsolated))) throw new Error('not cross-origin isolated on the second load (service worker headers)');
+      const { page: p, errors } = await isolatedPage(ctx, url);
       // The notebook's In[41] (32x32 blocking) and In[46] (the same, the
       // outer loop parallel) at 256, so the reference check stays quick.
       const blocked = [
@@ -867,15 +874,7 @@ const tests = [
     // results against NumPy; the console must say the kernels ran on WebGPU.
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     try {
-      const p = await ctx.newPage();
-      const errors = [];
-      p.on('pageerror', (err) => errors.push(err.message));
-      await p.goto(url, { waitUntil: 'load' });
-      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
-      await p.evaluate(() => navigator.serviceWorker.ready);
-      await p.reload({ waitUntil: 'load' });
-      await p.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
-      if (!(await p.evaluate(() => window.crossOriginIsolated))) throw new Error('not cross-origin isolated on the second load');
+      const { page: p, errors } = await isolatedPage(ctx, url);
       const cells = readFileSync(join(repoRoot, 'cli/tests/data/backends/gpu_ch6.py'), 'utf8');
       const source = `${cells}
 # %%
