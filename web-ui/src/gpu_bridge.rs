@@ -25,12 +25,13 @@ use codegen_wgsl::WgslFunc;
 use compiler_core::eval::NDArray;
 use compiler_core::ir::{BaseFunc, DataType, IRModule};
 use compiler_core::tvmscript::printer::{print_module, PrintOptions};
-use js_sys::{Atomics, Function, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
+use js_sys::{Atomics, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions};
 
 use crate::cpu_rt::js_err;
+use crate::thread_pool::{global, sleep_ms};
 
 /// The bridge worker's name (`self.name` there).
 pub const BRIDGE_NAME: &str = "gpu-bridge";
@@ -51,10 +52,6 @@ const CALL_LIMIT_MS: f64 = 120_000.0;
 const GPU_LIMIT_MS: f64 = 100_000.0;
 /// How long the full worker waits for the bridge to report its device.
 const START_LIMIT_MS: f64 = 15_000.0;
-
-fn global(key: &str) -> JsValue {
-    Reflect::get(&js_sys::global(), &key.into()).unwrap_or(JsValue::UNDEFINED)
-}
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
@@ -140,15 +137,6 @@ fn spawn() -> Result<(), String> {
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
     Ok(())
-}
-
-async fn sleep_ms(ms: i32) {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        if let Ok(f) = global("setTimeout").dyn_into::<Function>() {
-            let _ = f.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
 /// Waits (without blocking) until the bridge has its device or has said

@@ -96,7 +96,8 @@ mod browser {
             .unwrap_or(0.0)
     }
 
-    fn global(key: &str) -> JsValue {
+    /// `globalThis[key]` (undefined when absent).
+    pub(crate) fn global(key: &str) -> JsValue {
         Reflect::get(&js_sys::global(), &key.into()).unwrap_or(JsValue::UNDEFINED)
     }
 
@@ -206,7 +207,8 @@ mod browser {
         })
     }
 
-    async fn sleep_ms(ms: i32) {
+    /// Resolves after `ms` milliseconds (`setTimeout`), without blocking.
+    pub(crate) async fn sleep_ms(ms: i32) {
         let p = js_sys::Promise::new(&mut |resolve, _| {
             let set_timeout: Option<Function> = global("setTimeout").dyn_into().ok();
             if let Some(f) = set_timeout {
