@@ -1150,6 +1150,8 @@ impl<'a> Emitter<'a> {
             Intrinsic::IfThenElse if a.len() == 3 => {
                 format!("select({}, {}, {})", a[2], a[1], a[0])
             }
+            // A branch hint: the value is the condition itself.
+            Intrinsic::Other(n) if n == "likely" && a.len() == 1 => a[0].clone(),
             _ => {
                 self.fail(
                     format!("T.{} has no WGSL form in Tessel yet ({dt})", op.name()),

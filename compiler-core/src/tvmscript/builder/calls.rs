@@ -198,6 +198,17 @@ impl<'a> FuncBuilder<'a> {
                         Expr::or(a, b)
                     }
                 }
+                "likely" => {
+                    // A hint that the condition usually holds; the value is
+                    // the argument (a `dtype=` is accepted and unused, as in TVM).
+                    want(1)?;
+                    if let Some((_, v)) = kwargs.iter().find(|(k, _)| *k == "dtype") {
+                        self.dtype_arg(v)?;
+                    }
+                    let a = self.bool_expr(vals.pop().expect("one"))?;
+                    let dt = a.dtype();
+                    Expr::call(Intrinsic::Other(path.clone()), vec![a], dt)
+                }
                 "Not" => {
                     want(1)?;
                     let a = vals.pop().expect("one");
