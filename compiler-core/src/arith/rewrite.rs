@@ -4,6 +4,7 @@
 
 use crate::ir::{BinOp, CmpOp, Expr, ExprKind};
 
+use super::bound::{NEG_INF, POS_INF};
 use super::expr_deep_equal;
 use super::fold::{fold_int_binary, try_fold_binary, try_fold_cast, try_fold_cmp};
 use super::simplify::{fold_op, is_index_type, CompareResult, Simplifier};
@@ -298,6 +299,9 @@ impl Simplifier<'_> {
                                 }
                             }
                         }
+                        if let Some(r) = self.floordiv_residue(&a, &b, c2) {
+                            return r;
+                        }
                     }
                 }
                 BinOp::FloorMod => {
@@ -343,6 +347,53 @@ impl Simplifier<'_> {
         Expr::binary(op, a, b)
     }
 
+    /// TVM's residue rule: `(x * c1 + y) // c2` is
+    /// `x * (c1 // c2) + y // c2 + r` when the residue
+    /// `(x * (c1 % c2) + y % c2) // c2` is a constant `r` over the bounds
+    /// (`(co * 360 + 359) // 16` is `co * 22 + 22` for `co` in `[0, 1]`).
+    fn floordiv_residue(&mut self, a: &Expr, b: &Expr, c2: i64) -> Option<Expr> {
+        let (x, c1, y) = match as_bin(a, BinOp::Add) {
+            Some((l, r)) => match (as_mul_c(l), as_mul_c(r)) {
+                (Some((x, c1)), _) => (x, c1, Some(r)),
+                (_, Some((x, c1))) => (x, c1, Some(l)),
+                _ => return None,
+            },
+            None => {
+                let (x, c1) = as_mul_c(a)?;
+                (x, c1, None)
+            }
+        };
+        let dt = b.dtype();
+        let y_mod = match y {
+            None => Expr::int(0, dt),
+            Some(y) => match c(y) {
+                Some(v) => Expr::int(v.rem_euclid(c2), dt),
+                None => Expr::binary(BinOp::FloorMod, y.clone(), b.clone()),
+            },
+        };
+        let scaled = Expr::binary(BinOp::Mul, x.clone(), Expr::int(c1.rem_euclid(c2), dt));
+        let residue = Expr::binary(
+            BinOp::FloorDiv,
+            Expr::binary(BinOp::Add, scaled, y_mod),
+            b.clone(),
+        );
+        let r = self.bound(&residue);
+        if r.min != r.max || r.min == NEG_INF || r.max == POS_INF {
+            return None;
+        }
+        let mut out = fold_op(BinOp::Mul, x.clone(), Expr::int(c1.div_euclid(c2), dt));
+        if let Some(y) = y {
+            let y_div = self.visit(&Expr::binary(BinOp::FloorDiv, y.clone(), b.clone()));
+            if c(&y_div) != Some(0) {
+                out = Expr::binary(BinOp::Add, out, y_div);
+            }
+        }
+        if r.min != 0 {
+            out = Expr::binary(BinOp::Add, out, Expr::int(r.min, dt));
+        }
+        Some(self.visit(&out))
+    }
+
     pub(crate) fn rw_min_max(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
         if let Some(r) = try_fold_binary(op, &a, &b) {
             return r;
@@ -351,6 +402,15 @@ impl Simplifier<'_> {
             return a;
         }
         let is_min = op == BinOp::Min;
+        // Absorption, as TVM's rules: `min(max(x, y), x)` is `x`, and so on.
+        let dual = if is_min { BinOp::Max } else { BinOp::Min };
+        for (inner, other) in [(&a, &b), (&b, &a)] {
+            if let Some((x, y)) = as_bin(inner, dual) {
+                if expr_deep_equal(x, other) || expr_deep_equal(y, other) {
+                    return other.clone();
+                }
+            }
+        }
         if is_index_type(a.dtype()) && a.dtype() == b.dtype() {
             let ba = self.bound(&a);
             let bb = self.bound(&b);

@@ -89,6 +89,8 @@ impl<'a> FuncBuilder<'a> {
                 }
                 "dtype" => spec.dtype = self.dtype_arg(value)?,
                 "scope" => match self.eval(value)? {
+                    // An empty scope is the default one, as in TVM.
+                    Value::Str(s, _) if s.is_empty() => spec.scope = Some("global".into()),
                     Value::Str(s, _) => spec.scope = Some(s),
                     v => return Err(Diagnostic::error("`scope` must be a string", v.span())),
                 },
