@@ -89,21 +89,46 @@ fn last_of(min: &Expr, extent: &Expr) -> Expr {
     if let (Some(a), Some(b)) = (min.as_int(), extent.as_int()) {
         return Expr::int(a.saturating_add(b).saturating_sub(1), min.dtype());
     }
-    if extent.dtype() != min.dtype() {
+    let Some((min, extent)) = widen(min, extent) else {
         return min.clone();
-    }
+    };
+    let dt = min.dtype();
     Expr::binary(
         BinOp::Sub,
-        Expr::binary(BinOp::Add, extent.clone(), min.clone()),
-        Expr::int(1, min.dtype()),
+        Expr::binary(BinOp::Add, extent, min),
+        Expr::int(1, dt),
     )
 }
 
+/// Two integers in the wider of their dtypes, as TVM's operators promote
+/// (`None` for other mixes).
+fn widen(a: &Expr, b: &Expr) -> Option<(Expr, Expr)> {
+    let (ta, tb) = (a.dtype(), b.dtype());
+    if ta == tb {
+        return Some((a.clone(), b.clone()));
+    }
+    if !(ta.is_int() && tb.is_int() && ta.is_scalar() && tb.is_scalar()) {
+        return None;
+    }
+    let dt = if ta.bits >= tb.bits { ta } else { tb };
+    Some((int_as(a, dt), int_as(b, dt)))
+}
+
+/// An integer expression in `dt` (constants folded).
+fn int_as(e: &Expr, dt: DataType) -> Expr {
+    match e.as_int() {
+        Some(v) => Expr::int(v, dt),
+        None => Expr::cast(dt, e.clone()),
+    }
+}
+
 fn min_expr(a: &Expr, b: &Expr) -> Expr {
-    Expr::binary(BinOp::Min, a.clone(), b.clone())
+    let (a, b) = widen(a, b).unwrap_or_else(|| (a.clone(), b.clone()));
+    Expr::binary(BinOp::Min, a, b)
 }
 fn max_expr(a: &Expr, b: &Expr) -> Expr {
-    Expr::binary(BinOp::Max, a.clone(), b.clone())
+    let (a, b) = widen(a, b).unwrap_or_else(|| (a.clone(), b.clone()));
+    Expr::binary(BinOp::Max, a, b)
 }
 
 /// TVM's `arith::Union` of a list: the covering interval, simplified by a
@@ -118,11 +143,11 @@ fn union_all(sets: &[ISet]) -> ISet {
             (ISet::Nothing, x) | (x, ISet::Nothing) => x.clone(),
             (ISet::Iv(a0, a1), ISet::Iv(b0, b1)) => ISet::Iv(
                 match (a0, b0) {
-                    (Some(a), Some(b)) if a.dtype() == b.dtype() => Some(min_expr(a, b)),
+                    (Some(a), Some(b)) if widen(a, b).is_some() => Some(min_expr(a, b)),
                     _ => None,
                 },
                 match (a1, b1) {
-                    (Some(a), Some(b)) if a.dtype() == b.dtype() => Some(max_expr(a, b)),
+                    (Some(a), Some(b)) if widen(a, b).is_some() => Some(max_expr(a, b)),
                     _ => None,
                 },
             ),
@@ -137,12 +162,12 @@ fn intersect(a: &ISet, b: &ISet) -> ISet {
         return ISet::Nothing;
     };
     let lo = match (a0, b0) {
-        (Some(x), Some(y)) if x.dtype() == y.dtype() => Some(max_expr(x, y)),
+        (Some(x), Some(y)) if widen(x, y).is_some() => Some(max_expr(x, y)),
         (Some(x), _) => Some(x.clone()),
         (None, y) => y.clone(),
     };
     let hi = match (a1, b1) {
-        (Some(x), Some(y)) if x.dtype() == y.dtype() => Some(min_expr(x, y)),
+        (Some(x), Some(y)) if widen(x, y).is_some() => Some(min_expr(x, y)),
         (Some(x), _) => Some(x.clone()),
         (None, y) => y.clone(),
     };
@@ -419,9 +444,13 @@ impl Schedule {
             )
             .at(loop_path));
         }
+        // The loops above the new nest, symbolic ranges included.
+        let mut loop_dom: HashMap<VarId, Range> = HashMap::new();
         for d in (scope.path.0.len() + 1..chain.len()).rev() {
             if let StmtKind::For(l) = chain[d].kind() {
-                ana.bind(&l.loop_var, &Range::new(l.min.clone(), l.extent.clone()));
+                let range = Range::new(l.min.clone(), l.extent.clone());
+                ana.bind(&l.loop_var, &range);
+                loop_dom.insert(l.loop_var.id(), range);
             }
         }
         if is_compute_at {
@@ -594,7 +623,7 @@ impl Schedule {
 
         // Step 6. The new loop nest.
         let (new_subtree, new_loop_vars) =
-            make_new_loops(p, &realize, &doms, &mut ana, preserve_unit_loops)?;
+            make_new_loops(p, &realize, &doms, &mut ana, loop_dom, preserve_unit_loops)?;
         let mut items = subtrees.clone();
         let at = (insert_at.max(0) as usize).min(items.len());
         items.insert(at, new_subtree);
@@ -634,6 +663,24 @@ fn collect_blocks(s: &Stmt, path: &mut Vec<usize>, out: &mut Vec<(StmtPath, Bloc
         collect_blocks(c, path, out);
         path.pop();
     }
+}
+
+/// TVM's `CanProve(.., kSymbolicBound)`: besides the ordinary proof,
+/// `a < b` (`a >= b`) holds when the lower end of `b - a` (`a - b`) over the
+/// loops' symbolic ranges is at least 1 (0): `k_0 * 32 + ax0 < n * 32` with
+/// `k_0 < n`, `ax0 < 32`.
+fn can_prove_symbolic_bound(ana: &Analyzer, cond: &Expr, dom: &HashMap<VarId, Range>) -> bool {
+    if ana.can_prove(cond) {
+        return true;
+    }
+    let (diff, least) = match cond.kind() {
+        ExprKind::Cmp(CmpOp::Lt, a, b) => (Expr::binary(BinOp::Sub, b.clone(), a.clone()), 1),
+        ExprKind::Cmp(CmpOp::Ge, a, b) => (Expr::binary(BinOp::Sub, a.clone(), b.clone()), 0),
+        _ => return false,
+    };
+    crate::arith::int_set::eval_interval(ana, &ana.simplify(&diff), dom)
+        .and_then(|(lo, _)| ana.const_int_bound(&ana.simplify(&lo)))
+        .is_some_and(|(min, _)| min >= least)
 }
 
 /// TVM's `CalculateBlockVarDomain`.
@@ -750,15 +797,16 @@ fn update_affine(
     }
     let mut bound_min = Vec::new();
     let mut bound_max = Vec::new();
-    for e in &buffer.shape {
-        let dt = e.dtype();
+    for (e, index) in buffer.shape.iter().zip(&indices) {
+        // The buffer's bounds in the dtype of the index into it.
+        let dt = index.dtype();
         bound_min.push(Expr::int(0, dt));
         bound_max.push(Analyzer::new().simplify(&max_expr(
-            &Expr::binary(BinOp::Sub, e.clone(), Expr::int(1, dt)),
+            &Expr::binary(BinOp::Sub, int_as(e, dt), Expr::int(1, dt)),
             &Expr::int(0, dt),
         )));
     }
-    let (Some(dom_lo), Some(dom_hi), Some(b_lo), Some(b_hi)) = (
+    let (Some(mut dom_lo), Some(mut dom_hi), Some(mut b_lo), Some(mut b_hi)) = (
         inverse_iter_map(&map, &req_min),
         inverse_iter_map(&map, &req_max),
         inverse_iter_map(&map, &bound_min),
@@ -766,9 +814,24 @@ fn update_affine(
     ) else {
         return false;
     };
+    // A unit iterator is an iterator too (TVM keeps trivial ones in the
+    // map): one indexing a dimension alone spans that dimension's interval.
+    for (d, index) in indices.iter().enumerate() {
+        let Some(v) = index.as_var() else { continue };
+        let unit = block
+            .iter_vars
+            .iter()
+            .any(|iv| iv.var == *v && iv.dom.extent.is_const_int(1));
+        if unit && indices.iter().filter(|e| e.uses_var(v)).count() == 1 {
+            dom_lo.insert(v.id(), req_min[d].clone());
+            dom_hi.insert(v.id(), req_max[d].clone());
+            b_lo.insert(v.id(), bound_min[d].clone());
+            b_hi.insert(v.id(), bound_max[d].clone());
+        }
+    }
     let to_set = |lo: &HashMap<VarId, Expr>, hi: &HashMap<VarId, Expr>, v: &VarId| -> ISet {
         match (lo.get(v), hi.get(v)) {
-            (Some(a), Some(b)) if a.dtype() == b.dtype() => {
+            (Some(a), Some(b)) if widen(a, b).is_some() => {
                 ISet::interval(ana.simplify(&min_expr(a, b)), ana.simplify(&max_expr(a, b)))
             }
             _ => ISet::Nothing,
@@ -887,9 +950,9 @@ fn update_dimwise(
         let Some(extent) = buffer.shape.get(d) else {
             continue;
         };
-        let dt = extent.dtype();
+        let dt = prov.min().map_or(extent.dtype(), |e| e.dtype());
         let dim_max = Analyzer::new().simplify(&max_expr(
-            &Expr::binary(BinOp::Sub, extent.clone(), Expr::int(1, dt)),
+            &Expr::binary(BinOp::Sub, int_as(extent, dt), Expr::int(1, dt)),
             &Expr::int(0, dt),
         ));
         if is_point(prov, ana) && prov.min().is_some_and(|e| e.as_int().is_some()) {
@@ -1043,6 +1106,7 @@ fn make_new_loops(
     realize: &BlockRealize,
     doms: &[VarDomain],
     ana: &mut Analyzer,
+    mut loop_dom: HashMap<VarId, Range>,
     preserve_unit_loops: bool,
 ) -> Result<(Stmt, Vec<Var>)> {
     let block = &realize.block;
@@ -1054,12 +1118,13 @@ fn make_new_loops(
     for (iv, info) in block.iter_vars.iter().zip(doms) {
         // CoverRange (with a fresh analyzer, as TVM does).
         let (min, extent) = match (info.dom.min(), info.dom.max()) {
-            (Some(lo), Some(hi)) if lo.dtype() == hi.dtype() => {
-                let lo_s = fresh.simplify(lo);
+            (Some(lo), Some(hi)) if widen(lo, hi).is_some() => {
+                let (lo, hi) = widen(lo, hi).unwrap_or_else(|| (lo.clone(), hi.clone()));
+                let lo_s = fresh.simplify(&lo);
                 let ext = fresh.simplify(&Expr::binary(
                     BinOp::Sub,
                     Expr::binary(BinOp::Add, hi.clone(), Expr::int(1, hi.dtype())),
-                    lo.clone(),
+                    lo,
                 ));
                 (lo_s, ext)
             }
@@ -1077,40 +1142,47 @@ fn make_new_loops(
             } else {
                 Expr::binary(BinOp::Add, Expr::cast(dt, min.clone()), var.to_expr())
             };
-            ana.bind(
-                &var,
-                &Range::new(Expr::int(0, dt), Expr::cast(dt, extent.clone())),
-            );
+            let range = Range::new(Expr::int(0, dt), Expr::cast(dt, extent.clone()));
+            ana.bind(&var, &range);
+            loop_dom.insert(var.id(), range);
             loop_vars.push(var);
             value
         } else {
             min.clone()
         };
         if let ISet::Iv(lo, hi) = &info.bound {
+            // A bound the domain may run past becomes a predicate; one that
+            // cannot be compared is refused rather than dropped.
+            let typed = |e: &Expr| {
+                widen(&value, e).ok_or_else(|| {
+                    ScheduleError::new(
+                        p,
+                        format!(
+                            "cannot bound block iterator `{}`: mixed dtypes",
+                            iv.var.name()
+                        ),
+                    )
+                })
+            };
+            let mut conds = Vec::new();
             if let Some(lo) = lo {
-                if lo.dtype() == value.dtype() {
-                    let c = Expr::cmp(CmpOp::Ge, value.clone(), lo.clone());
-                    if !ana.can_prove(&c) {
-                        predicate = Some(match predicate {
-                            None => c,
-                            Some(pr) => Expr::and(pr, c),
-                        });
-                    }
-                }
+                let (v, lo) = typed(lo)?;
+                conds.push(Expr::cmp(CmpOp::Ge, v, lo));
             }
             if let Some(hi) = hi {
-                if hi.dtype() == value.dtype() {
-                    let lim = match hi.as_int() {
-                        Some(h) => Expr::int(h.saturating_add(1), hi.dtype()),
-                        None => Expr::binary(BinOp::Add, hi.clone(), Expr::int(1, hi.dtype())),
-                    };
-                    let c = Expr::cmp(CmpOp::Lt, value.clone(), lim);
-                    if !ana.can_prove(&c) {
-                        predicate = Some(match predicate {
-                            None => c,
-                            Some(pr) => Expr::and(pr, c),
-                        });
-                    }
+                let (v, hi) = typed(hi)?;
+                let lim = match hi.as_int() {
+                    Some(h) => Expr::int(h.saturating_add(1), hi.dtype()),
+                    None => Expr::binary(BinOp::Add, hi.clone(), Expr::int(1, hi.dtype())),
+                };
+                conds.push(Expr::cmp(CmpOp::Lt, v, lim));
+            }
+            for c in conds {
+                if !can_prove_symbolic_bound(ana, &c, &loop_dom) {
+                    predicate = Some(match predicate {
+                        None => c,
+                        Some(pr) => Expr::and(pr, c),
+                    });
                 }
             }
         }

@@ -509,6 +509,19 @@ impl Schedule {
             return Err(bad());
         };
         sub.extend(inverse);
+        // A unit iterator indexing a dimension alone follows the producer's
+        // index there (TVM keeps trivial iterators in the map), so the
+        // domain check below bounds it.
+        for (index, store) in load_indices.iter().zip(&pstore) {
+            let Some(v) = index.as_var() else { continue };
+            let unit = block
+                .iter_vars
+                .iter()
+                .any(|iv| iv.var == *v && iv.dom.extent.is_const_int(1));
+            if unit && load_indices.iter().filter(|e| e.uses_var(v)).count() == 1 {
+                sub.insert(v.id(), store.clone());
+            }
+        }
         // Coverage: the producer's iterations span every consumer iteration.
         let pdom: HashMap<VarId, Range> = producer
             .iter_vars

@@ -547,7 +547,8 @@ fn full_dim(buffer: &Buffer, d: usize, dt: DataType) -> (Expr, Expr) {
 }
 
 /// Whether the union of the produced lower bounds covers the consumed upper
-/// bound in every dimension (both clamped to the buffer's shape).
+/// bound in every dimension (both clamped to the buffer's shape). Integers
+/// of different widths compare in the wider one, as TVM's operators promote.
 fn covers(
     ana: &Analyzer,
     buffer: &Buffer,
@@ -555,38 +556,50 @@ fn covers(
     consumed: &[(Expr, Expr)],
 ) -> bool {
     for (d, (clo, chi)) in consumed.iter().enumerate() {
+        let Some(extent) = buffer.shape.get(d) else {
+            return false;
+        };
         // Union of the producers' lower bounds (TVM: any unknown dimension
         // makes the union unknown).
+        let mut ends: Vec<&Expr> = vec![clo, chi, extent];
+        for p in produced {
+            let Some(Some((plo, phi))) = p.get(d) else {
+                return false;
+            };
+            ends.extend([plo, phi]);
+        }
+        if ends
+            .iter()
+            .any(|e| !e.dtype().is_int() || !e.dtype().is_scalar())
+        {
+            return false;
+        }
+        let dt = ends
+            .iter()
+            .map(|e| e.dtype())
+            .max_by_key(|t| t.bits)
+            .unwrap_or(clo.dtype());
+        let wide = |e: &Expr| Expr::cast(dt, e.clone());
         let mut lo: Option<Expr> = None;
         let mut hi: Option<Expr> = None;
         for p in produced {
             let Some(Some((plo, phi))) = p.get(d) else {
                 return false;
             };
-            if plo.dtype() != clo.dtype() || phi.dtype() != chi.dtype() {
-                return false;
-            }
             lo = Some(match lo {
-                None => plo.clone(),
-                Some(x) => Expr::binary(BinOp::Min, x, plo.clone()),
+                None => wide(plo),
+                Some(x) => Expr::binary(BinOp::Min, x, wide(plo)),
             });
             hi = Some(match hi {
-                None => phi.clone(),
-                Some(x) => Expr::binary(BinOp::Max, x, phi.clone()),
+                None => wide(phi),
+                Some(x) => Expr::binary(BinOp::Max, x, wide(phi)),
             });
         }
         let (Some(plo), Some(phi)) = (lo, hi) else {
             return false;
         };
-        let Some(extent) = buffer.shape.get(d) else {
-            return false;
-        };
-        if extent.dtype() != clo.dtype() {
-            return false;
-        }
-        let dt = clo.dtype();
         let zero = Expr::int(0, dt);
-        let last = Expr::binary(BinOp::Sub, extent.clone(), Expr::int(1, dt));
+        let last = Expr::binary(BinOp::Sub, wide(extent), Expr::int(1, dt));
         let clamp = |lo: &Expr, hi: &Expr| {
             (
                 ana.simplify(&Expr::binary(BinOp::Max, lo.clone(), zero.clone())),
@@ -594,7 +607,7 @@ fn covers(
             )
         };
         let (plo, phi) = clamp(&plo, &phi);
-        let (clo, chi) = clamp(clo, chi);
+        let (clo, chi) = clamp(&wide(clo), &wide(chi));
         let ok_lo = ana.can_prove(&Expr::cmp(
             CmpOp::Le,
             Expr::binary(BinOp::Sub, plo, clo),
