@@ -161,10 +161,11 @@ impl Schedule {
     }
 
     /// `sch.sample_compute_location(block, decision=None)`: a place to
-    /// `compute_at` the block — one of the loops where that is legal (in
-    /// program order; decision `k` is the k-th), the root (`-1`: stay where it
-    /// is) or inline (`-2`: `compute_at` then inlines it; only offered when
-    /// the block can be inlined). Drawn uniformly unless `decision` fixes it.
+    /// `compute_at` the block — a loop of its first consumer where that is
+    /// legal (decision `k`: the consumer's `k`-th loop, TVM's candidates), the
+    /// root (`-1`: stay where it is) or inline (`-2`: `compute_at` then
+    /// inlines it; only offered when the block can be inlined). Drawn
+    /// uniformly unless `decision` fixes it.
     pub fn sample_compute_location(
         &mut self,
         block_rv: BlockRV,
@@ -439,65 +440,137 @@ impl Schedule {
         const P: &str = "sample_compute_location";
         let (block_path, _) = self.resolve_block(P, block_rv)?;
         let body = self.body(P)?;
-        let mut candidates: Vec<Var> = Vec::new();
-        for path in tree::find_all(&body, &mut |s| s.as_for().is_some()) {
-            if path.is_prefix_of(&block_path) {
-                continue;
-            }
-            let Some(var) =
-                tree::get(&body, &path).and_then(|s| s.as_for().map(|f| f.loop_var.clone()))
-            else {
-                continue;
-            };
-            // A trial on a copy: the schedule's own checks decide legality.
-            let mut trial = self.clone();
-            let rv = trial.new_loop_rv(&var);
-            if trial
-                .compute_at_concrete(true, block_rv, rv, false, -1)
-                .is_ok()
-            {
-                candidates.push(var);
-            }
+        // TVM's CollectComputeLocation: inline (-2) when possible, root
+        // (-1), then loops of the first consumer (decision = their position).
+        let mut options: Vec<(i64, Option<Var>)> = Vec::new();
+        if self.clone().compute_inline_concrete(block_rv).is_ok() {
+            options.push((-2, None));
         }
-        let can_inline = self.clone().compute_inline_concrete(block_rv).is_ok();
-        let choice = match decision {
-            Some(d)
-                if d == -1
-                    || (d == -2 && can_inline)
-                    || (0..candidates.len() as i64).contains(&d) =>
-            {
-                d
-            }
-            Some(d) => {
-                return Err(ScheduleError::new(
-                    P,
-                    format!(
-                        "decision {d} is not a valid location: {} loop(s) qualify{}",
-                        candidates.len(),
-                        if can_inline {
-                            ", and the block can be inlined (-2)"
-                        } else {
-                            ""
-                        }
-                    ),
-                ))
-            }
-            None => {
-                let mut options: Vec<i64> = Vec::new();
-                if can_inline {
-                    options.push(-2);
-                }
-                options.push(-1);
-                options.extend(0..candidates.len() as i64);
-                options[(self.next_random() % options.len() as u64) as usize]
-            }
+        options.push((-1, None));
+        for (i, var) in self.compute_location_loops(&body, &block_path, block_rv)? {
+            options.push((i as i64, Some(var)));
+        }
+        let pick = match decision {
+            // A recorded decision stays if it is still a candidate, else
+            // the candidate before it (TVM's rule), else the root.
+            Some(d) => options.iter().rposition(|(i, _)| *i <= d),
+            None => Some((self.next_random() % options.len() as u64) as usize),
         };
-        let rv = match choice {
-            -2 => self.new_special_loop_rv(SpecialLoop::Inline),
-            -1 => self.new_special_loop_rv(SpecialLoop::Root),
-            k => self.new_loop_rv(&candidates[k as usize]),
+        let (choice, var) = pick.map_or((-1, None), |k| options[k].clone());
+        let rv = match (choice, var) {
+            (_, Some(v)) => self.new_loop_rv(&v),
+            (-2, None) => self.new_special_loop_rv(SpecialLoop::Inline),
+            _ => self.new_special_loop_rv(SpecialLoop::Root),
         };
         Ok((rv, choice))
+    }
+
+    /// The loops of the block's first consumer, up to the lowest one above
+    /// all consumers, where `compute_at` may put the block: unit loops are
+    /// skipped, and the walk stops at a data-parallel loop after a reduction
+    /// one or a reduction loop below the last data-parallel one.
+    fn compute_location_loops(
+        &self,
+        body: &Stmt,
+        block_path: &StmtPath,
+        block_rv: BlockRV,
+    ) -> Result<Vec<(usize, Var)>> {
+        const P: &str = "sample_compute_location";
+        let scope = super::scope::Scope::of_block(P, body, block_path)?;
+        let Some(bi) = scope.blocks.iter().position(|(p, _)| p == block_path) else {
+            return Ok(vec![]);
+        };
+        let consumers: Vec<&StmtPath> = scope
+            .consumers(bi)
+            .into_iter()
+            .map(|c| &scope.blocks[c].0)
+            .collect();
+        let Some(first) = consumers.first() else {
+            return Ok(vec![]);
+        };
+        // The lowest loop or block above every consumer.
+        let n = (0..first.0.len())
+            .take_while(|&k| consumers.iter().all(|c| c.0.get(k) == first.0.get(k)))
+            .count()
+            .min(first.0.len() - 1);
+        let chain = tree::chain(body, first);
+        let Some(depth) = (0..=n).rev().find(|&d| {
+            matches!(
+                chain[d].kind(),
+                StmtKind::For(_) | StmtKind::BlockRealize(_)
+            )
+        }) else {
+            return Ok(vec![]);
+        };
+        let loops = super::query::enclosing_loops(body, first);
+        let Some(lca_pos) = loops.iter().position(|(p, _)| p.0.len() == depth) else {
+            return Ok(vec![]);
+        };
+        let kinds: Vec<Option<IterKind>> = loops[..=lca_pos]
+            .iter()
+            .map(|(_, l)| loop_kind(l))
+            .collect();
+        let last_spatial = kinds.iter().rposition(|k| *k == Some(IterKind::Spatial));
+        let mut out = Vec::new();
+        let mut seen_reduce = false;
+        for (i, (_, l)) in loops[..=lca_pos].iter().enumerate() {
+            if l.extent.is_const_int(1) {
+                continue;
+            }
+            if kinds[i] == Some(IterKind::Spatial) {
+                if seen_reduce {
+                    break;
+                }
+            } else {
+                seen_reduce = true;
+                if last_spatial.is_none_or(|j| i > j) {
+                    break;
+                }
+            }
+            let mut trial = self.clone();
+            let rv = trial.new_loop_rv(&l.loop_var);
+            if trial
+                .compute_at_concrete(true, block_rv, rv, true, -1)
+                .is_ok()
+            {
+                out.push((i, l.loop_var.clone()));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// TVM's `GetLoopIterType`: spatial when only spatial iterators of the
+/// blocks below use the loop, reduce when only reduction ones do, `None`
+/// (opaque) for a mix or other kinds.
+fn loop_kind(l: &For) -> Option<IterKind> {
+    let (mut spatial, mut reduce, mut other) = (false, false, false);
+    fn visit(s: &Stmt, v: &Var, flags: &mut (&mut bool, &mut bool, &mut bool)) {
+        if let StmtKind::BlockRealize(r) = s.kind() {
+            for (iv, e) in r.block.iter_vars.iter().zip(&r.iter_values) {
+                if e.uses_var(v) {
+                    match iv.kind {
+                        IterKind::Spatial => *flags.0 = true,
+                        IterKind::Reduce => *flags.1 = true,
+                        _ => *flags.2 = true,
+                    }
+                }
+            }
+            return;
+        }
+        for c in tree::children(s) {
+            visit(&c, v, flags);
+        }
+    }
+    visit(
+        &l.body,
+        &l.loop_var,
+        &mut (&mut spatial, &mut reduce, &mut other),
+    );
+    match (spatial, reduce, other) {
+        (_, _, true) | (true, true, _) => None,
+        (_, true, _) => Some(IterKind::Reduce),
+        _ => Some(IterKind::Spatial),
     }
 }
 

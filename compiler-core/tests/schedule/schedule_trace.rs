@@ -242,18 +242,18 @@ fn sample_compute_location_follows_tvm_decisions() {
         1,
         "{text}"
     );
-    // Out-of-range decisions are refused; random draws always pick a legal one.
+    // A decision that is no candidate falls back to the one before it, as
+    // in TVM (5 becomes 1); random draws always pick a legal one.
     let mut sch = Schedule::new(original.clone()).unwrap();
-    let err = run_python(
+    run_python(
         &mut sch,
         "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b, decision=5)\n",
     )
-    .unwrap_err();
-    assert!(
-        err.message.contains("not a valid location"),
-        "{}",
-        err.message
-    );
+    .unwrap();
+    assert!(sch
+        .trace()
+        .python(TraceDialect::Tir)
+        .contains("sample_compute_location(block=b0, decision=1)"));
     for seed in 0..20 {
         let mut sch = Schedule::with_seed(original.clone(), seed).unwrap();
         run_python(
@@ -268,6 +268,59 @@ fn sample_compute_location_follows_tvm_decisions() {
         assert_eq!(
             print_module(again.module(), &PrintOptions::default()),
             print_module(sch.module(), &PrintOptions::default())
+        );
+    }
+}
+
+const TILED_REDUCTION: &str = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16, 8), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16, 8))
+    for i, k in T.grid(16, 8):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SS", [i, k])
+            B[vi, vk] = A[vi, vk] * T.float32(2)
+    for i0, j, i1, k in T.grid(4, 1, 4, 8):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i0 * 4 + i1)
+            vk = T.axis.reduce(8, k)
+            with T.init():
+                C[vi] = T.float32(0)
+            C[vi] = C[vi] + B[vi, vk]
+"#;
+
+/// TVM 0.27's candidates (checked with the oracle): inline, root, and the
+/// consumer's loops by position — `i0` (0) and `i1` (2), not the unit loop
+/// `j` nor the reduction loop `k` below the last spatial one; a decision
+/// that is no candidate takes the one before it (3 becomes 2, 1 becomes 0).
+#[test]
+fn sample_compute_location_candidates_are_tvms() {
+    let original = parse_script(TILED_REDUCTION).unwrap().to_module();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..64 {
+        let mut sch = Schedule::with_seed(original.clone(), seed).unwrap();
+        run_python(
+            &mut sch,
+            "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b)\n",
+        )
+        .unwrap();
+        let trace = sch.trace().python(TraceDialect::Tir);
+        let d = trace.split("decision=").nth(1).unwrap();
+        seen.insert(d[..d.find(')').unwrap()].parse::<i64>().unwrap());
+    }
+    assert_eq!(seen.into_iter().collect::<Vec<_>>(), vec![-2, -1, 0, 2]);
+    for (given, kept) in [(5, 2), (3, 2), (1, 0)] {
+        let mut sch = Schedule::new(original.clone()).unwrap();
+        let text = format!(
+            "b = sch.get_block(\"B\")\nl = sch.sample_compute_location(b, decision={given})\n"
+        );
+        run_python(&mut sch, &text).unwrap();
+        assert!(
+            sch.trace()
+                .python(TraceDialect::Tir)
+                .contains(&format!("decision={kept})")),
+            "{given}"
         );
     }
 }
