@@ -244,6 +244,32 @@ sch.bind(k1, "threadIdx.x")
     assert_eq!(w.kernels[0].workgroup_size, [32, 2, 1]);
 }
 
+#[test]
+fn matvec_reduction_over_two_thread_axes() {
+    // The reduction spans threadIdx.y × threadIdx.x (4 × 25 = 100 slots,
+    // not a power of two) with a serial remainder inside.
+    let w = build_and_check(
+        MATVEC,
+        r#"
+i, k = sch.get_loops(sch.get_block("y"))
+k0, k1, k2 = sch.split(k, [4, 25, None])
+sch.bind(i, "blockIdx.x")
+sch.bind(k0, "threadIdx.y")
+sch.bind(k1, "threadIdx.x")
+"#,
+    );
+    assert_tree(&w);
+    assert_eq!(w.kernels[0].workgroup_size, [25, 4, 1]);
+    assert!(
+        w.report
+            .notes
+            .iter()
+            .any(|n| n.contains("threadIdx.y, threadIdx.x (100 invocations")),
+        "{:?}",
+        w.report.notes
+    );
+}
+
 const SOFTMAX: &str = r#"
 @tvm.script.ir_module
 class Module:

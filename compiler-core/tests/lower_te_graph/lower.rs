@@ -448,7 +448,7 @@ fn cross_thread_reduction_becomes_a_shared_tree() {
 #[test]
 fn cross_thread_reduction_without_a_reducer_is_refused() {
     let m = schedule(&parse(&ROW_SUM.replace("UPDATE", "-")), BIND_ROWS);
-    let e = gpu_lower(&m).err().expect("a lowering error");
+    let e = gpu_lower(&m).expect_err("a lowering error");
     assert!(
         e.contains("block B is a reduction bound to threadIdx"),
         "{e}"
