@@ -39,7 +39,7 @@ fn comm_reduce(
             .map(|x| normalize_axis(*x, ndim, "reduce"))
             .collect::<TeResult<_>>()?,
     };
-    real.sort_unstable();
+    tessel_ir::sort::ascending(&mut real);
     real.dedup();
     let r_axes: Vec<IterVar> = real
         .iter()
