@@ -10,6 +10,9 @@ use tessel_test_support::assert_golden;
 
 #[path = "seeds_gpu/allreduce.rs"]
 mod allreduce;
+#[cfg(feature = "native")]
+#[path = "seeds_gpu/tuned_reductions.rs"]
+mod tuned_reductions;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
