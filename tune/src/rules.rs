@@ -489,7 +489,10 @@ fn needs_multi_level_tiling(br: &BlockRealize) -> bool {
     let mut unused = 0;
     for (i, read) in block.reads.iter().enumerate() {
         // The same input read twice: TVM does not tile it.
-        if block.reads[..i].iter().any(|r| r.buffer.id() == read.buffer.id()) {
+        if block.reads[..i]
+            .iter()
+            .any(|r| r.buffer.id() == read.buffer.id())
+        {
             return false;
         }
         if read.buffer.id() == written {
@@ -588,7 +591,10 @@ fn cross_thread_reduction(
         .filter(|(_, u)| *u == LoopUse::Reduce)
         .map(|(l, _)| *l)
         .collect();
-    let order: Vec<LoopRV> = spatial.map(|(l, _)| *l).chain(reduce.iter().copied()).collect();
+    let order: Vec<LoopRV> = spatial
+        .map(|(l, _)| *l)
+        .chain(reduce.iter().copied())
+        .collect();
     if order.iter().zip(&loops).any(|(a, (b, _))| a != b) {
         sch.reorder(&order).map_err(err)?;
     }
