@@ -173,7 +173,7 @@ fn index_maps_close_over_the_function_parameters() {
     );
     assert!(
         r.output
-            .contains("B: T.Buffer((n * T.int64(4),), \"float32\")"),
+            .contains("B = T.match_buffer(b, (n * T.int64(4),))"),
         "{}",
         r.output
     );
