@@ -419,7 +419,7 @@ fn finish_kernel(
         return Err(e);
     }
     let mut axes = c.axes;
-    axes.sort_by_key(|a| LAUNCH_TAGS.iter().position(|t| *t == a.tag));
+    tessel_ir::sort::by_key(&mut axes, |a| LAUNCH_TAGS.iter().position(|t| *t == a.tag));
 
     // Scratch buffers the kernel uses, allocated inside it and compacted.
     for b in host_allocs.iter().rev() {

@@ -563,7 +563,7 @@ impl Schedule {
         }
         // Sort by depth: every loop must be an ancestor of the deeper ones.
         let mut by_depth: Vec<&(StmtPath, For)> = loops.iter().collect();
-        by_depth.sort_by_key(|(p, _)| p.0.len());
+        tessel_ir::sort::by_key(&mut by_depth, |(p, _)| p.0.len());
         for w in by_depth.windows(2) {
             if !w[0].0.is_prefix_of(&w[1].0) {
                 return Err(ScheduleError::new(

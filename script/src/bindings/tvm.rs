@@ -449,7 +449,9 @@ fn stats(r: &[f64]) -> Stats {
     let n = r.len().max(1) as f64;
     let mean = r.iter().sum::<f64>() / n;
     let mut s = r.to_vec();
-    s.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    tessel_ir::sort::by(&mut s, |a, b| {
+        a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal)
+    });
     let median = match s.len() {
         0 => 0.0,
         l if l % 2 == 1 => s[l / 2],

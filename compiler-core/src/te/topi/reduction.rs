@@ -118,7 +118,7 @@ fn reduce_with(
             .map(|x| normalize_axis(*x, ndim, "reduce"))
             .collect::<TeResult<_>>()?,
     };
-    real.sort_unstable();
+    tessel_ir::sort::ascending(&mut real);
     real.dedup();
     let r_axes: Vec<IterVar> = real
         .iter()
