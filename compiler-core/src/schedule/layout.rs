@@ -146,8 +146,10 @@ pub struct IndexMap {
 impl IndexMap {
     /// Parses a Python lambda whose body is a tuple (or list, or single
     /// expression) of integer arithmetic over its parameters: names,
-    /// integers, `+ - * // %`, unary minus. Operations fold the way TVM's
-    /// Python operators do.
+    /// integers and constants (`tirx.const(0, …)`, `T.int64(0)`),
+    /// `+ - * // %`, unary minus. Operations fold the way TVM's Python
+    /// operators do. [`IndexMap::parse_for`] also resolves the names of
+    /// `outer` variables the lambda closes over.
     pub fn parse(src: &str, dtype: DataType) -> std::result::Result<IndexMap, String> {
         IndexMap::parse_for(src, dtype, None, &[])
     }
