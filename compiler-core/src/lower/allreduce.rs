@@ -36,7 +36,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::util::cast;
 use super::{LowerError, LoweringReport, Result};
-use crate::analysis::reducer::{match_reducer, match_update, Reducer};
+use crate::analysis::reducer::{match_single, match_update, Reducer};
 use crate::diag::Span;
 use crate::ir::mutate::substitute_expr;
 use crate::ir::visit::expr_vars;
@@ -393,12 +393,13 @@ impl Pass<'_> {
         let patterns = || {
             Reducer::ALL
                 .iter()
+                .filter(|r| r.arity() == 1)
                 .map(|r| r.pattern())
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let (reducer, rhs) = match &init_value {
-            Some(init) => match match_reducer(init, out, indices, value) {
+            Some(init) => match match_single(init, out, indices, value) {
                 Some((red, _, rhs)) => (red, rhs),
                 None => {
                     return refuse(format!(
@@ -546,7 +547,7 @@ impl Pass<'_> {
             body.push(store(&local, identity.clone(), vec![Expr::i32(0)]));
             let mut step = store(
                 &local,
-                reducer.combine(acc.clone(), rhs),
+                reducer.combine_one(acc.clone(), rhs),
                 vec![Expr::i32(0)],
             );
             if let Some(cond) = pred {
@@ -588,7 +589,7 @@ impl Pass<'_> {
             body.push(Stmt::new(
                 StmtKind::If {
                     cond: Expr::cmp(CmpOp::Lt, r_idx.clone(), Expr::i32(active)),
-                    then: store(&shared, reducer.combine(mine, theirs), slot(&r_idx)),
+                    then: store(&shared, reducer.combine_one(mine, theirs), slot(&r_idx)),
                     otherwise: None,
                 },
                 span,
@@ -598,7 +599,7 @@ impl Pass<'_> {
         let result = Expr::load(&shared, slot(&Expr::i32(0)));
         let result = match init_value {
             Some(_) => result,
-            None => reducer.combine(Expr::load(out, idx.clone()), result),
+            None => reducer.combine_one(Expr::load(out, idx.clone()), result),
         };
         let write = store(out, result, idx);
         let leader = Expr::cmp(CmpOp::Eq, r_idx.clone(), Expr::i32(0));
