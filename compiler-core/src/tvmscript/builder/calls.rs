@@ -305,23 +305,14 @@ impl<'a> FuncBuilder<'a> {
                 }
                 "q_multiply_shift" | "q_multiply_shift_per_axis" => {
                     // Fixed-point multiplies of quantized kernels: opaque
-                    // calls typed as their first operand (the interpreter
-                    // refuses to evaluate them).
+                    // int32 calls (TVM 0.27 ignores a `dtype=` argument; the
+                    // interpreter refuses to evaluate them).
                     want(if path == "q_multiply_shift" { 4 } else { 7 })?;
                     let mut args = Vec::new();
                     for v in vals {
                         args.push(self.expr_of(v)?);
                     }
-                    let dt = args[0].dtype();
-                    if let Some((_, v)) = kwargs.iter().find(|(k, _)| *k == "dtype") {
-                        if self.dtype_arg(v)? != dt {
-                            return Err(Diagnostic::error(
-                                format!("`T.{path}` returns its first operand's dtype {dt}"),
-                                v.span,
-                            ));
-                        }
-                    }
-                    Expr::call(Intrinsic::Other(path.clone()), args, dt)
+                    Expr::call(Intrinsic::Other(path.clone()), args, DataType::i32())
                 }
                 "tvm_access_ptr" => {
                     want(5)?;

@@ -1,6 +1,7 @@
 # the producer has an init, and the consumer scales its value: folding would apply the scale to
 # the init's value and again to the update, so Tessel refuses (TVM 0.27 folds it, reading the
 # output back into the update)
+# numerics: invalid input (an init without a reduction iterator: TVM 0.27 accepts it, the course's verifier does not)
 from tvm.script import tir as T
 @T.prim_func
 def main(A: T.Buffer((4, 8), "float32"), C: T.Buffer((4, 8), "float32")):

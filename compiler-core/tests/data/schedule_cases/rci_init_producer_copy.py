@@ -1,5 +1,6 @@
 # the producer has an init but only spatial iterators (a one-step sum); the consumer copies its
 # value into a transposed output, which the folded block then accumulates into
+# numerics: invalid input (an init without a reduction iterator: TVM 0.27 accepts it, the course's verifier does not)
 from tvm.script import tir as T
 @T.prim_func
 def main(A: T.Buffer((4, 8), "float32"), W: T.Buffer((4,), "float32"), C: T.Buffer((8, 4), "float32")):
