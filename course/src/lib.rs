@@ -376,7 +376,7 @@ fn unique_sorted<'a>(
         }
     }
     if errors.is_empty() {
-        exercises.sort_by(|a, b| a.id.cmp(&b.id));
+        compiler_core::ir::sort::by(&mut exercises, |a, b| a.id.cmp(&b.id));
         Ok(exercises)
     } else {
         Err(errors)

@@ -16,6 +16,8 @@
 //! - [`deep_equal`]: tree equality of expressions, variables by identity.
 //! - [`graph`]: the graph-level IR (struct info, bindings, functions, operators).
 //! - [`printer`]: TVMScript text of modules, functions and fragments, as TVM 0.27 prints it.
+//! - [`sort`]: stable sorting through one shared instance of the standard sort
+//!   (smaller WebAssembly than a copy per call site).
 //! - [`values`]: NDArray, element arithmetic with exact rounding, the seeded
 //!   random source, NumPy-style formatting.
 //!
@@ -35,6 +37,7 @@ pub mod graph;
 pub mod module;
 pub mod mutate;
 pub mod printer;
+pub mod sort;
 pub mod tir;
 pub mod values;
 pub mod visit;

@@ -694,7 +694,9 @@ impl<'o> Printer<'o> {
             (_, BaseFunc::Prim(_)) => 0,
             (_, BaseFunc::Graph(_)) => 1,
         };
-        funcs.sort_by(|a, b| (rank(a.0, a.1), a.0).cmp(&(rank(b.0, b.1), b.0)));
+        crate::sort::by(&mut funcs, |a, b| {
+            (rank(a.0, a.1), a.0).cmp(&(rank(b.0, b.1), b.0))
+        });
         if self.opts.show_header_imports {
             let needs_tir = funcs.iter().any(|(_, f)| match f {
                 BaseFunc::Prim(_) => true,

@@ -47,7 +47,7 @@ impl Interpreter {
             .iter()
             .filter_map(|(name, value)| Some((name.clone(), inspect(value)?)))
             .collect();
-        found.sort_by(|a, b| a.0.cmp(&b.0));
+        tessel_ir::sort::by(&mut found, |a, b| a.0.cmp(&b.0));
         found
     }
 }

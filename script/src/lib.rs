@@ -288,7 +288,7 @@ impl Interpreter {
     /// The names defined at module level, sorted.
     pub fn global_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.inner.globals.keys().cloned().collect();
-        v.sort();
+        tessel_ir::sort::ascending(&mut v);
         v
     }
 }

@@ -651,7 +651,7 @@ pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
     out.matches = Some(cmp.matches());
     out.outputs = cmp.changed.clone();
     let mut sorted = out.times_ms.clone();
-    sorted.sort_by(|a, b| a.total_cmp(b));
+    compiler_core::ir::sort::by(&mut sorted, |a, b| a.total_cmp(b));
     out.median_ms = sorted.get(sorted.len() / 2).copied();
     if let (Some(fl), Some(ms)) = (out.flops, out.median_ms) {
         if ms > 0.0 {

@@ -15,7 +15,7 @@ use crate::ir::{BaseFunc, Expr, ExprKind, IRModule, PrimFunc, StmtKind};
 pub fn structural_hash(module: &IRModule) -> u64 {
     let mut h = DefaultHasher::new();
     let mut functions: Vec<&(String, BaseFunc)> = module.functions.iter().collect();
-    functions.sort_by(|a, b| a.0.cmp(&b.0));
+    tessel_ir::sort::by(&mut functions, |a, b| a.0.cmp(&b.0));
     for (name, func) in functions {
         name.hash(&mut h);
         match func {

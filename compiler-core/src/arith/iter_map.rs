@@ -278,7 +278,7 @@ fn normalize(mut s: IterSum) -> Result<IterSum, String> {
     if s.args.iter().any(|t| t.scale < 0) {
         return err("binding decreases with a loop (negative coefficient)");
     }
-    s.args.sort_by_key(|a| a.scale);
+    tessel_ir::sort::by_key(&mut s.args, |a| a.scale);
     // Merge (m // l) % e * s + (m // (l*e)) % e2 * (s*e) → (m // l) % (e*e2) * s.
     let mut i = 0;
     while i + 1 < s.args.len() {
@@ -410,7 +410,7 @@ pub fn detect_iter_map(
         if p.is_empty() {
             continue;
         }
-        p.sort();
+        tessel_ir::sort::ascending(p);
         let mut expect = 1i64;
         for &(lower, extent) in p.iter() {
             if lower != expect {

@@ -192,7 +192,7 @@ impl Sum {
             }
         }
         // Stable sort, descending.
-        args.sort_by(|l, r| {
+        tessel_ir::sort::by(&mut args, |l, r| {
             r.scale
                 .cmp(&l.scale)
                 .then(r.lower.cmp(&l.lower))

@@ -263,7 +263,7 @@ pub fn reduce_axes(op: &Op, axis: &Option<Vec<i64>>, ndim: usize) -> Result<Vec<
         None => (0..ndim).collect(),
         Some(a) => normalize_axes(op, a, ndim)?,
     };
-    v.sort_unstable();
+    tessel_ir::sort::ascending(&mut v);
     Ok(v)
 }
 

@@ -331,7 +331,7 @@ fn is_dense(ana: &Analyzer, e: &Expr, dom: &HashMap<VarId, Range>) -> bool {
             spans.push((c.saturating_abs(), span));
         }
     }
-    spans.sort();
+    tessel_ir::sort::ascending(&mut spans);
     // The values covered so far span [0, reach]; a symbolic span may only
     // come last (nothing is known about the gaps after it).
     let mut reach: Option<i64> = Some(0);
@@ -623,7 +623,7 @@ fn union_lower_bound(
                     .iter()
                     .map(|(lo, hi)| (lo.as_int().unwrap_or(0), hi.as_int().unwrap_or(0)))
                     .collect();
-                v.sort();
+                tessel_ir::sort::ascending(&mut v);
                 let (mut lo, mut hi) = v[0];
                 for &(a, b) in &v[1..] {
                     if a > hi.saturating_add(1) {

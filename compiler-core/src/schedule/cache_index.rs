@@ -295,7 +295,7 @@ impl Schedule {
                 });
             }
         }
-        chosen.sort_by_key(|c| std::cmp::Reverse(complexity(&c.expr)));
+        tessel_ir::sort::by_key(&mut chosen, |c| std::cmp::Reverse(complexity(&c.expr)));
         if chosen.is_empty() {
             return Err(ScheduleError::new(
                 P,

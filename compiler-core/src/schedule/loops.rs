@@ -563,7 +563,7 @@ impl Schedule {
         }
         // Sort by depth: every loop must be an ancestor of the deeper ones.
         let mut by_depth: Vec<&(StmtPath, For)> = loops.iter().collect();
-        by_depth.sort_by_key(|(p, _)| p.0.len());
+        tessel_ir::sort::by_key(&mut by_depth, |(p, _)| p.0.len());
         for w in by_depth.windows(2) {
             if !w[0].0.is_prefix_of(&w[1].0) {
                 return Err(ScheduleError::new(
@@ -808,6 +808,14 @@ pub(crate) fn is_affine_in(realize: &BlockRealize, loops: &[(Var, Range)]) -> bo
             return false;
         }
         binding_coeffs.push(linear_coefficients(&terms));
+        // A fused loop split again (`(f0 * 128 + f1) // 300`): a predicate
+        // may bound the fused sum inside the division.
+        for (t, _) in &terms {
+            if let ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, a, _) = strip_casts(t).kind()
+            {
+                binding_coeffs.push(linear_coefficients(&inner_terms(a)));
+            }
+        }
     }
     let mut conjuncts = Vec::new();
     and_conjuncts(&realize.predicate, &mut conjuncts);

@@ -188,7 +188,7 @@ impl Schedule {
                 .iter()
                 .map(|p| *p.0.last().unwrap_or(&0))
                 .collect();
-            positions.sort_unstable();
+            tessel_ir::sort::ascending(&mut positions);
         }
         if !adjacent || positions.windows(2).any(|w| w[1] != w[0] + 1) {
             return Err(ScheduleError::new(

@@ -175,7 +175,7 @@ impl Scope {
                 }
             }
             // Lowest LCA first, as TVM walks upwards from the consumer.
-            by_lca.sort_by_key(|(p, _)| std::cmp::Reverse(p.0.len()));
+            tessel_ir::sort::by_key(&mut by_lca, |(p, _)| std::cmp::Reverse(p.0.len()));
             for (lca, producers) in &by_lca {
                 for read in &creal.block.reads {
                     let mut produced: Vec<Vec<Option<(Expr, Expr)>>> = Vec::new();
@@ -409,7 +409,7 @@ fn strided_lower_bound(
             out.push(Some((lo, hi)));
             continue;
         }
-        lin.sort();
+        tessel_ir::sort::ascending(&mut lin);
         let stride = lin[0].0;
         let mut expect = stride;
         let mut total = 1i64;

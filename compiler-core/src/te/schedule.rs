@@ -215,7 +215,7 @@ impl TeSchedule {
                 Some((at, iv.clone()))
             })
             .collect();
-        out.sort_by_key(|(at, _)| *at);
+        tessel_ir::sort::by_key(&mut out, |(at, _)| *at);
         out.into_iter().map(|(_, iv)| iv).collect()
     }
 

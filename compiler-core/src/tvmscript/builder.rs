@@ -317,9 +317,9 @@ fn build_ir_module(
             &graph_defs,
             &mut module,
         )?;
-        module
-            .functions
-            .sort_by_key(|(n, _)| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
+        tessel_ir::sort::by_key(&mut module.functions, |(n, _)| {
+            order.iter().position(|o| o == n).unwrap_or(usize::MAX)
+        });
     }
     Ok(module)
 }

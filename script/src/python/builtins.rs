@@ -1461,7 +1461,7 @@ fn bi_vars(it: &mut Interp, a: Args) -> Res<Value> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            items.sort_by(|a, b| a.0.cmp(&b.0));
+            tessel_ir::sort::by(&mut items, |a, b| a.0.cmp(&b.0));
             for (k, v) in items {
                 d.insert(Value::str(k), v)?;
             }
@@ -1479,7 +1479,7 @@ fn bi_globals(it: &mut Interp, _a: Args) -> Res<Value> {
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    names.sort_by(|a, b| a.0.cmp(&b.0));
+    tessel_ir::sort::by(&mut names, |a, b| a.0.cmp(&b.0));
     let mut d = Dict::new();
     for (k, v) in names {
         d.insert(Value::str(k), v)?;

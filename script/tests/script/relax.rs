@@ -94,19 +94,31 @@ fn mlp_digits_matches_tvm_and_numpy() {
 }
 
 /// Chapter 3: the MLP with `call_tir` into TensorIR (run by the script's
-/// backend), with `call_dps_packed` into registered NumPy functions, and the
-/// mixture with symbolic sizes.
+/// backend), with `call_dps_packed` into registered NumPy functions, the
+/// mixture with symbolic sizes, and the mixture with its weights bound
+/// (`BindParams`).
 #[test]
 fn book_ch3_end_to_end() {
     let run = check("relax_book_ch3_end_to_end.py");
     assert!(run.error.is_none(), "{}", run.output);
     assert_eq!(
         run.output.matches("close to NumPy: True").count(),
-        3,
+        4,
         "{}",
         run.output
     );
-    for m in ["MyModule", "MyModuleWithExternCall", "MyModuleMixture"] {
+    // §3.8: the weights bound as constants, `main` takes the image alone.
+    assert!(
+        run.output.contains("parameters of main: 1"),
+        "{}",
+        run.output
+    );
+    for m in [
+        "MyModule",
+        "MyModuleWithExternCall",
+        "MyModuleMixture",
+        "MyModuleWithParams",
+    ] {
         assert!(
             run.output.contains(&format!("{m} Prediction: Pullover")),
             "{}",

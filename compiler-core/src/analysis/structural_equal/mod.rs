@@ -1601,6 +1601,6 @@ fn is_leaf(e: &Expr) -> bool {
 /// declaration order.
 fn buffers_by_param(f: &PrimFunc) -> Vec<&(Var, Buffer)> {
     let mut m: Vec<&(Var, Buffer)> = f.buffer_map.iter().collect();
-    m.sort_by_key(|(v, _)| f.params.iter().position(|x| x == v));
+    tessel_ir::sort::by_key(&mut m, |(v, _)| f.params.iter().position(|x| x == v));
     m
 }

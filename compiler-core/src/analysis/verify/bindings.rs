@@ -141,7 +141,7 @@ fn coverage_of(form: &Affine, ranges: &impl Fn(VarId) -> Option<(i128, i128)>) -
     let hi = hi.checked_add(1)?;
     // The sum of progressions {0, s, 2s, …} is gap-free exactly when, taken
     // by increasing step, each step is at most the length covered so far.
-    steps.sort();
+    tessel_ir::sort::ascending(&mut steps);
     let mut covered: i128 = 1;
     // Overlapping progressions (a halo: `i_0 * 128 + ax0` with `ax0 < 130`)
     // reach some values twice: not a one-to-one binding, so only "stays

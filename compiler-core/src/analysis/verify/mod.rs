@@ -286,7 +286,7 @@ impl<'n> Verifier<'n> {
     }
 
     fn finish(mut self) -> Vec<Diagnostic> {
-        self.diags.sort_by_key(|d| (d.span.start, d.span.end));
+        tessel_ir::sort::by_key(&mut self.diags, |d| (d.span.start, d.span.end));
         self.diags
     }
 

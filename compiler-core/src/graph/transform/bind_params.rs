@@ -33,7 +33,7 @@ pub fn bind_params(
         ));
     };
     let mut names: Vec<&String> = params.keys().collect();
-    names.sort();
+    tessel_ir::sort::ascending(&mut names);
     for n in names {
         if !func.params.iter().any(|p| p.name() == n) {
             return Err(error(

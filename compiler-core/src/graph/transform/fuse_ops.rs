@@ -345,7 +345,7 @@ fn fuse_block(
     let mut fused_at: HashMap<usize, Expr> = HashMap::new();
     let mut removed: HashSet<usize> = HashSet::new();
     let mut group_list: Vec<Vec<usize>> = members.into_values().filter(|m| m.len() > 1).collect();
-    group_list.sort();
+    tessel_ir::sort::ascending(&mut group_list);
     for m in group_list {
         let last = *m.last().expect("non-empty group");
         let inner: HashSet<usize> = m.iter().copied().collect();

@@ -1114,7 +1114,7 @@ pub fn einsum(it: &mut Interp, subscripts: &str, operands: &[Value]) -> Res<Valu
                 .map(|&(c, _)| c)
                 .filter(|c| inputs.chars().filter(|x| x == c).count() == 1)
                 .collect();
-            once.sort_unstable();
+            tessel_ir::sort::ascending(&mut once);
             once
         }
     };
