@@ -8,6 +8,12 @@ use compiler_core::schedule::Schedule;
 use codegen_wgsl::{build_func, GpuLimits, WgslFunc};
 use tessel_test_support::assert_golden;
 
+#[path = "seeds_gpu/allreduce.rs"]
+mod allreduce;
+#[cfg(feature = "native")]
+#[path = "seeds_gpu/tuned_reductions.rs"]
+mod tuned_reductions;
+
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../compiler-core/tests/data/schedule"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,6 +60,9 @@ def to_course(text: str) -> str:
     text = text.replace('"tirx.noalias"', '"tir.noalias"')
     text = text.replace("from tvm.script import tirx as T", "from tvm.script import tir as T")
     text = text.replace('# with T.sblock("root"):', '# with T.block("root"):')
+    # TVM 0.27 spells a let binding `x: T.let[T.int32] = v`; the course
+    # dialect (and Tessel's printer) `x: T.int32 = v`.
+    text = re.sub(r": T\.let\[(T\.\w+)\] = ", r": \1 = ", text)
     lines = [l for l in text.splitlines() if not l.startswith("# from tvm.tirx.layout")]
     return "\n".join(lines).rstrip() + "\n"
 

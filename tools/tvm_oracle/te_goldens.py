@@ -773,6 +773,18 @@ def topi_max_keepdims():
     return [a, topi.max(a, axis=(0, 2), keepdims=True)]
 
 
+@case("topi.argmax over axis 1: an (index, value) reduction, then its index")
+def topi_argmax():
+    x = tp("x", (3, 5))
+    return [x, topi.argmax(x, axis=1)]
+
+
+@case("topi.argmin over two axes, keepdims: the index is flat over both")
+def topi_argmin_two_axes():
+    a = tp("a", (2, 3, 4))
+    return [a, topi.argmin(a, axis=(1, 2), keepdims=True)]
+
+
 @case("topi.nn.conv2d_nchw, stride 1, padding 1")
 def topi_conv2d():
     d, k = tp("data", (1, 3, 8, 8)), tp("kernel", (4, 3, 3, 3))

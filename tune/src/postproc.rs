@@ -7,7 +7,8 @@
 //!   split by the `threadIdx.x` extent and bound, with an inner vectorized
 //!   loop of the sampled width when the tile divides evenly.
 //! - [`Postproc::RewriteReductionBlock`]: reduction blocks get their init
-//!   split off (`decompose_reduction` at the outermost reduction loop).
+//!   split off (`decompose_reduction` at the outermost reduction loop),
+//!   except cross-thread reductions (a reduction loop bound to a thread).
 //! - [`Postproc::RewriteParallelVectorizeUnroll`]: the root block's
 //!   annotations become loop kinds: outer spatial loops fused and
 //!   `parallel` up to the job limit, the innermost spatial loops fused while
@@ -192,6 +193,18 @@ fn decompose_reductions(sch: &mut Schedule) -> Fallible {
         let Some((first_reduce, _)) = loops.iter().find(|(_, u)| *u == LoopUse::Reduce) else {
             continue;
         };
+        // A cross-thread reduction keeps its init: the lowering combines
+        // the threads' partial results into it (TVM's rule too).
+        let thread_bound = |l: &LoopRV| {
+            sch.resolve_loop("get_loops", *l)
+                .is_ok_and(|(_, f)| f.thread_tag.is_some())
+        };
+        if loops
+            .iter()
+            .any(|(l, u)| *u == LoopUse::Reduce && thread_bound(l))
+        {
+            continue;
+        }
         sch.decompose_reduction(b, *first_reduce).map_err(msg)?;
     }
     Ok(())

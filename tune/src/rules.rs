@@ -5,8 +5,10 @@
 //!   are inlined into their consumers (`compute_inline`), on CPUs unless
 //!   they compute `if_then_else` (padding) or `exp`; on GPUs, output
 //!   blocks into their producers (`reverse_compute_inline`).
-//! - [`ScheduleRule::MultiLevelTiling`]: blocks with a reduction and spatial
-//!   loops are tiled. CPU: TVM's "SSRSRS" (`sample_perfect_tile` per loop,
+//! - [`ScheduleRule::MultiLevelTiling`]: reduction blocks whose inputs are
+//!   reused across spatial iterations (some input is not indexed by some
+//!   spatial iterator, as in a matmul; TVM's `NeedsMultiLevelTiling`) are
+//!   tiled. CPU: TVM's "SSRSRS" (`sample_perfect_tile` per loop,
 //!   innermost factor ≤ 64), without and with a global write cache placed
 //!   at tile level 1 or 2 (three design spaces). GPU: "SSRRSRS" — TVM's
 //!   "SSSRRSRS" less the `vthread` level (Tessel's GPU lowering has no
@@ -23,9 +25,19 @@
 //! - [`ScheduleRule::AddRFactor`] (CPU): a reduction with too little
 //!   spatial work for the cores gets `rfactor`ed along a split of its
 //!   reduction loops (two more spaces).
+//! - [`ScheduleRule::CrossThreadReduction`] (GPU): a reduction with little
+//!   spatial work against its reduction, or with no input reuse to tile for
+//!   (a row sum, softmax's max and sum), also gets a space where its fused
+//!   reduction loop is split by a sampled thread count and the inner part
+//!   bound to `threadIdx.x`: the workgroup's threads reduce together.
+//!   TVM's rule first tries to compute the reduction at its consumer's
+//!   thread loop (one kernel for both); Tessel's leaves that out, so the
+//!   reduction is a kernel of its own.
 //! - [`ScheduleRule::AutoBind`] (GPU): a block no other rule bound to
 //!   threads gets its spatial loops fused, split by a sampled thread count
-//!   and bound.
+//!   and bound; a block already bound to `threadIdx` (a cross-thread
+//!   reduction) gets its outer spatial loops fused and bound to
+//!   `blockIdx.x`.
 
 use compiler_core::ir::{BlockRealize, ExprKind, Intrinsic, IterKind, PrimFunc, Stmt, StmtKind};
 use compiler_core::schedule::replay::SchedValue;
@@ -67,6 +79,14 @@ pub enum ScheduleRule {
         /// Largest inner factor of the split (TVM: 64).
         max_innermost_factor: i64,
     },
+    /// GPU: a reduction block that needs it (see the module docs) gets a
+    /// second space with its reduction split across a workgroup's threads
+    /// (TVM's `CrossThreadReduction`).
+    CrossThreadReduction {
+        /// Threads sampled uniformly (TVM: 4 … 512, within the target's
+        /// limit).
+        thread_extents: Vec<i64>,
+    },
     /// GPU: a block left outside every thread binding (an elementwise block
     /// no rule tiled) has its outer spatial loops fused, split by a sampled
     /// thread count and bound to `blockIdx.x`/`threadIdx.x`.
@@ -81,6 +101,12 @@ pub enum ScheduleRule {
 pub fn default_rules(target: &TuneTarget) -> Vec<ScheduleRule> {
     let mut rules = vec![ScheduleRule::AutoInline, ScheduleRule::MultiLevelTiling];
     if target.is_gpu() {
+        rules.push(ScheduleRule::CrossThreadReduction {
+            thread_extents: [4, 8, 16, 32, 64, 128, 256, 512]
+                .into_iter()
+                .filter(|t| *t <= target.max_threads_per_block)
+                .collect(),
+        });
         rules.push(ScheduleRule::ParallelVectorizeUnroll {
             max_jobs_per_core: -1,
             max_vectorize_extent: -1,
@@ -232,6 +258,7 @@ impl ScheduleRule {
             ScheduleRule::RandomComputeLocation => "RandomComputeLocation",
             ScheduleRule::AutoBind { .. } => "AutoBind",
             ScheduleRule::AddRFactor { .. } => "AddRFactor",
+            ScheduleRule::CrossThreadReduction { .. } => "CrossThreadReduction",
         }
     }
 
@@ -294,24 +321,7 @@ impl ScheduleRule {
                 Ok(vec![if done { out } else { sch.clone() }])
             }
             ScheduleRule::MultiLevelTiling => {
-                let has_reduce = br
-                    .block
-                    .iter_vars
-                    .iter()
-                    .any(|iv| iv.kind == IterKind::Reduce);
-                let has_spatial = br
-                    .block
-                    .iter_vars
-                    .iter()
-                    .any(|iv| iv.kind == IterKind::Spatial);
-                if !has_reduce
-                    || !has_spatial
-                    || br
-                        .block
-                        .iter_vars
-                        .iter()
-                        .any(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
-                {
+                if !needs_multi_level_tiling(&br) {
                     return Ok(vec![sch.clone()]);
                 }
                 let b = out.get_block(block, None).map_err(|e| e.to_string())?;
@@ -376,9 +386,29 @@ impl ScheduleRule {
                     Err(_) => Ok(vec![sch.clone()]),
                 }
             }
-            ScheduleRule::AutoBind { thread_extents } => {
-                if thread_extents.is_empty() || is_thread_bound(&func, block) {
+            ScheduleRule::CrossThreadReduction { thread_extents } => {
+                if thread_extents.is_empty()
+                    || is_thread_bound(&func, block)
+                    || !needs_cross_thread_reduction(&mut out, block, &br, target)
+                {
                     return Ok(vec![sch.clone()]);
+                }
+                match cross_thread_reduction(&mut out, block, thread_extents) {
+                    Ok(()) => Ok(vec![out, sch.clone()]),
+                    Err(_) => Ok(vec![sch.clone()]),
+                }
+            }
+            ScheduleRule::AutoBind { thread_extents } => {
+                if thread_extents.is_empty() {
+                    return Ok(vec![sch.clone()]);
+                }
+                if is_thread_bound(&func, block) {
+                    // A cross-thread reduction: its spatial loops outside
+                    // the thread loop become the workgroups.
+                    return match bind_outer_to_workgroups(&mut out, block) {
+                        Ok(true) => Ok(vec![out]),
+                        _ => Ok(vec![sch.clone()]),
+                    };
                 }
                 let b = out.get_block(block, None).map_err(|e| e.to_string())?;
                 let probs = vec![1.0 / thread_extents.len() as f64; thread_extents.len()];
@@ -431,6 +461,188 @@ fn add_rfactor(
         }
     }
     Ok(out)
+}
+
+/// TVM's `NeedsMultiLevelTiling`: a reduction block (spatial and reduction
+/// iterators only) writing one buffer, with some spatial iterator (of more
+/// than one value) that indexes none of some input's region: that input is
+/// reused across the iterator, so tiling keeps it close.
+fn needs_multi_level_tiling(br: &BlockRealize) -> bool {
+    let block = &br.block;
+    if block.writes.len() != 1
+        || block.reads.is_empty()
+        || !block.iter_vars.iter().any(|iv| iv.kind == IterKind::Reduce)
+        || block
+            .iter_vars
+            .iter()
+            .any(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
+    {
+        return false;
+    }
+    let spatial: Vec<_> = block
+        .iter_vars
+        .iter()
+        .filter(|iv| iv.kind == IterKind::Spatial && iv.dom.extent.as_int() != Some(1))
+        .map(|iv| &iv.var)
+        .collect();
+    let written = block.writes[0].buffer.id();
+    let mut unused = 0;
+    for (i, read) in block.reads.iter().enumerate() {
+        // The same input read twice: TVM does not tile it.
+        if block.reads[..i]
+            .iter()
+            .any(|r| r.buffer.id() == read.buffer.id())
+        {
+            return false;
+        }
+        if read.buffer.id() == written {
+            continue;
+        }
+        unused += spatial
+            .iter()
+            .filter(|v| !read.region.iter().any(|r| r.min.uses_var(v)))
+            .count();
+    }
+    unused >= 1
+}
+
+/// TVM's `NeedsRFactorOrCrossThreadReduction` on a GPU: a reduction block
+/// directly under a perfect nest of spatial and reduction loops of
+/// constant extent, with trivial bindings, where either tiling does not
+/// apply (then any reduction of more than one step), or the spatial work is
+/// less than the reduction and fits one workgroup.
+fn needs_cross_thread_reduction(
+    sch: &mut Schedule,
+    block: &str,
+    br: &BlockRealize,
+    target: &TuneTarget,
+) -> bool {
+    if br.block.writes.is_empty()
+        || br.block.init.is_none()
+        || br
+            .iter_values
+            .iter()
+            .any(|v| !matches!(v.kind(), ExprKind::Var(_)))
+    {
+        return false;
+    }
+    let Ok(b) = sch.get_block(block, None) else {
+        return false;
+    };
+    let Some(loops) = classify_loops(sch, b) else {
+        return false;
+    };
+    let (mut spatial, mut reduce) = (1i64, 1i64);
+    let mut has_reduce = false;
+    for (i, (l, u)) in loops.iter().enumerate() {
+        let Ok((_, f)) = sch.resolve_loop("get_loops", *l) else {
+            return false;
+        };
+        let Some(extent) = f.extent.as_int() else {
+            return false;
+        };
+        // A perfect nest: each loop's body is the next loop, the last one's
+        // the block.
+        let perfect = match f.body.kind() {
+            StmtKind::For(_) => i + 1 < loops.len(),
+            StmtKind::BlockRealize(inner) => {
+                i + 1 == loops.len() && inner.block.name == br.block.name
+            }
+            _ => false,
+        };
+        if !perfect {
+            return false;
+        }
+        if *u == LoopUse::Reduce {
+            has_reduce = true;
+            reduce *= extent;
+        } else {
+            spatial *= extent;
+        }
+    }
+    if !has_reduce {
+        return false;
+    }
+    if needs_multi_level_tiling(br) {
+        spatial < reduce && spatial <= target.max_threads_per_block
+    } else {
+        reduce > 1
+    }
+}
+
+/// [`ScheduleRule::CrossThreadReduction`]'s rewrite: the reduction loops
+/// moved innermost and fused, split by a sampled thread count, and the
+/// inner part bound to `threadIdx.x`.
+fn cross_thread_reduction(
+    sch: &mut Schedule,
+    block: &str,
+    thread_extents: &[i64],
+) -> Result<(), String> {
+    let err = |e: compiler_core::schedule::ScheduleError| e.to_string();
+    let b = sch.get_block(block, None).map_err(err)?;
+    let loops = classify_loops(sch, b).ok_or("the block's loops are not simple")?;
+    let probs = vec![1.0 / thread_extents.len() as f64; thread_extents.len()];
+    let threads = sch
+        .sample_categorical(thread_extents, &probs, None)
+        .map_err(err)?;
+    let spatial = loops.iter().filter(|(_, u)| *u != LoopUse::Reduce);
+    let reduce: Vec<LoopRV> = loops
+        .iter()
+        .filter(|(_, u)| *u == LoopUse::Reduce)
+        .map(|(l, _)| *l)
+        .collect();
+    let order: Vec<LoopRV> = spatial
+        .map(|(l, _)| *l)
+        .chain(reduce.iter().copied())
+        .collect();
+    if order.iter().zip(&loops).any(|(a, (b, _))| a != b) {
+        sch.reorder(&order).map_err(err)?;
+    }
+    let fused = match reduce.as_slice() {
+        [one] => *one,
+        many => sch.fuse(many, true).map_err(err)?,
+    };
+    let parts = sch
+        .split(fused, &[Factor::Infer, Factor::Sampled(threads)], true)
+        .map_err(err)?;
+    sch.bind(parts[1], "threadIdx.x").map_err(err)?;
+    Ok(())
+}
+
+/// AutoBind for a block already bound to `threadIdx`: the spatial loops
+/// above the first thread-bound loop (a unit loop when there are none)
+/// fused and bound to `blockIdx.x`. `Ok(false)` when a `blockIdx` is
+/// already bound.
+fn bind_outer_to_workgroups(
+    sch: &mut Schedule,
+    block: &str,
+) -> Result<bool, compiler_core::schedule::ScheduleError> {
+    let b = sch.get_block(block, None)?;
+    let Some(loops) = classify_loops(sch, b) else {
+        return Ok(false);
+    };
+    let mut outer = Vec::new();
+    for (l, u) in &loops {
+        let (_, f) = sch.resolve_loop("get_loops", *l)?;
+        match f.thread_tag.as_deref() {
+            Some(t) if t.starts_with("blockIdx") => return Ok(false),
+            Some(_) => break,
+            None if *u != LoopUse::Reduce && matches!(f.body.kind(), StmtKind::For(_)) => {
+                outer.push(*l)
+            }
+            None => break,
+        }
+    }
+    let fused = match outer.as_slice() {
+        [] => match loops.first() {
+            Some((first, _)) => sch.add_unit_loop((*first).into())?,
+            None => return Ok(false),
+        },
+        [one] => *one,
+        many => sch.fuse(many, true)?,
+    };
+    sch.bind(fused, "blockIdx.x")?;
+    Ok(true)
 }
 
 /// Whether block `name` sits under a thread-bound loop.

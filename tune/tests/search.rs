@@ -611,18 +611,20 @@ fn post_order_apply_cpu_row_sum_spaces_add_rfactor() {
         .unwrap();
     let text = traces_text(&spaces);
     // The reduction as it is, and rfactor'ed on the outer and on the inner
-    // part of its split (each then tiled by MultiLevelTiling).
-    assert_eq!(spaces.len(), 9, "{text}");
+    // part of its split. A row sum reuses no input, so MultiLevelTiling
+    // leaves all three alone (TVM's `NeedsMultiLevelTiling`).
+    assert_eq!(spaces.len(), 3, "{text}");
     assert_eq!(
         text.matches("sch.rfactor(loop=l5, factor_axis=0)").count(),
-        3,
+        1,
         "{text}"
     );
     assert_eq!(
         text.matches("sch.rfactor(loop=l6, factor_axis=0)").count(),
-        3,
+        1,
         "{text}"
     );
+    assert!(!text.contains("sch.reorder"), "{text}");
     assert_golden("tests/data/cpu_row_sum_spaces.py", &text);
     check_samples(&module, &target, &spaces, 2);
     // A matmul has spatial work enough: no rfactor.
@@ -766,4 +768,33 @@ fn a_gpu_batch_is_found_when_few_samples_pass_the_limits() {
             panic!("{p:?}: {e}");
         }
     }
+}
+
+#[test]
+fn post_order_apply_gpu_row_sum_spaces_add_a_cross_thread_reduction() {
+    let module = row_sum();
+    let target = TuneTarget::parse("webgpu").unwrap();
+    let workload = Workload::new(module.clone()).unwrap();
+    let spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&workload, &target, 1)
+        .unwrap();
+    let text = traces_text(&spaces);
+    // A row sum reuses no input, so it is not tiled: the reduction split
+    // across a workgroup's threads (rows to workgroups), and the reduction
+    // as it is (rows to threads).
+    assert_eq!(spaces.len(), 2, "{text}");
+    let (cross, plain) = text.split_once("# design space 1").unwrap();
+    assert!(
+        cross.contains(r#"sch.bind(loop=l8, thread_axis="threadIdx.x")"#)
+            && cross.contains(r#"sch.bind(loop=l10, thread_axis="blockIdx.x")"#),
+        "{text}"
+    );
+    assert!(!plain.contains("sample_perfect_tile"), "{text}");
+    assert_golden("tests/data/gpu_row_sum_spaces.py", &text);
+    check_samples(&module, &target, &spaces, 3);
+    // A matmul is tiled instead.
+    let matmul_spaces = SpaceGenerator::post_order_apply(&target)
+        .generate(&Workload::new(matmul(32)).unwrap(), &target, 1)
+        .unwrap();
+    assert!(!traces_text(&matmul_spaces).contains("sample_categorical(candidates=[4, 8"));
 }

@@ -12,6 +12,8 @@
 //! - Nested blocks contribute their own regions, with their iterators
 //!   replaced by their bindings and the enclosing loops relaxed.
 //! - Buffers allocated by the block (or inside it) are not accesses.
+//! - `tvm_access_ptr` of a buffer in the block's declared regions reads
+//!   and/or writes (by its mask) the whole buffer.
 //! - An access to a buffer the block matches (`T.match_buffer(B[vi, vj], …)`)
 //!   is an access to the source buffer at the matched position (TVM's
 //!   `BlockReadWriteDetector` maps it so), unless the block allocates the
@@ -23,8 +25,8 @@ use crate::arith::int_set::eval_interval;
 use crate::arith::Analyzer;
 use crate::ir::mutate::substitute_expr;
 use crate::ir::{
-    BinOp, Block, Buffer, BufferId, BufferRegion, CmpOp, Expr, ExprKind, Range, Stmt, StmtKind,
-    VarId,
+    BinOp, Block, Buffer, BufferId, BufferRegion, CmpOp, Expr, ExprKind, Intrinsic, Range, Stmt,
+    StmtKind, VarId,
 };
 
 /// Infers `(reads, writes)` of a block from its init and body.
@@ -39,6 +41,9 @@ pub fn infer_access_regions(block: &Block) -> (Vec<BufferRegion>, Vec<BufferRegi
         } else {
             d.matched.insert(mb.buffer.id(), mb.source.clone());
         }
+    }
+    for r in block.reads.iter().chain(&block.writes) {
+        d.data.insert(r.buffer.data.id(), r.buffer.clone());
     }
     let mut init_written = HashSet::new();
     if let Some(init) = &block.init {
@@ -100,6 +105,9 @@ struct Detector {
     matched: HashMap<BufferId, BufferRegion>,
     reads: Vec<Access>,
     writes: Vec<Access>,
+    /// The buffers of the block's declared regions, by data pointer: a
+    /// `tvm_access_ptr` of one accesses the whole buffer.
+    data: HashMap<VarId, Buffer>,
 }
 
 fn union_into(list: &mut Vec<Access>, ana: &Analyzer, buffer: &Buffer, dims: Vec<(Expr, Expr)>) {
@@ -126,6 +134,14 @@ impl Detector {
     /// Inclusive bounds of an index, or the whole dimension when unknown.
     fn relax_index(&self, buffer: &Buffer, dim: usize, index: &Expr) -> (Expr, Expr) {
         let index = substitute_expr(index, &self.lets);
+        // A point keeps its written form (TVM's `EvalSet` leaves it as is).
+        let mut relaxed = false;
+        index.walk(&mut |x| {
+            relaxed |= matches!(x.kind(), ExprKind::Var(v) if self.dom.contains_key(&v.id()));
+        });
+        if !relaxed {
+            return (index.clone(), index);
+        }
         if let Some(r) = eval_interval(&self.ana, &index, &self.dom) {
             return r;
         }
@@ -241,6 +257,29 @@ impl Detector {
                     .map(|(d, i)| self.relax_index(buffer, d, i))
                     .collect();
                 self.read(buffer, dims);
+            }
+            ExprKind::Call {
+                op: Intrinsic::Other(name),
+                args,
+            } if name == "tvm_access_ptr" => {
+                let buffer = args
+                    .get(1)
+                    .and_then(|a| a.as_var())
+                    .and_then(|v| self.data.get(&v.id()));
+                let (Some(buffer), Some(mask)) =
+                    (buffer.cloned(), args.get(4).and_then(|m| m.as_int()))
+                else {
+                    return e.for_each_child(|c| self.expr(c));
+                };
+                let dims: Vec<_> = (0..buffer.shape.len())
+                    .map(|d| self.full_dim(&buffer, d, buffer.shape[d].dtype()))
+                    .collect();
+                if mask & 1 != 0 {
+                    self.read(&buffer, dims.clone());
+                }
+                if mask & 2 != 0 {
+                    self.write(&buffer, dims);
+                }
             }
             ExprKind::Let { var, value, body } => {
                 self.expr(value);

@@ -920,6 +920,21 @@ impl Simplifier<'_> {
         if contradiction(&a, &b) || contradiction(&b, &a) {
             return Expr::bool(false);
         }
+        // x < c1 && x % c2 < c3  →  x < c1 - c2 + c3 && x % c2 < c3   when
+        // c2 divides c1: the last period before c1 stops at c3.
+        if let (ExprKind::Cmp(CmpOp::Lt, x, c1), ExprKind::Cmp(CmpOp::Lt, m, c3)) =
+            (a.kind(), b.kind())
+        {
+            if let (Some(c1), Some(c3), Some((mx, c2))) = (c(c1), c(c3), as_bin(m, BinOp::FloorMod))
+            {
+                if let Some(c2) = c(c2).filter(|c2| *c2 > 0 && c1 % c2 == 0 && c3 < *c2) {
+                    if expr_deep_equal(x, mx) {
+                        let bound = Expr::int(c1 - c2 + c3, x.dtype());
+                        return Expr::and(Expr::cmp(CmpOp::Lt, x.clone(), bound), b);
+                    }
+                }
+            }
+        }
         Expr::and(a, b)
     }
 

@@ -1,10 +1,16 @@
 //! GPU lowering: scheduled TensorIR with `blockIdx.*`/`threadIdx.*`-bound
 //! loops → a list of kernels, each in the low-level form (TVM:
-//! `SplitHostDevice`, `CompactBufferAllocation`, the thread-extent part of
-//! `LowerThreadAllreduce`'s preparation).
+//! `LowerCrossThreadReduction`, `SplitHostDevice`, `CompactBufferAllocation`,
+//! `LowerThreadAllreduce`).
 //!
 //! The steps, reusing the CPU pipeline's passes:
 //!
+//! 0. [`allreduce`](super::allreduce) — cross-thread reductions: a reduction
+//!    block whose reduce loops are bound to `threadIdx.*` becomes each
+//!    invocation's partial (in a `local` accumulator), a shared-memory tree
+//!    over the workgroup's invocations (barriers from step 5), and one
+//!    write-back; shapes that cannot be made race-free are errors naming
+//!    the block, as is a reduce loop bound to `blockIdx.*`.
 //! 1. [`blocks`](super::blocks) — blocks → statements; the thread-bound loops
 //!    come back as thread-bound loops (the CPU pipeline runs them serially).
 //! 2. Host/device split — each top-level thread-bound loop nest is a kernel;
@@ -31,7 +37,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::util::{self, cast};
-use super::{blocks, flatten, simplify, unroll, vectorize};
+use super::{allreduce, blocks, flatten, simplify, unroll, vectorize};
 use super::{LowerError, LowerOptions, LoweringReport, Result};
 use crate::arith::int_set::eval_interval;
 use crate::arith::Analyzer;
@@ -155,6 +161,9 @@ fn is_launch_tag(tag: &str) -> bool {
 
 /// Lowers `func` for a GPU target (see the module docs).
 pub fn lower_func_gpu(name: &str, func: &PrimFunc, opts: &LowerOptions) -> Result<GpuFunc> {
+    let source = func;
+    let mut report = LoweringReport::default();
+    let func = &func.with_body(allreduce::lower_cross_thread_reductions(func, &mut report)?);
     // Thread-bound loops by variable, before `blocks` turns them serial.
     let mut tags: HashMap<VarId, String> = HashMap::new();
     func.body.walk(&mut |s| {
@@ -168,7 +177,6 @@ pub fn lower_func_gpu(name: &str, func: &PrimFunc, opts: &LowerOptions) -> Resul
             }
         }
     });
-    let mut report = LoweringReport::default();
     let body = blocks::lower_blocks(func, opts.serialize_thread_bindings, &mut report)?;
     report
         .notes
@@ -210,7 +218,7 @@ pub fn lower_func_gpu(name: &str, func: &PrimFunc, opts: &LowerOptions) -> Resul
     }
     Ok(GpuFunc {
         name: name.to_string(),
-        func: func.clone(),
+        func: source.clone(),
         kernels,
         temps,
         report,

@@ -49,6 +49,7 @@
 //!
 //! Invariant: no pass panics; unsupported input is a [`LowerError`].
 
+mod allreduce;
 mod blocks;
 mod flatten;
 pub mod gpu;

@@ -237,7 +237,9 @@ impl Schedule {
             .first()
             .map(|iv| iv.var.dtype())
             .unwrap_or(DataType::i32());
-        let map = IndexMap::parse(map_src, dtype).map_err(|m| ScheduleError::new(P, m))?;
+        let outer = IndexMap::outer_vars(&*self.func(P)?);
+        let map = IndexMap::parse_for(map_src, dtype, None, &outer)
+            .map_err(|m| ScheduleError::new(P, m))?;
         if map.params.len() != block.iter_vars.len() {
             return Err(ScheduleError::new(
                 P,

@@ -918,7 +918,9 @@ pub(crate) fn inverse_iter_map(map: &IterMap, outputs: &[Expr]) -> Option<HashMa
     if outputs.len() != map.indices.len() {
         return None;
     }
-    for (sum, out) in map.indices.iter().zip(outputs) {
+    // TVM back-propagates in reverse topological order: the last index's
+    // share of an iterator comes first in its sum.
+    for (sum, out) in map.indices.iter().zip(outputs).rev() {
         prop(sum, out, &mut mark_val)?;
     }
     for m in (0..map.marks.len()).rev() {

@@ -25,6 +25,7 @@ use super::scope::{self, Scope};
 use super::tree::{self, StmtPath};
 use super::*;
 use crate::analysis::regions::infer_access_regions;
+use crate::arith::iter_map::{IterMap, MarkSource};
 use crate::arith::{detect_iter_map, expr_deep_equal, Analyzer};
 use crate::ir::mutate::{substitute_expr, walk_expr, walk_stmt, Mutator};
 
@@ -120,6 +121,21 @@ impl Mutator for Substituter<'_> {
     }
 }
 
+/// Replaces every load of one buffer by one expression.
+struct LoadReplacer<'a> {
+    buffer: &'a Buffer,
+    with: &'a Expr,
+}
+
+impl Mutator for LoadReplacer<'_> {
+    fn expr(&mut self, e: &Expr) -> Expr {
+        match e.kind() {
+            ExprKind::Load { buffer, .. } if buffer == self.buffer => self.with.clone(),
+            _ => walk_expr(self, e),
+        }
+    }
+}
+
 impl Mutator for Inliner {
     fn expr(&mut self, e: &Expr) -> Expr {
         if let ExprKind::Var(v) = e.kind() {
@@ -154,10 +170,33 @@ impl Mutator for Inliner {
                     },
                 ) = (s2.kind(), &self.rewrite)
                 {
+                    // A producer with an init reads its own buffer (`B = B + …`):
+                    // that read becomes one of the consumer's output, which the
+                    // consumer copies unchanged (checked before).
+                    let rhs = match consumer_store.kind() {
+                        StmtKind::Store {
+                            buffer: out,
+                            indices,
+                            ..
+                        } => {
+                            let own = Substituter {
+                                sub,
+                                buffer: &self.buffer,
+                                rhs: value,
+                            }
+                            .expr(&Expr::load(out, indices.clone()));
+                            LoadReplacer {
+                                buffer: &self.buffer,
+                                with: &own,
+                            }
+                            .expr(value)
+                        }
+                        _ => value.clone(),
+                    };
                     let mut m = Substituter {
                         sub,
                         buffer: &self.buffer,
-                        rhs: value,
+                        rhs: &rhs,
                     };
                     return m.stmt(consumer_store);
                 }
@@ -225,11 +264,41 @@ fn inlined_predicate(
         rhs: &dummy,
     }
     .expr(in_bound);
-    let pred = ana.simplify(&pred);
+    let pdom: HashMap<VarId, Range> = producer_iters
+        .iter()
+        .map(|iv| (iv.var.id(), iv.dom.clone()))
+        .collect();
+    let pred = ana.simplify(&drop_proven_bounds(&pred, &pdom, &ana));
     if pred.is_const_int(1) {
         return realize.predicate.clone();
     }
     Analyzer::new().simplify(&substitute_expr(&pred, &outer))
+}
+
+/// Replaces the conjuncts `x >= lo` / `x < hi` that `x`'s interval over the
+/// producer's (possibly symbolic) domains proves by `true`: the analyzer's
+/// bounds are constants only.
+fn drop_proven_bounds(e: &Expr, dom: &HashMap<VarId, Range>, ana: &Analyzer) -> Expr {
+    match e.kind() {
+        ExprKind::And(a, b) => Expr::and(
+            drop_proven_bounds(a, dom, ana),
+            drop_proven_bounds(b, dom, ana),
+        ),
+        ExprKind::Cmp(op @ (CmpOp::Ge | CmpOp::Lt), x, bound) => {
+            let proven =
+                crate::arith::int_set::eval_interval(ana, x, dom).is_some_and(|(lo, hi)| {
+                    let side = if *op == CmpOp::Ge { lo } else { hi };
+                    side.dtype() == bound.dtype()
+                        && ana.can_prove(&Expr::cmp(*op, side, bound.clone()))
+                });
+            if proven {
+                Expr::bool(true)
+            } else {
+                e.clone()
+            }
+        }
+        _ => e.clone(),
+    }
 }
 
 pub(super) const COMPUTE_INLINE: Primitive = Primitive {
@@ -498,37 +567,60 @@ impl Schedule {
             .iter()
             .map(|iv| (iv.var.clone(), iv.dom.clone()))
             .collect();
-        let Ok(map) = detect_iter_map(&load_indices, &ranges, &Expr::bool(true)) else {
-            return Err(bad());
-        };
+        // TVM detects the load's map without its bijectivity check; Tessel
+        // retries over domains padded to the divisors (a `v // 16` of an
+        // extent-127 `v`) and then checks what padding could break.
+        let map = detect_iter_map(&load_indices, &ranges, &Expr::bool(true))
+            .ok()
+            .or_else(|| {
+                let padded = padded_ranges(&load_indices, &ranges)?;
+                detect_iter_map(&load_indices, &padded, &Expr::bool(true)).ok()
+            });
         let pstore = match producer.body.kind() {
-            StmtKind::Store { indices, .. } => indices.clone(),
+            StmtKind::Store { indices, value, .. } => {
+                // A producer reading its own buffer (it has an init) folds
+                // only into a consumer that copies the value unchanged;
+                // otherwise the consumer's function would be applied twice.
+                if reads_buffer(value, &buffer)
+                    && !matches!(cvalue.kind(), ExprKind::Load { buffer: b, .. } if *b == buffer)
+                {
+                    return Err(bad());
+                }
+                indices.clone()
+            }
             _ => return Err(bad()),
         };
-        let Some(inverse) = inverse_iter_map(&map, &pstore) else {
-            return Err(bad());
-        };
-        sub.extend(inverse);
-        // A unit iterator indexing a dimension alone follows the producer's
-        // index there (TVM keeps trivial iterators in the map), so the
-        // domain check below bounds it.
-        for (index, store) in load_indices.iter().zip(&pstore) {
-            let Some(v) = index.as_var() else { continue };
-            let unit = block
-                .iter_vars
-                .iter()
-                .any(|iv| iv.var == *v && iv.dom.extent.is_const_int(1));
-            if unit && load_indices.iter().filter(|e| e.uses_var(v)).count() == 1 {
-                sub.insert(v.id(), store.clone());
-            }
-        }
-        // Coverage: the producer's iterations span every consumer iteration.
         let pdom: HashMap<VarId, Range> = producer
             .iter_vars
             .iter()
             .map(|iv| (iv.var.id(), iv.dom.clone()))
             .collect();
         let ana = Analyzer::new();
+        if let Some(map) = &map {
+            if !stores_within_load_image(map, &pstore, &pdom, &ana) {
+                return Err(bad());
+            }
+        }
+        let inverse = match &map {
+            Some(map) => inverse_iter_map(map, &pstore),
+            None => permuted_iters(&load_indices, &block.iter_vars, &pstore),
+        };
+        let Some(inverse) = inverse else {
+            return Err(bad());
+        };
+        sub.extend(inverse);
+        // A unit iterator loaded as an index of its own takes the stored
+        // index (TVM keeps trivial iterators in this map).
+        for (e, s) in load_indices.iter().zip(&pstore) {
+            if let Some(iv) = block
+                .iter_vars
+                .iter()
+                .find(|iv| e.as_var() == Some(&iv.var) && iv.dom.extent.is_const_int(1))
+            {
+                sub.insert(iv.var.id(), s.clone());
+            }
+        }
+        // Coverage: the producer's iterations span every consumer iteration.
         for iv in &block.iter_vars {
             let Some(e) = sub.get(&iv.var.id()) else {
                 return Err(bad());
@@ -644,6 +736,106 @@ fn root_visit(m: &mut Inliner, root: &Stmt) -> Stmt {
     nr.block.init = new_init;
     nr.block.alloc_buffers.retain(|b| *b != m.buffer);
     Stmt::new(StmtKind::BlockRealize(nr), root.span())
+}
+
+/// The inverse of loads indexed by the iterators themselves, in any order
+/// and over any (even symbolic) domains: iterator `k` takes `outputs[k]`.
+fn permuted_iters(
+    indices: &[Expr],
+    iters: &[IterVar],
+    outputs: &[Expr],
+) -> Option<HashMap<VarId, Expr>> {
+    let mut out = HashMap::new();
+    for (e, o) in indices.iter().zip(outputs) {
+        let v = e
+            .as_var()
+            .filter(|v| iters.iter().any(|iv| iv.var == **v))?;
+        if out.insert(v.id(), o.clone()).is_some() {
+            return None;
+        }
+    }
+    let all = iters.iter().all(|iv| {
+        out.contains_key(&iv.var.id())
+            || (iv.dom.extent.is_const_int(1) && iv.dom.min.as_int().is_some())
+    });
+    (all && indices.len() == outputs.len()).then_some(out)
+}
+
+/// The loop ranges with constant extents rounded up to a multiple of every
+/// constant divisor in `indices` (`None` when that changes nothing).
+fn padded_ranges(indices: &[Expr], ranges: &[(Var, Range)]) -> Option<Vec<(Var, Range)>> {
+    let mut lcm = 1i64;
+    for e in indices {
+        e.walk(&mut |x| {
+            if let ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, _, d) = x.kind() {
+                if let Some(d) = d.as_int().filter(|d| (1..=1 << 20).contains(d)) {
+                    let (mut a, mut b) = (lcm, d);
+                    while b != 0 {
+                        (a, b) = (b, a % b);
+                    }
+                    lcm = (lcm / a).saturating_mul(d);
+                }
+            }
+        });
+    }
+    let mut changed = false;
+    let padded = ranges
+        .iter()
+        .map(|(v, r)| match r.extent.as_int() {
+            Some(e) if lcm > 1 && e % lcm != 0 => {
+                changed = true;
+                let e = (e / lcm + 1).saturating_mul(lcm);
+                (
+                    v.clone(),
+                    Range::new(r.min.clone(), Expr::int(e, r.extent.dtype())),
+                )
+            }
+            _ => (v.clone(), r.clone()),
+        })
+        .collect();
+    changed.then_some(padded)
+}
+
+/// Whether every index the producer stores is one the consumer's load map
+/// reaches: the inverse map is only meaningful there. An index that is one
+/// whole iterator needs no check (a value outside its range gives an
+/// iterator outside its domain, which the new predicate excludes).
+fn stores_within_load_image(
+    map: &IterMap,
+    stores: &[Expr],
+    pdom: &HashMap<VarId, Range>,
+    ana: &Analyzer,
+) -> bool {
+    map.indices.iter().zip(stores).all(|(sum, store)| {
+        if let [a] = sum.args.as_slice() {
+            if matches!(map.marks[a.mark].source, MarkSource::Var(_))
+                && a.lower_factor == 1
+                && a.scale == 1
+                && a.extent == map.marks[a.mark].extent
+            {
+                return true;
+            }
+        }
+        let Some((lo, hi)) = crate::arith::int_set::eval_interval(ana, store, pdom) else {
+            return false;
+        };
+        let dt = lo.dtype();
+        ana.can_prove(&Expr::cmp(CmpOp::Ge, lo, Expr::int(sum.base, dt)))
+            && ana.can_prove(&Expr::cmp(
+                CmpOp::Lt,
+                hi,
+                Expr::int(sum.base.saturating_add(sum.extent), dt),
+            ))
+    })
+}
+
+/// Whether `e` loads `buffer`.
+fn reads_buffer(e: &Expr, buffer: &Buffer) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        found |= matches!(x.kind(), ExprKind::Load { buffer: b, .. } if b == buffer);
+    });
+    found
 }
 
 /// The loop variables of the loops at or below `path`.

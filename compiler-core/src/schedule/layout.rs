@@ -146,10 +146,36 @@ pub struct IndexMap {
 impl IndexMap {
     /// Parses a Python lambda whose body is a tuple (or list, or single
     /// expression) of integer arithmetic over its parameters: names,
-    /// integers, `+ - * // %`, unary minus. Operations fold the way TVM's
-    /// Python operators do.
+    /// integers and constants (`tirx.const(0, …)`, `T.int64(0)`),
+    /// `+ - * // %`, unary minus. Operations fold the way TVM's Python
+    /// operators do. [`IndexMap::parse_for`] also resolves the names of
+    /// `outer` variables the lambda closes over.
     pub fn parse(src: &str, dtype: DataType) -> std::result::Result<IndexMap, String> {
-        IndexMap::parse_for(src, dtype, None)
+        IndexMap::parse_for(src, dtype, None, &[])
+    }
+
+    /// The function's variables an index map may close over, as TVM's
+    /// Python lambdas do: its scalar parameters and the sizes its buffers
+    /// are declared with (`n` in `lambda i: (i // n, i % n)`).
+    pub fn outer_vars(func: &PrimFunc) -> Vec<Var> {
+        let mut out: Vec<Var> = func
+            .params
+            .iter()
+            .filter(|p| func.param_buffer(p).is_none())
+            .cloned()
+            .collect();
+        for (_, b) in &func.buffer_map {
+            for e in &b.shape {
+                e.walk(&mut |x| {
+                    if let ExprKind::Var(v) = x.kind() {
+                        if !out.contains(v) {
+                            out.push(v.clone());
+                        }
+                    }
+                });
+            }
+        }
+        out
     }
 
     /// [`IndexMap::parse`] for a buffer of `ndim` dimensions, which also
@@ -160,6 +186,7 @@ impl IndexMap {
         src: &str,
         dtype: DataType,
         ndim: Option<usize>,
+        outer: &[Var],
     ) -> std::result::Result<IndexMap, String> {
         let e = syntax::parse_expr(src)
             .map_err(|d| format!("cannot parse the index map: {}", d.message))?;
@@ -173,7 +200,10 @@ impl IndexMap {
             return Err("index map parameters must be plain names".into());
         }
         let mut vars = Vec::new();
-        let mut env: HashMap<String, Var> = HashMap::new();
+        let mut env: HashMap<String, Var> = outer
+            .iter()
+            .map(|v| (v.name().to_string(), v.clone()))
+            .collect();
         let mut spread: Option<(String, Vec<Var>)> = None;
         let positional: Vec<&ast::Param> = params.posonly.iter().chain(&params.args).collect();
         let mut add = |p: &ast::Param, vars: &mut Vec<Var>| -> std::result::Result<(), String> {
@@ -277,6 +307,19 @@ pub(super) fn lambda_expr(
             .map(|v| v.to_expr())
             .ok_or_else(|| format!("`{n}` is not a parameter of the index map")),
         ast::ExprKind::Int(v) => Ok(Expr::int(*v, dtype)),
+        // `tirx.const(0, i.ty.dtype)` or `T.int64(0)` (as traces print it):
+        // a constant index, legalised to the map's index type as TVM does.
+        ast::ExprKind::Call { func, args }
+            if matches!(&func.kind, ast::ExprKind::Attribute { attr, .. }
+                if attr == "const" || DataType::parse(attr).is_some_and(|d| d.is_int())) =>
+        {
+            match args.first() {
+                Some(ast::Arg::Positional(x)) if matches!(x.kind, ast::ExprKind::Int(_)) => {
+                    lambda_expr(x, env, dtype, depth + 1)
+                }
+                _ => Err("a constant in an index map must be an integer".into()),
+            }
+        }
         ast::ExprKind::UnaryOp { op: ast::UnaryOp::Neg, operand } => {
             let x = lambda_expr(operand, env, dtype, depth + 1)?;
             match x.as_int() {
@@ -738,7 +781,8 @@ impl Schedule {
         } else {
             DataType::i32()
         };
-        let map = IndexMap::parse_for(index_map, dtype, Some(old.ndim()))
+        let outer = IndexMap::outer_vars(&*self.func(P)?);
+        let map = IndexMap::parse_for(index_map, dtype, Some(old.ndim()), &outer)
             .map_err(|m| ScheduleError::new(P, m))?;
         if map.params.len() != old.ndim() {
             return Err(ScheduleError::new(
@@ -807,7 +851,17 @@ impl Schedule {
             .zip(&old.shape)
             .map(|(v, s)| (v.id(), Range::from_extent(Expr::cast(dtype, s.clone()))))
             .collect();
-        let ana = Analyzer::new();
+        // A buffer dimension is never negative: a size variable that is a
+        // whole dimension bounds the new shape as TVM's analyzer does.
+        let mut ana = Analyzer::new();
+        for v in func
+            .buffer_map
+            .iter()
+            .flat_map(|(_, b)| &b.shape)
+            .filter_map(|e| e.as_var())
+        {
+            ana.bind_bound(v, 0, i64::MAX);
+        }
         let mut shape = Vec::new();
         for (k, r) in map.results.iter().enumerate() {
             let Some((lo, hi)) = eval_interval(&ana, r, &dom) else {

@@ -808,6 +808,14 @@ pub(crate) fn is_affine_in(realize: &BlockRealize, loops: &[(Var, Range)]) -> bo
             return false;
         }
         binding_coeffs.push(linear_coefficients(&terms));
+        // A fused loop split again (`(f0 * 128 + f1) // 300`): a predicate
+        // may bound the fused sum inside the division.
+        for (t, _) in &terms {
+            if let ExprKind::Binary(BinOp::FloorDiv | BinOp::FloorMod, a, _) = strip_casts(t).kind()
+            {
+                binding_coeffs.push(linear_coefficients(&inner_terms(a)));
+            }
+        }
     }
     let mut conjuncts = Vec::new();
     and_conjuncts(&realize.predicate, &mut conjuncts);

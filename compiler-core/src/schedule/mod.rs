@@ -160,6 +160,10 @@ pub struct Schedule {
     pub ir_dialect: Dialect,
     /// The tensor intrinsics `tensorize` looks names up in.
     intrins: TensorIntrinTable,
+    /// TVM's `debug_mask` bit that re-checks each block's cached flags after
+    /// every primitive: then a primitive that leaves a block whose binding is
+    /// no longer affine fails, as in TVM.
+    pub verify_cached_flags: bool,
 }
 
 impl Schedule {
@@ -187,6 +191,7 @@ impl Schedule {
             dialect: TraceDialect::default(),
             ir_dialect: Dialect::default(),
             intrins: TensorIntrinTable::default(),
+            verify_cached_flags: false,
         })
     }
 

@@ -305,93 +305,7 @@ pub(crate) fn conjuncts(e: &Expr) -> Vec<Expr> {
 
 // ----- rfactor -------------------------------------------------------------------
 
-/// The commutative reducers `rfactor` recognises: TVM's reducer registry for
-/// one buffer. A reduction matches when its init stores the identity and its
-/// update is `C[…] = combine(C[…], rhs)` with the buffer load on the left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reducer {
-    /// `x + y`, identity 0.
-    Sum,
-    /// `x * y`, identity 1.
-    Product,
-    /// `T.min(x, y)`, identity `T.max_value(dtype)`.
-    Min,
-    /// `T.max(x, y)`, identity `T.min_value(dtype)`.
-    Max,
-}
-
-impl Reducer {
-    /// In TVM's registry order (the first match wins).
-    pub const ALL: [Reducer; 4] = [Reducer::Sum, Reducer::Product, Reducer::Min, Reducer::Max];
-
-    fn op(self) -> BinOp {
-        match self {
-            Reducer::Sum => BinOp::Add,
-            Reducer::Product => BinOp::Mul,
-            Reducer::Min => BinOp::Min,
-            Reducer::Max => BinOp::Max,
-        }
-    }
-
-    /// The identity element for values of type `dt` (`None` when the type has none).
-    pub fn identity(self, dt: DataType) -> Option<Expr> {
-        let constant = |v: i64| {
-            if dt.is_float() {
-                Expr::float(v as f64, dt)
-            } else {
-                Expr::int(v, dt)
-            }
-        };
-        match self {
-            Reducer::Sum => Some(constant(0)),
-            Reducer::Product => Some(constant(1)),
-            Reducer::Min => crate::ir::expr::extreme_value(dt, true),
-            Reducer::Max => crate::ir::expr::extreme_value(dt, false),
-        }
-    }
-
-    /// `combine(x, y)`.
-    pub fn combine(self, x: Expr, y: Expr) -> Expr {
-        Expr::binary(self.op(), x, y)
-    }
-
-    /// How the combiner is written, for messages.
-    pub fn pattern(self) -> &'static str {
-        match self {
-            Reducer::Sum => "x + y (init 0)",
-            Reducer::Product => "x * y (init 1)",
-            Reducer::Min => "T.min(x, y) (init T.max_value)",
-            Reducer::Max => "T.max(x, y) (init T.min_value)",
-        }
-    }
-}
-
-/// The reducer of a reduction whose init stores `init` and whose update
-/// stores `value` into `buffer[indices]`, with the combiner's operands
-/// `(lhs, rhs)` (TVM's `FromIdentityCombiner`: `lhs` must be the load of the
-/// updated element, operands are not swapped).
-pub fn match_reducer(
-    init: &Expr,
-    buffer: &Buffer,
-    indices: &[Expr],
-    value: &Expr,
-) -> Option<(Reducer, Expr, Expr)> {
-    let load = Expr::load(buffer, indices.to_vec());
-    for r in Reducer::ALL {
-        let Some(id) = r.identity(init.dtype()) else {
-            continue;
-        };
-        if !crate::arith::expr_deep_equal(&id, init) {
-            continue;
-        }
-        if let ExprKind::Binary(op, a, b) = value.kind() {
-            if *op == r.op() && crate::arith::expr_deep_equal(a, &load) {
-                return Some((r, a.clone(), b.clone()));
-            }
-        }
-    }
-    None
-}
+pub use crate::analysis::reducer::{match_reducer, Reducer};
 
 /// TVM's `CheckReductionBlock`, less the dataflow ("dominant writer") part:
 /// an init, only spatial and reduce iterators, quasi-affine bindings, and no
@@ -632,68 +546,55 @@ impl Schedule {
             )
             .at(block_path.clone()))
         };
-        let init_store = block.init.as_ref().map(|s| s.kind().clone());
-        let Some(StmtKind::Store {
-            buffer: init_buffer,
-            value: init_value,
-            indices: init_indices,
-        }) = init_store
-        else {
-            return not_applicable(
-                "its init must be a single store (reductions into several buffers are not supported)",
-            );
+        let (init_values, updates) = match reduction_updates(block) {
+            Ok(x) => x,
+            Err(why) => return not_applicable(&why),
         };
-        let StmtKind::Store {
-            buffer: upd_buffer,
-            value: upd_value,
-            indices: upd_indices,
-        } = inline_lets(&block.body).kind().clone()
-        else {
-            return not_applicable("its body must be a single store `C[…] = combine(C[…], value)`");
-        };
-        if init_buffer != upd_buffer {
-            return not_applicable(&format!(
-                "its init stores into `{}` but its body into `{}`",
-                init_buffer.name, upd_buffer.name
-            ));
-        }
-        if upd_indices.len() != upd_buffer.ndim() || init_indices.len() != upd_indices.len() {
-            return not_applicable("the stores must index every dimension of the buffer");
-        }
-        let ana = crate::arith::Analyzer::new();
-        if !init_indices
+        let upd_buffer = updates[0].0.clone();
+        let upd_indices = updates[0].1.clone();
+        let loads: Vec<Expr> = updates
             .iter()
-            .zip(&upd_indices)
-            .all(|(a, b)| ana.can_prove_equal(a, b))
-        {
-            return not_applicable("the init and the update store to different indices");
-        }
+            .map(|(b, i, _)| Expr::load(b, i.clone()))
+            .collect();
+        let values: Vec<Expr> = updates.iter().map(|u| u.2.clone()).collect();
         let Some((reducer, combiner_lhs, combiner_rhs)) =
-            match_reducer(&init_value, &upd_buffer, &upd_indices, &upd_value)
+            match_reducer(&init_values, &loads, &values)
         else {
+            let show = |es: &[Expr]| {
+                es.iter()
+                    .map(crate::ir::printer::print_expr)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             return Err(ScheduleError::new(
                 P,
                 format!(
                     "no commutative reducer matches block `{}`: its init stores {} and its update {}; rfactor recognises {}",
                     block.name,
-                    crate::ir::printer::print_expr(&init_value),
-                    crate::ir::printer::print_expr(&upd_value),
-                    Reducer::ALL.iter().map(|r| r.pattern()).collect::<Vec<_>>().join(", ")
+                    show(&init_values),
+                    show(&values),
+                    Reducer::ALL
+                        .iter()
+                        .filter(|r| r.arity() == updates.len())
+                        .map(|r| r.pattern())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
             .at(block_path));
         };
+        let rf_of = |b: &Buffer| updates.iter().position(|u| &u.0 == b);
         if let Some(w) = block
             .writes
             .iter()
-            .find(|w| w.region.len() != upd_buffer.ndim())
+            .find(|w| w.region.len() != w.buffer.ndim())
         {
             return not_applicable(&format!(
                 "its write region of `{}` does not cover every dimension",
                 w.buffer.name
             ));
         }
-        if let Some(w) = block.writes.iter().find(|w| w.buffer != upd_buffer) {
+        if let Some(w) = block.writes.iter().find(|w| rf_of(&w.buffer).is_none()) {
             return not_applicable(&format!(
                 "it writes `{}` besides the reduction buffer `{}`",
                 w.buffer.name, upd_buffer.name
@@ -717,11 +618,16 @@ impl Schedule {
         } as usize;
 
         // ---- the rfactor buffer
-        let rf_buffer = upd_buffer.derive(|n| {
-            n.name = format!("{}.rf", n.name);
-            n.data = Var::new(n.name.clone(), DataType::handle());
-            n.shape.insert(axis, rf_loop.extent.clone());
-        });
+        let rf_buffers: Vec<Buffer> = updates
+            .iter()
+            .map(|(b, ..)| {
+                b.derive(|n| {
+                    n.name = format!("{}.rf", n.name);
+                    n.data = Var::new(n.name.clone(), DataType::handle());
+                    n.shape.insert(axis, rf_loop.extent.clone());
+                })
+            })
+            .collect();
 
         // ---- the rfactor block
         let loop_by_var: HashMap<VarId, &For> =
@@ -760,27 +666,24 @@ impl Schedule {
         let mut rf_indices = upd_indices.clone();
         rf_indices.insert(axis, additional.var.to_expr());
         let has_reduce_iter = rf_iters.iter().any(|iv| iv.kind == IterKind::Reduce);
-        let store = |buffer: &Buffer, value: Expr, indices: Vec<Expr>| {
-            Stmt::from_kind(StmtKind::Store {
-                buffer: buffer.clone(),
-                value,
-                indices,
-            })
-        };
-        let identity = reducer
-            .identity(init_value.dtype())
-            .unwrap_or_else(|| init_value.clone());
+        let identities = reducer
+            .identities(&init_values.iter().map(|e| e.dtype()).collect::<Vec<_>>())
+            .unwrap_or_else(|| init_values.clone());
+        let rf_loads: Vec<Expr> = rf_buffers
+            .iter()
+            .map(|b| Expr::load(b, rf_indices.clone()))
+            .collect();
         let (rf_body, rf_init) = if has_reduce_iter {
             (
-                store(
-                    &rf_buffer,
-                    reducer.combine(Expr::load(&rf_buffer, rf_indices.clone()), combiner_rhs),
-                    rf_indices.clone(),
+                stores(
+                    &rf_buffers,
+                    &rf_indices,
+                    reducer.combine(&rf_loads, &combiner_rhs),
                 ),
-                Some(store(&rf_buffer, identity.clone(), rf_indices.clone())),
+                Some(plain_stores(&rf_buffers, &rf_indices, identities.clone())),
             )
         } else {
-            (store(&rf_buffer, combiner_rhs, rf_indices.clone()), None)
+            (stores(&rf_buffers, &rf_indices, combiner_rhs), None)
         };
         let rf_writes = block
             .writes
@@ -790,7 +693,8 @@ impl Schedule {
                 region.insert(axis, Range::point(additional.var.to_expr()));
                 super::util::substitute_region(
                     &BufferRegion {
-                        buffer: rf_buffer.clone(),
+                        buffer: rf_of(&w.buffer)
+                            .map_or_else(|| w.buffer.clone(), |k| rf_buffers[k].clone()),
                         region,
                     },
                     &var_map,
@@ -832,32 +736,42 @@ impl Schedule {
                 wb_values.push(value.clone());
             }
         }
-        let wb_lhs = substitute_expr(&combiner_lhs, &wb_map);
-        let wb_rhs = substitute_expr(&Expr::load(&rf_buffer, rf_indices.clone()), &wb_map);
-        let region_of = |e: &Expr| match e.kind() {
-            ExprKind::Load { buffer, indices } => super::util::point_region(buffer, indices),
-            _ => BufferRegion {
-                buffer: upd_buffer.clone(),
-                region: vec![],
-            },
+        let wb_lhs: Vec<Expr> = combiner_lhs
+            .iter()
+            .map(|e| substitute_expr(e, &wb_map))
+            .collect();
+        let wb_rhs: Vec<Expr> = rf_loads
+            .iter()
+            .map(|e| substitute_expr(e, &wb_map))
+            .collect();
+        let regions = |es: &[Expr]| {
+            es.iter()
+                .filter_map(|e| match e.kind() {
+                    ExprKind::Load { buffer, indices } => {
+                        Some(super::util::point_region(buffer, indices))
+                    }
+                    _ => None,
+                })
+                .collect()
         };
+        let upd_buffers: Vec<Buffer> = updates.iter().map(|u| u.0.clone()).collect();
         let wb_block = Block {
             name: block.name.clone(),
             iter_vars: wb_iters,
-            reads: vec![region_of(&wb_rhs)],
-            writes: vec![region_of(&wb_lhs)],
+            reads: regions(&wb_rhs),
+            writes: regions(&wb_lhs),
             alloc_buffers: vec![],
             match_buffers: vec![],
             annotations: block.annotations.clone(),
             init: Some(substitute_stmt(
-                &store(&upd_buffer, identity, upd_indices.clone()),
+                &plain_stores(&upd_buffers, &upd_indices, identities),
                 &wb_map,
             )),
             body: substitute_stmt(
-                &store(
-                    &upd_buffer,
-                    reducer.combine(wb_lhs.clone(), wb_rhs.clone()),
-                    upd_indices.clone(),
+                &stores(
+                    &upd_buffers,
+                    &upd_indices,
+                    reducer.combine(&wb_lhs, &wb_rhs),
                 ),
                 &wb_map,
             ),
@@ -883,6 +797,26 @@ impl Schedule {
             substitute_expr(&realize.predicate, &loop_copy),
             rf_block,
         );
+        if self.verify_cached_flags {
+            // TVM splits the reduce iterators into one per loop; a `T.where`
+            // over their sum then bounds no single binding.
+            let ranges: Vec<(Var, Range)> = loops
+                .iter()
+                .zip(&new_vars)
+                .map(|((_, l), nv)| (nv.clone(), Range::new(l.min.clone(), l.extent.clone())))
+                .collect();
+            if let StmtKind::BlockRealize(r) = rf_stmt.kind() {
+                if crate::arith::detect_iter_map(&r.iter_values, &ranges, &r.predicate).is_err() {
+                    return Err(ScheduleError::new(
+                        P,
+                        format!(
+                            "Schedule verification failed: Wrong affine_binding of block `{}_rf` (its `T.where` bounds no single binding)",
+                            block.name
+                        ),
+                    ));
+                }
+            }
+        }
         for ((_, l), nv) in loops.iter().zip(new_vars).rev() {
             rf_stmt = Stmt::from_kind(StmtKind::For(For {
                 loop_var: nv,
@@ -938,7 +872,7 @@ impl Schedule {
         else {
             return Err(ScheduleError::new(P, "internal: stale scope path"));
         };
-        scope.block.alloc_buffers.push(rf_buffer);
+        scope.block.alloc_buffers.extend(rf_buffers);
         let body = tree::replace(
             &body,
             &scope_path,
@@ -966,4 +900,156 @@ fn inline_lets(body: &Stmt) -> Stmt {
         }
         _ => body.clone(),
     }
+}
+
+/// Stores of `values` into `buffers` at `indices`, in order.
+fn plain_stores(buffers: &[Buffer], indices: &[Expr], values: Vec<Expr>) -> Stmt {
+    let mut items: Vec<Stmt> = buffers
+        .iter()
+        .zip(values)
+        .map(|(b, value)| {
+            Stmt::from_kind(StmtKind::Store {
+                buffer: b.clone(),
+                value,
+                indices: indices.to_vec(),
+            })
+        })
+        .collect();
+    if items.len() == 1 {
+        return items.remove(0);
+    }
+    Stmt::seq(items)
+}
+
+/// An update storing `values` into `buffers` at `indices`: one store, or for
+/// several buffers TVM's form that computes every value before storing any,
+/// `v_<buffer>` bound to each (`argmax` reads both old values).
+fn stores(buffers: &[Buffer], indices: &[Expr], values: Vec<Expr>) -> Stmt {
+    if buffers.len() == 1 {
+        return plain_stores(buffers, indices, values);
+    }
+    let vars: Vec<Var> = buffers
+        .iter()
+        .zip(&values)
+        .map(|(b, v)| Var::new(format!("v_{}", b.name.replace('.', "_")), v.dtype()))
+        .collect();
+    let loads: Vec<Expr> = vars.iter().map(|v| v.to_expr()).collect();
+    let mut body = plain_stores(buffers, indices, loads);
+    for (var, value) in vars.into_iter().zip(values).rev() {
+        body = Stmt::from_kind(StmtKind::Let { var, value, body });
+    }
+    body
+}
+
+/// An update of a reduction: the buffer, its indices and the stored value.
+type Update = (Buffer, Vec<Expr>, Expr);
+
+/// TVM's `GetInitValuesAndUpdatesFromReductionBlock`: the init values (in
+/// the updates' order) and the updates of a reduction block. The init is one
+/// store or a sequence of stores into distinct buffers; the body one store
+/// (possibly through `let`s), or for several buffers as many `let`s as the
+/// init has stores followed by stores of exactly those variables. Every
+/// store indexes the same element. `Err` says which rule fails.
+fn reduction_updates(block: &Block) -> std::result::Result<(Vec<Expr>, Vec<Update>), String> {
+    let stores_of = |s: &Stmt| -> Option<Vec<Update>> {
+        let items: Vec<&Stmt> = match s.kind() {
+            StmtKind::Seq(v) => v.iter().collect(),
+            _ => vec![s],
+        };
+        items
+            .into_iter()
+            .map(|x| match x.kind() {
+                StmtKind::Store {
+                    buffer,
+                    value,
+                    indices,
+                } => Some((buffer.clone(), indices.clone(), value.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let inits = block
+        .init
+        .as_ref()
+        .and_then(stores_of)
+        .ok_or("its init must be a store or a sequence of stores")?;
+    let n = inits.len();
+    let distinct = |us: &[Update]| (0..us.len()).all(|i| us[..i].iter().all(|u| u.0 != us[i].0));
+    if !distinct(&inits) {
+        return Err("its init stores into one buffer twice".into());
+    }
+    let updates: Vec<Update> = if n == 1 {
+        match inline_lets(&block.body).kind() {
+            StmtKind::Store {
+                buffer,
+                value,
+                indices,
+            } => {
+                vec![(buffer.clone(), indices.clone(), value.clone())]
+            }
+            _ => {
+                return Err("its body must be a single store `C[…] = combine(C[…], value)`".into())
+            }
+        }
+    } else {
+        let mut lets: Vec<(&Var, &Expr)> = Vec::new();
+        let mut s = &block.body;
+        while let StmtKind::Let { var, value, body } = s.kind() {
+            lets.push((var, value));
+            s = body;
+        }
+        let shape_rule = || {
+            format!("its body must bind {n} values with `let`, one per buffer of its init, then store each into its buffer")
+        };
+        let stored = stores_of(s)
+            .filter(|st| lets.len() == n && st.len() == n)
+            .ok_or_else(shape_rule)?;
+        let mut slots: Vec<Option<Update>> = vec![None; n];
+        for (buffer, indices, value) in stored {
+            let k = value
+                .as_var()
+                .and_then(|v| lets.iter().position(|(l, _)| *l == v))
+                .filter(|k| slots[*k].is_none())
+                .ok_or_else(shape_rule)?;
+            slots[k] = Some((buffer, indices, lets[k].1.clone()));
+        }
+        slots
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(shape_rule)?
+    };
+    if !distinct(&updates) {
+        return Err("its body stores into one buffer twice".into());
+    }
+    let ana = crate::arith::Analyzer::new();
+    let (shape, indices) = (&updates[0].0.shape, &updates[0].1);
+    let same = |a: &[Expr], b: &[Expr]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ana.can_prove_equal(x, y))
+    };
+    let mut init_values: Vec<Option<Expr>> = vec![None; n];
+    for (buffer, init_indices, value) in inits {
+        let Some(k) = updates.iter().position(|u| u.0 == buffer) else {
+            return Err(format!(
+                "its init stores into `{}`, which its body does not update",
+                buffer.name
+            ));
+        };
+        if !same(&updates[k].0.shape, shape) {
+            return Err("its reduction buffers differ in shape".into());
+        }
+        if indices.len() != shape.len()
+            || !same(&init_indices, indices)
+            || !same(&updates[k].1, indices)
+        {
+            return Err("its stores must all index the same element, in every dimension".into());
+        }
+        init_values[k] = Some(value);
+    }
+    Ok((
+        init_values
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default(),
+        updates,
+    ))
 }

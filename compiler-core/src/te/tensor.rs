@@ -804,6 +804,21 @@ pub fn compute_cpp(
     tag: &str,
     fcompute: impl FnOnce(&[Expr]) -> TeResult<ComputeBody>,
 ) -> TeResult<Tensor> {
+    let mut outs = compute_cpp_multi(shape, name, tag, fcompute)?;
+    if outs.len() != 1 {
+        return Err(TeError::new("a C++-style compute has one output"));
+    }
+    Ok(outs.remove(0))
+}
+
+/// [`compute_cpp`] with one output per value of the body (a tuple
+/// reduction's).
+pub fn compute_cpp_multi(
+    shape: &[Expr],
+    name: &str,
+    tag: &str,
+    fcompute: impl FnOnce(&[Expr]) -> TeResult<ComputeBody>,
+) -> TeResult<Vec<Tensor>> {
     check_shape(shape, name)?;
     let axis: Vec<IterVar> = shape
         .iter()
@@ -815,11 +830,7 @@ pub fn compute_cpp(
         })
         .collect();
     let opts = ComputeOptions::named(name).with_tag(tag);
-    let mut outs = build_compute(axis, opts, fcompute)?;
-    if outs.len() != 1 {
-        return Err(TeError::new("a C++-style compute has one output"));
-    }
-    Ok(outs.remove(0))
+    build_compute(axis, opts, fcompute)
 }
 
 fn build_compute(

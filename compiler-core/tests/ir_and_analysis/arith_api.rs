@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use compiler_core::arith::{eval_bound, Analyzer, NEG_INF, POS_INF};
+use compiler_core::arith::{eval_bound, expr_deep_equal, Analyzer, NEG_INF, POS_INF};
 use compiler_core::ir::{BinOp, CmpOp, DataType, Expr, Range, Var};
 
 fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
@@ -172,4 +172,31 @@ fn eval_bound_relaxes_inner_loops() {
     assert_eq!((r.min.as_int(), r.extent.as_int()), (Some(0), Some(3)));
     // k * k is not affine in a relaxed variable
     assert!(eval_bound(&bin(BinOp::Mul, k.to_expr(), k.to_expr()), &dom).is_none());
+}
+
+/// `x < c1 && x % c2 < c3`, `c2` dividing `c1`: the last period before `c1`
+/// ends at `c3`, so the first bound tightens (TVM 0.27 prints
+/// `i < 16255 and i % 128 < 127`); otherwise it stays.
+#[test]
+fn a_bound_tightens_under_a_period_bound() {
+    let ana = Analyzer::new();
+    let i = Var::new("i", DataType::i32());
+    let both = |c1: i64, c3: i64| {
+        Expr::and(
+            Expr::cmp(CmpOp::Lt, i.to_expr(), Expr::i32(c1)),
+            Expr::cmp(
+                CmpOp::Lt,
+                bin(BinOp::FloorMod, i.to_expr(), Expr::i32(128)),
+                Expr::i32(c3),
+            ),
+        )
+    };
+    for (given, want) in [
+        (both(16256, 127), both(16255, 127)),
+        (both(16256, 100), both(16228, 100)),
+        (both(16250, 127), both(16250, 127)),
+    ] {
+        let got = ana.simplify(&given);
+        assert!(expr_deep_equal(&got, &want), "{got:?}");
+    }
 }

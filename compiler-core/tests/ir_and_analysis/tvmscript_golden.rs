@@ -215,3 +215,36 @@ def main(data_io: T.Buffer((64,), "int32")):
         Ok(())
     );
 }
+
+/// `T.q_multiply_shift` and `T.q_multiply_shift_per_axis` are opaque int32
+/// calls whatever `dtype=` says (as in TVM 0.27); a wrong arity is refused.
+#[test]
+fn fixed_point_multiply_calls() {
+    let program = |call: &str| {
+        format!(
+            r#"from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((16,), "int32"), S: T.Buffer((16,), "int32"), B: T.Buffer((16,), "int32")):
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = {call}
+"#
+        )
+    };
+    let parsed = parse_script(&program(
+        "T.q_multiply_shift(T.q_multiply_shift_per_axis(A[vi], S[vi], 1, 2, 31, False, True), 1457846997, 31, 0, dtype=\"int8\")",
+    ))
+    .expect("parses");
+    let printed = format(&parsed);
+    assert!(
+        printed.contains("T.q_multiply_shift(T.q_multiply_shift_per_axis(A[vi], S[vi], 1, 2, 31, T.bool(False), T.bool(True)), 1457846997, 31, 0)"),
+        "{printed}"
+    );
+    let reparsed = parse_script(&printed).expect("the printing parses");
+    assert_eq!(
+        structural_equal(&parsed.to_module(), &reparsed.to_module()),
+        Ok(())
+    );
+    assert!(parse_script(&program("T.q_multiply_shift(A[vi], 3, 31)")).is_err());
+}

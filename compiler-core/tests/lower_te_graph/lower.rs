@@ -385,3 +385,74 @@ fn thread_bindings_serialize_for_the_cpu_and_stay_for_a_gpu() {
     });
     assert!(bound >= 1);
 }
+
+const ROW_SUM: &str = r#"
+@tvm.script.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((4, 100), "float32"), B: T.Buffer((4,), "float32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": True})
+        for i, k in T.grid(4, 100):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] UPDATE A[vi, vk]
+"#;
+
+const BIND_ROWS: &str = r#"
+i, k = sch.get_loops(sch.get_block("B"))
+sch.bind(i, "blockIdx.x")
+sch.bind(k, "threadIdx.x")
+"#;
+
+fn gpu_lower(m: &IRModule) -> Result<compiler_core::lower::gpu::GpuFunc, String> {
+    let (name, f) = m.prim_funcs().next().expect("a function");
+    let opts = LowerOptions {
+        serialize_thread_bindings: false,
+        parallel_tasks: false,
+        auto_vectorize: false,
+        promote: false,
+        hoist: false,
+        unswitch: false,
+        ..LowerOptions::default()
+    };
+    compiler_core::lower::gpu::lower_func_gpu(name, f, &opts).map_err(|e| e.message)
+}
+
+#[test]
+fn cross_thread_reduction_becomes_a_shared_tree() {
+    let m = schedule(&parse(&ROW_SUM.replace("UPDATE", "+")), BIND_ROWS);
+    let g = gpu_lower(&m).unwrap_or_else(|e| panic!("{e}"));
+    let body = &g.kernels[0].body;
+    let (mut shared, mut syncs, mut guarded_writes) = (0, 0, 0);
+    body.walk(&mut |s| match s.kind() {
+        StmtKind::Allocate { buffer, .. } if buffer.scope == "shared" => shared += 1,
+        StmtKind::Evaluate(_) if compiler_core::lower::gpu::is_sync(s) => syncs += 1,
+        StmtKind::If { then, .. } => {
+            if let StmtKind::Store { buffer, .. } = then.kind() {
+                guarded_writes += usize::from(buffer.name == "B");
+            }
+        }
+        _ => {}
+    });
+    assert_eq!(shared, 1);
+    // 100 = 64 + 36: one folding step and six halvings, a barrier before
+    // each and before the write-back.
+    assert_eq!(syncs, 8);
+    assert_eq!(guarded_writes, 1, "B is written once, by invocation 0");
+    // The CPU lowering of the same schedule is untouched and exact.
+    check_module(&m, &LowerOptions::default());
+}
+
+#[test]
+fn cross_thread_reduction_without_a_reducer_is_refused() {
+    let m = schedule(&parse(&ROW_SUM.replace("UPDATE", "-")), BIND_ROWS);
+    let e = gpu_lower(&m).expect_err("a lowering error");
+    assert!(
+        e.contains("block B is a reduction bound to threadIdx"),
+        "{e}"
+    );
+    assert!(e.contains("no commutative reducer"), "{e}");
+    assert!(e.contains("x + y (init 0)"), "{e}");
+}

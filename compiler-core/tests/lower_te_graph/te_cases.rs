@@ -793,6 +793,18 @@ pub fn topi_max() -> Built {
     plain(&[&a, &r])
 }
 
+pub fn topi_argmax() -> Built {
+    let a = ph("x", &[3, 5]);
+    let r = topi::argmax(&a, Some(&[1]), false).unwrap();
+    plain(&[&a, &r])
+}
+
+pub fn topi_argmin_two_axes() -> Built {
+    let a = ph("a", &[2, 3, 4]);
+    let r = topi::argmin(&a, Some(&[1, 2]), true).unwrap();
+    plain(&[&a, &r])
+}
+
 pub fn topi_max_keepdims() -> Built {
     let a = ph("a", &[4, 1, 3]);
     let r = topi::max(&a, Some(&[0, 2]), true).unwrap();
@@ -942,6 +954,8 @@ pub fn all() -> Vec<(&'static str, Builder)> {
         topi_sum_neg_axis,
         topi_max,
         topi_max_keepdims,
+        topi_argmax,
+        topi_argmin_two_axes,
         topi_conv2d,
         topi_conv2d_stride,
         topi_conv2d_dilated,

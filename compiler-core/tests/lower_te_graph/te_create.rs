@@ -79,6 +79,14 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "own_argmax",
         "printer: TVM 0.27 prints this LetStmt as `v: T.let[T.int32] = ...`; Tessel prints `v: T.int32 = ...` (the parser takes both spellings)",
     ),
+    (
+        "topi_argmax",
+        "printer: the same `T.let[T.int32]` spelling of the let-bound updates",
+    ),
+    (
+        "topi_argmin_two_axes",
+        "printer: the same `T.let[T.int32]` spelling of the let-bound updates",
+    ),
 ];
 
 /// Cases where TVM's printing does not parse back to what TVM built, so only

@@ -363,6 +363,24 @@ fn references() -> Vec<(&'static str, Reference)> {
         ("topi_sum_all", |a| {
             vec![(1, Nd::fill(&[], |_| a[0].data.iter().sum()))]
         }),
+        ("topi_argmax", |a| {
+            let first_max = |r: usize| {
+                (0..5).fold(0, |b, k| {
+                    if a[0].get(&[r, k]) > a[0].get(&[r, b]) {
+                        k
+                    } else {
+                        b
+                    }
+                })
+            };
+            vec![(1, Nd::fill(&[3], |i| first_max(i[0]) as f64))]
+        }),
+        ("topi_argmin_two_axes", |a| {
+            let at = |r: usize, f: usize| a[0].get(&[r, f / 4, f % 4]);
+            let first_min =
+                |r: usize| (0..12).fold(0, |b, f| if at(r, f) < at(r, b) { f } else { b });
+            vec![(1, Nd::fill(&[2, 1, 1], |i| first_min(i[0]) as f64))]
+        }),
         ("topi_max_keepdims", |a| {
             vec![(
                 1,

@@ -950,6 +950,8 @@ fn topi_reduce(it: &mut Interp, mut a: Args) -> Res<Value> {
     let r = match name.as_str() {
         "sum" => topi::sum(&x, axis.as_deref(), keep),
         "max" => topi::max(&x, axis.as_deref(), keep),
+        "argmax" => topi::argmax(&x, axis.as_deref(), keep),
+        "argmin" => topi::argmin(&x, axis.as_deref(), keep),
         _ => topi::min(&x, axis.as_deref(), keep),
     }
     .map_err(te_err)?;
@@ -1039,6 +1041,8 @@ pub fn install(it: &mut Interp) {
         ("sum", with("tvm.topi.sum", topi_reduce, "sum")),
         ("max", with("tvm.topi.max", topi_reduce, "max")),
         ("min", with("tvm.topi.min", topi_reduce, "min")),
+        ("argmax", with("tvm.topi.argmax", topi_reduce, "argmax")),
+        ("argmin", with("tvm.topi.argmin", topi_reduce, "argmin")),
     ];
     for n in ["add", "subtract", "multiply", "divide"] {
         topi_attrs.push((n, with(&format!("tvm.topi.{n}"), topi_broadcast, n)));
@@ -1248,6 +1252,8 @@ pub fn get_attr(_it: &mut Interp, o: &TeObj, v: &Value, name: &str) -> Res<Value
             "op" => te_value(TeObj::Op(t.op().clone())),
             "value_index" => Value::Int(t.value_index() as i64),
             "astype" => bound(),
+            // A function parameter's type (see `PrimFunc.params`).
+            "ty" => v.clone(),
             _ => return Err(no_attr(o, name)),
         }),
         TeObj::Op(op) => Ok(match name {
@@ -1290,6 +1296,8 @@ pub fn get_attr(_it: &mut Interp, o: &TeObj, v: &Value, name: &str) -> Res<Value
         }),
         TeObj::Expr(e) => Ok(match name {
             "dtype" => dtype_value(e.dtype()),
+            // Its type, of which only `.dtype` is read.
+            "ty" => v.clone(),
             "name" if e.as_var().is_some() => {
                 Value::str(e.as_var().map(|v| v.name().to_string()).unwrap_or_default())
             }

@@ -531,7 +531,7 @@ fn call_error(method: &str, e: ScheduleError) -> Box<PyErr> {
 fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Value> {
     let m = a.req(0, "mod", "Schedule")?;
     let seed = a.take(1, "seed");
-    let _ = a.take(2, "debug_mask");
+    let debug_mask = a.take(2, "debug_mask");
     let _ = a.take(3, "error_render_level");
     let _ = a.take(4, "enable_check");
     a.done("Schedule", 5)?;
@@ -550,6 +550,12 @@ fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Valu
     let mut sch = Schedule::with_seed(module.clone(), seed).map_err(schedule_error)?;
     sch.dialect = dialect;
     sch.ir_dialect = ir_dialect;
+    // TVM's ScheduleDebugMask: "all", or bit 2 (VERIFY_CACHED_FLAGS).
+    sch.verify_cached_flags = match &debug_mask {
+        Some(Value::Str(s)) => &**s == "all",
+        Some(v) => num_i64(v).is_some_and(|m| m & 2 != 0),
+        None => false,
+    };
     it.next_id += 1;
     it.charge_steps(100)?;
     Ok(host(Obj::Schedule(RefCell::new(SchedObj::new(
@@ -1385,13 +1391,20 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                 }
                 Ok(host(Obj::Attrs(items)))
             }
+            // TVM 0.27's parameters are variables typed by their buffer:
+            // a handle's `.ty` has the buffer's shape and dtype.
             "params" => {
-                let names: Vec<Value> = func
+                let params: Vec<Value> = func
                     .params
                     .iter()
-                    .map(|p| Value::str(p.name().to_string()))
+                    .map(|p| match func.param_buffer(p) {
+                        Some(b) => compiler_core::te::placeholder(&b.shape, b.dtype, &b.name)
+                            .map(super::te::tensor_value)
+                            .unwrap_or_else(|_| Value::str(p.name().to_string())),
+                        None => super::te::expr_value(p.to_expr()),
+                    })
                     .collect();
-                it.new_list(names)
+                it.new_list(params)
             }
             _ => missing(),
         },
@@ -1939,7 +1952,8 @@ pub fn class_attr(_it: &mut Interp, c: &Rc<Class>, name: &str) -> Res<Option<Val
             Some(builtin("tvm.s_tir.TensorIntrin.get", intrin_get))
         }
         // The debug checks a schedule may run (an IntFlag in TVM); Tessel
-        // takes the mask and always checks what its primitives check.
+        // always checks what its primitives check, and with
+        // VERIFY_CACHED_FLAGS refuses what TVM's re-check would.
         ("tvm.s_tir.schedule.state.ScheduleDebugMask", "VERIFY_SREF_TREE") => Some(Value::Int(1)),
         ("tvm.s_tir.schedule.state.ScheduleDebugMask", "VERIFY_CACHED_FLAGS") => {
             Some(Value::Int(2))

@@ -106,3 +106,80 @@ fn structural_equality_ignoring_the_symbol_still_compares_bodies() {
         err.message
     );
 }
+
+const ROW_SUM: &str = r#"@T.prim_func
+def row_sum(A: T.Buffer((4, 30), "float32"), S: T.Buffer((4,), "float32")):
+    for i, k in T.grid(4, 30):
+        with T.block("S"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + A[vi, vk]
+
+"#;
+
+#[test]
+fn debug_mask_refuses_an_rfactor_whose_predicate_bounds_no_binding() {
+    // TVM 0.27 accepts this rfactor, but the re-check of cached flags that
+    // `debug_mask="all"` asks for fails: the rfactor block's split
+    // iterators no longer match the split's `T.where`.
+    let schedule = |mask: &str| {
+        format!(
+            "{ROW_SUM}sch = s_tir.Schedule(row_sum{mask})\n\
+             ko, ki = sch.split(sch.get_loops(sch.get_block(\"S\"))[1], factors=[None, 8])\n\
+             sch.rfactor(ko, 1)\n\
+             print(\"ok\")\n"
+        )
+    };
+    let r = run(&schedule(", debug_mask=\"all\""));
+    let err = r.error.expect("the cached-flag check refuses it");
+    assert!(
+        err.message.contains("Wrong affine_binding"),
+        "{}",
+        err.message
+    );
+    let r = run(&schedule(""));
+    assert!(r.error.is_none(), "{:?}\n{}", r.error, r.output);
+    assert_eq!(r.output, "ok\n");
+}
+
+#[test]
+fn index_maps_close_over_the_function_parameters() {
+    // As in TVM 0.27: `params` are typed variables (a handle's `.ty` has
+    // its buffer's shape), and a lambda may use them by name.
+    let r = run("@T.prim_func\n\
+         def rows(a: T.handle, b: T.handle):\n\
+         \x20   n = T.int64()\n\
+         \x20   A = T.match_buffer(a, (T.int64(4), n), \"float32\")\n\
+         \x20   B = T.match_buffer(b, (T.int64(4), n), \"float32\")\n\
+         \x20   for i, j in T.grid(T.int64(4), n):\n\
+         \x20       with T.block(\"B\"):\n\
+         \x20           vi, vj = T.axis.remap(\"SS\", [i, j])\n\
+         \x20           B[vi, vj] = A[vi, vj] + T.float32(1)\n\
+         print(rows.params[0].ty.dtype, len(rows.params[0].ty.shape))\n\
+         _, n = rows.params[0].ty.shape\n\
+         sch = s_tir.Schedule(rows)\n\
+         sch.transform_layout(\"B\", (\"write\", 0), lambda x, y: x * n + y, assume_injective_transform=True)\n\
+         sch.mod[\"main\"].show()\n\
+         print(sch.trace)\n");
+    assert!(r.error.is_none(), "{:?}\n{}", r.error, r.output);
+    // TVM 0.27's results.
+    assert!(r.output.starts_with("float32 2\n"), "{}", r.output);
+    assert!(
+        r.output
+            .contains("B[vi * n + vj] = A[vi, vj] + T.float32(1.0)"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output
+            .contains("B = T.match_buffer(b, (n * T.int64(4),))"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output.contains("index_map=lambda x, y: (x * n + y,)"),
+        "{}",
+        r.output
+    );
+}

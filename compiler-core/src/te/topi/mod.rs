@@ -17,7 +17,7 @@ mod reduction;
 mod transform;
 
 pub use broadcast::{add, divide, multiply, subtract, Operand};
-pub use reduction::{max, min, sum};
+pub use reduction::{argmax, argmin, max, min, sum};
 pub use transform::{cast, matmul, reshape, transpose};
 
 use crate::ir::Expr;

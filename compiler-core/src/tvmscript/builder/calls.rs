@@ -314,6 +314,17 @@ impl<'a> FuncBuilder<'a> {
                     }
                     Expr::call(Intrinsic::Other(path.clone()), args, DataType::handle())
                 }
+                "q_multiply_shift" | "q_multiply_shift_per_axis" => {
+                    // Fixed-point multiplies of quantized kernels: opaque
+                    // int32 calls (TVM 0.27 ignores a `dtype=` argument; the
+                    // interpreter refuses to evaluate them).
+                    want(if path == "q_multiply_shift" { 4 } else { 7 })?;
+                    let mut args = Vec::new();
+                    for v in vals {
+                        args.push(self.expr_of(v)?);
+                    }
+                    Expr::call(Intrinsic::Other(path.clone()), args, DataType::i32())
+                }
                 "tvm_access_ptr" => {
                     want(5)?;
                     let mut args = Vec::new();

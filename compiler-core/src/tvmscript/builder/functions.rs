@@ -154,7 +154,13 @@ impl<'a> FuncBuilder<'a> {
                                 arg.span(),
                             ));
                         };
-                        attrs.extend(map);
+                        // TVM 0.27's `tirx.noalias` is the course's `tir.noalias`
+                        // (what `te.create_prim_func` sets); printing spells it
+                        // per dialect.
+                        attrs.extend(map.into_iter().map(|(k, v)| match k.as_str() {
+                            "tirx.noalias" => ("tir.noalias".to_string(), v),
+                            _ => (k, v),
+                        }));
                         return Ok(Some(true));
                     }
                 }
