@@ -424,6 +424,26 @@ impl ScheduleRule {
     }
 }
 
+/// The block's reduction loops (of `loops`, its loops with their use)
+/// moved innermost and fused into one, the first step of both
+/// [`ScheduleRule::AddRFactor`] and [`ScheduleRule::CrossThreadReduction`].
+fn fuse_reduction_loops_innermost(
+    sch: &mut Schedule,
+    loops: &[(LoopRV, LoopUse)],
+) -> Result<LoopRV, compiler_core::schedule::ScheduleError> {
+    let (reduce, spatial): (Vec<_>, Vec<_>) =
+        loops.iter().partition(|(_, u)| *u == LoopUse::Reduce);
+    let order: Vec<LoopRV> = spatial.iter().chain(&reduce).map(|(l, _)| *l).collect();
+    if order.iter().zip(loops).any(|(a, (b, _))| a != b) {
+        sch.reorder(&order)?;
+    }
+    let reduce: Vec<LoopRV> = reduce.iter().map(|(l, _)| *l).collect();
+    match reduce.as_slice() {
+        [one] => Ok(*one),
+        many => sch.fuse(many, true),
+    }
+}
+
 /// [`ScheduleRule::AddRFactor`]'s rewrite: the reduction loops moved
 /// innermost and fused, split in two by a sampled tile, and each part in
 /// turn made the factor axis of an `rfactor` (two schedules).
@@ -432,24 +452,7 @@ fn add_rfactor(
     loops: &[(LoopRV, LoopUse)],
     max_innermost_factor: i64,
 ) -> Result<Vec<Schedule>, compiler_core::schedule::ScheduleError> {
-    let spatial: Vec<LoopRV> = loops
-        .iter()
-        .filter(|(_, u)| *u != LoopUse::Reduce)
-        .map(|(l, _)| *l)
-        .collect();
-    let reduce: Vec<LoopRV> = loops
-        .iter()
-        .filter(|(_, u)| *u == LoopUse::Reduce)
-        .map(|(l, _)| *l)
-        .collect();
-    let order: Vec<LoopRV> = spatial.iter().chain(&reduce).copied().collect();
-    if order.iter().zip(loops).any(|(a, (b, _))| a != b) {
-        sch.reorder(&order)?;
-    }
-    let fused = match reduce.as_slice() {
-        [one] => *one,
-        many => sch.fuse(many, true)?,
-    };
+    let fused = fuse_reduction_loops_innermost(&mut sch, loops)?;
     let factors = sch.sample_perfect_tile(fused, 2, max_innermost_factor, None)?;
     let factors: Vec<Factor> = factors.into_iter().map(Factor::Sampled).collect();
     let parts = sch.split(fused, &factors, true)?;
@@ -585,23 +588,7 @@ fn cross_thread_reduction(
     let threads = sch
         .sample_categorical(thread_extents, &probs, None)
         .map_err(err)?;
-    let spatial = loops.iter().filter(|(_, u)| *u != LoopUse::Reduce);
-    let reduce: Vec<LoopRV> = loops
-        .iter()
-        .filter(|(_, u)| *u == LoopUse::Reduce)
-        .map(|(l, _)| *l)
-        .collect();
-    let order: Vec<LoopRV> = spatial
-        .map(|(l, _)| *l)
-        .chain(reduce.iter().copied())
-        .collect();
-    if order.iter().zip(&loops).any(|(a, (b, _))| a != b) {
-        sch.reorder(&order).map_err(err)?;
-    }
-    let fused = match reduce.as_slice() {
-        [one] => *one,
-        many => sch.fuse(many, true).map_err(err)?,
-    };
+    let fused = fuse_reduction_loops_innermost(sch, &loops).map_err(err)?;
     let parts = sch
         .split(fused, &[Factor::Infer, Factor::Sampled(threads)], true)
         .map_err(err)?;

@@ -181,16 +181,15 @@ impl Reducer {
     /// The identity of a one-buffer reducer for values of type `dt`
     /// (`None` for pairs, or when the type has none).
     pub fn identity(self, dt: DataType) -> Option<Expr> {
-        self.op()?;
+        if self.arity() != 1 {
+            return None;
+        }
         self.identities(&[dt])?.into_iter().next()
     }
 
     /// `combine(x, y)` of a one-buffer reducer.
     pub fn combine_one(self, x: Expr, y: Expr) -> Expr {
-        match self.op() {
-            Some(op) => Expr::binary(op, x, y),
-            None => self.combine(&[x], &[y]).remove(0),
-        }
+        self.combine(&[x], &[y]).remove(0)
     }
 }
 
