@@ -153,13 +153,18 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     if tune_trials > 0 && want("t") {
-        let (module, summary) = tuned(&parse(&matmul_src(n)), tune_trials);
-        println!("{summary}");
+        let common::Tuned {
+            module,
+            summary,
+            trace,
+        } = tuned(&parse(&matmul_src(n)), tune_trials);
+        println!("{summary}\nthe best trace:\n{trace}");
         if let Some(dir) = &out_dir {
             append(
                 &dir.join("tuning.tsv"),
                 &format!("cpu_matmul\t{n}\t{summary}"),
             );
+            std::fs::write(dir.join("cpu_tuned_trace.py"), &trace).expect("BENCH_OUT");
         }
         variants.push(Variant {
             key: "t".into(),
@@ -833,7 +838,7 @@ fn simd_peaks(out_dir: Option<&Path>) {
 fn tuning_time(out_dir: Option<&Path>) {
     let module = parse(&matmul_src(128));
     let started = Instant::now();
-    let (_, summary) = tuned(&module, 64);
+    let summary = tuned(&module, 64).summary;
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "Tuning time: the book's 128x128x128 MyModule, 64 trials: {seconds:.2} s (goal < 10 s)"

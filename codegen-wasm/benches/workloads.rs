@@ -134,7 +134,11 @@ fn main() {
             .check(&hand)
             .unwrap_or_else(|e| panic!("{}: the hand schedule is wrong: {e}", case.name));
         let started = Instant::now();
-        let (best, summary) = tuned(&original, trials);
+        let common::Tuned {
+            module: best,
+            summary,
+            trace,
+        } = tuned(&original, trials);
         let tuning = started.elapsed().as_secs_f64();
         runner
             .check(&best)
@@ -150,7 +154,7 @@ fn main() {
             tuned / untuned,
             tuned / hand,
         );
-        eprintln!("  {}: {summary}", case.name);
+        eprintln!("  {}: {summary}\n{trace}", case.name);
         rows.push(format!(
             "{}\t{}\t{}\t{untuned:.4}\t{hand:.4}\t{tuned:.4}\t{trials}\t{tuning:.2}",
             case.name, case.label, workload.flops

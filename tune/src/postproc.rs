@@ -20,7 +20,11 @@
 //!   (buffers compacted), each within the target's limits on threads per
 //!   workgroup, shared memory per workgroup and local memory per thread.
 
-use compiler_core::ir::{AttrValue, StmtKind};
+use std::collections::HashMap;
+
+use compiler_core::arith::Analyzer;
+use compiler_core::ir::mutate::substitute_expr;
+use compiler_core::ir::{AttrValue, BinOp, Expr, ExprKind, StmtKind, Var, VarId};
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
 use crate::rules::{
@@ -286,10 +290,17 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         let mut vectorized = None;
         let mut fused_away = Vec::new();
         if let Some(max_len) = vectorize {
+            // Only loops whose fusion keeps every access contiguous (a 4 × 16
+            // register tile vectorizes its 16 columns, not all 64 elements).
+            let max_fusible = contiguous_inner_loops(sch, &name, &loops);
             let mut trailing = Vec::new();
             let mut lanes = 1;
             for ((l, u), e) in loops.iter().zip(&extents).rev() {
-                if *u != LoopUse::Spatial || *e <= 0 || lanes * e > max_len {
+                if *u != LoopUse::Spatial
+                    || *e <= 0
+                    || lanes * e > max_len
+                    || trailing.len() >= max_fusible
+                {
                     break;
                 }
                 trailing.insert(0, *l);
@@ -339,6 +350,108 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         }
     }
     Ok(())
+}
+
+/// How many of the innermost `loops` of block `name` can be fused into one
+/// vectorized loop with every access of the block still contiguous (TVM's
+/// rule): counted from the innermost loop, a loop an access does not use
+/// joins freely, the first loop it uses must have stride 1 in it, and each
+/// further used loop must step exactly over the loops inside it. The
+/// smallest count over the block's reads and writes; 0 when a stride cannot
+/// be read off (a symbolic shape, an index not linear in the loop).
+fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)]) -> usize {
+    let Some(br) = current_func(sch).and_then(|f| find_block(&f.body, name)) else {
+        return 0;
+    };
+    let mut loop_info = Vec::new();
+    for (l, _) in loops {
+        let Ok((_, f)) = sch.resolve_loop("get_loops", *l) else {
+            return 0;
+        };
+        loop_info.push((f.loop_var.clone(), f.extent.as_int()));
+    }
+    let bindings: HashMap<VarId, Expr> = br
+        .block
+        .iter_vars
+        .iter()
+        .zip(&br.iter_values)
+        .map(|(iv, v)| (iv.var.id(), v.clone()))
+        .collect();
+    let analyzer = Analyzer::new();
+    let mut max_fusible = usize::MAX;
+    for access in br.block.reads.iter().chain(&br.block.writes) {
+        let indices: Vec<Expr> = access
+            .region
+            .iter()
+            .map(|r| analyzer.simplify(&substitute_expr(&r.min, &bindings)))
+            .collect();
+        // The element stride of each loop in this access (0: not used).
+        let mut strides = Vec::with_capacity(loop_info.len());
+        for (var, _) in &loop_info {
+            let mut stride = 0i64;
+            let mut row = 1i64;
+            for (d, idx) in indices.iter().enumerate().rev() {
+                let Some(coef) = linear_coefficient(idx, var) else {
+                    return 0;
+                };
+                if coef != 0 {
+                    stride = coef.saturating_mul(row);
+                    break;
+                }
+                let Some(extent) = access.buffer.shape[d].as_int() else {
+                    return 0;
+                };
+                row = row.saturating_mul(extent);
+            }
+            strides.push(stride);
+        }
+        let mut fusible = 0;
+        let mut inner_used: Option<usize> = None;
+        for (i, stride) in strides.iter().enumerate().rev() {
+            if *stride == 0 {
+                fusible += 1;
+                continue;
+            }
+            let contiguous = match inner_used {
+                None => *stride == 1 || fusible == 0,
+                Some(j) => loop_info[j]
+                    .1
+                    .is_some_and(|extent| *stride == strides[j].saturating_mul(extent)),
+            };
+            if !contiguous {
+                break;
+            }
+            fusible += 1;
+            inner_used = Some(i);
+        }
+        max_fusible = max_fusible.min(fusible);
+    }
+    max_fusible
+}
+
+/// The coefficient of `var` in `e` when `e` is linear in it (0 when `e`
+/// does not use it); `None` when `var` appears under `//`, `%`, a product
+/// of variables or a call.
+fn linear_coefficient(e: &Expr, var: &Var) -> Option<i64> {
+    if !e.uses_var(var) {
+        return Some(0);
+    }
+    match e.kind() {
+        ExprKind::Var(v) if v.id() == var.id() => Some(1),
+        ExprKind::Cast(a) => linear_coefficient(a, var),
+        ExprKind::Binary(BinOp::Add, a, b) => {
+            Some(linear_coefficient(a, var)?.checked_add(linear_coefficient(b, var)?)?)
+        }
+        ExprKind::Binary(BinOp::Sub, a, b) => {
+            Some(linear_coefficient(a, var)?.checked_sub(linear_coefficient(b, var)?)?)
+        }
+        ExprKind::Binary(BinOp::Mul, a, b) => match (a.as_int(), b.as_int()) {
+            (_, Some(c)) => linear_coefficient(a, var)?.checked_mul(c),
+            (Some(c), _) => linear_coefficient(b, var)?.checked_mul(c),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Checks the program as the GPU code generator will see it: lowered into

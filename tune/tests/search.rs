@@ -670,6 +670,42 @@ sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 8)
     runner.check(sch.module()).unwrap();
 }
 
+#[test]
+fn vectorize_fuses_only_loops_that_keep_accesses_contiguous() {
+    // A 4 × 16 register tile: fusing its rows into the vector would make
+    // the 64 lanes of `C` and `A` strided (TVM fuses contiguous loops
+    // only), so the 16 columns alone are vectorized, although 64 is within
+    // the limit; the rows stay a loop for the unroller.
+    let module = matmul(64);
+    let mut sch = Schedule::new(module.clone()).unwrap();
+    compiler_core::schedule::replay::run_python(
+        &mut sch,
+        r#"
+b = sch.get_block("C")
+i, j, k = sch.get_loops(b)
+i0, i1 = sch.split(i, [16, 4])
+j0, j1 = sch.split(j, [4, 16])
+sch.reorder(i0, j0, k, i1, j1)
+sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 64)
+"#,
+    )
+    .unwrap();
+    tessel_tune::postproc::Postproc::RewriteParallelVectorizeUnroll
+        .apply(&mut sch, &cpu())
+        .unwrap();
+    let text = compiler_core::ir::printer::print_module(sch.module(), &Default::default());
+    assert!(text.contains("for j_1 in T.vectorized(16):"), "{text}");
+    assert!(
+        text.contains("for i_0, j_0, k, i_1 in T.grid(16, 4, 64, 4):"),
+        "{text}"
+    );
+    assert!(!text.contains("fused"), "{text}");
+    let workload = Workload::new(module).unwrap();
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
+    runner.check(sch.module()).unwrap();
+}
+
 /// A padded stencil with an `exp` stage: `C[i] = P[i] + P[i + 2] + E[i]`,
 /// `P` the zero-padded input, `E = exp(A)`.
 fn padded_exp() -> IRModule {

@@ -50,7 +50,7 @@ impl Host for WallClock {
 
 /// Tunes `module` for `trials` trials on wasmtime, one thread: the best
 /// program and a one-line summary (tuning time, trials, failures).
-pub fn tuned(module: &IRModule, trials: usize) -> (IRModule, String) {
+pub fn tuned(module: &IRModule, trials: usize) -> Tuned {
     use codegen_wasm::backend::WasmBackend;
     use tessel_tune::{tune, Database, Runner, SearchConfig, SpaceGenerator, TuneSession};
     use tessel_tune::{TuneTarget, Workload};
@@ -80,5 +80,21 @@ pub fn tuned(module: &IRModule, trials: usize) -> (IRModule, String) {
         report.wrong.len(),
         workload.flops / report.best_seconds / 1e9
     );
-    (report.best.module().clone(), summary)
+    let trace = report
+        .best
+        .trace()
+        .python(compiler_core::schedule::TraceDialect::default());
+    Tuned {
+        module: report.best.module().clone(),
+        summary,
+        trace,
+    }
+}
+
+/// What [`tuned`] found: the best program, a one-line report of the tuning
+/// and the best candidate's trace.
+pub struct Tuned {
+    pub module: IRModule,
+    pub summary: String,
+    pub trace: String,
 }
