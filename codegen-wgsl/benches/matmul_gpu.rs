@@ -25,7 +25,8 @@
 //! printed, the trace also to `BENCH_OUT/gpu_tuned_trace.py`).
 //!
 //! Environment: `BENCH_N` (1024; the JSON must hold that size),
-//! `BENCH_REPEAT` (default 10), `BENCH_OUT=dir` appends result rows to
+//! `BENCH_REPEAT` (default 10), `BENCH_TUNE_TIME_LIMIT` (seconds a tuning
+//! candidate's first run may take, default 2), `BENCH_OUT=dir` appends result rows to
 //! `dir/gpu.tsv`, `BENCH_PRINT=1` prints both compilers' WGSL.
 
 use std::rc::Rc;
@@ -708,9 +709,13 @@ def main(A: T.Buffer(({n}, {n}), "float32"), B: T.Buffer(({n}, {n}), "float32"),
     let backend = GpuBackend::with_runtime(rt.clone());
     let clock = WallClock(Instant::now());
     let mut runner = Runner::new(&backend, &clock, &workload, &target).expect("a runner");
-    runner.time_limit_seconds = 2.0;
+    // A software adapter needs seconds per 1024³ candidate.
+    runner.time_limit_seconds = std::env::var("BENCH_TUNE_TIME_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2.0);
     let started = Instant::now();
-    let report = tune(&mut session, &mut runner, &mut |_| {}).expect("tuning");
+    let report = tune(&mut session, &mut runner, &mut |line| eprintln!("{line}")).expect("tuning");
     let seconds = started.elapsed().as_secs_f64();
     let trace = report
         .best
