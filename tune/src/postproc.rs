@@ -357,8 +357,10 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
 /// rule): counted from the innermost loop, a loop an access does not use
 /// joins freely, the first loop it uses must have stride 1 in it, and each
 /// further used loop must step exactly over the loops inside it. The
-/// smallest count over the block's reads and writes; 0 when a stride cannot
-/// be read off (a symbolic shape, an index not linear in the loop).
+/// smallest count over the block's reads and writes; 0 when a buffer's
+/// shape is symbolic. A loop an index uses non-linearly (under `//` or `%`)
+/// has no known stride: it may be vectorized alone, as the innermost loop,
+/// and the lowering's own checks decide.
 fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)]) -> usize {
     let Some(br) = current_func(sch).and_then(|f| find_block(&f.body, name)) else {
         return 0;
@@ -385,17 +387,16 @@ fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)
             .iter()
             .map(|r| analyzer.simplify(&substitute_expr(&r.min, &bindings)))
             .collect();
-        // The element stride of each loop in this access (0: not used).
+        // The element stride of each loop in this access (0: not used;
+        // `None`: used, stride unknown).
         let mut strides = Vec::with_capacity(loop_info.len());
         for (var, _) in &loop_info {
-            let mut stride = 0i64;
+            let mut stride = Some(0i64);
             let mut row = 1i64;
             for (d, idx) in indices.iter().enumerate().rev() {
-                let Some(coef) = linear_coefficient(idx, var) else {
-                    return 0;
-                };
-                if coef != 0 {
-                    stride = coef.saturating_mul(row);
+                let coef = linear_coefficient(idx, var);
+                if coef != Some(0) {
+                    stride = coef.map(|c| c.saturating_mul(row));
                     break;
                 }
                 let Some(extent) = access.buffer.shape[d].as_int() else {
@@ -408,15 +409,17 @@ fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)
         let mut fusible = 0;
         let mut inner_used: Option<usize> = None;
         for (i, stride) in strides.iter().enumerate().rev() {
-            if *stride == 0 {
+            if *stride == Some(0) {
                 fusible += 1;
                 continue;
             }
-            let contiguous = match inner_used {
-                None => *stride == 1 || fusible == 0,
-                Some(j) => loop_info[j]
-                    .1
-                    .is_some_and(|extent| *stride == strides[j].saturating_mul(extent)),
+            let contiguous = match (inner_used, stride) {
+                (None, _) => *stride == Some(1) || fusible == 0,
+                (Some(j), Some(stride)) => match (strides[j], loop_info[j].1) {
+                    (Some(inner), Some(extent)) => *stride == inner.saturating_mul(extent),
+                    _ => false,
+                },
+                (Some(_), None) => false,
             };
             if !contiguous {
                 break;

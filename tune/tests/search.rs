@@ -706,6 +706,42 @@ sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 64)
     runner.check(sch.module()).unwrap();
 }
 
+#[test]
+fn vectorize_takes_a_loop_indexed_non_linearly_alone() {
+    // `A[vi, vj // 4]` repeats each element four times along `j`: its stride
+    // in `j` is not a constant, so `j` may be vectorized alone (the lowering
+    // decides how) but `i` is not fused onto it.
+    let src = r#"
+from tvm.script import tir as T
+@T.prim_func
+def main(A: T.Buffer((8, 4), "float32"), B: T.Buffer((8, 16), "float32")):
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    for i, j in T.grid(8, 16):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj // 4] + T.float32(1)
+"#;
+    let module = parse_script(src)
+        .map(|p| p.to_module())
+        .unwrap_or_else(|d| panic!("{}", d.message));
+    let mut sch = Schedule::new(module.clone()).unwrap();
+    compiler_core::schedule::replay::run_python(
+        &mut sch,
+        r#"sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 64)"#,
+    )
+    .unwrap();
+    tessel_tune::postproc::Postproc::RewriteParallelVectorizeUnroll
+        .apply(&mut sch, &cpu())
+        .unwrap();
+    let text = compiler_core::ir::printer::print_module(sch.module(), &Default::default());
+    assert!(text.contains("for j in T.vectorized(16):"), "{text}");
+    assert!(!text.contains("fused"), "{text}");
+    let workload = Workload::new(module).unwrap();
+    let backend = ReferenceBackend::default();
+    let mut runner = Runner::new(&backend, &NoClock, &workload, &cpu()).unwrap();
+    runner.check(sch.module()).unwrap();
+}
+
 /// A padded stencil with an `exp` stage: `C[i] = P[i] + P[i + 2] + E[i]`,
 /// `P` the zero-padded input, `E = exp(A)`.
 fn padded_exp() -> IRModule {
