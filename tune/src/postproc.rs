@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use compiler_core::arith::Analyzer;
 use compiler_core::ir::mutate::substitute_expr;
-use compiler_core::ir::{AttrValue, BinOp, Expr, ExprKind, StmtKind, Var, VarId};
+use compiler_core::ir::{AttrValue, BinOp, BlockRealize, Expr, StmtKind, Var, VarId};
 use compiler_core::schedule::{BlockRV, Factor, LoopRV, Schedule};
 
 use crate::rules::{
@@ -236,28 +236,36 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
     };
     let mut parallelized = false;
     for name in block_names(&func) {
-        if current_func(sch)
-            .and_then(|f| find_block(&f.body, &name))
-            .is_none()
-        {
+        let Some(realize) = current_func(sch).and_then(|f| find_block(&f.body, &name)) else {
             continue;
-        }
+        };
         let b = sch.get_block(&name, None).map_err(msg)?;
         let Some(loops) = classify_loops(sch, b) else {
             continue;
         };
-        // A thread-bound loop counts as extent 0: it is never parallelized,
-        // vectorized or unrolled (that would unbind it).
-        let extents: Vec<i64> = loops
+        // Each loop's variable and extent, read before the parallel step
+        // fuses the outer ones. A thread-bound loop counts as extent 0: it
+        // is never parallelized, vectorized or unrolled (that would unbind
+        // it).
+        let loop_vars: Vec<Option<(Var, i64)>> = loops
             .iter()
             .map(|(l, _)| {
-                sch.resolve_loop("get_loops", *l)
-                    .ok()
-                    .filter(|(_, f)| f.thread_tag.is_none())
-                    .and_then(|(_, f)| f.extent.as_int())
-                    .unwrap_or(0)
+                let (_, f) = sch.resolve_loop("get_loops", *l).ok()?;
+                let extent = match f.thread_tag {
+                    None => f.extent.as_int().unwrap_or(0),
+                    Some(_) => 0,
+                };
+                Some((f.loop_var.clone(), extent))
             })
             .collect();
+        let extents: Vec<i64> = loop_vars
+            .iter()
+            .map(|v| v.as_ref().map_or(0, |(_, e)| *e))
+            .collect();
+        // Vectorize only loops whose fusion keeps every access contiguous
+        // (a 4 × 16 register tile vectorizes its 16 columns, not all 64
+        // elements).
+        let max_fusible = contiguous_inner_loops(&realize, &loop_vars);
         // Parallel: the outermost spatial loops (once per function: the
         // first block's nest holds the shared outer loops).
         if let (Some(max_jobs), false) = (parallel, parallelized) {
@@ -290,9 +298,6 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
         let mut vectorized = None;
         let mut fused_away = Vec::new();
         if let Some(max_len) = vectorize {
-            // Only loops whose fusion keeps every access contiguous (a 4 × 16
-            // register tile vectorizes its 16 columns, not all 64 elements).
-            let max_fusible = contiguous_inner_loops(sch, &name, &loops);
             let mut trailing = Vec::new();
             let mut lanes = 1;
             for ((l, u), e) in loops.iter().zip(&extents).rev() {
@@ -352,51 +357,46 @@ fn parallel_vectorize_unroll(sch: &mut Schedule) -> Fallible {
     Ok(())
 }
 
-/// How many of the innermost `loops` of block `name` can be fused into one
-/// vectorized loop with every access of the block still contiguous (TVM's
-/// rule): counted from the innermost loop, a loop an access does not use
-/// joins freely, the first loop it uses must have stride 1 in it, and each
-/// further used loop must step exactly over the loops inside it. The
-/// smallest count over the block's reads and writes; 0 when a buffer's
-/// shape is symbolic. A loop an index uses non-linearly (under `//` or `%`)
-/// has no known stride: it may be vectorized alone, as the innermost loop,
-/// and the lowering's own checks decide.
-fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)]) -> usize {
-    let Some(br) = current_func(sch).and_then(|f| find_block(&f.body, name)) else {
-        return 0;
-    };
-    let mut loop_info = Vec::new();
-    for (l, _) in loops {
-        let Ok((_, f)) = sch.resolve_loop("get_loops", *l) else {
-            return 0;
-        };
-        loop_info.push((f.loop_var.clone(), f.extent.as_int()));
-    }
-    let bindings: HashMap<VarId, Expr> = br
+/// How many of the innermost loops of `realize` (its loops' variables and
+/// extents, outermost first) can be fused into one vectorized loop with
+/// every access of the block still contiguous (TVM's rule): counted from
+/// the innermost loop, a loop an access does not use joins freely, the
+/// first loop it uses must have stride 1 in it, and each further used loop
+/// must step exactly over the loops inside it. The smallest count over the
+/// block's reads and writes; 0 when a buffer's shape is symbolic. A loop an
+/// index uses non-linearly (under `//` or `%`) has no constant stride: it
+/// may be vectorized alone, as the innermost loop, and the lowering's own
+/// checks decide.
+fn contiguous_inner_loops(realize: &BlockRealize, loops: &[Option<(Var, i64)>]) -> usize {
+    let bindings: HashMap<VarId, Expr> = realize
         .block
         .iter_vars
         .iter()
-        .zip(&br.iter_values)
+        .zip(&realize.iter_values)
         .map(|(iv, v)| (iv.var.id(), v.clone()))
         .collect();
     let analyzer = Analyzer::new();
     let mut max_fusible = usize::MAX;
-    for access in br.block.reads.iter().chain(&br.block.writes) {
+    for access in realize.block.reads.iter().chain(&realize.block.writes) {
         let indices: Vec<Expr> = access
             .region
             .iter()
-            .map(|r| analyzer.simplify(&substitute_expr(&r.min, &bindings)))
+            .map(|r| substitute_expr(&r.min, &bindings))
             .collect();
         // The element stride of each loop in this access (0: not used;
-        // `None`: used, stride unknown).
-        let mut strides = Vec::with_capacity(loop_info.len());
-        for (var, _) in &loop_info {
+        // `None`: used, stride not constant).
+        let mut strides = Vec::with_capacity(loops.len());
+        for lv in loops {
+            let Some((var, _)) = lv else {
+                strides.push(None);
+                continue;
+            };
             let mut stride = Some(0i64);
             let mut row = 1i64;
             for (d, idx) in indices.iter().enumerate().rev() {
-                let coef = linear_coefficient(idx, var);
-                if coef != Some(0) {
-                    stride = coef.map(|c| c.saturating_mul(row));
+                let step = index_step(&analyzer, idx, var);
+                if step != Some(0) {
+                    stride = step.map(|c| c.saturating_mul(row));
                     break;
                 }
                 let Some(extent) = access.buffer.shape[d].as_int() else {
@@ -415,8 +415,8 @@ fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)
             }
             let contiguous = match (inner_used, stride) {
                 (None, _) => *stride == Some(1) || fusible == 0,
-                (Some(j), Some(stride)) => match (strides[j], loop_info[j].1) {
-                    (Some(inner), Some(extent)) => *stride == inner.saturating_mul(extent),
+                (Some(j), Some(stride)) => match (strides[j], &loops[j]) {
+                    (Some(inner), Some((_, extent))) => *stride == inner.saturating_mul(*extent),
                     _ => false,
                 },
                 (Some(_), None) => false,
@@ -432,29 +432,17 @@ fn contiguous_inner_loops(sch: &Schedule, name: &str, loops: &[(LoopRV, LoopUse)
     max_fusible
 }
 
-/// The coefficient of `var` in `e` when `e` is linear in it (0 when `e`
-/// does not use it); `None` when `var` appears under `//`, `%`, a product
-/// of variables or a call.
-fn linear_coefficient(e: &Expr, var: &Var) -> Option<i64> {
-    if !e.uses_var(var) {
+/// How much `idx` changes when `var` grows by one, when that is a constant
+/// (0 when `idx` does not use `var`): the difference, simplified, as the
+/// lowering's vectorizer proves a unit stride.
+fn index_step(analyzer: &Analyzer, idx: &Expr, var: &Var) -> Option<i64> {
+    if !idx.uses_var(var) {
         return Some(0);
     }
-    match e.kind() {
-        ExprKind::Var(v) if v.id() == var.id() => Some(1),
-        ExprKind::Cast(a) => linear_coefficient(a, var),
-        ExprKind::Binary(BinOp::Add, a, b) => {
-            Some(linear_coefficient(a, var)?.checked_add(linear_coefficient(b, var)?)?)
-        }
-        ExprKind::Binary(BinOp::Sub, a, b) => {
-            Some(linear_coefficient(a, var)?.checked_sub(linear_coefficient(b, var)?)?)
-        }
-        ExprKind::Binary(BinOp::Mul, a, b) => match (a.as_int(), b.as_int()) {
-            (_, Some(c)) => linear_coefficient(a, var)?.checked_mul(c),
-            (Some(c), _) => linear_coefficient(b, var)?.checked_mul(c),
-            _ => None,
-        },
-        _ => None,
-    }
+    let one = Expr::int(1, var.dtype());
+    let next = HashMap::from([(var.id(), Expr::binary(BinOp::Add, var.to_expr(), one))]);
+    let difference = Expr::binary(BinOp::Sub, substitute_expr(idx, &next), idx.clone());
+    analyzer.simplify(&difference).as_int()
 }
 
 /// Checks the program as the GPU code generator will see it: lowered into

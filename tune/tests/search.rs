@@ -690,6 +690,20 @@ sch.annotate(sch.get_block("root"), "meta_schedule.vectorize", 64)
 "#,
     )
     .unwrap();
+    // The same with the outer loops fused for `parallel` first: the inner
+    // tile still vectorizes its columns.
+    let mut parallel = sch.clone();
+    compiler_core::schedule::replay::run_python(
+        &mut parallel,
+        r#"sch.annotate(sch.get_block("root"), "meta_schedule.parallel", 32)"#,
+    )
+    .unwrap();
+    tessel_tune::postproc::Postproc::RewriteParallelVectorizeUnroll
+        .apply(&mut parallel, &cpu())
+        .unwrap();
+    let text = compiler_core::ir::printer::print_module(parallel.module(), &Default::default());
+    assert!(text.contains("T.parallel(64)"), "{text}");
+    assert!(text.contains("for j_1 in T.vectorized(16):"), "{text}");
     tessel_tune::postproc::Postproc::RewriteParallelVectorizeUnroll
         .apply(&mut sch, &cpu())
         .unwrap();
