@@ -409,6 +409,10 @@ const tests = [
       const firstLoad = [...fetched].sort();
       if (!firstLoad.includes('core-worker_bg.wasm')) throw new Error(`the core worker was not fetched: ${firstLoad.join(', ')}`);
       if (firstLoad.includes('worker_bg.wasm')) throw new Error(`the full worker was fetched before a backend was used: ${firstLoad.join(', ')}`);
+      // No exercise is compiled into the page: it fetched this one's file
+      // (and the list), no other exercise's.
+      const exerciseFiles = firstLoad.filter((file) => file.startsWith('exercises/') && file !== 'exercises/index.json');
+      if (exerciseFiles.join() !== 'exercises/broadcast-add.json') throw new Error(`exercise files fetched: ${exerciseFiles.join(', ')}`);
       const gz = firstLoad.reduce((n, file) => n + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0);
       console.log(`e2e: an embedded exercise's first load: ${firstLoad.length} files, ${gz} bytes gzipped (${firstLoad.join(', ')})`);
       if (gz > 1_500_000) throw new Error(`the embedded exercise's first load is ${gz} bytes gzipped, over the 1.5 MB goal`);

@@ -16,6 +16,7 @@
 //! statement = """Markdown…"""
 //! starting_code = """…"""
 //! solution = """…"""
+//! alternatives = ["""…"""]   # other right answers, by other routes (tests only)
 //! hints = ["first hint", "second hint"]
 //!
 //! [[checks]]
@@ -27,7 +28,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use compiler_core::target::TargetSpec;
-use tessel_session::exercise::{Check, CheckKind, Exercise, OutputMatch, ScheduleRules};
+use tessel_session::exercise::{
+    Check, CheckKind, Exercise, OutputMatch, ScheduleRules, LOOP_KINDS,
+};
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
@@ -60,6 +63,10 @@ struct ExerciseFile {
     statement: String,
     starting_code: String,
     solution: String,
+    /// Other correct answers by other routes: tests check them; the
+    /// catalogue leaves them out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    alternatives: Vec<String>,
     #[serde(default)]
     hints: Vec<String>,
     #[serde(default)]
@@ -93,6 +100,8 @@ enum CheckFile {
         thread_bindings: Vec<String>,
         #[serde(default)]
         scopes: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        loop_kinds: Vec<String>,
         advice: Option<String>,
     },
     Speed {
@@ -204,6 +213,17 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
             "must be a CPU target (`llvm`) or a GPU one (`webgpu`)",
         );
     }
+    for (i, a) in file.alternatives.iter().enumerate() {
+        if a.trim().is_empty() {
+            return Err((format!("alternatives[{i}]"), "must not be empty".into()));
+        }
+        if a.trim() == file.solution.trim() {
+            return Err((
+                format!("alternatives[{i}]"),
+                "is the solution itself: an alternative takes another route".into(),
+            ));
+        }
+    }
     for (i, h) in file.hints.iter().enumerate() {
         if h.trim().is_empty() {
             return Err((format!("hints[{i}]"), "must not be empty".into()));
@@ -257,18 +277,26 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
                 must_not_use,
                 thread_bindings,
                 scopes,
+                loop_kinds,
                 advice,
             } => {
                 if must_use.is_empty()
                     && must_not_use.is_empty()
                     && thread_bindings.is_empty()
                     && scopes.is_empty()
+                    && loop_kinds.is_empty()
                 {
                     return Err((
                         field("must_use"),
                         "a schedule check needs one of `must_use`, `must_not_use`, \
-                         `thread_bindings`, `scopes`"
+                         `thread_bindings`, `scopes`, `loop_kinds`"
                             .into(),
+                    ));
+                }
+                if let Some(k) = loop_kinds.iter().find(|k| !LOOP_KINDS.contains(&k.as_str())) {
+                    return Err((
+                        field("loop_kinds"),
+                        format!("`{k}` is not a loop kind (one of {})", LOOP_KINDS.join(", ")),
                     ));
                 }
                 for (name, list) in [("must_use", &must_use), ("must_not_use", &must_not_use)] {
@@ -282,6 +310,7 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
                         must_not_use,
                         thread_bindings,
                         scopes,
+                        loop_kinds,
                     }),
                     advice,
                 )
@@ -335,6 +364,7 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
         starting_code: file.starting_code,
         hints: file.hints,
         solution: file.solution,
+        alternatives: file.alternatives,
         function: file.function,
         target: file.target,
         sizes: file.sizes.into_iter().collect(),
@@ -437,6 +467,96 @@ pub fn parse_catalogue(json: &str) -> Result<Vec<Exercise>, ExerciseFileError> {
         .collect()
 }
 
+/// One exercise as the page fetches it (`exercises/ID.json` in the built
+/// site): the file's fields (without the alternatives, which only tests
+/// use) and the statement rendered to HTML when the site was built.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageExercise {
+    exercise: ExerciseFile,
+    statement_html: String,
+}
+
+/// The page's file for `exercise` (see [`parse_page_exercise`]).
+pub fn page_exercise_json(exercise: &Exercise) -> String {
+    let page = PageExercise {
+        exercise: to_file(exercise),
+        statement_html: statement_html(&exercise.statement),
+    };
+    serde_json::to_string(&page).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Reads a file [`page_exercise_json`] wrote, validated like an exercise
+/// file: the exercise and its statement as HTML.
+pub fn parse_page_exercise(json: &str) -> Result<(Exercise, String), ExerciseFileError> {
+    let bad = |field: String, problem: String| ExerciseFileError {
+        file: "exercise.json".into(),
+        field,
+        problem,
+    };
+    let page: PageExercise =
+        serde_json::from_str(json).map_err(|e| bad(format!("line {}", e.line()), e.to_string()))?;
+    let id = page.exercise.id.clone();
+    let exercise = convert(page.exercise, None).map_err(|(field, problem)| ExerciseFileError {
+        file: format!("{id}.json"),
+        field,
+        problem,
+    })?;
+    Ok((exercise, page.statement_html))
+}
+
+/// What the page lists before an exercise is opened: id, title and
+/// target of each (`exercises/index.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    pub id: String,
+    pub title: String,
+    pub target: String,
+}
+
+/// The page's index of `exercises` as JSON: `{"exercises": [...]}`.
+pub fn index_json(exercises: &[Exercise]) -> String {
+    #[derive(Serialize)]
+    struct Index {
+        exercises: Vec<IndexEntry>,
+    }
+    let index = Index {
+        exercises: exercises
+            .iter()
+            .map(|e| IndexEntry {
+                id: e.id.clone(),
+                title: e.title.clone(),
+                target: e.target.clone(),
+            })
+            .collect(),
+    };
+    serde_json::to_string(&index).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Reads [`index_json`]'s output.
+pub fn parse_index(json: &str) -> Result<Vec<IndexEntry>, String> {
+    #[derive(Deserialize)]
+    struct Index {
+        exercises: Vec<IndexEntry>,
+    }
+    serde_json::from_str::<Index>(json)
+        .map(|i| i.exercises)
+        .map_err(|e| format!("exercises/index.json: {e}"))
+}
+
+/// A statement's Markdown as HTML; raw HTML in it is shown as text, so a
+/// statement can never inject markup into the page.
+pub fn statement_html(markdown: &str) -> String {
+    use pulldown_cmark::{html, Event, Parser};
+    let events = Parser::new(markdown).map(|e| match e {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        other => other,
+    });
+    let mut rendered = String::new();
+    html::push_html(&mut rendered, events);
+    rendered
+}
+
 fn to_file(e: &Exercise) -> ExerciseFile {
     ExerciseFile {
         id: e.id.clone(),
@@ -446,6 +566,7 @@ fn to_file(e: &Exercise) -> ExerciseFile {
         statement: e.statement.clone(),
         starting_code: e.starting_code.clone(),
         solution: e.solution.clone(),
+        alternatives: Vec::new(),
         hints: e.hints.clone(),
         sizes: e.sizes.iter().cloned().collect(),
         checks: e
@@ -472,6 +593,7 @@ fn to_file(e: &Exercise) -> ExerciseFile {
                         must_not_use: r.must_not_use.clone(),
                         thread_bindings: r.thread_bindings.clone(),
                         scopes: r.scopes.clone(),
+                        loop_kinds: r.loop_kinds.clone(),
                         advice,
                     },
                     CheckKind::Speed {

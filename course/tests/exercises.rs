@@ -269,7 +269,8 @@ fn schedule_rules_list_what_is_missing() {
 }
 
 #[test]
-fn every_solution_passes_and_every_starting_code_fails_on_the_reference_interpreter() {
+fn every_solution_and_alternative_passes_and_every_starting_code_fails_on_the_reference_interpreter(
+) {
     for ex in bundled().unwrap() {
         // Speed needs a clock and a compiler: the command-line test runs
         // those; here every other check must decide.
@@ -280,6 +281,15 @@ fn every_solution_passes_and_every_starting_code_fails_on_the_reference_interpre
         assert!(!speed_only, "{}: needs a check besides speed", ex.id);
         let v = check_answer(&ex, &ex.solution, &env());
         assert!(v.passed(), "{}: the solution fails:\n{}", ex.id, v.render());
+        for (i, alternative) in ex.alternatives.iter().enumerate() {
+            let v = check_answer(&ex, alternative, &env());
+            assert!(
+                v.passed(),
+                "{}: alternatives[{i}] is refused (a check judges the route, not the result?):\n{}",
+                ex.id,
+                v.render()
+            );
+        }
         let v = check_answer(&ex, &ex.starting_code, &env());
         if ex
             .checks
@@ -386,4 +396,44 @@ fn bundled_exercises_equal_their_toml_files() {
     let from_toml = parse_all(&pairs).unwrap();
     assert_eq!(bundled().unwrap(), from_toml);
     assert!(from_toml.len() >= 12);
+}
+
+#[test]
+fn every_exercise_has_an_alternative_answer_by_another_route() {
+    for ex in bundled().unwrap() {
+        assert!(
+            !ex.alternatives.is_empty(),
+            "{}: give an alternative solution (another route to the same result)",
+            ex.id
+        );
+    }
+}
+
+/// The book's §2.5 Exercise 3 reached with `compute_at` (moving `Y` under
+/// `C`'s split loop) instead of `reverse_compute_at`: the same module, so
+/// it passes.
+#[test]
+fn bmm_relu_reached_by_compute_at_passes() {
+    let ex = exercise("bmm-relu-transform");
+    let answer = ex
+        .alternatives
+        .iter()
+        .find(|a| a.contains("sch.compute_at(Y, j0)"))
+        .expect("the compute_at route is one of the alternatives");
+    assert!(!answer.contains("reverse_compute_at"));
+    let v = check_answer(&ex, answer, &env());
+    assert!(v.passed(), "{}", v.render());
+    assert_eq!(result(&v, "structure").status, Status::Passed);
+}
+
+#[test]
+fn a_loop_kind_rule_judges_the_scheduled_function() {
+    let ex = exercise("parallel-vectorize-unroll");
+    // Vectorizing `j` is missing: the rule names the kind that is absent.
+    let partial = ex.solution.replace("sch.vectorize(j)", "");
+    assert_ne!(partial, ex.solution);
+    let v = check_answer(&ex, &partial, &env());
+    let schedule = result(&v, "schedule");
+    assert_eq!(schedule.status, Status::Failed, "{}", v.render());
+    assert!(schedule.message.contains("no loop is vectorized"), "{}", schedule.message);
 }

@@ -31,10 +31,11 @@ use std::rc::Rc;
 use compiler_core::analysis::structural_equal::{assert_structural_equal, EqualOptions};
 use compiler_core::diag::{LineIndex, Span};
 use compiler_core::eval::{self, ndarray::NDArrayError, NDArray};
-use compiler_core::ir::{BaseFunc, DataType, IRModule, PrimFunc, Stmt, StmtKind};
+use compiler_core::ir::{BaseFunc, DataType, ForKind, IRModule, PrimFunc, Stmt, StmtKind};
 use compiler_core::target::{Backend, Executable, ReferenceBackend, TargetSpec};
 
 use crate::check::INPUT_SEED;
+use crate::graph_numbers::{compare_graph_function, GraphMismatch};
 use crate::structure_diff::StructureDiff;
 use crate::{run_script, ScriptEnv, ScriptOutcome};
 
@@ -53,6 +54,10 @@ pub struct Exercise {
     /// A correct answer: kept from the student, used by tests and as the
     /// default reference program of numbers checks.
     pub solution: String,
+    /// Other correct answers, each reaching the result by another route
+    /// (never shown; tests check that every one passes, so no check
+    /// refuses a right answer for the way it was found).
+    pub alternatives: Vec<String>,
     /// The function the checks look at.
     pub function: String,
     /// What the answer is built for (`llvm`, `webgpu`…).
@@ -119,6 +124,10 @@ pub struct ScheduleRules {
     pub thread_bindings: Vec<String>,
     /// Memory scopes some allocated buffer must be in (`shared`, `local`).
     pub scopes: Vec<String>,
+    /// Kinds some loop of the scheduled function must have (`parallel`,
+    /// `vectorized`, `unrolled`): a property of the result, whichever
+    /// primitives made it.
+    pub loop_kinds: Vec<String>,
 }
 
 impl CheckKind {
@@ -298,6 +307,11 @@ impl CheckResult {
     }
 }
 
+/// The final module of a run: the one the playground shows last.
+fn final_module(outcome: &ScriptOutcome) -> Option<&IRModule> {
+    outcome.module_snapshots.last().map(|s| &s.module)
+}
+
 /// The final module of a run and the exercise's function in it.
 fn final_function(outcome: &ScriptOutcome, name: &str) -> Result<Rc<PrimFunc>, String> {
     let module = &outcome
@@ -375,6 +389,9 @@ fn check_numbers(
     env: &CheckEnv,
 ) -> CheckResult {
     let name = &exercise.function;
+    if let Some(module) = final_module(outcome).filter(|m| m.get_graph(name).is_some()) {
+        return check_graph_numbers(exercise, module, reference, tolerance, env);
+    }
     let student = match final_function(outcome, name) {
         Ok(f) => f,
         Err(m) => return failed("numbers", m),
@@ -467,6 +484,48 @@ fn check_numbers(
     result
 }
 
+/// A numbers check of a graph-level function: both modules' function run
+/// in the graph VM on the same random tensors.
+fn check_graph_numbers(
+    exercise: &Exercise,
+    student: &IRModule,
+    reference: Option<&str>,
+    tolerance: Option<(f64, f64)>,
+    env: &CheckEnv,
+) -> CheckResult {
+    let name = &exercise.function;
+    let reference_code = reference.unwrap_or(&exercise.solution);
+    let outcome = run_script(reference_code, &env.script);
+    if let Some(e) = outcome.errors.iter().find(|d| d.is_error()) {
+        return failed(
+            "numbers",
+            format!("the exercise's reference does not run: {}", e.message),
+        );
+    }
+    let Some(reference_module) = final_module(&outcome) else {
+        return failed(
+            "numbers",
+            "the exercise's reference defines no module".into(),
+        );
+    };
+    let sizes: HashMap<String, i64> = exercise.sizes.iter().cloned().collect();
+    match compare_graph_function(name, student, reference_module, &sizes, INPUT_SEED, tolerance) {
+        Ok(()) => passed(
+            "numbers",
+            format!("`{name}` computes what the reference computes on random inputs"),
+        ),
+        Err(GraphMismatch::Reference(m)) => failed("numbers", m),
+        Err(GraphMismatch::Run(m)) => failed("numbers", format!("your `{name}` failed to run: {m}")),
+        Err(GraphMismatch::Output { which, message }) => failed(
+            "numbers",
+            format!("{which} of your `{name}` differs from the reference: {message}"),
+        )
+        .detail(format!(
+            "inputs: seeded random values (seed {INPUT_SEED})"
+        )),
+    }
+}
+
 impl CheckResult {
     fn located(mut self, span: Span) -> CheckResult {
         self.span = Some(span);
@@ -502,7 +561,7 @@ fn describe_params(params: &[(String, DataType, Vec<String>)]) -> String {
 
 /// The first element of `got` outside the tolerances of `expected`:
 /// `at index [1, 2] it is 3, expected 5 (4 of 16 elements differ)`.
-fn first_difference(expected: &NDArray, got: &NDArray, rtol: f64, atol: f64) -> Option<String> {
+pub(crate) fn first_difference(expected: &NDArray, got: &NDArray, rtol: f64, atol: f64) -> Option<String> {
     match eval::allclose(got, expected, rtol, atol) {
         Ok(()) => None,
         Err(NDArrayError::NotClose {
@@ -535,6 +594,9 @@ fn check_structure(
     env: &CheckEnv,
 ) -> CheckResult {
     let name = &exercise.function;
+    if let Some(module) = final_module(outcome).filter(|m| m.get_graph(name).is_some()) {
+        return check_graph_structure(name, module, target, env);
+    }
     let student = match final_function(outcome, name) {
         Ok(f) => f,
         Err(m) => return failed("structure", m),
@@ -571,6 +633,47 @@ fn check_structure(
             .detail(format!("yours:  {}", m.lhs))
             .detail(format!("target: {}", m.rhs))
         },
+    }
+}
+
+/// A structure check of a graph-level function: the whole module against
+/// the target's, as `tvm.ir.assert_structural_equal(mod, Target)` compares
+/// them (the graph function and every function it calls).
+fn check_graph_structure(
+    name: &str,
+    student: &IRModule,
+    target: &str,
+    env: &CheckEnv,
+) -> CheckResult {
+    let outcome = run_script(target, &env.script);
+    if let Some(e) = outcome.errors.iter().find(|d| d.is_error()) {
+        return failed(
+            "structure",
+            format!("the exercise's target module does not run: {}", e.message),
+        );
+    }
+    let Some(target) = final_module(&outcome) else {
+        return failed("structure", "the exercise's target defines no module".into());
+    };
+    let options = EqualOptions {
+        ignore_global_symbol: true,
+        ..EqualOptions::default()
+    };
+    match assert_structural_equal(student, target, options) {
+        Ok(()) => passed(
+            "structure",
+            format!("the module with `{name}` is structurally equal to the target"),
+        ),
+        Err(m) => failed(
+            "structure",
+            format!(
+                "the module with `{name}` is not yet structurally equal to the target: {}",
+                m.message
+            ),
+        )
+        .detail(format!("where: {}", m.path))
+        .detail(format!("yours:  {}", m.lhs))
+        .detail(format!("target: {}", m.rhs)),
     }
 }
 
@@ -616,7 +719,8 @@ fn check_schedule(
                 .join(", ")
         ));
     }
-    if !rules.thread_bindings.is_empty() || !rules.scopes.is_empty() {
+    if !rules.thread_bindings.is_empty() || !rules.scopes.is_empty() || !rules.loop_kinds.is_empty()
+    {
         match final_function(outcome, &exercise.function) {
             Err(m) => problems.push(m),
             Ok(func) => {
@@ -626,6 +730,14 @@ fn check_schedule(
                     if !found.thread_tags.contains(tag) {
                         problems.push(format!(
                             "no loop is bound to `{tag}` (use `sch.bind(loop, \"{tag}\")`)"
+                        ));
+                    }
+                }
+                for kind in &rules.loop_kinds {
+                    if !found.loop_kinds.iter().any(|k| loop_kind_matches(kind, *k)) {
+                        problems.push(format!(
+                            "no loop is {kind} (e.g. `sch.{}(loop)`)",
+                            loop_kind_primitive(kind)
                         ));
                     }
                 }
@@ -651,10 +763,34 @@ fn check_schedule(
     }
 }
 
-/// Thread tags and allocation scopes of a function body.
+/// The loop kinds a schedule check may ask for, as exercise files name
+/// them.
+pub const LOOP_KINDS: &[&str] = &["parallel", "vectorized", "unrolled"];
+
+/// Whether a loop of kind `kind` is what the name `wanted` asks for.
+fn loop_kind_matches(wanted: &str, kind: ForKind) -> bool {
+    matches!(
+        (wanted, kind),
+        ("parallel", ForKind::Parallel)
+            | ("vectorized", ForKind::Vectorized)
+            | ("unrolled", ForKind::Unrolled)
+    )
+}
+
+/// The primitive that gives a loop the kind `wanted` (for the advice).
+fn loop_kind_primitive(wanted: &str) -> &'static str {
+    match wanted {
+        "parallel" => "parallel",
+        "vectorized" => "vectorize",
+        _ => "unroll",
+    }
+}
+
+/// Thread tags, loop kinds and allocation scopes of a function body.
 #[derive(Default)]
 struct Found {
     thread_tags: Vec<String>,
+    loop_kinds: Vec<ForKind>,
     scopes: Vec<String>,
 }
 
@@ -662,6 +798,7 @@ impl Found {
     fn walk(&mut self, s: &Stmt) {
         match s.kind() {
             StmtKind::For(f) => {
+                self.loop_kinds.push(f.kind);
                 if let Some(tag) = &f.thread_tag {
                     self.thread_tags.push(tag.clone());
                 }

@@ -23,6 +23,7 @@
 
 pub mod check;
 pub mod exercise;
+mod graph_numbers;
 mod python;
 mod script_mode;
 mod sections;

@@ -1,7 +1,8 @@
-//! Course exercises in the worker: the catalogue the page lists (without
-//! solutions) and the checker, which grades an answer with the session's
-//! checker on this platform's backend, so the page shows the same verdict
-//! as `tessel exercise check`.
+//! Course exercises in the worker: the checker, which grades an answer
+//! with the session's checker on this platform's backend, so the page
+//! shows the same verdict as `tessel exercise check`. The exercise comes
+//! with each request, as the file the page fetched (`exercises/ID.json`):
+//! no exercise is compiled into the worker.
 //!
 //! Checking is two steps: [`begin`] runs every check it can synchronously
 //! (CPU speed checks included) and leaves GPU speed checks pending; the
@@ -19,9 +20,7 @@ use tessel_session::structure_diff::HighlightedIr;
 
 use crate::engine;
 
-// `STATEMENTS`: each exercise's statement as HTML (see build.rs).
-include!(concat!(env!("OUT_DIR"), "/statements.rs"));
-use crate::protocol::{CheckOutcome, CheckView, ExerciseInfo, IrPane, StructureView};
+use crate::protocol::{CheckOutcome, CheckView, IrPane, StructureView};
 
 /// Why GPU exercises check their numbers on the reference interpreter
 /// here: the numbers check runs synchronously, WebGPU does not.
@@ -29,36 +28,6 @@ const NO_GPU: &str = "the page checks numbers synchronously, without WebGPU";
 
 /// Why a GPU speed check is skipped where nothing times GPU code.
 pub const NO_GPU_TIMER: &str = "this host does not time GPU code";
-
-fn bundled() -> Result<Vec<Exercise>, String> {
-    tessel_course::bundled().map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")
-    })
-}
-
-/// Every exercise as the page shows it.
-pub fn catalogue() -> Result<Vec<ExerciseInfo>, String> {
-    Ok(bundled()?
-        .into_iter()
-        .map(|e| ExerciseInfo {
-            statement_html: STATEMENTS
-                .iter()
-                .find(|(id, _)| *id == e.id)
-                .map(|(_, html)| html.to_string())
-                .unwrap_or_default(),
-            id: e.id,
-            title: e.title,
-            statement: e.statement,
-            starting_code: e.starting_code,
-            hints: e.hints,
-            target: e.target,
-        })
-        .collect())
-}
 
 /// A check between [`begin`] and [`finish`]: the verdict so far and the
 /// GPU speed checks still to time.
@@ -69,16 +38,27 @@ pub struct Begun {
     started_ms: f64,
 }
 
-/// Grades `source` against exercise `id` up to the timing of GPU code;
-/// `now` (milliseconds) times the whole check. An unknown exercise is the
-/// finished (failed) outcome.
+/// Grades `source` against exercise `id`, whose file (`exercises/ID.json`,
+/// as the page fetched it) is `definition`, up to the timing of GPU code;
+/// `now` (milliseconds) times the whole check. A file that does not read
+/// is the finished (failed) outcome.
 #[allow(clippy::result_large_err)]
-pub fn begin(id: &str, source: &str, now: &dyn Fn() -> f64) -> Result<Begun, CheckOutcome> {
+pub fn begin(
+    id: &str,
+    definition: &str,
+    source: &str,
+    now: &dyn Fn() -> f64,
+) -> Result<Begun, CheckOutcome> {
     let started_ms = now();
-    let exercise = match bundled().map(|all| all.into_iter().find(|e| e.id == id)) {
-        Ok(Some(e)) => e,
-        Ok(None) => return Err(failure(id, format!("no exercise `{id}`"))),
-        Err(m) => return Err(failure(id, m)),
+    let exercise = match tessel_course::parse_page_exercise(definition) {
+        Ok((e, _)) if e.id == id => e,
+        Ok((e, _)) => {
+            return Err(failure(
+                id,
+                format!("the file of exercise `{id}` holds exercise `{}`", e.id),
+            ))
+        }
+        Err(e) => return Err(failure(id, format!("exercise `{id}` does not read: {e}"))),
     };
     let env = CheckEnv {
         script: engine::script_env(),
@@ -166,10 +146,10 @@ pub fn finish(
     }
 }
 
-/// Grades `source` against exercise `id` without timing GPU code (skipped,
-/// saying why).
-pub fn check(id: &str, source: &str, now: &dyn Fn() -> f64) -> CheckOutcome {
-    match begin(id, source, now) {
+/// Grades `source` against exercise `id` (its file `definition`) without
+/// timing GPU code (skipped, saying why).
+pub fn check(id: &str, definition: &str, source: &str, now: &dyn Fn() -> f64) -> CheckOutcome {
+    match begin(id, definition, source, now) {
         Ok(begun) => {
             let skipped = begun
                 .pending
@@ -209,18 +189,26 @@ fn failure(id: &str, message: String) -> CheckOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::ExerciseInfo;
+    use tessel_session::exercise::Exercise;
+
+    /// A bundled exercise and its file as the built site serves it.
+    fn served(id: &str) -> (Exercise, String) {
+        let ex = tessel_course::bundled()
+            .unwrap()
+            .into_iter()
+            .find(|e| e.id == id)
+            .unwrap();
+        let file = tessel_course::page_exercise_json(&ex);
+        (ex, file)
+    }
 
     #[test]
-    fn statements_come_rendered_with_raw_html_as_text() {
-        let list = catalogue().unwrap();
-        for e in &list {
-            assert!(
-                !e.statement_html.is_empty(),
-                "{} has no rendered statement",
-                e.id
-            );
-        }
-        let add = list.iter().find(|e| e.id == "broadcast-add").unwrap();
+    fn the_page_reads_a_served_exercise_with_its_statement_rendered() {
+        let (_, file) = served("broadcast-add");
+        let add = ExerciseInfo::from_page_file(&file).unwrap();
+        assert_eq!(add.id, "broadcast-add");
+        assert!(!add.starting_code.is_empty());
         assert!(
             add.statement_html.contains("<code>add</code>"),
             "{}",
@@ -232,35 +220,42 @@ mod tests {
             add.statement_html
         );
         assert!(!add.statement_html.contains('`'));
+        assert_eq!(add.definition, file);
+        // Raw HTML in a statement is shown as text.
+        let html = tessel_course::statement_html("a <script>x()</script> b");
+        assert!(!html.contains("<script>"), "{html}");
     }
 
     #[test]
-    fn the_catalogue_hides_solutions_and_the_check_matches_the_cli_text() {
-        let list = catalogue().unwrap();
-        assert!(list.len() >= 12);
-        let json = serde_json::to_string(&list).unwrap();
-        assert!(!json.contains("\"solution\""));
-        let ex = list.iter().find(|e| e.id == "broadcast-add").unwrap();
-        let out = check("broadcast-add", &ex.starting_code, &|| 0.0);
+    fn the_check_of_a_served_exercise_matches_the_cli_text() {
+        let (ex, file) = served("broadcast-add");
+        let out = check("broadcast-add", &file, &ex.starting_code, &|| 0.0);
         assert!(!out.passed);
         assert_eq!(out.results[1].name, "numbers");
         assert_eq!(out.results[1].status, "fail");
         assert!(out
             .text
             .contains("FAIL numbers: output `C` differs from the reference"));
-        let unknown = check("no-such", "", &|| 0.0);
-        assert_eq!(unknown.results[0].message, "no exercise `no-such`");
+        let unreadable = check("no-such", "{}", "", &|| 0.0);
+        assert!(
+            unreadable.results[0]
+                .message
+                .starts_with("exercise `no-such` does not read:"),
+            "{}",
+            unreadable.results[0].message
+        );
+        let other = check("conv2d", &file, "", &|| 0.0);
+        assert_eq!(
+            other.results[0].message,
+            "the file of exercise `conv2d` holds exercise `broadcast-add`"
+        );
     }
 
     #[test]
     fn a_failed_structure_check_sends_both_highlighted_functions() {
-        let ex = tessel_course::bundled()
-            .unwrap()
-            .into_iter()
-            .find(|e| e.id == "bmm-relu-transform")
-            .unwrap();
+        let (ex, file) = served("bmm-relu-transform");
         let partial = ex.solution.replace("sch.unroll(k1)", "");
-        let out = check(&ex.id, &partial, &|| 0.0);
+        let out = check(&ex.id, &file, &partial, &|| 0.0);
         let structure = out.results.iter().find(|r| r.name == "structure").unwrap();
         assert_eq!(structure.status, "fail");
         let view = structure.structure.as_ref().expect("both functions");
@@ -276,18 +271,14 @@ mod tests {
         assert_eq!(back, out);
     }
 
-    fn gpu_exercise() -> Exercise {
-        tessel_course::bundled()
-            .unwrap()
-            .into_iter()
-            .find(|e| e.id == "gpu-shared-memory")
-            .unwrap()
+    fn gpu_exercise() -> (Exercise, String) {
+        served("gpu-shared-memory")
     }
 
     #[test]
     fn gpu_exercises_say_why_their_speed_is_skipped_without_a_gpu_timer() {
-        let gpu = gpu_exercise();
-        let out = check(&gpu.id, &gpu.solution, &|| 0.0);
+        let (gpu, file) = gpu_exercise();
+        let out = check(&gpu.id, &file, &gpu.solution, &|| 0.0);
         assert!(out.passed, "{}", out.text);
         let speed = out.results.iter().find(|r| r.name == "speed").unwrap();
         assert_eq!(speed.status, "skip");
@@ -298,8 +289,8 @@ mod tests {
 
     #[test]
     fn a_gpu_speed_check_is_left_for_the_worker_to_time_and_then_finished() {
-        let gpu = gpu_exercise();
-        let begun = begin(&gpu.id, &gpu.solution, &|| 0.0).unwrap();
+        let (gpu, file) = gpu_exercise();
+        let begun = begin(&gpu.id, &file, &gpu.solution, &|| 0.0).unwrap();
         assert_eq!(begun.pending.len(), 1);
         let p = &begun.pending[0];
         assert_eq!(begun.verdict.results[p.index].name, "speed");
@@ -328,14 +319,14 @@ mod tests {
 
     #[test]
     fn an_answer_that_is_not_bound_to_threads_does_not_build_for_the_gpu() {
-        let gpu = gpu_exercise();
+        let (gpu, file) = gpu_exercise();
         let unbound: String = gpu
             .solution
             .lines()
             .filter(|l| !l.starts_with("sch.bind("))
             .map(|l| format!("{l}\n"))
             .collect();
-        let begun = begin(&gpu.id, &unbound, &|| 0.0).unwrap();
+        let begun = begin(&gpu.id, &file, &unbound, &|| 0.0).unwrap();
         let p = &begun.pending[0];
         match gpu_kernels(p, &GpuLimits::default()) {
             Err(SpeedError::StudentBuild(m)) => {

@@ -296,10 +296,10 @@ impl Ctx {
 
     /// Sends the answer to the run worker for grading.
     fn check_now(&self) {
-        let Some(exercise) = self
-            .exercise
-            .with_untracked(|e| e.as_ref().map(|e| e.id.clone()))
-        else {
+        let Some((exercise, definition)) = self.exercise.with_untracked(|e| {
+            e.as_ref()
+                .map(|e| (e.id.clone(), e.definition.clone()))
+        }) else {
             return;
         };
         let source = self.source.get_untracked();
@@ -310,6 +310,7 @@ impl Ctx {
                 c.send(Request::Check {
                     id,
                     exercise,
+                    definition,
                     source,
                 });
             }
@@ -713,7 +714,7 @@ fn App() -> impl IntoView {
 
     // The initial state: share link > embed parameters > autosave > default example.
     let hash = window().location().hash().unwrap_or_default();
-    // An exercise starts empty: its answer arrives with the catalogue.
+    // An exercise starts empty: its answer arrives with its file.
     let exercise_start = embed.exercise.as_ref().map(|_| SavedState {
         source: String::new(),
         step: usize::MAX,
@@ -759,19 +760,6 @@ fn App() -> impl IntoView {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
             Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
-            Response::Exercises { outcome, .. } => match outcome {
-                Ok(list) => {
-                    let wanted = ctx.embed.with_value(|e| e.exercise.clone());
-                    ctx.exercises.set(list.clone());
-                    if let Some(id) = wanted {
-                        match list.into_iter().find(|e| e.id == id) {
-                            Some(info) => ctx.open_exercise(info),
-                            None => ctx.log("error", format!("no exercise `{id}`")),
-                        }
-                    }
-                }
-                Err(m) => ctx.log("error", format!("the exercises could not be read: {m}")),
-            },
             _ => {}
         },
         move |msg| ctx.log("error", msg),
@@ -809,9 +797,23 @@ fn App() -> impl IntoView {
             ctx.log("error", msg)
         },
     );
-    // The exercise catalogue (and the exercise the URL asks for).
-    let catalogue_id = compiler.fresh_id();
-    compiler.send(Request::Exercises { id: catalogue_id });
+    // The exercises' list, and the exercise the URL asks for (its own
+    // file: an embedded exercise fetches nothing of the others').
+    wasm_bindgen_futures::spawn_local(async move {
+        match fetch_text(EXERCISE_INDEX).await.and_then(|t| parse_exercise_index(&t)) {
+            Ok(list) => ctx.exercises.set(list),
+            Err(m) => ctx.log("error", format!("the exercises could not be listed: {m}")),
+        }
+    });
+    if let Some(id) = ctx.embed.with_value(|e| e.exercise.clone()) {
+        wasm_bindgen_futures::spawn_local(async move {
+            let file = fetch_text(&format!("exercises/{id}.json")).await;
+            match file.and_then(|t| ExerciseInfo::from_page_file(&t)) {
+                Ok(info) => ctx.open_exercise(info),
+                Err(m) => ctx.log("error", format!("no exercise `{id}`: {m}")),
+            }
+        });
+    }
     ctx.compiler.set_value(Some(compiler));
     ctx.runner.set_value(Some(runner));
     ctx.compile_now();
@@ -1416,23 +1418,41 @@ async fn example_source(id: &str) -> Result<String, String> {
 }
 
 async fn fetch_gallery_file() -> Result<examples::GalleryFile, String> {
+    let text = fetch_text(examples::SOURCES_FILE).await?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
+/// The exercises' list in the built site (see `tessel-course`'s
+/// `exercise-catalogue`).
+const EXERCISE_INDEX: &str = "exercises/index.json";
+
+/// The list of exercises: id, title and target of each (the rest comes
+/// with an exercise's own file when it is opened).
+fn parse_exercise_index(json: &str) -> Result<Vec<ExerciseInfo>, String> {
+    #[derive(serde::Deserialize)]
+    struct Index {
+        exercises: Vec<ExerciseInfo>,
+    }
+    serde_json::from_str::<Index>(json)
+        .map(|i| i.exercises)
+        .map_err(|e| format!("{EXERCISE_INDEX}: {e}"))
+}
+
+/// A file of the site, relative to the page, as text.
+async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen_futures::JsFuture;
     let err = |e: JsValue| format!("{e:?}");
-    let resp: web_sys::Response = JsFuture::from(window().fetch_with_str(examples::SOURCES_FILE))
+    let resp: web_sys::Response = JsFuture::from(window().fetch_with_str(url))
         .await
         .map_err(err)?
         .unchecked_into();
     if !resp.ok() {
-        return Err(format!(
-            "fetching {}: HTTP {}",
-            examples::SOURCES_FILE,
-            resp.status()
-        ));
+        return Err(format!("fetching {url}: HTTP {}", resp.status()));
     }
     let text = JsFuture::from(resp.text().map_err(err)?)
         .await
         .map_err(err)?;
-    serde_json::from_str(&text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
+    Ok(text.as_string().unwrap_or_default())
 }
 
 /// Whether this browser's WebAssembly engine validates relaxed SIMD (a

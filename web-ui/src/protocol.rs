@@ -23,12 +23,15 @@ pub enum Request {
         step: usize,
         backend: String,
     },
-    /// The exercise catalogue (without solutions).
-    Exercises { id: u64 },
-    /// Grade `source` as an answer to exercise `exercise`.
+    /// Grade `source` as an answer to `exercise`: the exercise's file as
+    /// the page fetched it (`exercises/ID.json`), so no exercise is
+    /// compiled into the worker.
     Check {
         id: u64,
+        /// The exercise's id.
         exercise: String,
+        /// Its file, `exercises/ID.json`.
+        definition: String,
         source: String,
     },
     /// Buffer regions one iteration of a loop touches, at one step.
@@ -54,7 +57,6 @@ impl Request {
             Request::Compile { id, .. }
             | Request::Run { id, .. }
             | Request::Code { id, .. }
-            | Request::Exercises { id }
             | Request::Check { id, .. }
             | Request::Regions { id, .. }
             | Request::Tune { id, .. } => *id,
@@ -80,11 +82,6 @@ pub enum Response {
     Code {
         id: u64,
         outcome: CodeOutcome,
-    },
-    Exercises {
-        id: u64,
-        /// The catalogue, or why it could not be read.
-        outcome: Result<Vec<ExerciseInfo>, String>,
     },
     Checked {
         id: u64,
@@ -359,8 +356,12 @@ pub struct RegionInfo {
     pub concrete: Option<Vec<(i64, i64)>>,
 }
 
-/// An exercise as the page shows it (the solution stays in the worker).
+/// An exercise as the page shows it. Listed from `exercises/index.json`
+/// (id, title and target only) and filled in from `exercises/ID.json` when
+/// it is opened; `definition` is that file, handed to the worker with each
+/// check (the page never shows the solution in it).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ExerciseInfo {
     pub id: String,
     pub title: String,
@@ -373,6 +374,44 @@ pub struct ExerciseInfo {
     pub hints: Vec<String>,
     /// `llvm` or a GPU target.
     pub target: String,
+    /// The exercise's file (`exercises/ID.json`); empty until opened.
+    pub definition: String,
+}
+
+impl ExerciseInfo {
+    /// Reads an exercise's file as the site serves it (`exercises/ID.json`,
+    /// written by `tessel-course`): the fields the page shows, and the
+    /// file itself for the worker. Other fields (checks, the solution) are
+    /// left to the worker.
+    pub fn from_page_file(json: &str) -> Result<ExerciseInfo, String> {
+        #[derive(Deserialize)]
+        struct PageFile {
+            exercise: PageExercise,
+            statement_html: String,
+        }
+        #[derive(Deserialize)]
+        struct PageExercise {
+            id: String,
+            title: String,
+            statement: String,
+            starting_code: String,
+            #[serde(default)]
+            hints: Vec<String>,
+            target: String,
+        }
+        let file: PageFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let e = file.exercise;
+        Ok(ExerciseInfo {
+            id: e.id,
+            title: e.title,
+            statement: e.statement,
+            statement_html: file.statement_html,
+            starting_code: e.starting_code,
+            hints: e.hints,
+            target: e.target,
+            definition: json.to_string(),
+        })
+    }
 }
 
 /// The verdict on an answer.

@@ -178,7 +178,7 @@ impl Channel {
         let req = {
             let mut p = self.pending.borrow_mut();
             let rank = |r: &Request| match r {
-                Request::Compile { .. } | Request::Exercises { .. } => 0,
+                Request::Compile { .. } => 0,
                 Request::Run { .. } | Request::Check { .. } => 1,
                 Request::Regions { .. } => 2,
                 Request::Code { .. } | Request::Tune { .. } => 3,

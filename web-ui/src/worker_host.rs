@@ -45,8 +45,8 @@ impl BackendRequest {
     }
 }
 
-/// Answers `req` with no code generator: compiles, loop regions, the
-/// exercise catalogue and checks, runs on the reference interpreter.
+/// Answers `req` with no code generator: compiles, loop regions, exercise
+/// checks, runs on the reference interpreter.
 /// Requests that need a backend come back as `Err`. Scripts run with the
 /// platform's `tvm.build` backend; where that is
 /// [`engine::deferred_scripts`] over `needs_codegen`, a script that builds
@@ -74,15 +74,12 @@ pub fn answer_without_codegen(
             id,
             outcome: engine::run_reference(&source, repeats.clamp(1, 50), now),
         },
-        Request::Exercises { id } => Response::Exercises {
-            id,
-            outcome: crate::exercise::catalogue(),
-        },
         Request::Check {
             id,
             exercise,
+            definition,
             source,
-        } => match crate::exercise::begin(&exercise, &source, now) {
+        } => match crate::exercise::begin(&exercise, &definition, &source, now) {
             // Timing GPU code takes the WGSL generator and WebGPU: the full
             // worker checks it again and times it.
             Ok(begun) if !begun.pending.is_empty() => return Ok(Response::NeedsBackends { id }),
@@ -240,13 +237,14 @@ mod tests {
     #[test]
     fn a_gpu_exercise_with_a_speed_check_is_checked_by_the_full_worker() {
         let flag = deferred();
-        let exercises = crate::exercise::catalogue().unwrap();
+        let exercises = tessel_course::bundled().unwrap();
         let check = |id: &str, n: u64| {
-            let info = exercises.iter().find(|e| e.id == id).unwrap();
+            let ex = exercises.iter().find(|e| e.id == id).unwrap();
             let req = Request::Check {
                 id: n,
                 exercise: id.into(),
-                source: info.starting_code.clone(),
+                definition: tessel_course::page_exercise_json(ex),
+                source: ex.starting_code.clone(),
             };
             answer_without_codegen(req, &|| 0.0, &flag)
         };

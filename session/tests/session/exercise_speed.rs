@@ -54,6 +54,7 @@ fn exercise(target: &str) -> Exercise {
         starting_code: bound(1),
         hints: Vec::new(),
         solution: bound(64),
+        alternatives: Vec::new(),
         function: "main".into(),
         target: target.into(),
         sizes: Vec::new(),

@@ -4,6 +4,7 @@
 
 mod check;
 mod exercise_speed;
+mod graph_numbers;
 mod python_mode;
 mod script_mode;
 mod tvmscript;

@@ -56,10 +56,14 @@ const SPEED_LIMIT_MS: f64 = 60_000.0;
 
 /// A check whose GPU speed checks are timed on WebGPU: the rest of the
 /// verdict is synchronous, the timing replies later.
-async fn check_with_gpu(id: String, source: String) -> web_ui::protocol::CheckOutcome {
+async fn check_with_gpu(
+    id: String,
+    definition: String,
+    source: String,
+) -> web_ui::protocol::CheckOutcome {
     use tessel_session::exercise::SpeedError;
     let now = web_ui::cpu_rt::perf_now;
-    let begun = match web_ui::exercise::begin(&id, &source, &now) {
+    let begun = match web_ui::exercise::begin(&id, &definition, &source, &now) {
         Ok(b) => b,
         Err(out) => return out,
     };
@@ -355,10 +359,11 @@ fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
         Request::Check {
             id,
             exercise,
+            definition,
             source,
         } => {
             wasm_bindgen_futures::spawn_local(async move {
-                let outcome = check_with_gpu(exercise, source).await;
+                let outcome = check_with_gpu(exercise, definition, source).await;
                 post(&Response::Checked { id, outcome });
             });
         }
