@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use compiler_core::eval::{self, NDArray, DEFAULT_SYMBOLIC_SIZE};
+use compiler_core::eval::{NDArray, DEFAULT_SYMBOLIC_SIZE};
 use compiler_core::graph::vm::{self, eval_dim, PackedRegistry, Value};
 use compiler_core::ir::graph::{Function, StructInfo};
 use compiler_core::ir::values::rng::Rng;
