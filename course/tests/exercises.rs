@@ -451,3 +451,51 @@ fn a_loop_kind_rule_judges_the_scheduled_function() {
         schedule.message
     );
 }
+
+/// A graph-level answer of the right shape but the wrong formula (the MLP
+/// without its ReLU) fails the numbers check at the first differing
+/// element, run in the graph VM.
+#[test]
+fn a_graph_function_without_its_relu_fails_at_an_element() {
+    let ex = exercise("ch3-mlp-call-tir");
+    let no_relu = ex.solution.replace(
+        "lv1 = R.call_tir(cls.relu0, (lv0,), R.Tensor((1, 8), dtype=\"float32\"))",
+        "lv1 = lv0",
+    );
+    assert_ne!(no_relu, ex.solution);
+    let v = check_answer(&ex, &no_relu, &env());
+    let numbers = result(&v, "numbers");
+    assert_eq!(numbers.status, Status::Failed, "{}", v.render());
+    assert!(
+        numbers
+            .message
+            .starts_with("the result of your `main` differs from the reference: at index [0, "),
+        "{}",
+        numbers.message
+    );
+}
+
+/// A graph-level structure check compares whole modules: the unfused MLP
+/// is told which functions the target has that it lacks.
+#[test]
+fn an_unfused_module_is_told_the_functions_it_lacks() {
+    let ex = exercise("ch7-fuse-matmul-add");
+    let v = check_answer(&ex, &ex.starting_code, &env());
+    let structure = result(&v, "structure");
+    assert_eq!(structure.status, Status::Failed, "{}", v.render());
+    assert!(
+        structure
+            .message
+            .contains("function \"fused_matmul_add0\" is only in rhs"),
+        "{}",
+        structure.message
+    );
+    assert!(
+        structure
+            .details
+            .iter()
+            .any(|d| d == "target: [\"fused_matmul_add0\", \"fused_matmul_add1\", \"main\"]"),
+        "{:?}",
+        structure.details
+    );
+}
