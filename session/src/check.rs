@@ -11,8 +11,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
-use compiler_core::eval::{self, allclose, CompiledFunc, EvalOptions, NDArray};
-use compiler_core::ir::{BaseFunc, IRModule, PrimFunc};
+use compiler_core::eval::{
+    self, allclose, ndarray::NDArrayError, CompiledFunc, EvalOptions, NDArray,
+};
+use compiler_core::ir::{BaseFunc, DataType, IRModule, PrimFunc};
 
 use crate::ScriptOutcome;
 
@@ -261,6 +263,51 @@ fn preview(name: &str, a: &NDArray) -> String {
         shown.join(", "),
         if v.len() > 6 { ", …" } else { "" }
     )
+}
+
+/// Tolerances of a dtype: relative, absolute (exact for integers).
+pub fn tolerance_of(dtype: DataType) -> (f64, f64) {
+    if !dtype.is_float() {
+        return (0.0, 0.0);
+    }
+    match dtype.bits {
+        16 => (1e-2, 1e-3),
+        64 => (1e-9, 1e-12),
+        _ => (RTOL, ATOL),
+    }
+}
+
+/// The first element of `got` outside the tolerances of `expected`:
+/// `at index [1, 2] it is 3, expected 5 (4 of 16 elements differ)`.
+pub(crate) fn first_difference(
+    expected: &NDArray,
+    got: &NDArray,
+    rtol: f64,
+    atol: f64,
+) -> Option<String> {
+    match eval::allclose(got, expected, rtol, atol) {
+        Ok(()) => None,
+        Err(NDArrayError::NotClose {
+            index,
+            a,
+            b,
+            count,
+            elements,
+            ..
+        }) => Some(format!(
+            "at index [{}] it is {a}, expected {b} ({count} of {elements} elements differ)",
+            index
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        )),
+        Err(_) => Some(format!(
+            "shape {:?}, expected {:?}",
+            got.shape(),
+            expected.shape()
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -30,11 +30,12 @@ use std::rc::Rc;
 
 use compiler_core::analysis::structural_equal::{assert_structural_equal, EqualOptions};
 use compiler_core::diag::{LineIndex, Span};
-use compiler_core::eval::{self, ndarray::NDArrayError, NDArray};
+use compiler_core::eval::{self, NDArray};
 use compiler_core::ir::{BaseFunc, DataType, ForKind, IRModule, PrimFunc, Stmt, StmtKind};
 use compiler_core::target::{Backend, Executable, ReferenceBackend, TargetSpec};
 
-use crate::check::INPUT_SEED;
+pub use crate::check::tolerance_of;
+use crate::check::{first_difference, INPUT_SEED};
 use crate::graph_numbers::{compare_graph_function, GraphMismatch};
 use crate::structure_diff::StructureDiff;
 use crate::{run_script, ScriptEnv, ScriptOutcome};
@@ -369,18 +370,6 @@ fn backend_for(exercise: &Exercise, env: &CheckEnv) -> (Rc<dyn Backend>, Option<
     }
 }
 
-/// Tolerances of a dtype: relative, absolute (exact for integers).
-pub fn tolerance_of(dtype: DataType) -> (f64, f64) {
-    if !dtype.is_float() {
-        return (0.0, 0.0);
-    }
-    match dtype.bits {
-        16 => (1e-2, 1e-3),
-        64 => (1e-9, 1e-12),
-        _ => (crate::check::RTOL, crate::check::ATOL),
-    }
-}
-
 fn check_numbers(
     exercise: &Exercise,
     outcome: &ScriptOutcome,
@@ -564,39 +553,6 @@ fn describe_params(params: &[(String, DataType, Vec<String>)]) -> String {
         .map(|(n, dt, shape)| format!("{n}: {dt}[{}]", shape.join(", ")))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The first element of `got` outside the tolerances of `expected`:
-/// `at index [1, 2] it is 3, expected 5 (4 of 16 elements differ)`.
-pub(crate) fn first_difference(
-    expected: &NDArray,
-    got: &NDArray,
-    rtol: f64,
-    atol: f64,
-) -> Option<String> {
-    match eval::allclose(got, expected, rtol, atol) {
-        Ok(()) => None,
-        Err(NDArrayError::NotClose {
-            index,
-            a,
-            b,
-            count,
-            elements,
-            ..
-        }) => Some(format!(
-            "at index [{}] it is {a}, expected {b} ({count} of {elements} elements differ)",
-            index
-                .iter()
-                .map(|i| i.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        )),
-        Err(_) => Some(format!(
-            "shape {:?}, expected {:?}",
-            got.shape(),
-            expected.shape()
-        )),
-    }
 }
 
 fn check_structure(

@@ -122,9 +122,8 @@ fn compare_values(
 ) -> Result<(), GraphMismatch> {
     match (expected, got) {
         (Value::Tensor(e), Value::Tensor(g)) => {
-            let (rtol, atol) =
-                tolerance.unwrap_or_else(|| crate::exercise::tolerance_of(e.dtype()));
-            match crate::exercise::first_difference(e, g, rtol, atol) {
+            let (rtol, atol) = tolerance.unwrap_or_else(|| crate::check::tolerance_of(e.dtype()));
+            match crate::check::first_difference(e, g, rtol, atol) {
                 None => Ok(()),
                 Some(message) => Err(GraphMismatch::Output {
                     which: what.to_string(),
