@@ -67,7 +67,15 @@ fn bundled_exercises_are_valid_and_cover_every_check_kind() {
 fn catalogue_round_trips() {
     let exercises = bundled().unwrap();
     let json = catalogue_json(&exercises);
-    assert_eq!(parse_catalogue(&json).unwrap(), exercises);
+    // Alternatives are for the tests only: the catalogue leaves them out.
+    let without_alternatives: Vec<_> = exercises
+        .into_iter()
+        .map(|mut ex| {
+            ex.alternatives.clear();
+            ex
+        })
+        .collect();
+    assert_eq!(parse_catalogue(&json).unwrap(), without_alternatives);
 }
 
 const GOOD: &str = r#"
@@ -258,13 +266,15 @@ fn schedule_rules_list_what_is_missing() {
     let ex = exercise("gpu-bind");
     let v = check_answer(&ex, &ex.starting_code, &env());
     let schedule = result(&v, "schedule");
-    assert_eq!(schedule.message, "your schedule must use `sch.bind`");
+    // The statement asks for bound loops, not for a primitive: the
+    // verdict names the missing bindings.
+    assert_eq!(
+        schedule.message,
+        "no loop is bound to `blockIdx.x` (use `sch.bind(loop, \"blockIdx.x\")`)"
+    );
     assert_eq!(
         schedule.details,
-        [
-            "no loop is bound to `blockIdx.x` (use `sch.bind(loop, \"blockIdx.x\")`)",
-            "no loop is bound to `threadIdx.x` (use `sch.bind(loop, \"threadIdx.x\")`)"
-        ]
+        ["no loop is bound to `threadIdx.x` (use `sch.bind(loop, \"threadIdx.x\")`)"]
     );
 }
 
@@ -435,5 +445,9 @@ fn a_loop_kind_rule_judges_the_scheduled_function() {
     let v = check_answer(&ex, &partial, &env());
     let schedule = result(&v, "schedule");
     assert_eq!(schedule.status, Status::Failed, "{}", v.render());
-    assert!(schedule.message.contains("no loop is vectorized"), "{}", schedule.message);
+    assert!(
+        schedule.message.contains("no loop is vectorized"),
+        "{}",
+        schedule.message
+    );
 }

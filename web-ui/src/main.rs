@@ -296,10 +296,10 @@ impl Ctx {
 
     /// Sends the answer to the run worker for grading.
     fn check_now(&self) {
-        let Some((exercise, definition)) = self.exercise.with_untracked(|e| {
-            e.as_ref()
-                .map(|e| (e.id.clone(), e.definition.clone()))
-        }) else {
+        let Some((exercise, definition)) = self
+            .exercise
+            .with_untracked(|e| e.as_ref().map(|e| (e.id.clone(), e.definition.clone())))
+        else {
             return;
         };
         let source = self.source.get_untracked();
@@ -800,7 +800,10 @@ fn App() -> impl IntoView {
     // The exercises' list, and the exercise the URL asks for (its own
     // file: an embedded exercise fetches nothing of the others').
     wasm_bindgen_futures::spawn_local(async move {
-        match fetch_text(EXERCISE_INDEX).await.and_then(|t| parse_exercise_index(&t)) {
+        match fetch_text(EXERCISE_INDEX)
+            .await
+            .and_then(|t| parse_exercise_index(&t))
+        {
             Ok(list) => ctx.exercises.set(list),
             Err(m) => ctx.log("error", format!("the exercises could not be listed: {m}")),
         }
