@@ -350,6 +350,99 @@ pub fn regions(
     out
 }
 
+/// The memory picture of one `unit` (`iteration`, `lane`, `thread`,
+/// `workgroup`) of `func` at `step` ([`tessel_session::memory_access`]).
+pub fn memory_access(
+    source: &str,
+    step: usize,
+    func: &str,
+    unit: &str,
+    loop_index: Option<usize>,
+    at: i64,
+) -> MemoryOutcome {
+    use tessel_session::memory_access::{
+        memory_access, units_for, GridLayout, MemoryScope, DEFAULT_BUDGET,
+    };
+    let mut out = MemoryOutcome {
+        func: func.to_string(),
+        unit: unit.to_string(),
+        loop_index,
+        at,
+        ..MemoryOutcome::default()
+    };
+    let script = run_script(source);
+    let Some(snap) = script.module_snapshots.get(step) else {
+        out.error = Some(format!("no step {step}"));
+        return out;
+    };
+    let Some(f) = snap.module.get_prim(func) else {
+        out.error = Some(format!("no function `{func}`"));
+        return out;
+    };
+    let units = units_for(f, loop_index);
+    out.units = units.iter().map(|u| u.name().to_string()).collect();
+    let Some(&chosen) = units.iter().find(|u| u.name() == unit) else {
+        out.error = Some(format!(
+            "no {unit} here: this {} offers {}",
+            if loop_index.is_some() {
+                "loop"
+            } else {
+                "function"
+            },
+            if out.units.is_empty() {
+                "none".to_string()
+            } else {
+                out.units.join(", ")
+            }
+        ));
+        return out;
+    };
+    let picture = match memory_access(f, chosen, at, DEFAULT_BUDGET) {
+        Ok(p) => p,
+        Err(e) => {
+            // The slider's range, for a request past it.
+            if let tessel_session::memory_access::AccessError::OutOfRange { steps, .. } = e {
+                out.steps = steps;
+            }
+            out.error = Some(e.to_string());
+            return out;
+        }
+    };
+    out.loop_name = picture.loop_name.clone().unwrap_or_default();
+    out.steps = picture.steps;
+    out.label = picture.label.clone();
+    out.counts = MemoryScope::ALL
+        .iter()
+        .map(|&scope| {
+            let c = picture.counts(scope);
+            ScopeCount {
+                scope: scope.name().to_string(),
+                loads: c.loads,
+                stores: c.stores,
+            }
+        })
+        .collect();
+    out.buffers = picture
+        .buffers
+        .into_iter()
+        .map(|b| {
+            let grid = GridLayout::of(&b.shape);
+            MemoryBuffer {
+                name: b.name,
+                rows: grid.rows,
+                cols: grid.cols,
+                shape: b.shape,
+                scope: b.scope,
+                reads: b.reads,
+                writes: b.writes,
+                loads: b.loads,
+                stores: b.stores,
+            }
+        })
+        .collect();
+    out
+}
+
 // ---------------------------------------------------------------------------
 // Running
 
@@ -1093,6 +1186,42 @@ mod tests {
         assert!(texts.contains(&"A[i, 0:128]"), "{texts:?}");
         let b = r.regions.iter().find(|r| r.buffer == "B").unwrap();
         assert_eq!(b.concrete, Some(vec![(0, 128), (4, 4)]));
+    }
+
+    /// The memory picture of j_0 reads the cells the regions name, and
+    /// offers the units that apply.
+    #[test]
+    fn memory_picture_of_j0() {
+        let src = book();
+        let out = compile(&src);
+        let nest = &out.steps[3].nests[0];
+        let j0 = nest.loops.iter().position(|l| l.name == "j_0").unwrap();
+        let m = memory_access(&src, 3, "mm_relu", "iteration", Some(j0), 1);
+        assert_eq!(m.error, None);
+        assert_eq!(
+            (m.steps, m.label.as_str(), m.units.clone()),
+            (32, "j_0 = 1", vec!["iteration".to_string()])
+        );
+        let b = m.buffers.iter().find(|b| b.name == "B").unwrap();
+        assert_eq!((b.rows, b.cols), (128, 128));
+        let region = regions(&src, 3, "mm_relu", j0, 1);
+        let conc = region
+            .regions
+            .iter()
+            .find(|r| r.buffer == "B")
+            .unwrap()
+            .concrete
+            .clone();
+        let (rows, cols) = (conc.as_ref().unwrap()[0], conc.as_ref().unwrap()[1]);
+        let expected: Vec<i64> = (rows.0..rows.0 + rows.1)
+            .flat_map(|r| (cols.0..cols.0 + cols.1).map(move |c| r * 128 + c))
+            .collect();
+        assert_eq!(b.reads, expected);
+        let global = m.counts.iter().find(|c| c.scope == "global").unwrap();
+        assert!(global.loads > 0 && global.stores > 0);
+        // A thread of a CPU function is refused with a reason.
+        let t = memory_access(&src, 3, "mm_relu", "thread", Some(j0), 0);
+        assert!(t.error.unwrap().contains("no thread here"));
     }
 }
 

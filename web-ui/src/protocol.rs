@@ -45,6 +45,21 @@ pub enum Request {
         /// The chosen loop's iteration to draw (outer loops at their minimum).
         at: i64,
     },
+    /// Which elements of each buffer one unit of work touches (the memory
+    /// picture), at one step. Answered by the full worker only, so the
+    /// first-load worker carries none of it.
+    MemoryAccess {
+        id: u64,
+        source: String,
+        step: usize,
+        func: String,
+        /// `iteration`, `lane`, `thread` or `workgroup`.
+        unit: String,
+        /// The chosen loop (pre-order index), for an iteration or a lane.
+        loop_index: Option<usize>,
+        /// Which iteration, lane, thread or workgroup (0-based).
+        at: i64,
+    },
     /// Auto-tune the script's function (the tuning worker's only request):
     /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
     /// (the core worker, in every first load, carries no reader for it).
@@ -59,6 +74,7 @@ impl Request {
             | Request::Code { id, .. }
             | Request::Check { id, .. }
             | Request::Regions { id, .. }
+            | Request::MemoryAccess { id, .. }
             | Request::Tune { id, .. } => *id,
         }
     }
@@ -82,6 +98,10 @@ pub enum Response {
     Code {
         id: u64,
         outcome: CodeOutcome,
+    },
+    MemoryAccess {
+        id: u64,
+        outcome: MemoryOutcome,
     },
     Checked {
         id: u64,
@@ -354,6 +374,51 @@ pub struct RegionInfo {
     pub text: String,
     /// The region at the drawn iteration, `(min, extent)` per dimension, when constant.
     pub concrete: Option<Vec<(i64, i64)>>,
+}
+
+/// A memory picture: what one unit of work touches.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemoryOutcome {
+    pub func: String,
+    /// The unit shown (`iteration`, `lane`, `thread`, `workgroup`).
+    pub unit: String,
+    /// The units this function and loop offer.
+    pub units: Vec<String>,
+    pub loop_index: Option<usize>,
+    /// The chosen loop's name (iteration and lane).
+    pub loop_name: String,
+    pub at: i64,
+    /// How many units there are (`at` runs over `0..steps`).
+    pub steps: i64,
+    /// What was fixed: `j_0 = 1`, `threadIdx.x = 5, blockIdx = 0`.
+    pub label: String,
+    pub buffers: Vec<MemoryBuffer>,
+    /// Element loads and stores by scope: `global`, `shared`, `local`.
+    pub counts: Vec<ScopeCount>,
+    /// Why there is no picture.
+    pub error: Option<String>,
+}
+
+/// One buffer of a memory picture, laid out as a grid.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBuffer {
+    pub name: String,
+    pub shape: Vec<i64>,
+    pub scope: String,
+    pub rows: i64,
+    pub cols: i64,
+    /// Row-major offsets read and written, ascending.
+    pub reads: Vec<i64>,
+    pub writes: Vec<i64>,
+    pub loads: u64,
+    pub stores: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScopeCount {
+    pub scope: String,
+    pub loads: u64,
+    pub stores: u64,
 }
 
 /// An exercise as the page shows it. Listed from `exercises/index.json`

@@ -33,6 +33,17 @@ pub enum BackendRequest {
     },
     /// A tuning (measured on the CPU backend).
     Tune { id: u64, job: String },
+    /// A memory picture: not needed by a first load, so left out of the
+    /// core worker.
+    MemoryAccess {
+        id: u64,
+        source: String,
+        step: usize,
+        func: String,
+        unit: String,
+        loop_index: Option<usize>,
+        at: i64,
+    },
 }
 
 impl BackendRequest {
@@ -40,7 +51,8 @@ impl BackendRequest {
         match self {
             BackendRequest::Run { id, .. }
             | BackendRequest::Code { id, .. }
-            | BackendRequest::Tune { id, .. } => *id,
+            | BackendRequest::Tune { id, .. }
+            | BackendRequest::MemoryAccess { id, .. } => *id,
         }
     }
 }
@@ -127,6 +139,25 @@ pub fn answer_without_codegen(
             })
         }
         Request::Tune { id, job } => return Err(BackendRequest::Tune { id, job }),
+        Request::MemoryAccess {
+            id,
+            source,
+            step,
+            func,
+            unit,
+            loop_index,
+            at,
+        } => {
+            return Err(BackendRequest::MemoryAccess {
+                id,
+                source,
+                step,
+                func,
+                unit,
+                loop_index,
+                at,
+            })
+        }
     };
     Ok(if needs_codegen.replace(false) {
         Response::NeedsBackends { id }

@@ -166,6 +166,18 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             id,
             outcome: engine::code(&source, step, &backend),
         },
+        Err(BackendRequest::MemoryAccess {
+            id,
+            source,
+            step,
+            func,
+            unit,
+            loop_index,
+            at,
+        }) => Response::MemoryAccess {
+            id,
+            outcome: engine::memory_access(&source, step, &func, &unit, loop_index, at),
+        },
         // Answered by `answer` (many replies); never reaches here.
         Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
             id,
