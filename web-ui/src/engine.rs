@@ -351,7 +351,8 @@ pub fn regions(
 }
 
 /// The memory picture of one `unit` (`iteration`, `lane`, `thread`,
-/// `workgroup`) of `func` at `step` ([`tessel_session::memory_access`]).
+/// `workgroup`) of `func` at `step` ([`tessel_session::memory_access`]),
+/// with its panel rendered ([`crate::memory_picture::panel`]).
 pub fn memory_access(
     source: &str,
     step: usize,
@@ -359,10 +360,8 @@ pub fn memory_access(
     unit: &str,
     loop_index: Option<usize>,
     at: i64,
+    playing: bool,
 ) -> MemoryOutcome {
-    use tessel_session::memory_access::{
-        memory_access, units_for, GridLayout, MemoryScope, DEFAULT_BUDGET,
-    };
     let mut out = MemoryOutcome {
         func: func.to_string(),
         unit: unit.to_string(),
@@ -371,20 +370,44 @@ pub fn memory_access(
         ..MemoryOutcome::default()
     };
     let script = run_script(source);
-    let Some(snap) = script.module_snapshots.get(step) else {
-        out.error = Some(format!("no step {step}"));
-        return out;
+    let func_at_step = script
+        .module_snapshots
+        .get(step)
+        .ok_or_else(|| format!("no step {step}"))
+        .and_then(|snap| {
+            snap.module
+                .get_prim(func)
+                .cloned()
+                .ok_or_else(|| format!("no function `{func}`"))
+        });
+    let (picture, loops) = match func_at_step {
+        Ok(f) => (
+            memory_picture_of(&f, &mut out),
+            crate::memory_picture::loops_of(&f),
+        ),
+        Err(why) => {
+            out.error = Some(why);
+            (None, Vec::new())
+        }
     };
-    let Some(f) = snap.module.get_prim(func) else {
-        out.error = Some(format!("no function `{func}`"));
-        return out;
-    };
-    let units = units_for(f, loop_index);
+    out.html = crate::memory_picture::panel(&out, &loops, picture.as_ref(), playing);
+    out
+}
+
+/// The picture `out` asks for, filling in its units, range and label (or
+/// why there is none).
+fn memory_picture_of(
+    f: &PrimFunc,
+    out: &mut MemoryOutcome,
+) -> Option<tessel_session::memory_access::MemoryAccess> {
+    use tessel_session::memory_access::{memory_access, units_for, AccessError, DEFAULT_BUDGET};
+    let units = units_for(f, out.loop_index);
     out.units = units.iter().map(|u| u.name().to_string()).collect();
-    let Some(&chosen) = units.iter().find(|u| u.name() == unit) else {
+    let Some(&chosen) = units.iter().find(|u| u.name() == out.unit) else {
         out.error = Some(format!(
-            "no {unit} here: this {} offers {}",
-            if loop_index.is_some() {
+            "no {} here: this {} offers {}",
+            out.unit,
+            if out.loop_index.is_some() {
                 "loop"
             } else {
                 "function"
@@ -395,52 +418,24 @@ pub fn memory_access(
                 out.units.join(", ")
             }
         ));
-        return out;
+        return None;
     };
-    let picture = match memory_access(f, chosen, at, DEFAULT_BUDGET) {
-        Ok(p) => p,
+    match memory_access(f, chosen, out.at, DEFAULT_BUDGET) {
+        Ok(picture) => {
+            out.loop_name = picture.loop_name.clone().unwrap_or_default();
+            out.steps = picture.steps;
+            out.label = picture.label.clone();
+            Some(picture)
+        }
         Err(e) => {
             // The slider's range, for a request past it.
-            if let tessel_session::memory_access::AccessError::OutOfRange { steps, .. } = e {
+            if let AccessError::OutOfRange { steps, .. } = e {
                 out.steps = steps;
             }
             out.error = Some(e.to_string());
-            return out;
+            None
         }
-    };
-    out.loop_name = picture.loop_name.clone().unwrap_or_default();
-    out.steps = picture.steps;
-    out.label = picture.label.clone();
-    out.counts = MemoryScope::ALL
-        .iter()
-        .map(|&scope| {
-            let c = picture.counts(scope);
-            ScopeCount {
-                scope: scope.name().to_string(),
-                loads: c.loads,
-                stores: c.stores,
-            }
-        })
-        .collect();
-    out.buffers = picture
-        .buffers
-        .into_iter()
-        .map(|b| {
-            let grid = GridLayout::of(&b.shape);
-            MemoryBuffer {
-                name: b.name,
-                rows: grid.rows,
-                cols: grid.cols,
-                shape: b.shape,
-                scope: b.scope,
-                reads: b.reads,
-                writes: b.writes,
-                loads: b.loads,
-                stores: b.stores,
-            }
-        })
-        .collect();
-    out
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1196,14 +1191,13 @@ mod tests {
         let out = compile(&src);
         let nest = &out.steps[3].nests[0];
         let j0 = nest.loops.iter().position(|l| l.name == "j_0").unwrap();
-        let m = memory_access(&src, 3, "mm_relu", "iteration", Some(j0), 1);
+        let m = memory_access(&src, 3, "mm_relu", "iteration", Some(j0), 1, false);
         assert_eq!(m.error, None);
         assert_eq!(
             (m.steps, m.label.as_str(), m.units.clone()),
             (32, "j_0 = 1", vec!["iteration".to_string()])
         );
-        let b = m.buffers.iter().find(|b| b.name == "B").unwrap();
-        assert_eq!((b.rows, b.cols), (128, 128));
+        // The grid of B: the cells the regions name, read.
         let region = regions(&src, 3, "mm_relu", j0, 1);
         let conc = region
             .regions
@@ -1213,15 +1207,39 @@ mod tests {
             .concrete
             .clone();
         let (rows, cols) = (conc.as_ref().unwrap()[0], conc.as_ref().unwrap()[1]);
-        let expected: Vec<i64> = (rows.0..rows.0 + rows.1)
-            .flat_map(|r| (cols.0..cols.0 + cols.1).map(move |c| r * 128 + c))
+        let expected: Vec<String> = (rows.0..rows.0 + rows.1)
+            .flat_map(|r| (cols.0..cols.0 + cols.1).map(move |c| format!("{r},{c}")))
             .collect();
-        assert_eq!(b.reads, expected);
-        let global = m.counts.iter().find(|c| c.scope == "global").unwrap();
-        assert!(global.loads > 0 && global.stores > 0);
+        let drawn: Vec<String> = m
+            .html
+            .split("data-buffer=\"B\" data-index=\"")
+            .skip(1)
+            .map(|rest| {
+                let (index, rest) = rest.split_once('"').unwrap();
+                assert!(rest.starts_with(" data-touched=\"read\""), "{rest}");
+                index.to_string()
+            })
+            .collect();
+        assert_eq!(drawn, expected);
+        assert!(m.html.contains("<tr data-scope=\"global\"><td>global</td><td class=\"loads\">1540</td><td class=\"stores\">520</td></tr>"));
+        // The controls: the slider over j_0's 32 iterations, j_0 chosen.
+        assert!(m
+            .html
+            .contains("id=\"memory-slider\" min=\"0\" max=\"31\" value=\"1\""));
+        assert!(m.html.contains(&format!(
+            "<option value=\"{j0}\" selected>j_0 × 32</option>"
+        )));
+        assert!(m.html.contains(
+            "<span class=\"small\" id=\"memory-label\">iteration 1 of 32: j_0 = 1</span>"
+        ));
         // A thread of a CPU function is refused with a reason.
-        let t = memory_access(&src, 3, "mm_relu", "thread", Some(j0), 0);
+        let t = memory_access(&src, 3, "mm_relu", "thread", Some(j0), 0, false);
         assert!(t.error.unwrap().contains("no thread here"));
+        assert!(
+            t.html.contains("id=\"memory-error\">no thread here"),
+            "{}",
+            t.html
+        );
     }
 }
 

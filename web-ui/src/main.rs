@@ -901,6 +901,7 @@ fn App() -> impl IntoView {
         };
         let unit = ctx.memory.unit.get();
         let at = ctx.memory.at.get();
+        let playing = ctx.memory.playing.get();
         let step = ctx.step.get();
         let n = ctx
             .compiled
@@ -920,6 +921,7 @@ fn App() -> impl IntoView {
                     unit,
                     loop_index,
                     at,
+                    playing,
                 });
             }
         });
@@ -949,10 +951,7 @@ fn App() -> impl IntoView {
             </Show>
             <Layout/>
             <Show when=move || ctx.memory.target.with(|t| t.is_some())>
-                <MemoryPanel state=ctx.memory nest=Signal::derive(move || {
-                    let func = ctx.memory.target.with(|t| t.as_ref().map(|(f, _)| f.clone()))?;
-                    current_step(&ctx).and_then(|(_, s)| s.nests.into_iter().find(|n| n.func == func))
-                })/>
+                <MemoryPanel state=ctx.memory/>
             </Show>
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>

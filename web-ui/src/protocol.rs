@@ -59,6 +59,9 @@ pub enum Request {
         loop_index: Option<usize>,
         /// Which iteration, lane, thread or workgroup (0-based).
         at: i64,
+        /// Whether the page is playing through the units (the Play
+        /// button's label).
+        playing: bool,
     },
     /// Auto-tune the script's function (the tuning worker's only request):
     /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
@@ -392,33 +395,12 @@ pub struct MemoryOutcome {
     pub steps: i64,
     /// What was fixed: `j_0 = 1`, `threadIdx.x = 5, blockIdx = 0`.
     pub label: String,
-    pub buffers: Vec<MemoryBuffer>,
-    /// Element loads and stores by scope: `global`, `shared`, `local`.
-    pub counts: Vec<ScopeCount>,
+    /// The whole panel as HTML (`memory_picture::panel`): its controls, the
+    /// counts by scope and one grid per buffer, or why there is no
+    /// picture; the page shows it as it comes and carries no code to draw it.
+    pub html: String,
     /// Why there is no picture.
     pub error: Option<String>,
-}
-
-/// One buffer of a memory picture, laid out as a grid.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MemoryBuffer {
-    pub name: String,
-    pub shape: Vec<i64>,
-    pub scope: String,
-    pub rows: i64,
-    pub cols: i64,
-    /// Row-major offsets read and written, ascending.
-    pub reads: Vec<i64>,
-    pub writes: Vec<i64>,
-    pub loads: u64,
-    pub stores: u64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ScopeCount {
-    pub scope: String,
-    pub loads: u64,
-    pub stores: u64,
 }
 
 /// An exercise as the page shows it. Listed from `exercises/index.json`

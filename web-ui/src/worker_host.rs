@@ -43,6 +43,7 @@ pub enum BackendRequest {
         unit: String,
         loop_index: Option<usize>,
         at: i64,
+        playing: bool,
     },
 }
 
@@ -147,6 +148,7 @@ pub fn answer_without_codegen(
             unit,
             loop_index,
             at,
+            playing,
         } => {
             return Err(BackendRequest::MemoryAccess {
                 id,
@@ -156,6 +158,7 @@ pub fn answer_without_codegen(
                 unit,
                 loop_index,
                 at,
+                playing,
             })
         }
     };

@@ -174,9 +174,10 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             unit,
             loop_index,
             at,
+            playing,
         }) => Response::MemoryAccess {
             id,
-            outcome: engine::memory_access(&source, step, &func, &unit, loop_index, at),
+            outcome: engine::memory_access(&source, step, &func, &unit, loop_index, at, playing),
         },
         // Answered by `answer` (many replies); never reaches here.
         Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
