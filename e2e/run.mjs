@@ -1157,6 +1157,86 @@ print("gpu script done")
     await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('T.axis.remap("SS", [j, i])'), 'the reordered block iterators');
   }],
 
+  ['memory picture: one iteration of the book\'s blocked matmul reads the tiles of A and B the regions name', async ({ page }) => {
+    // The book's mm_relu schedule, pasted: j split by 4, k between the halves.
+    const script = readFileSync(join(repoRoot, 'web-ui/examples/mm_relu.py'), 'utf8');
+    await page.evaluate((t) => window.TesselEditor.current.setDoc(t, true), script);
+    await waitIr(page, () => document.querySelector('#ir-view')?.innerText.includes('j_0') && document.querySelectorAll('#trace-steps li').length === 5, 'the scheduled mm_relu');
+    await page.click('#trace-steps li:last-child button');
+    // Click the outer loop j_0 in the IR, open its memory picture.
+    await page.click('#ir-view button.irtarget[data-kind="loop"][data-name="j_0"]');
+    await page.waitForSelector('#primitives #memory-button');
+    await page.click('#memory-button');
+    // Touched cells as `buffer access i,j` strings, from the picture.
+    const touched = (at) => page.$$eval(`#memory-view .memory-grids[data-at="${at}"] rect.cell`, (els) =>
+      els.flatMap((e) => e.dataset.touched.split(' ').map((a) => `${e.dataset.buffer} ${a} ${e.dataset.index}`)));
+    // The same from the Regions view: each figure's `min:extent` per dimension.
+    const fromRegions = (at) => page.$$eval('#regions figure.region[data-concrete]', (figs, at) => {
+      const cells = [];
+      for (const f of figs) {
+        const [rows, cols] = f.dataset.concrete.split(',').map((d) => d.split(':').map(Number));
+        for (let i = rows[0]; i < rows[0] + rows[1]; i++) {
+          for (let j = cols[0]; j < cols[0] + cols[1]; j++) cells.push(`${f.dataset.buffer} ${f.dataset.access} ${i},${j}`);
+        }
+      }
+      return cells;
+    }, at);
+    const compare = async (at) => {
+      await page.waitForSelector(`#memory-view .memory-grids[data-at="${at}"] rect[data-buffer="B"]`, { timeout: 60_000 });
+      await page.waitForFunction((at) => (document.querySelector('#regions label')?.textContent ?? '').includes(` ${at} (outer loops at 0)`), at, { timeout: TIMEOUT_MS });
+      const picture = new Set(await touched(at));
+      const regions = new Set(await fromRegions(at));
+      for (const buffer of ['A', 'B']) {
+        const want = [...regions].filter((c) => c.startsWith(`${buffer} read `)).sort();
+        const got = [...picture].filter((c) => c.startsWith(`${buffer} read `)).sort();
+        if (want.length === 0) throw new Error(`the regions name no read of ${buffer} at j_0 = ${at}`);
+        if (want.join('|') !== got.join('|')) {
+          throw new Error(`j_0 = ${at}: ${buffer} read cells differ from the regions: ${got.length} drawn, ${want.length} in the regions (first drawn ${got.slice(0, 3)}, first in regions ${want.slice(0, 3)})`);
+        }
+      }
+      return picture;
+    };
+    const first = await compare(0);
+    if (!first.has('A read 0,127') || !first.has('B read 127,3') || first.has('B read 0,4')) throw new Error('iteration 0 does not read A[0, :] and B[:, 0:4]');
+    const counts = await page.$eval('#memory-counts tr[data-scope="global"]', (tr) => [tr.querySelector('.loads').textContent, tr.querySelector('.stores').textContent]);
+    if (counts.join() !== '1540,520') throw new Error(`global loads and stores of one j_0 iteration: ${counts}`);
+    await shot(page, '30-memory-picture.png');
+    // Step both sliders to iteration 5: B's tile moves to columns 20:24.
+    const slide = (selector, value) => page.$eval(selector, (el, value) => {
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, value);
+    await slide('#memory-slider', 5);
+    await slide('#regions input[type="range"]', 5);
+    const fifth = await compare(5);
+    if (!fifth.has('B read 0,20') || fifth.has('B read 0,3')) throw new Error('iteration 5 does not read B[:, 20:24]');
+    if (!(await page.textContent('#memory-label')).includes('j_0 = 5')) throw new Error(`label: ${await page.textContent('#memory-label')}`);
+    // Play moves on by itself; Pause stops it.
+    await page.click('#memory-play');
+    await page.waitForSelector('#memory-view .memory-grids:not([data-at="5"])', { timeout: TIMEOUT_MS });
+    await page.click('#memory-play');
+    await page.click('#memory-view button[aria-label="Close the memory picture"]');
+    await page.waitForSelector('#memory-view', { state: 'detached' });
+  }],
+
+  ['memory picture of an exercise answer', async ({ page, url }) => {
+    const p = await page.context().newPage();
+    try {
+      await p.goto(`${url}?exercise=broadcast-add`, { waitUntil: 'load' });
+      await p.waitForSelector('#exercise-title', { timeout: TIMEOUT_MS });
+      await p.waitForSelector('#exercise-memory-button:not([disabled])', { timeout: 60_000 });
+      await p.click('#exercise-memory-button');
+      // The answer's outermost loop, one iteration: a row of C written.
+      await p.waitForSelector('#memory-view rect.cell[data-buffer="C"][data-touched~="write"]', { timeout: 60_000 });
+      const unit = await p.$eval('#memory-unit', (s) => s.value);
+      if (unit !== 'iteration') throw new Error(`the exercise picture shows a ${unit}`);
+      const rows = await p.$$eval('#memory-view rect.cell[data-buffer="C"]', (els) => [...new Set(els.map((e) => e.dataset.index.split(',')[0]))]);
+      if (rows.join() !== '0') throw new Error(`iteration 0 of the outer loop writes rows ${rows} of C`);
+    } finally {
+      await p.close();
+    }
+  }],
+
   ['no errors in the console', async ({ errors }) => {
     if (errors.length) throw new Error(`console/page errors:\n  ${errors.join('\n  ')}`);
   }],

@@ -24,6 +24,8 @@
 pub mod check;
 pub mod exercise;
 mod graph_numbers;
+pub mod loop_regions;
+pub mod memory_access;
 mod python;
 mod script_mode;
 mod sections;

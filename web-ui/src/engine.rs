@@ -9,21 +9,16 @@
 //! adds what is browser-specific: the platform's wasm runtime behind
 //! `tvm.build`, runs on the CPU and GPU backends, generated code.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use compiler_core::analysis::regions::infer_access_regions;
-use compiler_core::arith::int_set::eval_bound_with;
-use compiler_core::arith::Analyzer;
 use compiler_core::diag::{self, Diagnostic, Severity};
 use compiler_core::eval::NDArray;
-use compiler_core::ir::mutate::substitute_expr;
 use compiler_core::ir::{
-    BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Range, Stmt, StmtKind, VarId,
+    BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Stmt, StmtKind,
 };
 // The script host's interfaces (`tvm.build` backends, the clock).
 use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
-use compiler_core::tvmscript::printer::{print_expr, print_module, Dialect, PrintOptions};
+use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 use tessel_session::{check, Mime, RichSpan, ScriptEnv};
 
 use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
@@ -309,6 +304,8 @@ impl NestBuilder {
 // ---------------------------------------------------------------------------
 // Regions one iteration of a loop touches
 
+/// The regions one iteration of loop `loop_index` of `func` touches at
+/// `step` ([`tessel_session::loop_regions`]), for the "Regions" view.
 pub fn regions(
     source: &str,
     step: usize,
@@ -330,184 +327,114 @@ pub fn regions(
         out.message = format!("no function `{func}`");
         return out;
     };
-    let mut finder = RegionFinder {
-        target: loop_index,
-        count: 0,
-        outer: vec![],
-        out: &mut out,
-        at,
-    };
-    finder.find(&f.body);
-    if out.loop_name.is_empty() {
-        out.message = "no such loop".into();
+    match tessel_session::loop_regions::loop_regions(f, loop_index, at) {
+        Ok(r) => {
+            out.loop_name = r.loop_name;
+            out.extent = r.extent;
+            out.at = r.at;
+            out.regions = r
+                .regions
+                .into_iter()
+                .map(|g| RegionInfo {
+                    block: g.block,
+                    buffer: g.buffer,
+                    access: g.access,
+                    shape: g.shape,
+                    text: g.text,
+                    concrete: g.concrete,
+                })
+                .collect();
+        }
+        Err(why) => out.message = why,
     }
     out
 }
 
-struct RegionFinder<'a> {
-    target: usize,
-    count: usize,
-    /// Loops enclosing the walk (var, min, extent).
-    outer: Vec<(compiler_core::ir::Var, Expr, Expr)>,
-    out: &'a mut RegionsOutcome,
+/// The memory picture of one `unit` (`iteration`, `lane`, `thread`,
+/// `workgroup`) of `func` at `step` ([`tessel_session::memory_access`]),
+/// with its panel rendered ([`crate::memory_picture::panel`]).
+pub fn memory_access(
+    source: &str,
+    step: usize,
+    func: &str,
+    unit: &str,
+    loop_index: Option<usize>,
     at: i64,
-}
-
-impl RegionFinder<'_> {
-    fn find(&mut self, s: &Stmt) {
-        match s.kind() {
-            StmtKind::For(f) => {
-                let index = self.count;
-                self.count += 1;
-                if index == self.target {
-                    self.out.loop_name = f.loop_var.name().to_string();
-                    self.out.extent = f.extent.as_int();
-                    self.collect(s);
-                    return;
-                }
-                self.outer
-                    .push((f.loop_var.clone(), f.min.clone(), f.extent.clone()));
-                self.find(&f.body);
-                self.outer.pop();
-            }
-            _ => s.for_each_child(|c| self.find(c)),
-        }
-    }
-
-    /// At the chosen loop: every block inside, its regions with the loops
-    /// strictly inside relaxed.
-    fn collect(&mut self, chosen: &Stmt) {
-        let StmtKind::For(f) = chosen.kind() else {
-            return;
-        };
-        let mut ana = Analyzer::new();
-        // The concrete iteration: outer loops at their minimum, the chosen loop at `at`.
-        let mut point: HashMap<VarId, Expr> = HashMap::new();
-        for (v, min, ext) in &self.outer {
-            if let (Some(m), Some(e)) = (min.as_int(), ext.as_int()) {
-                ana.bind_range(v, m, e);
-                point.insert(v.id(), Expr::int(m, v.dtype()));
-            }
-        }
-        if let (Some(m), Some(e)) = (f.min.as_int(), f.extent.as_int()) {
-            ana.bind_range(&f.loop_var, m, e);
-        }
-        let at = self.at.clamp(
-            f.min.as_int().unwrap_or(0),
-            f.min.as_int().unwrap_or(0) + f.extent.as_int().unwrap_or(1) - 1,
-        );
-        self.out.at = at;
-        point.insert(f.loop_var.id(), Expr::int(at, f.loop_var.dtype()));
-        let mut walker = InnerWalk {
-            dom: HashMap::new(),
-            subst: HashMap::new(),
-            ana: &ana,
-            point: &point,
-            out: &mut self.out.regions,
-        };
-        walker.walk(&f.body);
-    }
-}
-
-struct InnerWalk<'a> {
-    dom: HashMap<VarId, Range>,
-    subst: HashMap<VarId, Expr>,
-    ana: &'a Analyzer,
-    point: &'a HashMap<VarId, Expr>,
-    out: &'a mut Vec<RegionInfo>,
-}
-
-impl InnerWalk<'_> {
-    fn walk(&mut self, s: &Stmt) {
-        match s.kind() {
-            StmtKind::For(f) => {
-                let min = substitute_expr(&f.min, &self.subst);
-                let ext = substitute_expr(&f.extent, &self.subst);
-                self.dom.insert(f.loop_var.id(), Range::new(min, ext));
-                self.walk(&f.body);
-                self.dom.remove(&f.loop_var.id());
-            }
-            StmtKind::BlockRealize(r) => {
-                let saved = self.subst.clone();
-                for (iv, value) in r.block.iter_vars.iter().zip(&r.iter_values) {
-                    let v = substitute_expr(value, &self.subst);
-                    self.subst.insert(iv.var.id(), v);
-                }
-                let (reads, writes) = if r.block.reads.is_empty() && r.block.writes.is_empty() {
-                    infer_access_regions(&r.block)
-                } else {
-                    (r.block.reads.clone(), r.block.writes.clone())
-                };
-                for (access, list) in [("read", &reads), ("write", &writes)] {
-                    for region in list.iter() {
-                        self.region(&r.block.name, access, region);
-                    }
-                }
-                self.walk(&r.block.body);
-                self.subst = saved;
-            }
-            _ => s.for_each_child(|c| self.walk(c)),
-        }
-    }
-
-    fn region(&mut self, block: &str, access: &str, region: &compiler_core::ir::BufferRegion) {
-        let mut dims = Vec::new();
-        let mut concrete = Some(Vec::new());
-        for r in &region.region {
-            let lo = substitute_expr(&r.min, &self.subst);
-            let hi = Expr::binary(
-                BinOp::Sub,
-                Expr::binary(
-                    BinOp::Add,
-                    lo.clone(),
-                    substitute_expr(&r.extent, &self.subst),
-                ),
-                Expr::int(1, lo.dtype()),
-            );
-            let (Some(lo_r), Some(hi_r)) = (
-                eval_bound_with(self.ana, &lo, &self.dom),
-                eval_bound_with(self.ana, &hi, &self.dom),
-            ) else {
-                dims.push("?".to_string());
-                concrete = None;
-                continue;
-            };
-            let min = lo_r.min.clone();
-            let extent = self.ana.simplify(&Expr::binary(
-                BinOp::Sub,
-                Expr::binary(BinOp::Add, hi_r.min.clone(), hi_r.extent.clone()),
-                min.clone(),
-            ));
-            dims.push(if extent.is_const_int(1) {
-                print_expr(&min)
-            } else {
-                let end = self
-                    .ana
-                    .simplify(&Expr::binary(BinOp::Add, min.clone(), extent.clone()));
-                format!("{}:{}", print_expr(&min), print_expr(&end))
-            });
-            let cmin = self
-                .ana
-                .simplify(&substitute_expr(&min, self.point))
-                .as_int();
-            let cext = self
-                .ana
-                .simplify(&substitute_expr(&extent, self.point))
-                .as_int();
-            match (cmin, cext, concrete.as_mut()) {
-                (Some(m), Some(e), Some(c)) => c.push((m, e)),
-                _ => concrete = None,
-            }
-        }
-        let buffer = &region.buffer;
-        self.out.push(RegionInfo {
-            block: block.to_string(),
-            buffer: buffer.name.clone(),
-            access: access.into(),
-            shape: buffer.const_shape().unwrap_or_default(),
-            text: format!("{}[{}]", buffer.name, dims.join(", ")),
-            concrete,
+    playing: bool,
+) -> MemoryOutcome {
+    let mut out = MemoryOutcome {
+        func: func.to_string(),
+        unit: unit.to_string(),
+        loop_index,
+        at,
+        ..MemoryOutcome::default()
+    };
+    let script = run_script(source);
+    let func_at_step = script
+        .module_snapshots
+        .get(step)
+        .ok_or_else(|| format!("no step {step}"))
+        .and_then(|snap| {
+            snap.module
+                .get_prim(func)
+                .cloned()
+                .ok_or_else(|| format!("no function `{func}`"))
         });
+    let (picture, loops) = match func_at_step {
+        Ok(f) => (
+            memory_picture_of(&f, &mut out),
+            crate::memory_picture::loops_of(&f),
+        ),
+        Err(why) => {
+            out.error = Some(why);
+            (None, Vec::new())
+        }
+    };
+    out.html = crate::memory_picture::panel(&out, &loops, picture.as_ref(), playing);
+    out
+}
+
+/// The picture `out` asks for, filling in its units, range and label (or
+/// why there is none).
+fn memory_picture_of(
+    f: &PrimFunc,
+    out: &mut MemoryOutcome,
+) -> Option<tessel_session::memory_access::MemoryAccess> {
+    use tessel_session::memory_access::{memory_access, units_for, AccessError, DEFAULT_BUDGET};
+    let units = units_for(f, out.loop_index);
+    out.units = units.iter().map(|u| u.name().to_string()).collect();
+    let Some(&chosen) = units.iter().find(|u| u.name() == out.unit) else {
+        out.error = Some(format!(
+            "no {} here: this {} offers {}",
+            out.unit,
+            if out.loop_index.is_some() {
+                "loop"
+            } else {
+                "function"
+            },
+            if out.units.is_empty() {
+                "none".to_string()
+            } else {
+                out.units.join(", ")
+            }
+        ));
+        return None;
+    };
+    match memory_access(f, chosen, out.at, DEFAULT_BUDGET) {
+        Ok(picture) => {
+            out.loop_name = picture.loop_name.clone().unwrap_or_default();
+            out.steps = picture.steps;
+            out.label = picture.label.clone();
+            Some(picture)
+        }
+        Err(e) => {
+            // The slider's range, for a request past it.
+            if let AccessError::OutOfRange { steps, .. } = e {
+                out.steps = steps;
+            }
+            out.error = Some(e.to_string());
+            None
+        }
     }
 }
 
@@ -1254,6 +1181,65 @@ mod tests {
         assert!(texts.contains(&"A[i, 0:128]"), "{texts:?}");
         let b = r.regions.iter().find(|r| r.buffer == "B").unwrap();
         assert_eq!(b.concrete, Some(vec![(0, 128), (4, 4)]));
+    }
+
+    /// The memory picture of j_0 reads the cells the regions name, and
+    /// offers the units that apply.
+    #[test]
+    fn memory_picture_of_j0() {
+        let src = book();
+        let out = compile(&src);
+        let nest = &out.steps[3].nests[0];
+        let j0 = nest.loops.iter().position(|l| l.name == "j_0").unwrap();
+        let m = memory_access(&src, 3, "mm_relu", "iteration", Some(j0), 1, false);
+        assert_eq!(m.error, None);
+        assert_eq!(
+            (m.steps, m.label.as_str(), m.units.clone()),
+            (32, "j_0 = 1", vec!["iteration".to_string()])
+        );
+        // The grid of B: the cells the regions name, read.
+        let region = regions(&src, 3, "mm_relu", j0, 1);
+        let conc = region
+            .regions
+            .iter()
+            .find(|r| r.buffer == "B")
+            .unwrap()
+            .concrete
+            .clone();
+        let (rows, cols) = (conc.as_ref().unwrap()[0], conc.as_ref().unwrap()[1]);
+        let expected: Vec<String> = (rows.0..rows.0 + rows.1)
+            .flat_map(|r| (cols.0..cols.0 + cols.1).map(move |c| format!("{r},{c}")))
+            .collect();
+        let drawn: Vec<String> = m
+            .html
+            .split("data-buffer=\"B\" data-index=\"")
+            .skip(1)
+            .map(|rest| {
+                let (index, rest) = rest.split_once('"').unwrap();
+                assert!(rest.starts_with(" data-touched=\"read\""), "{rest}");
+                index.to_string()
+            })
+            .collect();
+        assert_eq!(drawn, expected);
+        assert!(m.html.contains("<tr data-scope=\"global\"><td>global</td><td class=\"loads\">1540</td><td class=\"stores\">520</td></tr>"));
+        // The controls: the slider over j_0's 32 iterations, j_0 chosen.
+        assert!(m
+            .html
+            .contains("id=\"memory-slider\" min=\"0\" max=\"31\" value=\"1\""));
+        assert!(m.html.contains(&format!(
+            "<option value=\"{j0}\" selected>j_0 × 32</option>"
+        )));
+        assert!(m.html.contains(
+            "<span class=\"small\" id=\"memory-label\">iteration 1 of 32: j_0 = 1</span>"
+        ));
+        // A thread of a CPU function is refused with a reason.
+        let t = memory_access(&src, 3, "mm_relu", "thread", Some(j0), 0, false);
+        assert!(t.error.unwrap().contains("no thread here"));
+        assert!(
+            t.html.contains("id=\"memory-error\">no thread here"),
+            "{}",
+            t.html
+        );
     }
 }
 

@@ -14,6 +14,7 @@
 //!   that runs parallel loops on several cores; [`gpu_bridge`]: the
 //!   worker that runs scripts' GPU kernels on WebGPU while the script
 //!   waits.
+//! - [`memory_picture`]: the memory picture's grids as HTML (full worker).
 //! - [`tuning`]: the Tune action (the tuning worker's search, and the
 //!   schedule text, progress and plots it sends the page).
 //! - The UI's pure parts, here so that they are tested natively too:
@@ -34,6 +35,7 @@ pub mod gpu_bridge;
 pub mod gpu_rt;
 pub mod highlight;
 pub mod ir_view;
+pub mod memory_picture;
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]
 pub mod record_store;

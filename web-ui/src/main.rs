@@ -12,6 +12,7 @@
 //! progress are kept in localStorage per exercise.
 
 mod editor;
+mod memory_view;
 mod worker_client;
 
 use std::cell::RefCell;
@@ -27,6 +28,7 @@ use wasm_bindgen::JsCast;
 use compiler_core::schedule::menu::{MenuArg, MenuSite, MenuTarget};
 use compiler_core::schedule::primitives;
 use editor::EditorHandle;
+use memory_view::{MemoryPanel, MemoryState};
 use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
@@ -157,6 +159,8 @@ struct Ctx {
     selection: RwSignal<Option<Selection>>,
     regions: RwSignal<Option<RegionsOutcome>>,
     region_at: RwSignal<i64>,
+    /// The memory picture (open when it has a target).
+    memory: MemoryState,
     run: RwSignal<Option<RunOutcome>>,
     running: RwSignal<bool>,
     backend: RwSignal<String>,
@@ -675,6 +679,7 @@ fn App() -> impl IntoView {
         selection: RwSignal::new(None),
         regions: RwSignal::new(None),
         region_at: RwSignal::new(0),
+        memory: MemoryState::new(),
         run: RwSignal::new(None),
         running: RwSignal::new(false),
         backend: RwSignal::new("wasm".into()),
@@ -759,6 +764,7 @@ fn App() -> impl IntoView {
         move |resp| match resp {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
+            Response::MemoryAccess { outcome, .. } => ctx.memory.answer(outcome),
             Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
             _ => {}
         },
@@ -888,6 +894,39 @@ fn App() -> impl IntoView {
         });
     });
 
+    // The memory picture of the chosen unit, at the shown step.
+    Effect::new(move |_| {
+        let Some((func, loop_index)) = ctx.memory.target.get() else {
+            return;
+        };
+        let unit = ctx.memory.unit.get();
+        let at = ctx.memory.at.get();
+        let playing = ctx.memory.playing.get();
+        let step = ctx.step.get();
+        let n = ctx
+            .compiled
+            .with(|c| c.as_ref().map_or(0, |c| c.steps.len()));
+        if n == 0 {
+            return;
+        }
+        let source = ctx.compiled_source.get_untracked();
+        ctx.compiler.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                c.send(Request::MemoryAccess {
+                    id,
+                    source,
+                    step: step.min(n - 1),
+                    func,
+                    unit,
+                    loop_index,
+                    at,
+                    playing,
+                });
+            }
+        });
+    });
+
     // Global shortcuts (the editor handles its own when focused).
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         let mod_key = e.ctrl_key() || e.meta_key();
@@ -911,6 +950,9 @@ fn App() -> impl IntoView {
                 <ExercisePanel/>
             </Show>
             <Layout/>
+            <Show when=move || ctx.memory.target.with(|t| t.is_some())>
+                <MemoryPanel state=ctx.memory/>
+            </Show>
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>
             </Show>
@@ -1759,8 +1801,20 @@ fn PrimitivePanel(analyzed: Memo<Option<IrText>>) -> impl IntoView {
                     let sel = ctx.selection.get()?;
                     let (i, step) = current_step(&ctx)?;
                     let text = analyzed.get()?;
+                    let memory = match &sel {
+                        Selection::Loop { func, index, name } => {
+                            let (func, index) = (func.clone(), *index);
+                            Some(view! {
+                                <button class="tb memory-open" id="memory-button"
+                                    title=format!("Which elements of each buffer one iteration of {name} touches")
+                                    on:click=move |_| ctx.memory.open(&func, Some(index), "iteration")>"Memory picture"</button>
+                            })
+                        }
+                        Selection::Block { .. } => None,
+                    };
                     let close = view! {
                         <button class="hide" aria-label="Close" on:click=move |_| ctx.selection.set(None)>"✕"</button>
+                        {memory}
                     };
                     if i + 1 < c_len(&ctx) {
                         return Some(view! {
@@ -2045,7 +2099,9 @@ fn Regions() -> impl IntoView {
                         </label>
                         <div class="region-list">
                             {r.regions.iter().map(|g| view! {
-                                <figure class=format!("region {}", g.access)>
+                                <figure class=format!("region {}", g.access) data-buffer=g.buffer.clone()
+                                    data-access=g.access.clone() data-block=g.block.clone()
+                                    data-concrete=g.concrete.as_ref().map(|c| c.iter().map(|(m, e)| format!("{m}:{e}")).collect::<Vec<_>>().join(","))>
                                     {region_svg(g)}
                                     <figcaption><code>{g.text.clone()}</code>
                                         <span class="muted small">{format!(" {} by {}", g.access, g.block)}</span></figcaption>
@@ -2292,6 +2348,16 @@ fn ExercisePanel() -> impl IntoView {
                 </button>
                 <button id="reset-button" class="tb" title="Back to the starting code"
                     on:click=move |_| ctx.reset_exercise()>"Reset"</button>
+                <button id="exercise-memory-button" class="tb"
+                    title="Which elements of each buffer your function's loops, threads or workgroups touch"
+                    disabled=move || current_step(&ctx).is_none()
+                    on:click=move |_| {
+                        // The answer's function: its outermost loop, or a thread of a loop-less kernel.
+                        let Some((_, step)) = current_step(&ctx) else { return };
+                        let Some(nest) = step.nests.iter().max_by_key(|n| n.loops.len()) else { return };
+                        let first = (!nest.loops.is_empty()).then_some(0);
+                        ctx.memory.open(&nest.func, first, if first.is_some() { "iteration" } else { "thread" });
+                    }>"Memory picture"</button>
             </div>
             {move || view! {
                 <div class="statement">

@@ -45,6 +45,24 @@ pub enum Request {
         /// The chosen loop's iteration to draw (outer loops at their minimum).
         at: i64,
     },
+    /// Which elements of each buffer one unit of work touches (the memory
+    /// picture), at one step. Answered by the full worker only, so the
+    /// first-load worker carries none of it.
+    MemoryAccess {
+        id: u64,
+        source: String,
+        step: usize,
+        func: String,
+        /// `iteration`, `lane`, `thread` or `workgroup`.
+        unit: String,
+        /// The chosen loop (pre-order index), for an iteration or a lane.
+        loop_index: Option<usize>,
+        /// Which iteration, lane, thread or workgroup (0-based).
+        at: i64,
+        /// Whether the page is playing through the units (the Play
+        /// button's label).
+        playing: bool,
+    },
     /// Auto-tune the script's function (the tuning worker's only request):
     /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
     /// (the core worker, in every first load, carries no reader for it).
@@ -59,6 +77,7 @@ impl Request {
             | Request::Code { id, .. }
             | Request::Check { id, .. }
             | Request::Regions { id, .. }
+            | Request::MemoryAccess { id, .. }
             | Request::Tune { id, .. } => *id,
         }
     }
@@ -82,6 +101,10 @@ pub enum Response {
     Code {
         id: u64,
         outcome: CodeOutcome,
+    },
+    MemoryAccess {
+        id: u64,
+        outcome: MemoryOutcome,
     },
     Checked {
         id: u64,
@@ -354,6 +377,30 @@ pub struct RegionInfo {
     pub text: String,
     /// The region at the drawn iteration, `(min, extent)` per dimension, when constant.
     pub concrete: Option<Vec<(i64, i64)>>,
+}
+
+/// A memory picture: what one unit of work touches.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemoryOutcome {
+    pub func: String,
+    /// The unit shown (`iteration`, `lane`, `thread`, `workgroup`).
+    pub unit: String,
+    /// The units this function and loop offer.
+    pub units: Vec<String>,
+    pub loop_index: Option<usize>,
+    /// The chosen loop's name (iteration and lane).
+    pub loop_name: String,
+    pub at: i64,
+    /// How many units there are (`at` runs over `0..steps`).
+    pub steps: i64,
+    /// What was fixed: `j_0 = 1`, `threadIdx.x = 5, blockIdx = 0`.
+    pub label: String,
+    /// The whole panel as HTML (`memory_picture::panel`): its controls, the
+    /// counts by scope and one grid per buffer, or why there is no
+    /// picture; the page shows it as it comes and carries no code to draw it.
+    pub html: String,
+    /// Why there is no picture.
+    pub error: Option<String>,
 }
 
 /// An exercise as the page shows it. Listed from `exercises/index.json`

@@ -33,6 +33,18 @@ pub enum BackendRequest {
     },
     /// A tuning (measured on the CPU backend).
     Tune { id: u64, job: String },
+    /// A memory picture: not needed by a first load, so left out of the
+    /// core worker.
+    MemoryAccess {
+        id: u64,
+        source: String,
+        step: usize,
+        func: String,
+        unit: String,
+        loop_index: Option<usize>,
+        at: i64,
+        playing: bool,
+    },
 }
 
 impl BackendRequest {
@@ -40,7 +52,8 @@ impl BackendRequest {
         match self {
             BackendRequest::Run { id, .. }
             | BackendRequest::Code { id, .. }
-            | BackendRequest::Tune { id, .. } => *id,
+            | BackendRequest::Tune { id, .. }
+            | BackendRequest::MemoryAccess { id, .. } => *id,
         }
     }
 }
@@ -127,6 +140,27 @@ pub fn answer_without_codegen(
             })
         }
         Request::Tune { id, job } => return Err(BackendRequest::Tune { id, job }),
+        Request::MemoryAccess {
+            id,
+            source,
+            step,
+            func,
+            unit,
+            loop_index,
+            at,
+            playing,
+        } => {
+            return Err(BackendRequest::MemoryAccess {
+                id,
+                source,
+                step,
+                func,
+                unit,
+                loop_index,
+                at,
+                playing,
+            })
+        }
     };
     Ok(if needs_codegen.replace(false) {
         Response::NeedsBackends { id }

@@ -5,6 +5,7 @@
 mod check;
 mod exercise_speed;
 mod graph_numbers;
+mod memory_access;
 mod python_mode;
 mod script_mode;
 mod tvmscript;

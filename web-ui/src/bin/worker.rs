@@ -166,6 +166,19 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             id,
             outcome: engine::code(&source, step, &backend),
         },
+        Err(BackendRequest::MemoryAccess {
+            id,
+            source,
+            step,
+            func,
+            unit,
+            loop_index,
+            at,
+            playing,
+        }) => Response::MemoryAccess {
+            id,
+            outcome: engine::memory_access(&source, step, &func, &unit, loop_index, at, playing),
+        },
         // Answered by `answer` (many replies); never reaches here.
         Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
             id,
