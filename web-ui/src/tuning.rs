@@ -256,7 +256,8 @@ pub struct PanelData {
     pub best_calls: Option<String>,
 }
 
-fn escape(text: &str) -> String {
+/// `text` with HTML's special characters escaped.
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
