@@ -293,10 +293,16 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
                             .into(),
                     ));
                 }
-                if let Some(k) = loop_kinds.iter().find(|k| !LOOP_KINDS.contains(&k.as_str())) {
+                if let Some(k) = loop_kinds
+                    .iter()
+                    .find(|k| !LOOP_KINDS.contains(&k.as_str()))
+                {
                     return Err((
                         field("loop_kinds"),
-                        format!("`{k}` is not a loop kind (one of {})", LOOP_KINDS.join(", ")),
+                        format!(
+                            "`{k}` is not a loop kind (one of {})",
+                            LOOP_KINDS.join(", ")
+                        ),
                     ));
                 }
                 for (name, list) in [("must_use", &must_use), ("must_not_use", &must_not_use)] {

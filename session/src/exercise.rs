@@ -509,20 +509,27 @@ fn check_graph_numbers(
         );
     };
     let sizes: HashMap<String, i64> = exercise.sizes.iter().cloned().collect();
-    match compare_graph_function(name, student, reference_module, &sizes, INPUT_SEED, tolerance) {
+    match compare_graph_function(
+        name,
+        student,
+        reference_module,
+        &sizes,
+        INPUT_SEED,
+        tolerance,
+    ) {
         Ok(()) => passed(
             "numbers",
             format!("`{name}` computes what the reference computes on random inputs"),
         ),
         Err(GraphMismatch::Reference(m)) => failed("numbers", m),
-        Err(GraphMismatch::Run(m)) => failed("numbers", format!("your `{name}` failed to run: {m}")),
+        Err(GraphMismatch::Run(m)) => {
+            failed("numbers", format!("your `{name}` failed to run: {m}"))
+        }
         Err(GraphMismatch::Output { which, message }) => failed(
             "numbers",
             format!("{which} of your `{name}` differs from the reference: {message}"),
         )
-        .detail(format!(
-            "inputs: seeded random values (seed {INPUT_SEED})"
-        )),
+        .detail(format!("inputs: seeded random values (seed {INPUT_SEED})")),
     }
 }
 
@@ -561,7 +568,12 @@ fn describe_params(params: &[(String, DataType, Vec<String>)]) -> String {
 
 /// The first element of `got` outside the tolerances of `expected`:
 /// `at index [1, 2] it is 3, expected 5 (4 of 16 elements differ)`.
-pub(crate) fn first_difference(expected: &NDArray, got: &NDArray, rtol: f64, atol: f64) -> Option<String> {
+pub(crate) fn first_difference(
+    expected: &NDArray,
+    got: &NDArray,
+    rtol: f64,
+    atol: f64,
+) -> Option<String> {
     match eval::allclose(got, expected, rtol, atol) {
         Ok(()) => None,
         Err(NDArrayError::NotClose {
@@ -653,7 +665,10 @@ fn check_graph_structure(
         );
     }
     let Some(target) = final_module(&outcome) else {
-        return failed("structure", "the exercise's target defines no module".into());
+        return failed(
+            "structure",
+            "the exercise's target defines no module".into(),
+        );
     };
     let options = EqualOptions {
         ignore_global_symbol: true,

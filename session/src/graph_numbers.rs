@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use compiler_core::eval::{self, NDArray, DEFAULT_SYMBOLIC_SIZE};
+use compiler_core::eval::{NDArray, DEFAULT_SYMBOLIC_SIZE};
 use compiler_core::graph::vm::{self, eval_dim, PackedRegistry, Value};
 use compiler_core::ir::graph::{Function, StructInfo};
 use compiler_core::ir::values::rng::Rng;
@@ -41,12 +41,13 @@ pub(crate) fn compare_graph_function(
             "the reference module has no graph function `{name}`"
         )));
     };
-    let inputs = random_graph_inputs(reference_func, sizes, seed).map_err(GraphMismatch::Reference)?;
+    let inputs =
+        random_graph_inputs(reference_func, sizes, seed).map_err(GraphMismatch::Reference)?;
     let packed = PackedRegistry::with_course_env();
-    let expected = vm::run(reference, name, inputs.clone(), &packed)
-        .map_err(|e| GraphMismatch::Reference(format!("the reference program failed: {}", e.message)))?;
-    let got = vm::run(student, name, inputs, &packed)
-        .map_err(|e| GraphMismatch::Run(e.message))?;
+    let expected = vm::run(reference, name, inputs.clone(), &packed).map_err(|e| {
+        GraphMismatch::Reference(format!("the reference program failed: {}", e.message))
+    })?;
+    let got = vm::run(student, name, inputs, &packed).map_err(|e| GraphMismatch::Run(e.message))?;
     compare_values("the result", &expected, &got, tolerance)
 }
 
@@ -91,10 +92,17 @@ fn random_graph_inputs(
 }
 
 /// Gives each size variable of `dim` its value from `sizes` (by name).
-fn bind_size_vars(dim: &compiler_core::ir::Expr, sizes: &HashMap<String, i64>, syms: &mut HashMap<VarId, i64>) {
+fn bind_size_vars(
+    dim: &compiler_core::ir::Expr,
+    sizes: &HashMap<String, i64>,
+    syms: &mut HashMap<VarId, i64>,
+) {
     match dim.kind() {
         ExprKind::Var(v) => {
-            let value = sizes.get(v.name()).copied().unwrap_or(DEFAULT_SYMBOLIC_SIZE);
+            let value = sizes
+                .get(v.name())
+                .copied()
+                .unwrap_or(DEFAULT_SYMBOLIC_SIZE);
             syms.insert(v.id(), value);
         }
         ExprKind::Binary(_, a, b) => {
@@ -114,7 +122,8 @@ fn compare_values(
 ) -> Result<(), GraphMismatch> {
     match (expected, got) {
         (Value::Tensor(e), Value::Tensor(g)) => {
-            let (rtol, atol) = tolerance.unwrap_or_else(|| crate::exercise::tolerance_of(e.dtype()));
+            let (rtol, atol) =
+                tolerance.unwrap_or_else(|| crate::exercise::tolerance_of(e.dtype()));
             match crate::exercise::first_difference(e, g, rtol, atol) {
                 None => Ok(()),
                 Some(message) => Err(GraphMismatch::Output {

@@ -13,8 +13,7 @@
 
 use codegen_wgsl::{GpuLimits, WgslFunc};
 use tessel_session::exercise::{
-    begin_check, measure_speed, CheckEnv, Exercise, PendingSpeed, SpeedError, SpeedTimes, Status,
-    Verdict,
+    begin_check, measure_speed, CheckEnv, PendingSpeed, SpeedError, SpeedTimes, Status, Verdict,
 };
 use tessel_session::structure_diff::HighlightedIr;
 

@@ -33,17 +33,26 @@ fn main() -> ExitCode {
     match write_all(Path::new(&dir), &exercises) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: writing the exercises into {}: {e}", Path::new(&dir).display());
+            eprintln!(
+                "error: writing the exercises into {}: {e}",
+                Path::new(&dir).display()
+            );
             ExitCode::FAILURE
         }
     }
 }
 
 fn write_all(dir: &Path, exercises: &[tessel_session::exercise::Exercise]) -> std::io::Result<()> {
-    fs::write(dir.join("exercises.json"), tessel_course::catalogue_json(exercises))?;
+    fs::write(
+        dir.join("exercises.json"),
+        tessel_course::catalogue_json(exercises),
+    )?;
     let each = dir.join("exercises");
     fs::create_dir_all(&each)?;
-    fs::write(each.join("index.json"), tessel_course::index_json(exercises))?;
+    fs::write(
+        each.join("index.json"),
+        tessel_course::index_json(exercises),
+    )?;
     for e in exercises {
         fs::write(
             each.join(format!("{}.json", e.id)),

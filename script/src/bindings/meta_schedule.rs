@@ -1,6 +1,7 @@
 //! `tvm.meta_schedule` (also `tvm.s_tir.meta_schedule`): `tune_tir` (the
 //! course's form and the older `config=ms.TuneConfig(…)` one),
-//! `space_generator.ScheduleFn`, `tir_integration.compile_tir`, over the
+//! `space_generator.ScheduleFn`, `tir_integration.compile_tir` and the
+//! database's `query_schedule`, over the
 //! `tessel-tune` crate. Candidates are built and timed by the session's
 //! backend (wasm for `llvm …`, WGSL for `cuda`/`nvidia/…`/`webgpu`/`metal`);
 //! progress goes to stderr in TVM's log wording; the database is read from
@@ -85,12 +86,21 @@ impl HostObject for DatabaseObj {
     fn length(&self) -> Option<i64> {
         Some(self.db.borrow().len() as i64)
     }
-    fn call_method(&self, _it: &mut Interp, _this: &Value, name: &str, a: Args) -> Res<Value> {
+    fn get_attr(&self, _it: &mut Interp, this: &Value, name: &str) -> Res<Value> {
+        match name {
+            "query_schedule" => Ok(Value::BoundMethod(Rc::new((this.clone(), name.into())))),
+            _ => Err(PyErr::attribute_error(format!(
+                "'JSONDatabase' object has no attribute '{name}'"
+            ))),
+        }
+    }
+    fn call_method(&self, it: &mut Interp, _this: &Value, name: &str, a: Args) -> Res<Value> {
         match name {
             "__len__" => {
                 a.done("__len__", 0)?;
                 Ok(Value::Int(self.db.borrow().len() as i64))
             }
+            "query_schedule" => query_schedule(it, &self.db.borrow(), a),
             _ => Err(PyErr::attribute_error(format!(
                 "'JSONDatabase' object has no attribute '{name}'"
             ))),
@@ -364,6 +374,53 @@ fn tune_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     })))
 }
 
+/// `database.query_schedule(mod, target, workload_name)`: the best record's
+/// schedule for `mod` on `target`, or `None` when the database has none.
+/// (The workload name only labels TVM's logs: records are found by the
+/// module, as in TVM.)
+fn query_schedule(it: &mut Interp, db: &Database, mut a: Args) -> Res<Value> {
+    let m = a.req(0, "mod", "query_schedule")?;
+    let target = a.take(1, "target");
+    let workload_name = a.take(2, "workload_name");
+    a.done("query_schedule", 3)?;
+    match workload_name {
+        Some(Value::Str(_)) => {}
+        None | Some(Value::None) => {
+            return Err(PyErr::type_error(
+                "query_schedule() missing required argument: 'workload_name'",
+            ))
+        }
+        Some(_) => return Err(PyErr::type_error("workload_name must be a string")),
+    }
+    let module = module_arg(&m, "query_schedule")?;
+    let target = match target {
+        None | Some(Value::None) => {
+            return Err(PyErr::type_error(
+                "query_schedule() missing required argument: 'target'",
+            ))
+        }
+        t => target_arg(it, t)?,
+    };
+    schedule_from(it, db, module, &target)
+}
+
+/// The best schedule of `module` in `db` as a script's `tir.Schedule`.
+fn schedule_from(
+    it: &mut Interp,
+    db: &Database,
+    module: IRModule,
+    target: &TuneTarget,
+) -> Res<Value> {
+    let workload = Workload::new(module.clone()).map_err(tune_error)?;
+    let Some(sch) = best_schedule(db, &workload, target) else {
+        return Ok(Value::None);
+    };
+    it.next_id += 1;
+    Ok(Value::Host(Rc::new(Obj::Schedule(RefCell::new(
+        SchedObj::new(sch, module, Dialect::default(), it.next_id),
+    )))))
+}
+
 fn compile_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     let db = a.req(0, "database", "compile_tir")?;
     let m = a.req(1, "mod", "compile_tir")?;
@@ -381,12 +438,6 @@ fn compile_tir(it: &mut Interp, mut a: Args) -> Res<Value> {
     };
     let module = module_arg(&m, "compile_tir")?;
     let target = target_arg(it, target)?;
-    let workload = Workload::new(module.clone()).map_err(tune_error)?;
-    let Some(sch) = best_schedule(&db.db.borrow(), &workload, &target) else {
-        return Ok(Value::None);
-    };
-    it.next_id += 1;
-    Ok(Value::Host(Rc::new(Obj::Schedule(RefCell::new(
-        SchedObj::new(sch, module, Dialect::default(), it.next_id),
-    )))))
+    let found = schedule_from(it, &db.db.borrow(), module, &target);
+    found
 }

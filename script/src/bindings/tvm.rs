@@ -207,6 +207,27 @@ pub fn func_name_arg(v: &Value) -> Res<String> {
     }
 }
 
+/// A function an IRModule can hold: a PrimFunc (with its print dialect) or
+/// a graph-level function (`@R.function`, a mutator's or a builder's
+/// result), as `tvm.IRModule({...})`, `mod[name] = f` and
+/// `mod.update_func(gv, f)` take them.
+fn module_func_arg(v: &Value, what: &str) -> Res<(BaseFunc, Option<Dialect>)> {
+    if let Value::Host(h) = v {
+        match tvm_obj(h) {
+            Some(Obj::PrimFunc { func, dialect }) => {
+                return Ok((BaseFunc::Prim(func.clone()), Some(*dialect)))
+            }
+            Some(Obj::Relax(super::relax::RObj::Func(g))) => {
+                return Ok((BaseFunc::Graph(g.clone()), None))
+            }
+            _ => {}
+        }
+    }
+    Err(PyErr::type_error(format!(
+        "{what} expects a PrimFunc or a relax.Function"
+    )))
+}
+
 /// An IRModule (and its print dialect) from an IRModule or PrimFunc value;
 /// a lone PrimFunc goes in as `main` (what `tvm.s_tir.Schedule` and
 /// `tvm.build` do with one).
@@ -1577,14 +1598,8 @@ pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Ar
                 let gv = a.req(0, "gv", "update_func")?;
                 let f = a.req(1, "func", "update_func")?;
                 let n = func_name_arg(&gv)?;
-                let func = match &f {
-                    Value::Host(h) => match tvm_obj(h) {
-                        Some(Obj::PrimFunc { func, .. }) => func.clone(),
-                        _ => return Err(PyErr::type_error("update_func expects a PrimFunc")),
-                    },
-                    _ => return Err(PyErr::type_error("update_func expects a PrimFunc")),
-                };
-                module.borrow_mut().insert(n, BaseFunc::Prim(func));
+                let (func, _) = module_func_arg(&f, "update_func")?;
+                module.borrow_mut().insert(n, func);
                 Ok(Value::None)
             }
             "with_attr" => {
@@ -1857,16 +1872,9 @@ pub fn set_item(it: &mut Interp, o: &Obj, idx: Value, v: Value) -> Res<()> {
     match o {
         Obj::IRModule { module, .. } => {
             let n = func_name_arg(&idx)?;
-            match &v {
-                Value::Host(h) => match tvm_obj(h) {
-                    Some(Obj::PrimFunc { func, .. }) => {
-                        module.borrow_mut().insert(n, BaseFunc::Prim(func.clone()));
-                        Ok(())
-                    }
-                    _ => Err(PyErr::type_error("an IRModule holds functions")),
-                },
-                _ => Err(PyErr::type_error("an IRModule holds functions")),
-            }
+            let (func, _) = module_func_arg(&v, "IRModule item assignment")?;
+            module.borrow_mut().insert(n, func);
+            Ok(())
         }
         Obj::Tensor { data, .. } => crate::python::numpy::set_item(it, data, &idx, &v),
         _ => Err(PyErr::type_error(format!(
@@ -1885,16 +1893,11 @@ fn irmodule_from_dict(it: &mut Interp, funcs: Option<Value>) -> Res<Value> {
     if let Some(Value::Dict(d)) = &funcs {
         for (k, v) in d.borrow().items() {
             let name = func_name_arg(&k)?;
-            match &v {
-                Value::Host(h) => match tvm_obj(h) {
-                    Some(Obj::PrimFunc { func, dialect: d }) => {
-                        dialect.get_or_insert(*d);
-                        module.insert(name, BaseFunc::Prim(func.clone()));
-                    }
-                    _ => return Err(PyErr::type_error("IRModule values must be functions")),
-                },
-                _ => return Err(PyErr::type_error("IRModule values must be functions")),
+            let (func, d) = module_func_arg(&v, "IRModule")?;
+            if let Some(d) = d {
+                dialect.get_or_insert(d);
             }
+            module.insert(name, func);
         }
     } else if let Some(v) = funcs {
         if !matches!(v, Value::None) {

@@ -7,6 +7,7 @@ mod course;
 mod display;
 mod fuzz;
 mod lang;
+mod meta_schedule;
 mod pygments;
 mod relax;
 mod sandbox;

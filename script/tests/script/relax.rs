@@ -475,3 +475,76 @@ p(mod)
     );
     assert!(e.traceback.contains("line 11"), "{}", e.traceback);
 }
+
+/// A graph-level function (a mutator's result, `mod["main"]`) goes into a
+/// module like a PrimFunc does: `tvm.IRModule({...})`, `mod[name] = f`,
+/// `mod.update_func(gv, f)`; each module runs in the VM, and a value that
+/// is not a function is refused with the reason.
+#[test]
+fn modules_take_graph_functions_by_dict_item_and_update_func() {
+    let body = r#"from tvm.script import tir as T
+
+@tvm.script.ir_module
+class M:
+    @T.prim_func
+    def double(X: T.Buffer((2, 2), "float32"), Y: T.Buffer((2, 2), "float32")):
+        for i, j in T.grid(2, 2):
+            with T.block("Y"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Y[vi, vj] = X[vi, vj] * T.float32(2)
+
+    @R.function
+    def main(x: R.Tensor((2, 2), "float32"), y: R.Tensor((2, 2), "float32")):
+        with R.dataflow():
+            lv0 = R.multiply(x, y)
+            gv0 = R.add(lv0, y)
+            R.output(gv0)
+        return gv0
+
+@R.function
+def plus(x: R.Tensor((2, 2), "float32"), y: R.Tensor((2, 2), "float32")):
+    with R.dataflow():
+        gv0 = R.add(x, y)
+        R.output(gv0)
+    return gv0
+
+x = tvm.nd.array(np.full((2, 2), 3, "float32"))
+y = tvm.nd.array(np.full((2, 2), 2, "float32"))
+
+def result(mod):
+    vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
+    return vm["main"](x, y).numpy()[0, 0]
+
+by_dict = tvm.IRModule({"main": plus, "double": M["double"]})
+print("dict", sorted(g.name_hint for g in by_dict.get_global_vars()), result(by_dict))
+copy = tvm.IRModule({"main": M["main"]})
+copy["main"] = plus
+print("setitem", result(copy))
+copy.update_func(copy.get_global_var("main"), M["main"])
+print("update_func", result(copy))
+tvm.IRModule({"main": 3})
+"#;
+    let r = run(&format!("{PRELUDE}{body}"));
+    let lines: Vec<&str> = r
+        .output
+        .lines()
+        .take_while(|l| !l.starts_with("Traceback"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "dict ['double', 'main'] 5.0",
+            "setitem 5.0",
+            "update_func 8.0"
+        ],
+        "{}",
+        r.output
+    );
+    let e = r.error.expect("a module of an integer is refused");
+    assert!(
+        e.traceback
+            .contains("TypeError: IRModule expects a PrimFunc or a relax.Function"),
+        "{}",
+        e.traceback
+    );
+}

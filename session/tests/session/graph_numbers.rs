@@ -104,7 +104,13 @@ fn a_graph_built_another_way_passes() {
     let v = check_answer(&ex, CALL_TIR, &env());
     assert!(v.passed(), "{}", v.render());
     let numbers = &v.results[1];
-    assert!(numbers.message.contains("`main` computes what the reference computes"), "{}", numbers.message);
+    assert!(
+        numbers
+            .message
+            .contains("`main` computes what the reference computes"),
+        "{}",
+        numbers.message
+    );
 }
 
 #[test]
@@ -117,5 +123,11 @@ fn a_graph_that_computes_something_else_names_the_element() {
     assert!(!v.passed(), "{}", v.render());
     let numbers = &v.results[1];
     assert_eq!(numbers.status, Status::Failed);
-    assert!(numbers.message.contains("differs from the reference: at index ["), "{}", numbers.message);
+    assert!(
+        numbers
+            .message
+            .contains("differs from the reference: at index ["),
+        "{}",
+        numbers.message
+    );
 }
