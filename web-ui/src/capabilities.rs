@@ -12,7 +12,7 @@
 //! ([`detect`], [`detect_gpu`]) is wasm32 only.
 
 use crate::thread_pool::pool_threads;
-use crate::tuning::escape;
+use crate::tuning::escape_html as escape;
 
 /// The WebGPU limits the panel shows: the ones the GPU backend checks
 /// kernels against, and the largest buffer a kernel may bind.

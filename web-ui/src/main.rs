@@ -168,9 +168,8 @@ struct Ctx {
     fma: RwSignal<Result<(), String>>,
     /// What this device offers (the Device panel).
     caps: RwSignal<Capabilities>,
-    /// The Device and Progress panels are open.
-    device_open: RwSignal<bool>,
-    progress_open: RwSignal<bool>,
+    /// The Device or Progress panel, when one is open.
+    panel: RwSignal<Option<Panel>>,
     /// Bumped when any exercise's saved progress changes (here or in
     /// another page or iframe of the site), so the Progress view re-reads.
     progress_rev: RwSignal<u32>,
@@ -202,6 +201,13 @@ struct Ctx {
     tuner: StoredValue<Option<Tuner>, LocalStorage>,
     /// The best schedule's calls and the module they schedule.
     tuned: StoredValue<Option<(String, String)>, LocalStorage>,
+}
+
+/// The two information panels (one dialog, plain HTML: small code).
+#[derive(Clone, Copy, PartialEq)]
+enum Panel {
+    Device,
+    Progress,
 }
 
 /// A running tuning: its own worker (so typing and Run stay with the
@@ -763,8 +769,7 @@ fn App() -> impl IntoView {
         gpu: RwSignal::new(Err("checking for WebGPU…".into())),
         fma: RwSignal::new(caps.fma()),
         caps: RwSignal::new(caps),
-        device_open: RwSignal::new(false),
-        progress_open: RwSignal::new(false),
+        panel: RwSignal::new(None),
         progress_rev: RwSignal::new(0),
         progress_status: RwSignal::new(None),
         code: RwSignal::new(None),
@@ -1011,11 +1016,8 @@ fn App() -> impl IntoView {
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>
             </Show>
-            <Show when=move || ctx.device_open.get()>
-                <DevicePanel/>
-            </Show>
-            <Show when=move || ctx.progress_open.get()>
-                <ProgressPanel/>
+            <Show when=move || ctx.panel.get().is_some()>
+                <InfoPanel/>
             </Show>
         </div>
     }
@@ -1083,9 +1085,9 @@ fn TopBar() -> impl IntoView {
                     <a class="tb" href=open_full target="_blank" rel="noopener">"Open in Tessel ↗"</a>
                 }>
                 <button id="share-button" class="tb" on:click=move |_| ctx.share() title="Copy a link to this state (Ctrl+S)">"Share"</button>
-                <button id="progress-button" class="tb" on:click=move |_| ctx.progress_open.set(true)
+                <button id="progress-button" class="tb" on:click=move |_| ctx.panel.set(Some(Panel::Progress))
                     title="Your exercises: passed, attempted; export or import">"Progress"</button>
-                <button id="device-button" class="tb" on:click=move |_| ctx.device_open.set(true)
+                <button id="device-button" class="tb" on:click=move |_| ctx.panel.set(Some(Panel::Device))
                     title="What this device offers: relaxed SIMD, threads, WebGPU">"Device"</button>
                 <PaneMenu/>
                 <button id="theme-button" class="tb" title="Light or dark mode"
@@ -1596,46 +1598,81 @@ fn watch_progress(ctx: Ctx) {
     on_storage.forget();
 }
 
-/// The Device panel: what this device offers the playground.
-#[component]
-fn DevicePanel() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    let close = move |_| ctx.device_open.set(false);
-    view! {
-        <div class="modal-backdrop" on:click=close></div>
-        <div class="gallery side-panel" id="device-panel" role="dialog" aria-modal="true" aria-labelledby="device-title">
-            <div class="gallery-head">
-                <h2 id="device-title">"This device"</h2>
-                <span class="spacer"></span>
-                <button class="hide" aria-label="Close" on:click=close>"✕"</button>
-            </div>
-            <div class="gallery-body" id="capabilities" inner_html=move || ctx.caps.with(|c| c.panel_html())></div>
-        </div>
-    }
+/// The open panel's content: the Device panel (what this device offers)
+/// or the Progress view (every exercise passed or attempted in this
+/// browser, with export and import). Plain HTML, its controls handled by
+/// [`InfoPanel`]'s delegated listeners: a component per row and control
+/// would cost the first load more than the panels are worth.
+fn panel_html(ctx: Ctx, panel: Panel) -> String {
+    let (title, id, tools, body) = match panel {
+        Panel::Device => (
+            "This device",
+            "capabilities",
+            String::new(),
+            ctx.caps.with(|c| c.panel_html()),
+        ),
+        Panel::Progress => {
+            ctx.progress_rev.track();
+            let titles: Vec<(String, String)> = ctx.exercises.with(|list| {
+                list.iter()
+                    .map(|e| (e.id.clone(), e.title.clone()))
+                    .collect()
+            });
+            let status = ctx.progress_status.get().map_or(String::new(), |(ok, text)| {
+                format!(
+                    "<pre id=\"progress-status\" class=\"progress-status{}\" role=\"status\">{}</pre>",
+                    if ok { "" } else { " bad" },
+                    tuning::escape_html(&text)
+                )
+            });
+            (
+                "Progress",
+                "progress-body",
+                "<button id=\"progress-export\" class=\"tb\" title=\"Save this progress as a JSON file\">Export progress</button>\
+                 <label class=\"tb\" for=\"progress-import\" title=\"Merge a progress file saved by Export\">Import…</label>\
+                 <input type=\"file\" id=\"progress-import\" class=\"visually-hidden\" accept=\".json,application/json\">"
+                    .to_string(),
+                format!(
+                    "{status}<div id=\"progress-table\">{}</div>",
+                    progress::table_html(&ctx.all_progress(), &titles)
+                ),
+            )
+        }
+    };
+    format!(
+        "<div class=\"gallery-head\"><h2 id=\"panel-title\">{title}</h2><span class=\"spacer\"></span>{tools}\
+         <button class=\"hide\" id=\"panel-close\" aria-label=\"Close\">✕</button></div>\
+         <div class=\"gallery-body\" id=\"{id}\">{body}</div>"
+    )
 }
 
-/// The Progress view: every exercise passed or attempted in this browser
-/// (all pages and iframes of the site), with export and import.
+/// The Device or Progress panel, as a dialog.
 #[component]
-fn ProgressPanel() -> impl IntoView {
+fn InfoPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let close = move |_| ctx.progress_open.set(false);
-    let table = move || {
-        ctx.progress_rev.track();
-        let titles: Vec<(String, String)> = ctx.exercises.with(|list| {
-            list.iter()
-                .map(|e| (e.id.clone(), e.title.clone()))
-                .collect()
-        });
-        progress::table_html(&ctx.all_progress(), &titles)
+    let close = move |_| ctx.panel.set(None);
+    let target_id = |ev: &ev::Event| {
+        ev.target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id())
+            .unwrap_or_default()
     };
-    let on_file = move |ev: ev::Event| {
+    let on_click = move |ev: ev::MouseEvent| match target_id(&ev).as_str() {
+        "panel-close" => ctx.panel.set(None),
+        "progress-export" => ctx.export_progress(),
+        _ => {}
+    };
+    let on_change = move |ev: ev::Event| {
+        if target_id(&ev) != "progress-import" {
+            return;
+        }
         let Some(input) = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
         else {
             return;
         };
+        // `input.files[0].text()`, through reflection (no File bindings).
         let file = js_sys::Reflect::get(&input, &JsValue::from_str("files"))
             .ok()
             .and_then(|files| js_sys::Reflect::get(&files, &JsValue::from_f64(0.0)).ok())
@@ -1646,7 +1683,6 @@ fn ProgressPanel() -> impl IntoView {
                 read.dyn_into::<js_sys::Function>().ok()?.call0(&f).ok()
             })
             .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-        input.set_value("");
         let Some(text) = text else { return };
         wasm_bindgen_futures::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(text).await {
@@ -1657,25 +1693,20 @@ fn ProgressPanel() -> impl IntoView {
             }
         });
     };
+    let html = move || {
+        ctx.panel
+            .get()
+            .map(|p| panel_html(ctx, p))
+            .unwrap_or_default()
+    };
+    let id = move || match ctx.panel.get() {
+        Some(Panel::Device) => "device-panel",
+        _ => "progress-panel",
+    };
     view! {
         <div class="modal-backdrop" on:click=close></div>
-        <div class="gallery side-panel" id="progress-panel" role="dialog" aria-modal="true" aria-labelledby="progress-title">
-            <div class="gallery-head">
-                <h2 id="progress-title">"Progress"</h2>
-                <span class="spacer"></span>
-                <button id="progress-export" class="tb" on:click=move |_| ctx.export_progress()
-                    title="Save this progress as a JSON file">"Export progress"</button>
-                <label class="tb" for="progress-import" title="Merge a progress file saved by Export">"Import…"</label>
-                <input type="file" id="progress-import" class="visually-hidden" accept=".json,application/json" on:change=on_file/>
-                <button class="hide" aria-label="Close" on:click=close>"✕"</button>
-            </div>
-            <div class="gallery-body">
-                {move || ctx.progress_status.get().map(|(ok, text)| view! {
-                    <pre id="progress-status" class="progress-status" class:bad=!ok role="status">{text}</pre>
-                })}
-                <div id="progress-table" inner_html=table></div>
-            </div>
-        </div>
+        <div class="gallery side-panel" id=id role="dialog" aria-modal="true" aria-labelledby="panel-title"
+            on:click=on_click on:change=on_change inner_html=html></div>
     }
 }
 
@@ -2460,7 +2491,7 @@ fn ExercisePanel() -> impl IntoView {
                     on:click=move |_| ctx.reset_exercise()>"Reset"</button>
                 // (The full page has these in its top bar.)
                 <Show when=move || ctx.embed.with_value(|e| e.on)>
-                    <button id="progress-button" class="tb" on:click=move |_| ctx.progress_open.set(true)
+                    <button id="progress-button" class="tb" on:click=move |_| ctx.panel.set(Some(Panel::Progress))
                         title="Your exercises on this site: passed, attempted; export or import">"Progress"</button>
                 </Show>
             </div>

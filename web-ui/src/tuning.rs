@@ -224,7 +224,7 @@ pub const CONTROLS_HTML: &str = "<details id=\"tune\" class=\"tune\"><summary>Tu
 pub fn error_html(message: &str) -> String {
     format!(
         "<p id=\"tune-error\" class=\"verdict bad\">{}</p>",
-        escape(message)
+        escape_html(message)
     )
 }
 
@@ -257,7 +257,7 @@ pub struct PanelData {
 }
 
 /// `text` with HTML's special characters escaped.
-pub(crate) fn escape(text: &str) -> String {
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -301,7 +301,7 @@ pub fn render_panel(p: &PanelData) -> String {
          <p class=\"small muted\" id=\"tune-status\">{status}</p>",
         total = p.total,
         done = p.done,
-        eta = escape(&eta),
+        eta = escape_html(&eta),
         resumed = if p.resumed > 0 {
             format!(" · resumed from {} records", p.resumed)
         } else {
@@ -312,7 +312,7 @@ pub fn render_panel(p: &PanelData) -> String {
         } else {
             String::new()
         },
-        status = escape(&p.status),
+        status = escape_html(&p.status),
     );
     h.push_str(&best_plot(&p.best_curve, p.total));
     if !p.predicted.is_empty() {
@@ -322,7 +322,7 @@ pub fn render_panel(p: &PanelData) -> String {
         let _ = write!(
             h,
             "<pre id=\"tune-best\" class=\"small\">{}</pre>",
-            escape(calls)
+            escape_html(calls)
         );
     }
     h
