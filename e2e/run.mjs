@@ -626,7 +626,9 @@ const tests = [
       const p = await ctx.newPage();
       const problems = [];
       p.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-      p.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
+      // (A course page of its own has no icon: its /favicon.ico is not the playground's.)
+      p.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console.error: ${m.text()}`); });
+      p.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
       const fetched = new Set();
       p.on('request', (r) => {
         const u = new URL(r.url());

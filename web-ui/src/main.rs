@@ -915,6 +915,7 @@ fn App() -> impl IntoView {
     ctx.compile_now();
     detect_gpu(ctx);
     watch_progress(ctx);
+    show_panels(ctx);
     if let Err(why) = ctx.fma.get_untracked() {
         if ctx.backend.get_untracked() == "wasm-fma" {
             ctx.backend.set("wasm".into());
@@ -1016,9 +1017,8 @@ fn App() -> impl IntoView {
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>
             </Show>
-            <Show when=move || ctx.panel.get().is_some()>
-                <InfoPanel/>
-            </Show>
+            <div id="info-panel-host" on:click=move |e: ev::MouseEvent| on_panel_event(ctx, e.into())
+                on:change=move |e: ev::Event| on_panel_event(ctx, e)></div>
         </div>
     }
 }
@@ -1646,67 +1646,60 @@ fn panel_html(ctx: Ctx, panel: Panel) -> String {
     )
 }
 
-/// The Device or Progress panel, as a dialog.
-#[component]
-fn InfoPanel() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    let close = move |_| ctx.panel.set(None);
-    let target_id = |ev: &ev::Event| {
-        ev.target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.id())
-            .unwrap_or_default()
-    };
-    let on_click = move |ev: ev::MouseEvent| match target_id(&ev).as_str() {
-        "panel-close" => ctx.panel.set(None),
-        "progress-export" => ctx.export_progress(),
-        _ => {}
-    };
-    let on_change = move |ev: ev::Event| {
-        if target_id(&ev) != "progress-import" {
-            return;
-        }
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
+/// Shows the open panel (or none) in `#info-panel-host`, again whenever
+/// what it shows changes: an effect writing HTML, not a component tree
+/// (the page's wasm is in every first load).
+fn show_panels(ctx: Ctx) {
+    Effect::new(move |_| {
+        let html = match ctx.panel.get() {
+            Some(p) => format!(
+                "<div class=\"modal-backdrop\" id=\"panel-backdrop\"></div>\
+                 <div class=\"gallery side-panel\" id=\"{}\" role=\"dialog\" aria-modal=\"true\" aria-labelledby=\"panel-title\">{}</div>",
+                if p == Panel::Device { "device-panel" } else { "progress-panel" },
+                panel_html(ctx, p)
+            ),
+            None => String::new(),
         };
-        // `input.files[0].text()`, through reflection (no File bindings).
-        let file = js_sys::Reflect::get(&input, &JsValue::from_str("files"))
-            .ok()
-            .and_then(|files| js_sys::Reflect::get(&files, &JsValue::from_f64(0.0)).ok())
-            .filter(|f| !f.is_undefined());
-        let text = file
-            .and_then(|f| {
-                let read = js_sys::Reflect::get(&f, &JsValue::from_str("text")).ok()?;
-                read.dyn_into::<js_sys::Function>().ok()?.call0(&f).ok()
-            })
-            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-        let Some(text) = text else { return };
-        wasm_bindgen_futures::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(text).await {
-                Ok(t) => ctx.import_progress(&t.as_string().unwrap_or_default()),
-                Err(e) => ctx
-                    .progress_status
-                    .set(Some((false, format!("the file could not be read: {e:?}")))),
-            }
-        });
+        if let Some(host) = document().get_element_by_id("info-panel-host") {
+            host.set_inner_html(&html);
+        }
+    });
+}
+
+/// The panels' controls, by the id of the element the event came from.
+fn on_panel_event(ctx: Ctx, ev: web_sys::Event) {
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
     };
-    let html = move || {
-        ctx.panel
-            .get()
-            .map(|p| panel_html(ctx, p))
-            .unwrap_or_default()
-    };
-    let id = move || match ctx.panel.get() {
-        Some(Panel::Device) => "device-panel",
-        _ => "progress-panel",
-    };
-    view! {
-        <div class="modal-backdrop" on:click=close></div>
-        <div class="gallery side-panel" id=id role="dialog" aria-modal="true" aria-labelledby="panel-title"
-            on:click=on_click on:change=on_change inner_html=html></div>
+    match (ev.type_().as_str(), target.id().as_str()) {
+        ("click", "panel-close" | "panel-backdrop") => ctx.panel.set(None),
+        ("click", "progress-export") => ctx.export_progress(),
+        ("change", "progress-import") => {
+            // `input.files[0].text()`, through reflection (no File bindings).
+            let file = js_sys::Reflect::get(&target, &JsValue::from_str("files"))
+                .ok()
+                .and_then(|files| js_sys::Reflect::get(&files, &JsValue::from_f64(0.0)).ok())
+                .filter(|f| !f.is_undefined());
+            let text = file
+                .and_then(|f| {
+                    let read = js_sys::Reflect::get(&f, &JsValue::from_str("text")).ok()?;
+                    read.dyn_into::<js_sys::Function>().ok()?.call0(&f).ok()
+                })
+                .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+            let Some(text) = text else { return };
+            wasm_bindgen_futures::spawn_local(async move {
+                match wasm_bindgen_futures::JsFuture::from(text).await {
+                    Ok(t) => ctx.import_progress(&t.as_string().unwrap_or_default()),
+                    Err(e) => ctx
+                        .progress_status
+                        .set(Some((false, format!("the file could not be read: {e:?}")))),
+                }
+            });
+        }
+        _ => {}
     }
 }
 

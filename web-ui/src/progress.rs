@@ -84,14 +84,18 @@ pub fn valid_id(id: &str) -> bool {
 /// page's `tessel.` prefix) and their values; other keys and unreadable
 /// values are left out.
 pub fn from_storage(entries: &[(String, String)]) -> Progress {
-    entries
-        .iter()
-        .filter_map(|(key, value)| {
-            let id = key.strip_prefix("exercise.")?;
-            let p = ExerciseProgress::from_json(value)?;
-            valid_id(id).then(|| (id.to_string(), p))
-        })
-        .collect()
+    // (Inserted one by one: collecting would sort first, more code for
+    // the page's first load.)
+    let mut progress = Progress::new();
+    for (key, value) in entries {
+        let Some(id) = key.strip_prefix("exercise.").filter(|id| valid_id(id)) else {
+            continue;
+        };
+        if let Some(p) = ExerciseProgress::from_json(value) {
+            progress.insert(id.to_string(), p);
+        }
+    }
+    progress
 }
 
 /// The progress file (JSON, one exercise a line, in id order).
@@ -377,7 +381,9 @@ mod json {
     pub enum Value {
         Null,
         Bool(bool),
-        Number(f64),
+        /// As written (only whole numbers are read, by [`Value::as_count`]:
+        /// the page does without a float parser).
+        Number(String),
         String(String),
         Array(Vec<Value>),
         /// Members in file order (a repeated key: the last one counts).
@@ -394,10 +400,8 @@ mod json {
         }
         /// A whole number ≥ 0.
         pub fn as_count(&self) -> Option<u64> {
-            match *self {
-                Value::Number(n) if n >= 0.0 && n.fract() == 0.0 && n < 2f64.powi(53) => {
-                    Some(n as u64)
-                }
+            match self {
+                Value::Number(n) => n.parse().ok(),
                 _ => None,
             }
         }
@@ -413,9 +417,7 @@ mod json {
                 Value::Bool(b) => {
                     let _ = write!(out, "{b}");
                 }
-                Value::Number(n) => {
-                    let _ = write!(out, "{n}");
-                }
+                Value::Number(n) => out.push_str(n),
                 Value::String(s) => write_string(out, s),
                 Value::Array(items) => {
                     out.push('[');
@@ -571,21 +573,37 @@ mod json {
                     }
                 }
                 Some(b'-' | b'0'..=b'9') => {
+                    // JSON's number grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?
                     let start = self.at;
-                    while self.at < self.text.len()
-                        && matches!(
-                            self.text[self.at],
-                            b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-                        )
-                    {
+                    let digits = |r: &mut Self| {
+                        let from = r.at;
+                        while r.text.get(r.at).is_some_and(u8::is_ascii_digit) {
+                            r.at += 1;
+                        }
+                        r.at > from
+                    };
+                    let mut ok = true;
+                    if self.text[self.at] == b'-' {
                         self.at += 1;
                     }
-                    std::str::from_utf8(&self.text[start..self.at])
-                        .ok()
-                        .and_then(|t| t.parse::<f64>().ok())
-                        .filter(|n| n.is_finite())
-                        .map(Value::Number)
-                        .ok_or_else(|| self.error("a malformed number"))
+                    ok &= digits(self);
+                    if self.text.get(self.at) == Some(&b'.') {
+                        self.at += 1;
+                        ok &= digits(self);
+                    }
+                    if matches!(self.text.get(self.at), Some(b'e' | b'E')) {
+                        self.at += 1;
+                        if matches!(self.text.get(self.at), Some(b'+' | b'-')) {
+                            self.at += 1;
+                        }
+                        ok &= digits(self);
+                    }
+                    let text = &self.text[start..self.at];
+                    let body = text.strip_prefix(b"-").unwrap_or(text);
+                    if !ok || (body.len() > 1 && body[0] == b'0' && body[1].is_ascii_digit()) {
+                        return Err(self.error("a malformed number"));
+                    }
+                    Ok(Value::Number(String::from_utf8_lossy(text).into_owned()))
                 }
                 Some(_) => Err(self.error("expected a value")),
             }
@@ -666,8 +684,8 @@ mod json {
             assert_eq!(
                 v.get("a"),
                 Some(&Value::Array(vec![
-                    Value::Number(1.0),
-                    Value::Number(-25.0),
+                    Value::Number("1".into()),
+                    Value::Number("-2.5e1".into()),
                     Value::Bool(true),
                     Value::Null
                 ]))
@@ -689,6 +707,11 @@ mod json {
                 .unwrap_err()
                 .contains("nested too deep"));
             assert!(parse("").unwrap_err().contains("unexpected end"));
+            assert!(parse("01").unwrap_err().contains("malformed number"));
+            assert!(parse("1.").unwrap_err().contains("malformed number"));
+            assert_eq!(parse("7").unwrap().as_count(), Some(7));
+            assert_eq!(parse("-1").unwrap().as_count(), None);
+            assert_eq!(parse("1.5").unwrap().as_count(), None);
         }
 
         #[test]
