@@ -12,7 +12,7 @@
 // which loads the page).
 
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -72,19 +72,152 @@ const courseHtml = `<!doctype html>
     src="${SUB_PATH}?embed=1&exercise=broadcast-add"></iframe>
 </body></html>`;
 
+// --- a browser without relaxed SIMD (as Safari) -----------------------------
+
+/**
+ * Whether a wasm module (bytes) holds a relaxed-SIMD instruction: in its
+ * code section, the 0xfd prefix followed by an opcode 0x100–0x113
+ * (LEB128). Runs here (on dist/'s files) and, as part of the shim below,
+ * in the browser, so it must not use anything from outside itself.
+ */
+function hasRelaxedSimd(src) {
+  const b = src instanceof ArrayBuffer ? new Uint8Array(src)
+    : ArrayBuffer.isView(src) ? new Uint8Array(src.buffer, src.byteOffset, src.byteLength) : null;
+  if (!b || b.length < 8) return false;
+  const leb = (i) => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = b[i++];
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80 && shift < 35 && i < b.length);
+    return [value, i];
+  };
+  for (let i = 8; i < b.length;) {
+    const id = b[i];
+    const [size, start] = leb(i + 1);
+    const end = Math.min(start + size, b.length);
+    if (id === 10) {
+      for (let j = start; j + 2 < end; j++) {
+        if (b[j] !== 0xfd) continue;
+        const [op] = leb(j + 1);
+        if (op >= 0x100 && op <= 0x113) return true;
+      }
+    }
+    i = end;
+  }
+  return false;
+}
+
+/**
+ * Makes this global's WebAssembly reject relaxed SIMD as Safari's engine
+ * does: `validate` says false, `compile`, `instantiate` (and their
+ * streaming forms) and `new WebAssembly.Module` throw a CompileError for a
+ * module with a relaxed-SIMD instruction; every other module is untouched.
+ */
+function withoutRelaxedSimd(has) {
+  const W = globalThis.WebAssembly;
+  if (!W || W.withoutRelaxedSimd) return;
+  const fail = () => new W.CompileError('relaxed SIMD is not supported by this engine (a 0xfd 0x100-0x113 opcode)');
+  const { validate, compile, instantiate, Module } = W;
+  class CheckedModule extends Module {
+    constructor(bytes) {
+      if (has(bytes)) throw fail();
+      super(bytes);
+    }
+    static [Symbol.hasInstance](x) { return x instanceof Module; }
+  }
+  W.Module = CheckedModule;
+  W.validate = (bytes, ...rest) => !has(bytes) && validate(bytes, ...rest);
+  W.compile = (bytes, ...rest) => (has(bytes) ? Promise.reject(fail()) : compile(bytes, ...rest));
+  W.instantiate = (src, ...rest) => (!(src instanceof Module) && has(src) ? Promise.reject(fail()) : instantiate(src, ...rest));
+  const read = async (source) => (await source).arrayBuffer();
+  W.compileStreaming = async (source, ...rest) => W.compile(await read(source), ...rest);
+  W.instantiateStreaming = async (source, ...rest) => W.instantiate(await read(source), ...rest);
+  W.withoutRelaxedSimd = true;
+}
+
+/** The shim as a script: the page gets it through `addInitScript`. */
+const NO_RELAXED_SIMD_SHIM = `(${withoutRelaxedSimd})(${hasRelaxedSimd});`;
+
+/**
+ * The same playground, served from a second path whose worker scripts (the
+ * compiler workers' loaders and the thread pool's script; nothing else)
+ * start with the shim: an init script reaches the page and its frames, not
+ * its workers, which are the ones that compile and instantiate.
+ */
+const NO_RELAXED_PATH = '/tessel-no-relaxed-simd/';
+const WORKER_SCRIPT = /^(core-worker_loader|worker_loader|tessel-pool)\.js$/;
+
+/** codegen-wasm's RELAXED_SIMD_PROBE: one f32x4.relaxed_madd of three zero vectors. */
+const RELAXED_SIMD_PROBE = [
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,
+  0x03, 0x02, 0x01, 0x00, 0x0a, 0x3d, 0x01, 0x3b, 0x00,
+  ...[0, 1, 2].flatMap(() => [0xfd, 0x0c, ...new Array(16).fill(0)]),
+  0xfd, 0x85, 0x02, 0x0b,
+];
+
+/** A course page embedding exercises (iframe ids exercise-1, exercise-2, …). */
+function courseHtmlFor(title, base, exercises) {
+  const frames = exercises.map((id, i) => `<h2>${id}</h2>
+  <iframe id="exercise-${i + 1}" title="Tessel exercise ${id}" width="1000" height="620"
+    src="${base}?embed=1&exercise=${id}"></iframe>`).join('\n  ');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+<body>
+  <h1>${title}</h1>
+  ${frames}
+</body></html>`;
+}
+
+const COURSE_PAGES = {
+  [COURSE_PAGE]: courseHtml,
+  // A learner on a browser without relaxed SIMD.
+  '/course/no-relaxed-simd.html': courseHtmlFor('Course: broadcasting (no relaxed SIMD)', NO_RELAXED_PATH, ['broadcast-add']),
+  // Two exercises on one page: one progress for both.
+  '/course/two-exercises.html': courseHtmlFor('Course: broadcasting, two ways', SUB_PATH, ['broadcast-add', 'numpy-broadcast']),
+};
+
+/** An exercise as the site serves it (its file holds the solution). */
+const servedExercise = (id) => JSON.parse(readFileSync(join(dist, 'exercises', `${id}.json`), 'utf8')).exercise;
+
+/** A notebook whose vector multiply-add is built for `llvm -mattr=+relaxed-simd`. */
+const RELAXED_SIMD_SCRIPT = [
+  'import tvm',
+  'from tvm.script import tir as T',
+  '',
+  '@T.prim_func',
+  'def fma(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32"), D: T.Buffer((64,), "float32")):',
+  '    for i in range(64):',
+  '        with T.block("D"):',
+  '            vi = T.axis.spatial(64, i)',
+  '            D[vi] = C[vi] + A[vi] * B[vi]',
+  '',
+  'sch = tvm.tir.Schedule(fma)',
+  'i = sch.get_loops(sch.get_block("D"))[0]',
+  'i0, i1 = sch.split(i, factors=[None, 4])',
+  'sch.vectorize(i1)',
+  'f = tvm.build(sch.mod, target="llvm -mattr=+relaxed-simd")',
+  'print("relaxed_madd" in f.get_source(), "f32x4.mul" in f.get_source())',
+  '',
+].join('\n');
+
 function serveDist(root) {
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
-    if (url.pathname === COURSE_PAGE) {
-      // A plain course page that embeds an exercise, as a course site would.
-      res.writeHead(200, { 'content-type': MIME['.html'] }).end(courseHtml);
+    if (COURSE_PAGES[url.pathname]) {
+      // A plain course page that embeds exercises, as a course site would.
+      res.writeHead(200, { 'content-type': MIME['.html'] }).end(COURSE_PAGES[url.pathname]);
       return;
     }
-    if (!url.pathname.startsWith(SUB_PATH)) {
+    const base = [SUB_PATH, NO_RELAXED_PATH].find((b) => url.pathname.startsWith(b));
+    if (!base) {
       res.writeHead(404).end('not found');
       return;
     }
-    let rel = decodeURIComponent(url.pathname.slice(SUB_PATH.length)) || 'index.html';
+    let rel = decodeURIComponent(url.pathname.slice(base.length)) || 'index.html';
     const file = normalize(join(root, rel));
     if (file !== root && !file.startsWith(root + sep)) {
       res.writeHead(403).end('forbidden');
@@ -97,6 +230,9 @@ function serveDist(root) {
     } catch {
       res.writeHead(404).end('not found');
       return;
+    }
+    if (base === NO_RELAXED_PATH && WORKER_SCRIPT.test(rel)) {
+      body = Buffer.concat([Buffer.from(`${NO_RELAXED_SIMD_SHIM}\n`), body]);
     }
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
@@ -454,6 +590,189 @@ const tests = [
     } finally {
       await ctx.close();
     }
+  }],
+
+  ["the page's own wasm uses no relaxed SIMD (Safari's engine would reject it)", async () => {
+    if (!hasRelaxedSimd(new Uint8Array(RELAXED_SIMD_PROBE))) throw new Error('the scanner does not see the probe\'s relaxed_madd');
+    // Node 20's engine has no relaxed SIMD: it validates each file exactly.
+    const nodeLacksIt = !WebAssembly.validate(new Uint8Array(RELAXED_SIMD_PROBE));
+    const files = readdirSync(dist).filter((f) => f.endsWith('.wasm'));
+    if (files.length < 3) throw new Error(`only ${files.join(', ')} in dist/`);
+    const how = [];
+    for (const file of files) {
+      const bytes = readFileSync(join(dist, file));
+      if (hasRelaxedSimd(bytes)) throw new Error(`${file} has a relaxed-SIMD instruction`);
+      if (nodeLacksIt) {
+        try {
+          new WebAssembly.Module(bytes);
+          how.push(`${file}: valid without relaxed SIMD`);
+        } catch (e) {
+          if (/relaxed/i.test(e.message)) throw new Error(`${file} needs relaxed SIMD: ${e.message}`);
+          how.push(`${file}: scanned (node ${process.version} cannot compile it: ${e.message.slice(0, 80)})`);
+        }
+      } else {
+        how.push(`${file}: scanned`);
+      }
+    }
+    console.log(`e2e: no relaxed SIMD in the page's wasm: ${how.join('; ')}`);
+  }],
+
+  ['no relaxed SIMD (as in Safari): an embedded exercise loads and checks its solution, with a note; scripts get plain SIMD', async ({ browser, url }) => {
+    const origin = new URL(url).origin;
+    // No service worker: every worker script comes from the server, shimmed.
+    const ctx = await browser.newContext({ viewport: { width: 1100, height: 800 }, serviceWorkers: 'block' });
+    await ctx.addInitScript({ content: NO_RELAXED_SIMD_SHIM });
+    try {
+      const p = await ctx.newPage();
+      const problems = [];
+      p.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+      // (A course page of its own has no icon: its /favicon.ico is not the playground's.)
+      p.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console.error: ${m.text()}`); });
+      p.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+      const fetched = new Set();
+      p.on('request', (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith(NO_RELAXED_PATH)) fetched.add(u.pathname.slice(NO_RELAXED_PATH.length));
+      });
+      await p.goto(`${origin}/course/no-relaxed-simd.html`, { waitUntil: 'load' });
+      const f = await (await p.waitForSelector('#exercise-1')).contentFrame();
+      await f.waitForSelector('#exercise-title', { timeout: TIMEOUT_MS });
+      await f.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      if (await f.evaluate((probe) => WebAssembly.validate(new Uint8Array(probe)), RELAXED_SIMD_PROBE)) {
+        throw new Error('the shim is not active in the embedded page');
+      }
+      const note = await f.textContent('#capability-note');
+      if (!/no relaxed SIMD/.test(note) || !/plain SIMD128/.test(note)) throw new Error(`the note says: ${note}`);
+      // The exercise's own solution passes; the check ran on the CPU
+      // backend, in the full worker, under the shim.
+      await f.evaluate((t) => window.TesselEditor.current.setDoc(t, true), servedExercise('broadcast-add').solution);
+      await f.click('#check-button');
+      await f.waitForSelector('#verdict', { timeout: 60_000 });
+      const verdict = await f.$eval('#verdict', (el) => ({ passed: el.classList.contains('passed'), text: el.textContent }));
+      if (!verdict.passed) throw new Error(`the solution did not pass: ${verdict.text}`);
+      if (!fetched.has('worker_bg.wasm')) throw new Error(`Check did not use the full worker: ${[...fetched].join(', ')}`);
+      await p.screenshot({ path: join(outDir, '13-no-relaxed-simd-exercise.png') });
+      // The full page on the same browser: FMA greyed out with the reason,
+      // and a script asking for relaxed SIMD gets the plain-SIMD build with
+      // a note (the worker, shimmed too, saw no relaxed SIMD).
+      const full = await ctx.newPage();
+      full.on('pageerror', (e) => problems.push(`uncaught (full page): ${e.message}`));
+      await full.goto(`${origin}${NO_RELAXED_PATH}`, { waitUntil: 'load' });
+      await full.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      const fma = await full.$eval('#backend option[value="wasm-fma"]', (o) => ({ disabled: o.disabled, title: o.title }));
+      if (!fma.disabled || !/no relaxed SIMD/.test(fma.title)) throw new Error(`the FMA option: ${JSON.stringify(fma)}`);
+      await full.evaluate((t) => window.TesselEditor.current.setDoc(t, true), RELAXED_SIMD_SCRIPT);
+      await full.waitForFunction(() => /(True|False) (True|False)/.test(document.querySelector('#console .console-text')?.textContent ?? ''), null, { timeout: 60_000 });
+      const out = await full.textContent('#console .console-text');
+      if (!out.includes('False True')) throw new Error(`the build used relaxed SIMD, or no SIMD:\n${out.slice(0, 900)}`);
+      if (!out.includes('does not have: built with plain SIMD128')) throw new Error(`no note about the plain-SIMD build:\n${out.slice(0, 900)}`);
+      await full.click('#device-button');
+      await full.waitForSelector('#capabilities tr[data-cap="relaxed-simd"][data-ok="no"]', { timeout: TIMEOUT_MS });
+      await full.screenshot({ path: join(outDir, '14-no-relaxed-simd-device.png') });
+      if (problems.length) throw new Error(`errors on the page:\n  ${problems.join('\n  ')}`);
+      console.log(`e2e: without relaxed SIMD: ${verdict.text.trim().slice(0, 60)}…; the script's note: ${out.match(/note: target[^\n]*/)?.[0] ?? ''}`);
+    } finally {
+      await ctx.close();
+    }
+  }],
+
+  ['course progress across embedded exercises: one view, exported and imported', async ({ browser, url }) => {
+    const origin = new URL(url).origin;
+    const ctx = await browser.newContext({ viewport: { width: 1100, height: 1500 }, acceptDownloads: true });
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const p = await ctx.newPage();
+      await p.goto(`${origin}/course/two-exercises.html`, { waitUntil: 'load' });
+      const frame = async (n) => {
+        const f = await (await p.waitForSelector(`#exercise-${n}`)).contentFrame();
+        await f.waitForSelector('#exercise-title', { timeout: TIMEOUT_MS });
+        await f.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+        return f;
+      };
+      const [add, numpy] = [await frame(1), await frame(2)];
+      // The NumPy exercise's starting code fails: attempted.
+      await numpy.click('#check-button');
+      await numpy.waitForSelector('#verdict', { timeout: 60_000 });
+      if (await numpy.$('#verdict.passed')) throw new Error('the starting code passed');
+      // The other iframe's solution passes.
+      await add.evaluate((t) => window.TesselEditor.current.setDoc(t, true), servedExercise('broadcast-add').solution);
+      await add.click('#check-button');
+      await add.waitForSelector('#verdict.passed', { timeout: 60_000 });
+      // Either iframe's Progress view shows both (one storage per origin).
+      await numpy.click('#progress-button');
+      await numpy.waitForSelector('#progress-table tr[data-exercise="broadcast-add"][data-status="passed"]', { timeout: TIMEOUT_MS });
+      await numpy.waitForSelector('#progress-table tr[data-exercise="numpy-broadcast"][data-status="attempted"]', { timeout: TIMEOUT_MS });
+      const summary = await numpy.textContent('#progress-summary');
+      if (!summary.startsWith('1 of ') || !summary.includes('1 attempted')) throw new Error(`summary: ${summary}`);
+      await p.screenshot({ path: join(outDir, '15-progress.png') });
+      // Export: a JSON file, no server.
+      const [download] = await Promise.all([p.waitForEvent('download'), numpy.click('#progress-export')]);
+      const text = readFileSync(await download.path(), 'utf8');
+      const file = JSON.parse(text);
+      const got = (id) => file.exercises?.[id] ?? {};
+      if (file.format !== 'tessel-progress' || file.version !== 1) throw new Error(`exported header: ${text.slice(0, 120)}`);
+      if (got('broadcast-add').passed !== true || got('broadcast-add').attempts !== 1) throw new Error(`broadcast-add exported as ${JSON.stringify(got('broadcast-add'))}`);
+      if (got('numpy-broadcast').passed !== false || got('numpy-broadcast').attempts !== 1) throw new Error(`numpy-broadcast exported as ${JSON.stringify(got('numpy-broadcast'))}`);
+      // Import on another browser profile: a bad file is refused with its
+      // problems, the exported one restores the progress.
+      const q = await fresh.newPage();
+      await q.goto(url, { waitUntil: 'load' });
+      await q.waitForSelector('.cm-editor', { timeout: TIMEOUT_MS });
+      await q.click('#progress-button');
+      await q.waitForSelector('#progress-table tr[data-exercise="broadcast-add"][data-status="not-attempted"]', { timeout: TIMEOUT_MS });
+      const upload = (name, content) => q.setInputFiles('#progress-import', { name, mimeType: 'application/json', buffer: Buffer.from(content) });
+      const bad = JSON.parse(text);
+      bad.exercises['broadcast-add'].passed = 'yes';
+      await upload('bad.json', JSON.stringify(bad));
+      await q.waitForSelector('#progress-status.bad', { timeout: TIMEOUT_MS });
+      const refused = await q.textContent('#progress-status');
+      if (!refused.includes('nothing was imported') || !refused.includes('exercises.broadcast-add.passed: "yes" instead of true or false')) throw new Error(`the bad file: ${refused}`);
+      await upload('notes.json', '{"format": "my-notes", "version": 1}');
+      await q.waitForFunction(() => document.querySelector('#progress-status')?.textContent.includes('not a Tessel progress file'), null, { timeout: TIMEOUT_MS });
+      if (!(await q.$('#progress-table tr[data-exercise="broadcast-add"][data-status="not-attempted"]'))) throw new Error('a refused file changed the progress');
+      await upload('tessel-progress.json', text);
+      await q.waitForFunction(() => document.querySelector('#progress-status')?.textContent.startsWith('imported 2 exercises'), null, { timeout: TIMEOUT_MS });
+      await q.waitForSelector('#progress-table tr[data-exercise="broadcast-add"][data-status="passed"]', { timeout: TIMEOUT_MS });
+      await q.waitForSelector('#progress-table tr[data-exercise="numpy-broadcast"][data-status="attempted"]', { timeout: TIMEOUT_MS });
+      await q.screenshot({ path: join(outDir, '16-progress-imported.png') });
+      console.log(`e2e: progress exported (${text.length} characters) and imported: ${await q.textContent('#progress-status')}`);
+    } finally {
+      await fresh.close();
+      await ctx.close();
+    }
+  }],
+
+  ['the Device panel shows what this browser offers', async ({ page }) => {
+    await page.click('#device-button');
+    await page.waitForSelector('#capabilities tr[data-cap="webgpu"]:not([data-ok="checking"])', { timeout: TIMEOUT_MS });
+    const facts = await page.$$eval('#capabilities tr[data-cap]', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.cap, { ok: r.dataset.ok, text: r.querySelector('td').textContent }])));
+    const truth = await page.evaluate(async () => {
+      const a = navigator.gpu ? await navigator.gpu.requestAdapter() : null;
+      return {
+        threads: crossOriginIsolated && typeof SharedArrayBuffer === 'function' && navigator.hardwareConcurrency > 1,
+        cores: navigator.hardwareConcurrency,
+        gpu: !!a,
+        timestamps: a ? a.features.has('timestamp-query') : null,
+        invocations: a?.limits.maxComputeInvocationsPerWorkgroup,
+        storage: a?.limits.maxComputeWorkgroupStorageSize,
+      };
+    });
+    const fact = (cap) => facts[cap] ?? { ok: 'absent', text: '' };
+    // Chromium's engine has relaxed SIMD.
+    if (fact('relaxed-simd').ok !== 'yes') throw new Error(`relaxed SIMD: ${JSON.stringify(fact('relaxed-simd'))}`);
+    if (fact('threads').ok !== (truth.threads ? 'yes' : 'no') || !fact('threads').text.includes(`${truth.cores} core`)) throw new Error(`threads: ${JSON.stringify(fact('threads'))}, the page has ${JSON.stringify(truth)}`);
+    if (fact('webgpu').ok !== (truth.gpu ? 'yes' : 'no')) throw new Error(`WebGPU: ${JSON.stringify(fact('webgpu'))}`);
+    if (truth.gpu) {
+      if (fact('timestamp-query').ok !== (truth.timestamps ? 'yes' : 'no')) throw new Error(`timestamps: ${JSON.stringify(fact('timestamp-query'))}, adapter: ${truth.timestamps}`);
+      const limits = fact('gpu-limits').text;
+      for (const want of [`maxComputeInvocationsPerWorkgroup ${truth.invocations}`, `maxComputeWorkgroupStorageSize ${truth.storage}`]) {
+        if (!limits.includes(want)) throw new Error(`GPU limits: ${limits}; want ${want}`);
+      }
+    }
+    await shot(page, '17-device.png');
+    console.log(`e2e: the Device panel: ${Object.entries(facts).map(([k, v]) => `${k}: ${v.text}`).join(' | ')}`);
+    await page.click('#device-panel button[aria-label="Close"]');
+    await page.waitForSelector('#device-panel', { state: 'detached' });
   }],
 
   ['a failed structure check shows both functions with the mismatch highlighted', async ({ browser, url }) => {

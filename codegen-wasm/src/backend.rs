@@ -31,8 +31,13 @@ pub type RuntimeFactory = Rc<dyn Fn() -> Box<dyn Runtime>>;
 pub struct WasmBackend {
     runtime: RuntimeFactory,
     /// Options of every build; a target with `-mattr=+relaxed-simd` also
-    /// turns on [`BuildOptions::relaxed_fma`].
+    /// turns on [`BuildOptions::relaxed_fma`] where the engine has relaxed
+    /// SIMD ([`WasmBackend::relaxed_simd`]).
     pub options: BuildOptions,
+    /// The engine that runs the modules validates relaxed SIMD (wasmtime
+    /// does; Safari's engine does not): without it no build uses
+    /// relaxed-SIMD instructions, whatever the target asks.
+    pub relaxed_simd: bool,
 }
 
 /// The target attribute that asks for relaxed-SIMD multiply-adds (LLVM's
@@ -54,12 +59,46 @@ pub const RELAXED_SIMD_PROBE: &[u8] = &[
     0x0b, // end
 ];
 
+/// Whether `target` asks for relaxed SIMD: `+relaxed-simd` among the
+/// comma-separated features of its `-mattr=` option (LLVM's syntax, as in
+/// `"llvm -mcpu=generic -mattr=+simd128,+relaxed-simd"`).
+pub fn wants_relaxed_simd(target: &TargetSpec) -> bool {
+    target
+        .text
+        .split_whitespace()
+        .filter_map(|option| option.strip_prefix("-mattr="))
+        .flat_map(|features| features.split(','))
+        .any(|feature| feature.trim() == RELAXED_SIMD_ATTR)
+}
+
+/// Whether a build for `target` fuses multiply-adds with relaxed SIMD on
+/// an engine that has it (`engine_has_relaxed_simd`) or not, and the note
+/// that says why a target asking for it gets the plain-SIMD build.
+pub fn relaxed_fma_for(
+    target: &TargetSpec,
+    engine_has_relaxed_simd: bool,
+) -> (bool, Option<String>) {
+    match (wants_relaxed_simd(target), engine_has_relaxed_simd) {
+        (true, true) => (true, None),
+        (true, false) => (
+            false,
+            Some(format!(
+                "target \"{}\" asks for relaxed SIMD, which this WebAssembly engine does not have: \
+                 built with plain SIMD128 (multiply and add, no relaxed FMA)",
+                target.text
+            )),
+        ),
+        (false, _) => (false, None),
+    }
+}
+
 impl WasmBackend {
     /// Runs built modules on the runtimes `runtime` makes.
     pub fn with_runtime(runtime: RuntimeFactory) -> WasmBackend {
         WasmBackend {
             runtime,
             options: BuildOptions::default(),
+            relaxed_simd: true,
         }
     }
 
@@ -103,7 +142,8 @@ impl Backend for WasmBackend {
             ));
         }
         let mut options = self.options.clone();
-        options.relaxed_fma |= target.text.contains(RELAXED_SIMD_ATTR);
+        options.relaxed_fma |= relaxed_fma_for(target, self.relaxed_simd).0;
+        options.relaxed_fma &= self.relaxed_simd;
         let rt = (self.runtime)();
         rt.threading().apply(&mut options);
         let built = crate::build_with(module, &options).map_err(|e| e.message)?;
@@ -286,8 +326,40 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
 
 #[cfg(test)]
 mod probe_tests {
-    use super::RELAXED_SIMD_PROBE;
+    use super::{relaxed_fma_for, wants_relaxed_simd, RELAXED_SIMD_PROBE};
+    use compiler_core::target::TargetSpec;
     use wasmparser::{Validator, WasmFeatures};
+
+    fn llvm(text: &str) -> TargetSpec {
+        TargetSpec {
+            kind: "llvm".into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn relaxed_simd_is_read_from_the_mattr_feature_list() {
+        assert!(wants_relaxed_simd(&llvm("llvm -mattr=+relaxed-simd")));
+        assert!(wants_relaxed_simd(&llvm(
+            "llvm -mcpu=generic -mattr=+simd128,+relaxed-simd"
+        )));
+        assert!(!wants_relaxed_simd(&llvm("llvm")));
+        assert!(!wants_relaxed_simd(&llvm("llvm -mattr=-relaxed-simd")));
+        // Only inside `-mattr=`: another option's value does not count.
+        assert!(!wants_relaxed_simd(&llvm("llvm -mcpu=+relaxed-simd")));
+    }
+
+    #[test]
+    fn an_engine_without_relaxed_simd_gets_the_plain_build_and_a_note() {
+        let asks = llvm("llvm -mattr=+relaxed-simd");
+        assert_eq!(relaxed_fma_for(&asks, true), (true, None));
+        let (fused, note) = relaxed_fma_for(&asks, false);
+        assert!(!fused);
+        let note = note.expect("a note saying why");
+        assert!(note.contains("plain SIMD128"), "{note}");
+        assert!(note.contains("llvm -mattr=+relaxed-simd"), "{note}");
+        assert_eq!(relaxed_fma_for(&llvm("llvm"), false), (false, None));
+    }
 
     #[test]
     fn the_probe_needs_relaxed_simd_and_nothing_else() {

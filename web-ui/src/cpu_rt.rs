@@ -34,6 +34,14 @@ use wasm_bindgen::JsCast;
 pub use crate::thread_pool::{js_err, perf_now};
 use crate::thread_pool::{Launcher, LocalTask};
 
+/// Whether this thread's WebAssembly engine validates relaxed SIMD (the
+/// probe module with one `f32x4.relaxed_madd`). Safari's does not; the
+/// code generator then emits plain SIMD128 only.
+pub fn engine_has_relaxed_simd() -> bool {
+    let probe = Uint8Array::from(codegen_wasm::backend::RELAXED_SIMD_PROBE);
+    WebAssembly::validate(&probe.into()).unwrap_or(false)
+}
+
 fn rerr(what: &str, e: &JsValue) -> RuntimeError {
     RuntimeError(format!("{what}: {}", js_err(e)))
 }

@@ -461,20 +461,28 @@ pub struct Platform {
     pub cpu: Option<RuntimeFactory>,
     pub host: Option<Rc<dyn Host>>,
     pub scripts: Option<ScriptBackendFactory>,
+    /// The wasm engine behind `cpu` validates relaxed SIMD. Without it
+    /// (Safari) nothing built here uses relaxed-SIMD instructions: the FMA
+    /// backend and `-mattr=+relaxed-simd` targets get the plain-SIMD build
+    /// and a note.
+    pub relaxed_simd: bool,
 }
 
 impl Platform {
     /// A platform with the code generators: CPU targets compile to wasm
-    /// and run on `cpu`; scripts' GPU kernels on `gpu` when there is one.
+    /// and run on `cpu` (whose engine has relaxed SIMD or not); scripts'
+    /// GPU kernels on `gpu` when there is one.
     pub fn with_codegen(
         cpu: Option<RuntimeFactory>,
         host: Option<Rc<dyn Host>>,
         gpu: Option<ScriptGpu>,
+        relaxed_simd: bool,
     ) -> Platform {
         Platform {
-            scripts: Some(codegen_scripts(cpu.clone(), gpu)),
+            scripts: Some(codegen_scripts(cpu.clone(), gpu, relaxed_simd)),
             cpu,
             host,
+            relaxed_simd,
         }
     }
 }
@@ -600,6 +608,20 @@ pub fn finish_run(setup: RunSetup, got: &[NDArray]) -> RunOutcome {
 /// The CPU backend with relaxed-SIMD multiply-adds (`relaxed_madd`).
 pub const WASM_FMA: &str = "wasm-fma";
 
+/// What the FMA backend does without relaxed SIMD.
+pub const NO_RELAXED_SIMD_NOTE: &str = "this browser's WebAssembly engine has no relaxed SIMD: \
+     built with plain SIMD128 (multiply and add, no relaxed FMA)";
+
+/// Whether `backend` fuses multiply-adds on an engine that has relaxed
+/// SIMD or not, and the note when the FMA backend falls back to plain SIMD.
+fn fma_choice(backend: &str, relaxed_simd: bool) -> (bool, Option<String>) {
+    match (backend == WASM_FMA, relaxed_simd) {
+        (true, true) => (true, None),
+        (true, false) => (false, Some(NO_RELAXED_SIMD_NOTE.to_string())),
+        (false, _) => (false, None),
+    }
+}
+
 /// Runs the scheduled function with `backend` (`interpreter`, `wasm` or
 /// [`WASM_FMA`]; `webgpu` is asynchronous: the worker drives it with
 /// [`build_gpu`]).
@@ -611,15 +633,18 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
         Ok(s) => s,
         Err(out) => return out,
     };
+    let p = platform();
+    let (fma, fallback) = fma_choice(backend, p.relaxed_simd);
     let got = match backend {
-        "wasm" | WASM_FMA => match platform().cpu {
-            Some(make) => run_wasm(&mut setup, &make, repeats, now, backend == WASM_FMA),
+        "wasm" | WASM_FMA => match p.cpu {
+            Some(make) => run_wasm(&mut setup, &make, repeats, now, fma),
             None => {
                 Err("the CPU backend needs a WebAssembly runtime, and this host has none".into())
             }
         },
         other => Err(format!("the {other} backend cannot run here")),
     };
+    setup.out.notes.extend(fallback);
     settle(setup, got)
 }
 
@@ -839,7 +864,7 @@ fn cut(mut text: String) -> String {
 /// The code a backend generates for one step of the script: the lowered
 /// TIR, WAT (`wasm`) or WGSL (`webgpu`), and the lowering notes.
 pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
-    let fma = backend == WASM_FMA;
+    let (fma, fallback) = fma_choice(backend, platform().relaxed_simd);
     let backend = if backend == "webgpu" {
         "webgpu"
     } else {
@@ -913,6 +938,7 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
             Ok(m) => {
                 out.lowered = print(&m.lowered.to_ir_module(), script.dialect);
                 out.notes = m.lowered.report().notes;
+                out.notes.extend(fallback);
                 out.bytes = Some(m.bytes().len());
                 match m.wat() {
                     Ok(w) => out.code = cut(w),
@@ -1022,11 +1048,13 @@ pub type ScriptGpu = Rc<dyn Fn() -> Result<Rc<dyn KernelRunner>, String>>;
 pub fn codegen_scripts(
     cpu: Option<RuntimeFactory>,
     gpu: Option<ScriptGpu>,
+    relaxed_simd: bool,
 ) -> ScriptBackendFactory {
     Rc::new(move || {
         let backend = Rc::new(ScriptBackend {
             cpu: cpu.clone(),
             gpu: gpu.clone(),
+            relaxed_simd,
             fallback: InterpreterScripts {
                 reference: ReferenceBackend::default(),
                 notes: Default::default(),
@@ -1048,6 +1076,8 @@ pub fn codegen_scripts(
 struct ScriptBackend {
     cpu: Option<RuntimeFactory>,
     gpu: Option<ScriptGpu>,
+    /// `cpu`'s engine has relaxed SIMD (`-mattr=+relaxed-simd` fuses).
+    relaxed_simd: bool,
     fallback: InterpreterScripts,
 }
 
@@ -1107,15 +1137,25 @@ impl Backend for ScriptBackend {
         for (n, f) in module.prim_funcs() {
             prims.insert(n.to_string(), BaseFunc::Prim(f.clone()));
         }
-        match codegen_wasm::build(&prims) {
+        let (relaxed_fma, fallback) =
+            codegen_wasm::backend::relaxed_fma_for(target, self.relaxed_simd);
+        if let Some(why) = fallback {
+            note(format!("note: {why}"));
+        }
+        let options = codegen_wasm::BuildOptions {
+            relaxed_fma,
+            ..codegen_wasm::BuildOptions::default()
+        };
+        match codegen_wasm::build_with(&prims, &options) {
             Ok(m) => {
                 let bytes = m.bytes().len();
                 let names = prims.names().map(str::to_string).collect();
                 let exec = WasmExecutable::load(m, names, make())
                     .map_err(|e| format!("instantiating the wasm module: {e}"))?;
                 note(format!(
-                    "note: tvm.build(target=\"{}\"): compiled to WebAssembly ({bytes} bytes), running on this browser's CPU",
-                    target.text
+                    "note: tvm.build(target=\"{}\"): compiled to WebAssembly ({bytes} bytes{}), running on this browser's CPU",
+                    target.text,
+                    if relaxed_fma { ", relaxed-SIMD FMA" } else { "" }
                 ));
                 Ok(Rc::new(exec))
             }
@@ -1365,6 +1405,12 @@ mod backend_tests {
     }
 
     fn wasmi_platform() {
+        wasmi_platform_with(true);
+    }
+
+    /// wasmi standing in for an engine with relaxed SIMD or without (the
+    /// code generator must then never emit it).
+    fn wasmi_platform_with(relaxed_simd: bool) {
         set_platform(Platform::with_codegen(
             Some(Rc::new(|| {
                 Box::new(codegen_wasm::runtime::WasmiRuntime::new())
@@ -1372,7 +1418,59 @@ mod backend_tests {
             })),
             None,
             None,
+            relaxed_simd,
         ));
+    }
+
+    #[test]
+    fn without_relaxed_simd_the_fma_backend_runs_plain_simd_with_a_note() {
+        wasmi_platform_with(false);
+        let out = run(&scheduled(), WASM_FMA, 1, &|| 0.0);
+        assert!(out.ok, "{}", out.message);
+        assert_eq!(out.matches, Some(true), "{}", out.message);
+        assert!(!out.timing.contains("relaxed-SIMD FMA"), "{}", out.timing);
+        assert!(
+            out.notes.iter().any(|n| n == NO_RELAXED_SIMD_NOTE),
+            "{:?}",
+            out.notes
+        );
+        // Exact comparison: nothing was fused.
+        assert!(!out.message.contains("FMA"), "{}", out.message);
+        let shown = code(&scheduled(), usize::MAX, WASM_FMA);
+        assert!(!shown.code.is_empty(), "{:?}", shown.error);
+        assert!(!shown.code.contains("relaxed"), "{}", shown.code);
+        assert!(
+            shown.code.contains("f32x4"),
+            "no SIMD at all:\n{}",
+            shown.code
+        );
+        assert!(shown.notes.iter().any(|n| n == NO_RELAXED_SIMD_NOTE));
+    }
+
+    #[test]
+    fn a_script_asking_for_relaxed_simd_gets_it_only_where_the_engine_has_it() {
+        let src = "import tvm\nfrom tvm.script import tir as T\n\n\
+@T.prim_func\ndef fma(A: T.Buffer((64,), \"float32\"), B: T.Buffer((64,), \"float32\"), C: T.Buffer((64,), \"float32\"), D: T.Buffer((64,), \"float32\")):\n    for i in range(64):\n        with T.block(\"D\"):\n            vi = T.axis.spatial(64, i)\n            D[vi] = C[vi] + A[vi] * B[vi]\n\n\
+sch = tvm.tir.Schedule(fma)\n\
+i = sch.get_loops(sch.get_block(\"D\"))[0]\n\
+i0, i1 = sch.split(i, factors=[None, 4])\n\
+sch.vectorize(i1)\n\
+f = tvm.build(sch.mod, target=\"llvm -mattr=+relaxed-simd\")\n\
+print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
+        wasmi_platform_with(false);
+        let out = compile(src);
+        assert!(out.console.contains("False True"), "{}", out.console);
+        assert!(
+            out.console
+                .contains("which this WebAssembly engine does not have: built with plain SIMD128"),
+            "{}",
+            out.console
+        );
+        wasmi_platform_with(true);
+        let out = compile(src);
+        assert!(out.console.contains("True False"), "{}", out.console);
+        assert!(out.console.contains("relaxed-SIMD FMA"), "{}", out.console);
+        assert!(!out.console.contains("plain SIMD128"), "{}", out.console);
     }
 
     #[test]
@@ -1560,6 +1658,7 @@ mod backend_tests {
             None,
             None,
             Some(Rc::new(move || Ok(shared.clone() as Rc<dyn KernelRunner>))),
+            true,
         ));
         let src = "import tvm\nfrom tvm.script import tir as T\nimport numpy as np\n\n\
 @T.prim_func\ndef main(A: T.Buffer((64,), \"float32\"), B: T.Buffer((64,), \"float32\")):\n    for i0 in T.thread_binding(2, thread=\"blockIdx.x\"):\n        for i1 in T.thread_binding(32, thread=\"threadIdx.x\"):\n            with T.block(\"B\"):\n                vi = T.axis.spatial(64, i0 * 32 + i1)\n                B[vi] = A[vi] * 2.0\n\n\
@@ -1582,6 +1681,7 @@ print(\"@compute\" in f.imported_modules[0].get_source())\n";
             None,
             None,
             Some(Rc::new(|| Err("no WebGPU in this test".into()))),
+            true,
         ));
         let out = compile(src);
         assert!(

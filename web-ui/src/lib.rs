@@ -22,7 +22,11 @@
 //!   [`highlight`], [`share`] (the URL/localStorage state format) and the
 //!   [`examples`] gallery.
 //! - [`record_store`] (wasm32 only): the tuning records in IndexedDB.
+//! - [`capabilities`]: what this device offers (relaxed SIMD, threads,
+//!   WebGPU) and the Device panel; [`progress`]: the course progress over
+//!   every exercise, its view and its export/import file.
 
+pub mod capabilities;
 #[cfg(target_arch = "wasm32")]
 pub mod cpu_rt;
 pub mod diff;
@@ -36,6 +40,7 @@ pub mod gpu_rt;
 pub mod highlight;
 pub mod ir_view;
 pub mod memory_picture;
+pub mod progress;
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]
 pub mod record_store;

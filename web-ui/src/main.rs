@@ -29,11 +29,12 @@ use compiler_core::schedule::menu::{MenuArg, MenuSite, MenuTarget};
 use compiler_core::schedule::primitives;
 use editor::EditorHandle;
 use memory_view::{MemoryPanel, MemoryState};
+use web_ui::capabilities::{self, Capabilities};
 use web_ui::examples;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
 use web_ui::share::SavedState;
-use web_ui::{diff, highlight, ir_view, record_store, share, tuning};
+use web_ui::{diff, highlight, ir_view, progress, record_store, share, tuning};
 use worker_client::Channel;
 
 /// Debounce between the last keystroke and a compile.
@@ -169,6 +170,15 @@ struct Ctx {
     /// `Ok` when this engine has relaxed SIMD, else why not (the FMA
     /// option's tooltip).
     fma: RwSignal<Result<(), String>>,
+    /// What this device offers (the Device panel).
+    caps: RwSignal<Capabilities>,
+    /// The Device or Progress panel, when one is open.
+    panel: RwSignal<Option<Panel>>,
+    /// Bumped when any exercise's saved progress changes (here or in
+    /// another page or iframe of the site), so the Progress view re-reads.
+    progress_rev: RwSignal<u32>,
+    /// The last export or import: `(ok, message)`.
+    progress_status: RwSignal<Option<(bool, String)>>,
     code: RwSignal<Option<CodeOutcome>>,
     messages: RwSignal<Vec<(String, String)>>,
     visible: RwSignal<[bool; 7]>,
@@ -195,6 +205,13 @@ struct Ctx {
     tuner: StoredValue<Option<Tuner>, LocalStorage>,
     /// The best schedule's calls and the module they schedule.
     tuned: StoredValue<Option<(String, String)>, LocalStorage>,
+}
+
+/// The two information panels (one dialog, plain HTML: small code).
+#[derive(Clone, Copy, PartialEq)]
+enum Panel {
+    Device,
+    Progress,
 }
 
 /// A running tuning: its own worker (so typing and Run stay with the
@@ -266,8 +283,71 @@ impl Ctx {
             answer: self.source.get_untracked(),
             hints: self.hints_shown.get_untracked(),
             passed: old.passed || passed.unwrap_or(false),
+            // A verdict is an attempt; an edit is not.
+            attempts: old.attempts + u32::from(passed.is_some()),
         };
+        let changed_status = progress.passed != old.passed || progress.attempts != old.attempts;
         share::set_pref(&ExerciseProgress::key(&id), &progress.to_json());
+        if changed_status {
+            self.progress_rev.update(|n| *n += 1);
+        }
+    }
+
+    /// Every exercise's saved progress (shared by all pages and iframes of
+    /// this origin).
+    fn all_progress(&self) -> progress::Progress {
+        progress::from_storage(&share::prefs_with_prefix("exercise."))
+    }
+
+    /// Downloads the progress file (a data URL: no server involved).
+    fn export_progress(&self) {
+        let all = self.all_progress();
+        let text = progress::export(&all);
+        let href = format!(
+            "data:application/json;charset=utf-8,{}",
+            String::from(js_sys::encode_uri_component(&text))
+        );
+        let link = document()
+            .create_element("a")
+            .ok()
+            .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok());
+        let Some(link) = link else {
+            return;
+        };
+        let _ = link.set_attribute("href", &href);
+        let _ = link.set_attribute("download", "tessel-progress.json");
+        link.click();
+        let n = all.len();
+        self.progress_status.set(Some((
+            true,
+            format!(
+                "exported {n} exercise{} to tessel-progress.json",
+                if n == 1 { "" } else { "s" }
+            ),
+        )));
+    }
+
+    /// Reads a progress file and merges it into the saved progress, or
+    /// says what is wrong with it (nothing is imported then).
+    fn import_progress(&self, text: &str) {
+        let result = progress::import(text).map(|imported| {
+            let changed = progress::merge(&self.all_progress(), &imported);
+            for (id, p) in &changed {
+                share::set_pref(&ExerciseProgress::key(id), &p.to_json());
+            }
+            let passed = imported.values().filter(|p| p.passed).count();
+            format!(
+                "imported {} exercise{} ({passed} passed); {} updated here",
+                imported.len(),
+                if imported.len() == 1 { "" } else { "s" },
+                changed.len()
+            )
+        });
+        self.progress_rev.update(|n| *n += 1);
+        self.progress_status.set(Some(match result {
+            Ok(m) => (true, m),
+            Err(m) => (false, m),
+        }));
     }
 
     /// Opens exercise `info`: the saved answer (else the starting code) in
@@ -287,12 +367,19 @@ impl Ctx {
         self.log("info", format!("exercise “{}”", info.title));
     }
 
-    /// Back to the starting code; the saved answer and hints go.
+    /// Back to the starting code; the saved answer and hints go, the
+    /// progress (passed, checks) stays.
     fn reset_exercise(&self) {
         let Some(info) = self.exercise.get_untracked() else {
             return;
         };
-        share::remove_pref(&ExerciseProgress::key(&info.id));
+        let kept = self.progress().map(|(_, p)| p).unwrap_or_default();
+        let progress = ExerciseProgress {
+            passed: kept.passed,
+            attempts: kept.attempts,
+            ..ExerciseProgress::default()
+        };
+        share::set_pref(&ExerciseProgress::key(&info.id), &progress.to_json());
         self.hints_shown.set(0);
         self.verdict.set(None);
         self.set_source(&info.starting_code);
@@ -667,6 +754,7 @@ fn App() -> impl IntoView {
     } else if embed.on {
         visible = [true, false, true, true, false, false, false];
     }
+    let caps = capabilities::detect();
     let ctx = Ctx {
         source: RwSignal::new(String::new()),
         compiled: RwSignal::new(None),
@@ -684,7 +772,11 @@ fn App() -> impl IntoView {
         running: RwSignal::new(false),
         backend: RwSignal::new("wasm".into()),
         gpu: RwSignal::new(Err("checking for WebGPU…".into())),
-        fma: RwSignal::new(relaxed_simd_support()),
+        fma: RwSignal::new(caps.fma()),
+        caps: RwSignal::new(caps),
+        panel: RwSignal::new(None),
+        progress_rev: RwSignal::new(0),
+        progress_status: RwSignal::new(None),
         code: RwSignal::new(None),
         messages: RwSignal::new(vec![]),
         visible: RwSignal::new(visible),
@@ -778,6 +870,7 @@ fn App() -> impl IntoView {
                     .exercise
                     .with_untracked(|e| e.as_ref().map(|e| e.id.clone()));
                 if open.as_deref() == Some(outcome.exercise.as_str()) {
+                    // (An attempt, counted in the saved progress.)
                     ctx.save_progress(Some(outcome.passed));
                     ctx.log(
                         if outcome.passed { "ok" } else { "error" },
@@ -827,6 +920,8 @@ fn App() -> impl IntoView {
     ctx.runner.set_value(Some(runner));
     ctx.compile_now();
     detect_gpu(ctx);
+    watch_progress(ctx);
+    show_panels(ctx);
     if let Err(why) = ctx.fma.get_untracked() {
         if ctx.backend.get_untracked() == "wasm-fma" {
             ctx.backend.set("wasm".into());
@@ -943,9 +1038,17 @@ fn App() -> impl IntoView {
     on_cleanup(move || handle.remove());
 
     let is_embed = embed.on;
+    // What this device lacks and what runs instead, said once.
+    let notes = ctx
+        .caps
+        .with_untracked(|c| c.fallback_notes())
+        .into_iter()
+        .map(|n| view! { <p id="capability-note" class="capnote" role="note">{n}</p> })
+        .collect_view();
     view! {
         <div class="app" class:embed=is_embed>
             <TopBar/>
+            {notes}
             <Show when=move || ctx.exercise.with(|e| e.is_some())>
                 <ExercisePanel/>
             </Show>
@@ -956,6 +1059,8 @@ fn App() -> impl IntoView {
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>
             </Show>
+            <div id="info-panel-host" on:click=move |e: ev::MouseEvent| on_panel_event(ctx, e.into())
+                on:change=move |e: ev::Event| on_panel_event(ctx, e)></div>
         </div>
     }
 }
@@ -1022,6 +1127,10 @@ fn TopBar() -> impl IntoView {
                     <a class="tb" href=open_full target="_blank" rel="noopener">"Open in Tessel ↗"</a>
                 }>
                 <button id="share-button" class="tb" on:click=move |_| ctx.share() title="Copy a link to this state (Ctrl+S)">"Share"</button>
+                <button id="progress-button" class="tb" on:click=move |_| ctx.panel.set(Some(Panel::Progress))
+                    title="Your exercises: passed, attempted; export or import">"Progress"</button>
+                <button id="device-button" class="tb" on:click=move |_| ctx.panel.set(Some(Panel::Device))
+                    title="What this device offers: relaxed SIMD, threads, WebGPU">"Device"</button>
                 <PaneMenu/>
                 <button id="theme-button" class="tb" title="Light or dark mode"
                     aria-label=move || if ctx.dark.get() { "Switch to light mode" } else { "Switch to dark mode" }
@@ -1500,59 +1609,140 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     Ok(text.as_string().unwrap_or_default())
 }
 
-/// Whether this browser's WebAssembly engine validates relaxed SIMD (a
-/// module with one `f32x4.relaxed_madd`), which the FMA backend needs.
-fn relaxed_simd_support() -> Result<(), String> {
-    let probe = js_sys::Uint8Array::from(codegen_wasm::backend::RELAXED_SIMD_PROBE);
-    match js_sys::WebAssembly::validate(&probe.into()) {
-        Ok(true) => Ok(()),
-        _ => Err("this browser's WebAssembly engine has no relaxed SIMD (relaxed_madd), which the FMA backend needs".into()),
-    }
+/// Asks for a WebGPU adapter on the main thread, so the GPU option can
+/// say why it is off and the Device panel what the adapter offers.
+fn detect_gpu(ctx: Ctx) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let gpu = capabilities::detect_gpu().await;
+        ctx.gpu.set(match &gpu {
+            capabilities::Gpu::Adapter(a) => Ok(a.label()),
+            capabilities::Gpu::Missing(why) => Err(why.clone()),
+            capabilities::Gpu::Checking => Err("checking for WebGPU…".into()),
+        });
+        ctx.caps.update(|c| c.gpu = gpu);
+    });
 }
 
-/// Checks for WebGPU on the main thread (`navigator.gpu` and an adapter),
-/// so the GPU option can say why it is off.
-fn detect_gpu(ctx: Ctx) {
-    let gpu = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("gpu"))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null());
-    let Some(gpu) = gpu else {
-        ctx.gpu.set(Err(
-            "this browser has no WebGPU (navigator.gpu is missing; Chrome/Edge 113+ or Firefox 141+ have it)".into(),
-        ));
-        return;
-    };
-    wasm_bindgen_futures::spawn_local(async move {
-        let request = js_sys::Reflect::get(&gpu, &JsValue::from_str("requestAdapter"))
+/// Keeps the Progress view current when another page or iframe of this
+/// origin saves an exercise's progress (the `storage` event).
+fn watch_progress(ctx: Ctx) {
+    let on_storage = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let key = js_sys::Reflect::get(&e, &JsValue::from_str("key"))
             .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            .and_then(|f| f.call0(&gpu).ok())
-            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-        let adapter = match request {
-            Some(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok(),
-            None => None,
-        };
-        match adapter.filter(|a| !a.is_null() && !a.is_undefined()) {
-            Some(a) => {
-                let info = js_sys::Reflect::get(&a, &JsValue::from_str("info")).unwrap_or(JsValue::UNDEFINED);
-                let field = |k: &str| {
-                    js_sys::Reflect::get(&info, &JsValue::from_str(k))
-                        .ok()
-                        .and_then(|v| v.as_string())
-                        .filter(|s| !s.is_empty())
-                };
-                let name = [field("vendor"), field("architecture")]
-                    .into_iter()
-                    .flatten()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                ctx.gpu.set(Ok(if name.is_empty() { "this GPU".into() } else { name }));
-            }
-            None => ctx.gpu.set(Err(
-                "WebGPU has no adapter here (requestAdapter returned null: no usable GPU or it is blocklisted)".into(),
-            )),
+            .and_then(|k| k.as_string());
+        // `key` is null when the whole storage was cleared.
+        if key.is_none_or(|k| k.starts_with("tessel.exercise.")) {
+            ctx.progress_rev.update(|n| *n += 1);
         }
     });
+    let _ =
+        window().add_event_listener_with_callback("storage", on_storage.as_ref().unchecked_ref());
+    on_storage.forget();
+}
+
+/// The open panel's content: the Device panel (what this device offers)
+/// or the Progress view (every exercise passed or attempted in this
+/// browser, with export and import). Plain HTML, its controls handled by
+/// [`InfoPanel`]'s delegated listeners: a component per row and control
+/// would cost the first load more than the panels are worth.
+fn panel_html(ctx: Ctx, panel: Panel) -> String {
+    let (title, id, tools, body) = match panel {
+        Panel::Device => (
+            "This device",
+            "capabilities",
+            String::new(),
+            ctx.caps.with(|c| c.panel_html()),
+        ),
+        Panel::Progress => {
+            ctx.progress_rev.track();
+            let titles: Vec<(String, String)> = ctx.exercises.with(|list| {
+                list.iter()
+                    .map(|e| (e.id.clone(), e.title.clone()))
+                    .collect()
+            });
+            let status = ctx.progress_status.get().map_or(String::new(), |(ok, text)| {
+                format!(
+                    "<pre id=\"progress-status\" class=\"progress-status{}\" role=\"status\">{}</pre>",
+                    if ok { "" } else { " bad" },
+                    tuning::escape_html(&text)
+                )
+            });
+            (
+                "Progress",
+                "progress-body",
+                "<button id=\"progress-export\" class=\"tb\" title=\"Save this progress as a JSON file\">Export progress</button>\
+                 <label class=\"tb\" for=\"progress-import\" title=\"Merge a progress file saved by Export\">Import…</label>\
+                 <input type=\"file\" id=\"progress-import\" class=\"visually-hidden\" accept=\".json,application/json\">"
+                    .to_string(),
+                format!(
+                    "{status}<div id=\"progress-table\">{}</div>",
+                    progress::table_html(&ctx.all_progress(), &titles)
+                ),
+            )
+        }
+    };
+    format!(
+        "<div class=\"gallery-head\"><h2 id=\"panel-title\">{title}</h2><span class=\"spacer\"></span>{tools}\
+         <button class=\"hide\" id=\"panel-close\" aria-label=\"Close\">✕</button></div>\
+         <div class=\"gallery-body\" id=\"{id}\">{body}</div>"
+    )
+}
+
+/// Shows the open panel (or none) in `#info-panel-host`, again whenever
+/// what it shows changes: an effect writing HTML, not a component tree
+/// (the page's wasm is in every first load).
+fn show_panels(ctx: Ctx) {
+    Effect::new(move |_| {
+        let html = match ctx.panel.get() {
+            Some(p) => format!(
+                "<div class=\"modal-backdrop\" id=\"panel-backdrop\"></div>\
+                 <div class=\"gallery side-panel\" id=\"{}\" role=\"dialog\" aria-modal=\"true\" aria-labelledby=\"panel-title\">{}</div>",
+                if p == Panel::Device { "device-panel" } else { "progress-panel" },
+                panel_html(ctx, p)
+            ),
+            None => String::new(),
+        };
+        if let Some(host) = document().get_element_by_id("info-panel-host") {
+            host.set_inner_html(&html);
+        }
+    });
+}
+
+/// The panels' controls, by the id of the element the event came from.
+fn on_panel_event(ctx: Ctx, ev: web_sys::Event) {
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    match (ev.type_().as_str(), target.id().as_str()) {
+        ("click", "panel-close" | "panel-backdrop") => ctx.panel.set(None),
+        ("click", "progress-export") => ctx.export_progress(),
+        ("change", "progress-import") => {
+            // `input.files[0].text()`, through reflection (no File bindings).
+            let file = js_sys::Reflect::get(&target, &JsValue::from_str("files"))
+                .ok()
+                .and_then(|files| js_sys::Reflect::get(&files, &JsValue::from_f64(0.0)).ok())
+                .filter(|f| !f.is_undefined());
+            let text = file
+                .and_then(|f| {
+                    let read = js_sys::Reflect::get(&f, &JsValue::from_str("text")).ok()?;
+                    read.dyn_into::<js_sys::Function>().ok()?.call0(&f).ok()
+                })
+                .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+            let Some(text) = text else { return };
+            wasm_bindgen_futures::spawn_local(async move {
+                match wasm_bindgen_futures::JsFuture::from(text).await {
+                    Ok(t) => ctx.import_progress(&t.as_string().unwrap_or_default()),
+                    Err(e) => ctx
+                        .progress_status
+                        .set(Some((false, format!("the file could not be read: {e:?}")))),
+                }
+            });
+        }
+        _ => {}
+    }
 }
 
 #[component]
@@ -2358,6 +2548,11 @@ fn ExercisePanel() -> impl IntoView {
                         let first = (!nest.loops.is_empty()).then_some(0);
                         ctx.memory.open(&nest.func, first, if first.is_some() { "iteration" } else { "thread" });
                     }>"Memory picture"</button>
+                // (The full page has these in its top bar.)
+                <Show when=move || ctx.embed.with_value(|e| e.on)>
+                    <button id="progress-button" class="tb" on:click=move |_| ctx.panel.set(Some(Panel::Progress))
+                        title="Your exercises on this site: passed, attempted; export or import">"Progress"</button>
+                </Show>
             </div>
             {move || view! {
                 <div class="statement">

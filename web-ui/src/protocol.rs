@@ -512,12 +512,16 @@ pub struct IrPane {
 }
 
 /// What the page keeps per exercise in the browser: the answer as last
-/// edited, how many hints are shown, whether it ever passed.
+/// edited, how many hints are shown, whether it ever passed and how many
+/// times it was checked (progress saved before checks were counted reads
+/// as 0).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseProgress {
     pub answer: String,
     pub hints: usize,
     pub passed: bool,
+    #[serde(default)]
+    pub attempts: u32,
 }
 
 impl ExerciseProgress {
@@ -544,6 +548,7 @@ mod tests {
             answer: "print(1)\n".into(),
             hints: 2,
             passed: true,
+            attempts: 3,
         };
         assert_eq!(ExerciseProgress::from_json(&p.to_json()), Some(p));
         assert_eq!(ExerciseProgress::from_json(""), None);

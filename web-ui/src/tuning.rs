@@ -224,7 +224,7 @@ pub const CONTROLS_HTML: &str = "<details id=\"tune\" class=\"tune\"><summary>Tu
 pub fn error_html(message: &str) -> String {
     format!(
         "<p id=\"tune-error\" class=\"verdict bad\">{}</p>",
-        escape(message)
+        escape_html(message)
     )
 }
 
@@ -256,7 +256,8 @@ pub struct PanelData {
     pub best_calls: Option<String>,
 }
 
-fn escape(text: &str) -> String {
+/// `text` with HTML's special characters escaped.
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -300,7 +301,7 @@ pub fn render_panel(p: &PanelData) -> String {
          <p class=\"small muted\" id=\"tune-status\">{status}</p>",
         total = p.total,
         done = p.done,
-        eta = escape(&eta),
+        eta = escape_html(&eta),
         resumed = if p.resumed > 0 {
             format!(" · resumed from {} records", p.resumed)
         } else {
@@ -311,7 +312,7 @@ pub fn render_panel(p: &PanelData) -> String {
         } else {
             String::new()
         },
-        status = escape(&p.status),
+        status = escape_html(&p.status),
     );
     h.push_str(&best_plot(&p.best_curve, p.total));
     if !p.predicted.is_empty() {
@@ -321,7 +322,7 @@ pub fn render_panel(p: &PanelData) -> String {
         let _ = write!(
             h,
             "<pre id=\"tune-best\" class=\"small\">{}</pre>",
-            escape(calls)
+            escape_html(calls)
         );
     }
     h

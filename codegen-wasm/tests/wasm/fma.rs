@@ -95,4 +95,24 @@ fn a_relaxed_simd_target_attribute_turns_fusion_on() {
     };
     assert!(!source("llvm").contains("relaxed_madd"));
     assert!(source("llvm -mattr=+relaxed-simd").contains("f32x4.relaxed_madd"));
+    // An engine without relaxed SIMD (Safari's): the plain-SIMD build,
+    // even where the backend's options asked for fusion.
+    let mut plain = WasmBackend::wasmtime();
+    plain.relaxed_simd = false;
+    plain.options.relaxed_fma = true;
+    let exec = plain
+        .build(
+            &m,
+            &TargetSpec {
+                kind: "llvm".into(),
+                text: "llvm -mattr=+relaxed-simd".into(),
+            },
+        )
+        .unwrap();
+    let wat = exec.source("").unwrap().unwrap();
+    assert!(!wat.contains("relaxed"), "{wat}");
+    assert!(
+        wat.contains("f32x4.mul"),
+        "no SIMD multiply in the plain build"
+    );
 }

@@ -222,9 +222,10 @@ fn tune(id: u64, job: &str, post: Rc<dyn Fn(&Response)>) {
         wasm_bindgen_futures::spawn_local(tune_gpu(job, send));
         return;
     }
-    let backend = codegen_wasm::backend::WasmBackend::with_runtime(Rc::new(|| {
+    let mut backend = codegen_wasm::backend::WasmBackend::with_runtime(Rc::new(|| {
         Box::new(web_ui::cpu_rt::BrowserRuntime::new()) as Box<dyn codegen_wasm::Runtime>
     }));
+    backend.relaxed_simd = web_ui::cpu_rt::engine_has_relaxed_simd();
     job.run(&backend, &PerfClock, &web_ui::cpu_rt::perf_now, &mut send);
 }
 
@@ -341,6 +342,7 @@ fn main() {
         })),
         Some(Rc::new(PerfClock)),
         Some(Rc::new(web_ui::gpu_bridge::runner)),
+        web_ui::cpu_rt::engine_has_relaxed_simd(),
     ));
     // Nested workers start only while this one is idle: spawned now, and
     // every request waits (asynchronously) until they have started.
