@@ -11,6 +11,8 @@
 //! The facts and their wording are pure (tested natively); detection
 //! ([`detect`], [`detect_gpu`]) is wasm32 only.
 
+use serde::{Deserialize, Serialize};
+
 use crate::thread_pool::pool_threads;
 use crate::tuning::escape_html as escape;
 
@@ -25,7 +27,7 @@ pub const GPU_LIMITS: [&str; 5] = [
 ];
 
 /// This device, as far as the page can tell.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Capabilities {
     /// `WebAssembly.validate` accepts a module with `f32x4.relaxed_madd`.
     pub relaxed_simd: bool,
@@ -39,7 +41,7 @@ pub struct Capabilities {
 }
 
 /// WebGPU, once asked.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Gpu {
     Checking,
     /// Why there is none (no `navigator.gpu`, no adapter).
@@ -48,7 +50,7 @@ pub enum Gpu {
 }
 
 /// A WebGPU adapter.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GpuAdapter {
     /// Vendor and architecture (`"google swiftshader"`); may be empty.
     pub name: String,

@@ -23,8 +23,11 @@
 //!   [`examples`] gallery.
 //! - [`record_store`] (wasm32 only): the tuning records in IndexedDB.
 //! - [`capabilities`]: what this device offers (relaxed SIMD, threads,
-//!   WebGPU) and the Device panel; [`progress`]: the course progress over
-//!   every exercise, its view and its export/import file.
+//!   WebGPU; detected on the page) and the Device panel's table;
+//!   [`progress`]: the course progress over every exercise, its table and
+//!   its export/import file; [`info_panels`]: the Device and Progress
+//!   panels as HTML and the progress file's export and import, in the
+//!   full worker.
 
 pub mod capabilities;
 #[cfg(target_arch = "wasm32")]
@@ -38,6 +41,7 @@ pub mod gpu_bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod gpu_rt;
 pub mod highlight;
+pub mod info_panels;
 pub mod ir_view;
 pub mod memory_picture;
 pub mod progress;

@@ -31,10 +31,11 @@ use editor::EditorHandle;
 use memory_view::{MemoryPanel, MemoryState};
 use web_ui::capabilities::{self, Capabilities};
 use web_ui::examples;
+use web_ui::info_panels::LOADING_HTML;
 use web_ui::ir_view::{IrText, Selection};
 use web_ui::protocol::*;
 use web_ui::share::SavedState;
-use web_ui::{diff, highlight, ir_view, progress, record_store, share, tuning};
+use web_ui::{diff, highlight, ir_view, record_store, share, tuning};
 use worker_client::Channel;
 
 /// Debounce between the last keystroke and a compile.
@@ -179,6 +180,8 @@ struct Ctx {
     progress_rev: RwSignal<u32>,
     /// The last export or import: `(ok, message)`.
     progress_status: RwSignal<Option<(bool, String)>>,
+    /// The id of the newest panel request (older answers are not shown).
+    panel_request: StoredValue<u64>,
     code: RwSignal<Option<CodeOutcome>>,
     messages: RwSignal<Vec<(String, String)>>,
     visible: RwSignal<[bool; 7]>,
@@ -293,61 +296,46 @@ impl Ctx {
         }
     }
 
-    /// Every exercise's saved progress (shared by all pages and iframes of
-    /// this origin).
-    fn all_progress(&self) -> progress::Progress {
-        progress::from_storage(&share::prefs_with_prefix("exercise."))
+    /// Every exercise's saved progress, as stored (shared by all pages
+    /// and iframes of this origin); the worker reads it.
+    fn saved_progress(&self) -> Vec<(String, String)> {
+        share::prefs_with_prefix("exercise.")
     }
 
-    /// Downloads the progress file (a data URL: no server involved).
-    fn export_progress(&self) {
-        let all = self.all_progress();
-        let text = progress::export(&all);
-        let href = format!(
-            "data:application/json;charset=utf-8,{}",
-            String::from(js_sys::encode_uri_component(&text))
-        );
-        let link = document()
-            .create_element("a")
-            .ok()
-            .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok());
-        let Some(link) = link else {
-            return;
-        };
-        let _ = link.set_attribute("href", &href);
-        let _ = link.set_attribute("download", "tessel-progress.json");
-        link.click();
-        let n = all.len();
-        self.progress_status.set(Some((
-            true,
-            format!(
-                "exported {n} exercise{} to tessel-progress.json",
-                if n == 1 { "" } else { "s" }
-            ),
-        )));
-    }
-
-    /// Reads a progress file and merges it into the saved progress, or
-    /// says what is wrong with it (nothing is imported then).
-    fn import_progress(&self, text: &str) {
-        let result = progress::import(text).map(|imported| {
-            let changed = progress::merge(&self.all_progress(), &imported);
-            for (id, p) in &changed {
-                share::set_pref(&ExerciseProgress::key(id), &p.to_json());
+    /// Exports the progress file (`import: None`) or imports one: the
+    /// full worker writes or reads it (`Request::ProgressFile`).
+    fn progress_file(&self, import: Option<String>) {
+        let saved = self.saved_progress();
+        self.compiler.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                c.send(Request::ProgressFile { id, saved, import });
             }
-            let passed = imported.values().filter(|p| p.passed).count();
-            format!(
-                "imported {} exercise{} ({passed} passed); {} updated here",
-                imported.len(),
-                if imported.len() == 1 { "" } else { "s" },
-                changed.len()
-            )
         });
-        self.progress_rev.update(|n| *n += 1);
-        self.progress_status.set(Some(match result {
-            Ok(m) => (true, m),
-            Err(m) => (false, m),
-        }));
+    }
+
+    /// The worker's answer to a panel request: the panel shown (if it is
+    /// the newest asked for and still open), a progress file downloaded
+    /// (a data URL: no server involved), imported progress saved.
+    fn on_panel_answer(&self, id: u64, outcome: PanelOutcome) {
+        if let Some(text) = outcome.file {
+            download("tessel-progress.json", &text);
+        }
+        for (key, json) in &outcome.saves {
+            share::set_pref(key, json);
+        }
+        if outcome.status.is_some() {
+            self.progress_rev.update(|n| *n += 1);
+            self.progress_status.set(outcome.status);
+        }
+        let shown = self.panel_request.get_value() == id
+            && self.panel.with_untracked(|p| p.is_some())
+            && !outcome.html.is_empty();
+        if shown {
+            if let Some(host) = document().get_element_by_id("info-panel-host") {
+                host.set_inner_html(&outcome.html);
+            }
+        }
     }
 
     /// Opens exercise `info`: the saved answer (else the starting code) in
@@ -777,6 +765,7 @@ fn App() -> impl IntoView {
         panel: RwSignal::new(None),
         progress_rev: RwSignal::new(0),
         progress_status: RwSignal::new(None),
+        panel_request: StoredValue::new(0),
         code: RwSignal::new(None),
         messages: RwSignal::new(vec![]),
         visible: RwSignal::new(visible),
@@ -857,6 +846,7 @@ fn App() -> impl IntoView {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
             Response::MemoryAccess { outcome, .. } => ctx.memory.answer(outcome),
+            Response::Panel { id, outcome } => ctx.on_panel_answer(id, outcome),
             Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
             _ => {}
         },
@@ -1640,72 +1630,65 @@ fn watch_progress(ctx: Ctx) {
     on_storage.forget();
 }
 
-/// The open panel's content: the Device panel (what this device offers)
-/// or the Progress view (every exercise passed or attempted in this
-/// browser, with export and import). Plain HTML, its controls handled by
-/// [`InfoPanel`]'s delegated listeners: a component per row and control
-/// would cost the first load more than the panels are worth.
-fn panel_html(ctx: Ctx, panel: Panel) -> String {
-    let (title, id, tools, body) = match panel {
-        Panel::Device => (
-            "This device",
-            "capabilities",
-            String::new(),
-            ctx.caps.with(|c| c.panel_html()),
-        ),
-        Panel::Progress => {
-            ctx.progress_rev.track();
-            let titles: Vec<(String, String)> = ctx.exercises.with(|list| {
-                list.iter()
-                    .map(|e| (e.id.clone(), e.title.clone()))
-                    .collect()
-            });
-            let status = ctx.progress_status.get().map_or(String::new(), |(ok, text)| {
-                format!(
-                    "<pre id=\"progress-status\" class=\"progress-status{}\" role=\"status\">{}</pre>",
-                    if ok { "" } else { " bad" },
-                    tuning::escape_html(&text)
-                )
-            });
-            (
-                "Progress",
-                "progress-body",
-                "<button id=\"progress-export\" class=\"tb\" title=\"Save this progress as a JSON file\">Export progress</button>\
-                 <label class=\"tb\" for=\"progress-import\" title=\"Merge a progress file saved by Export\">Import…</label>\
-                 <input type=\"file\" id=\"progress-import\" class=\"visually-hidden\" accept=\".json,application/json\">"
-                    .to_string(),
-                format!(
-                    "{status}<div id=\"progress-table\">{}</div>",
-                    progress::table_html(&ctx.all_progress(), &titles)
-                ),
-            )
+/// Shows the open panel (or none) in `#info-panel-host`, again whenever
+/// what it shows changes. The full worker draws it (`Request::Panel`):
+/// the Device panel (what this device offers) or the Progress view
+/// (every exercise passed or attempted in this browser, with export and
+/// import), plain HTML whose controls [`on_panel_event`] handles by
+/// delegation. None of it is in the page's wasm, in every first load.
+fn show_panels(ctx: Ctx) {
+    Effect::new(move |shown: Option<Option<Panel>>| {
+        let panel = ctx.panel.get();
+        let host = document().get_element_by_id("info-panel-host");
+        if panel != shown.flatten() {
+            if let Some(host) = &host {
+                host.set_inner_html(if panel.is_some() { LOADING_HTML } else { "" });
+            }
         }
-    };
-    format!(
-        "<div class=\"gallery-head\"><h2 id=\"panel-title\">{title}</h2><span class=\"spacer\"></span>{tools}\
-         <button class=\"hide\" id=\"panel-close\" aria-label=\"Close\">✕</button></div>\
-         <div class=\"gallery-body\" id=\"{id}\">{body}</div>"
-    )
+        let ask = match panel {
+            None => return panel,
+            Some(Panel::Device) => PanelAsk::Device {
+                caps: ctx.caps.get(),
+            },
+            Some(Panel::Progress) => {
+                ctx.progress_rev.track();
+                PanelAsk::Progress {
+                    saved: ctx.saved_progress(),
+                    titles: ctx.exercises.with(|list| {
+                        list.iter()
+                            .map(|e| (e.id.clone(), e.title.clone()))
+                            .collect()
+                    }),
+                    status: ctx.progress_status.get(),
+                }
+            }
+        };
+        ctx.compiler.with_value(|c| {
+            if let Some(c) = c {
+                let id = c.fresh_id();
+                ctx.panel_request.set_value(id);
+                c.send(Request::Panel { id, ask });
+            }
+        });
+        panel
+    });
 }
 
-/// Shows the open panel (or none) in `#info-panel-host`, again whenever
-/// what it shows changes: an effect writing HTML, not a component tree
-/// (the page's wasm is in every first load).
-fn show_panels(ctx: Ctx) {
-    Effect::new(move |_| {
-        let html = match ctx.panel.get() {
-            Some(p) => format!(
-                "<div class=\"modal-backdrop\" id=\"panel-backdrop\"></div>\
-                 <div class=\"gallery side-panel\" id=\"{}\" role=\"dialog\" aria-modal=\"true\" aria-labelledby=\"panel-title\">{}</div>",
-                if p == Panel::Device { "device-panel" } else { "progress-panel" },
-                panel_html(ctx, p)
-            ),
-            None => String::new(),
-        };
-        if let Some(host) = document().get_element_by_id("info-panel-host") {
-            host.set_inner_html(&html);
-        }
-    });
+/// Downloads `text` as file `name` (a data URL: no server involved).
+fn download(name: &str, text: &str) {
+    let href = format!(
+        "data:application/json;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(text))
+    );
+    let link = document()
+        .create_element("a")
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(link) = link {
+        let _ = link.set_attribute("href", &href);
+        let _ = link.set_attribute("download", name);
+        link.click();
+    }
 }
 
 /// The panels' controls, by the id of the element the event came from.
@@ -1718,7 +1701,7 @@ fn on_panel_event(ctx: Ctx, ev: web_sys::Event) {
     };
     match (ev.type_().as_str(), target.id().as_str()) {
         ("click", "panel-close" | "panel-backdrop") => ctx.panel.set(None),
-        ("click", "progress-export") => ctx.export_progress(),
+        ("click", "progress-export") => ctx.progress_file(None),
         ("change", "progress-import") => {
             // `input.files[0].text()`, through reflection (no File bindings).
             let file = js_sys::Reflect::get(&target, &JsValue::from_str("files"))
@@ -1734,7 +1717,7 @@ fn on_panel_event(ctx: Ctx, ev: web_sys::Event) {
             let Some(text) = text else { return };
             wasm_bindgen_futures::spawn_local(async move {
                 match wasm_bindgen_futures::JsFuture::from(text).await {
-                    Ok(t) => ctx.import_progress(&t.as_string().unwrap_or_default()),
+                    Ok(t) => ctx.progress_file(Some(t.as_string().unwrap_or_default())),
                     Err(e) => ctx
                         .progress_status
                         .set(Some((false, format!("the file could not be read: {e:?}")))),

@@ -11,16 +11,18 @@
 //! ```
 //!
 //! Everything here is pure (the page reads and writes the storage), so the
-//! file format and its validation are tested natively. The file is read
-//! and written by the small JSON reader below rather than serde_json's
-//! `Value`: the page's wasm is in every first load, and the generic
-//! `Value` machinery cost more than the whole feature's budget.
+//! file format and its validation are tested natively. It runs in the full
+//! worker (`info_panels`), which has serde_json anyway: the page's wasm,
+//! in every first load, carries none of it. The file is written by serde
+//! derive and read as a `serde_json::Value`, checked field by field so that
+//! every problem in it is reported, not only the first.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::protocol::ExerciseProgress;
-use json::Value;
 
 /// The `format` field of a progress file.
 pub const FORMAT: &str = "tessel-progress";
@@ -98,27 +100,24 @@ pub fn from_storage(entries: &[(String, String)]) -> Progress {
     progress
 }
 
-/// The progress file (JSON, one exercise a line, in id order).
+/// The progress file as written (JSON, in id order).
+#[derive(Serialize)]
+struct ProgressFile<'a> {
+    format: &'a str,
+    version: u64,
+    exercises: &'a Progress,
+}
+
+/// The progress file (pretty-printed JSON, exercises in id order).
 pub fn export(progress: &Progress) -> String {
-    let mut out =
-        format!("{{\n  \"format\": \"{FORMAT}\",\n  \"version\": {VERSION},\n  \"exercises\": {{");
-    for (i, (id, p)) in progress.iter().enumerate() {
-        out.push_str(if i == 0 { "\n    " } else { ",\n    " });
-        json::write_string(&mut out, id);
-        let _ = write!(
-            out,
-            ": {{\"passed\": {}, \"attempts\": {}, \"hints\": {}, \"answer\": ",
-            p.passed, p.attempts, p.hints
-        );
-        json::write_string(&mut out, &p.answer);
-        out.push('}');
-    }
-    out.push_str(if progress.is_empty() {
-        "}\n}\n"
-    } else {
-        "\n  }\n}\n"
-    });
-    out
+    let file = ProgressFile {
+        format: FORMAT,
+        version: VERSION,
+        exercises: progress,
+    };
+    let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// Reads a progress file; `Err` lists every problem found (field by
@@ -131,7 +130,7 @@ pub fn import(text: &str) -> Result<Progress, String> {
             MAX_FILE_BYTES >> 10
         ));
     }
-    let value = json::parse(text).map_err(|e| {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
         format!("the file is not JSON ({e}); a progress file is what Export progress saves")
     })?;
     let Value::Object(_) = value else {
@@ -155,8 +154,8 @@ pub fn import(text: &str) -> Result<Progress, String> {
         }
     }
     match value.get("version") {
-        Some(n) if n.as_count() == Some(VERSION) => {}
-        Some(n) if n.as_count().is_some_and(|v| v > VERSION) => {
+        Some(n) if n.as_u64() == Some(VERSION) => {}
+        Some(n) if n.as_u64().is_some_and(|v| v > VERSION) => {
             return Err(format!(
                 "the file is progress version {}, newer than this page reads (version {VERSION}): update the page",
                 short(n)
@@ -240,8 +239,8 @@ fn read_entry(entry: &Value) -> Result<ExerciseProgress, Vec<String>> {
         }
     };
     let mut count = |field: &str, required: bool| match entry.get(field) {
-        Some(n) if n.as_count().is_some_and(|v| v <= u32::MAX as u64) => {
-            n.as_count().unwrap_or(0) as u32
+        Some(n) if n.as_u64().is_some_and(|v| v <= u32::MAX as u64) => {
+            n.as_u64().unwrap_or(0) as u32
         }
         Some(other) => {
             errors.push(format!(
@@ -295,7 +294,7 @@ fn kind(v: &Value) -> &'static str {
 
 /// A value as JSON, cut short.
 fn short(v: &Value) -> String {
-    let text = v.to_json();
+    let text = v.to_string();
     if text.chars().count() > 40 {
         format!("{}…", text.chars().take(40).collect::<String>())
     } else {
@@ -372,364 +371,6 @@ pub fn table_html(progress: &Progress, titles: &[(String, String)]) -> String {
     )
 }
 
-/// Just enough JSON for the progress file: a reader with line and column
-/// in its errors, and a string writer.
-mod json {
-    use std::fmt::Write as _;
-
-    #[derive(Clone, Debug, PartialEq)]
-    pub enum Value {
-        Null,
-        Bool(bool),
-        /// As written (only whole numbers are read, by [`Value::as_count`]:
-        /// the page does without a float parser).
-        Number(String),
-        String(String),
-        Array(Vec<Value>),
-        /// Members in file order (a repeated key: the last one counts).
-        Object(Vec<(String, Value)>),
-    }
-
-    impl Value {
-        /// Member `key` of an object.
-        pub fn get(&self, key: &str) -> Option<&Value> {
-            match self {
-                Value::Object(m) => m.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
-                _ => None,
-            }
-        }
-        /// A whole number ≥ 0.
-        pub fn as_count(&self) -> Option<u64> {
-            match self {
-                Value::Number(n) => n.parse().ok(),
-                _ => None,
-            }
-        }
-        /// The value as compact JSON.
-        pub fn to_json(&self) -> String {
-            let mut out = String::new();
-            self.write(&mut out);
-            out
-        }
-        fn write(&self, out: &mut String) {
-            match self {
-                Value::Null => out.push_str("null"),
-                Value::Bool(b) => {
-                    let _ = write!(out, "{b}");
-                }
-                Value::Number(n) => out.push_str(n),
-                Value::String(s) => write_string(out, s),
-                Value::Array(items) => {
-                    out.push('[');
-                    for (i, v) in items.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        v.write(out);
-                    }
-                    out.push(']');
-                }
-                Value::Object(members) => {
-                    out.push('{');
-                    for (i, (k, v)) in members.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        write_string(out, k);
-                        out.push_str(": ");
-                        v.write(out);
-                    }
-                    out.push('}');
-                }
-            }
-        }
-    }
-
-    /// `s` as a JSON string.
-    pub fn write_string(out: &mut String, s: &str) {
-        out.push('"');
-        for c in s.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                c if (c as u32) < 0x20 => {
-                    let _ = write!(out, "\\u{:04x}", c as u32);
-                }
-                c => out.push(c),
-            }
-        }
-        out.push('"');
-    }
-
-    /// Nesting deeper than this is refused (a progress file is 3 deep).
-    const MAX_DEPTH: usize = 64;
-
-    /// Reads one JSON value (and nothing after it but whitespace).
-    pub fn parse(text: &str) -> Result<Value, String> {
-        let mut r = Reader {
-            text: text.as_bytes(),
-            at: 0,
-        };
-        let v = r.value(0)?;
-        r.space();
-        if r.at < r.text.len() {
-            return Err(r.error("text after the end of the value"));
-        }
-        Ok(v)
-    }
-
-    struct Reader<'a> {
-        text: &'a [u8],
-        at: usize,
-    }
-
-    impl Reader<'_> {
-        fn error(&self, what: &str) -> String {
-            let before = &self.text[..self.at.min(self.text.len())];
-            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let line_start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let column = String::from_utf8_lossy(&before[line_start..])
-                .chars()
-                .count()
-                + 1;
-            format!("{what} at line {line} column {column}")
-        }
-        fn space(&mut self) {
-            while self.at < self.text.len() && self.text[self.at].is_ascii_whitespace() {
-                self.at += 1;
-            }
-        }
-        fn eat(&mut self, b: u8) -> bool {
-            self.space();
-            let hit = self.text.get(self.at) == Some(&b);
-            if hit {
-                self.at += 1;
-            }
-            hit
-        }
-        fn word(&mut self, word: &str, v: Value) -> Result<Value, String> {
-            if self.text[self.at..].starts_with(word.as_bytes()) {
-                self.at += word.len();
-                Ok(v)
-            } else {
-                Err(self.error("expected a value"))
-            }
-        }
-        fn value(&mut self, depth: usize) -> Result<Value, String> {
-            if depth > MAX_DEPTH {
-                return Err(self.error("nested too deep"));
-            }
-            self.space();
-            match self.text.get(self.at) {
-                None => Err(self.error("unexpected end of the file")),
-                Some(b'n') => self.word("null", Value::Null),
-                Some(b't') => self.word("true", Value::Bool(true)),
-                Some(b'f') => self.word("false", Value::Bool(false)),
-                Some(b'"') => self.string().map(Value::String),
-                Some(b'[') => {
-                    self.at += 1;
-                    let mut items = Vec::new();
-                    if self.eat(b']') {
-                        return Ok(Value::Array(items));
-                    }
-                    loop {
-                        items.push(self.value(depth + 1)?);
-                        if self.eat(b']') {
-                            return Ok(Value::Array(items));
-                        }
-                        if !self.eat(b',') {
-                            return Err(self.error("expected , or ]"));
-                        }
-                    }
-                }
-                Some(b'{') => {
-                    self.at += 1;
-                    let mut members = Vec::new();
-                    if self.eat(b'}') {
-                        return Ok(Value::Object(members));
-                    }
-                    loop {
-                        self.space();
-                        if self.text.get(self.at) != Some(&b'"') {
-                            return Err(self.error("expected a \"key\""));
-                        }
-                        let key = self.string()?;
-                        if !self.eat(b':') {
-                            return Err(self.error("expected :"));
-                        }
-                        members.push((key, self.value(depth + 1)?));
-                        if self.eat(b'}') {
-                            return Ok(Value::Object(members));
-                        }
-                        if !self.eat(b',') {
-                            return Err(self.error("expected , or }"));
-                        }
-                    }
-                }
-                Some(b'-' | b'0'..=b'9') => {
-                    // JSON's number grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?
-                    let start = self.at;
-                    let digits = |r: &mut Self| {
-                        let from = r.at;
-                        while r.text.get(r.at).is_some_and(u8::is_ascii_digit) {
-                            r.at += 1;
-                        }
-                        r.at > from
-                    };
-                    let mut ok = true;
-                    if self.text[self.at] == b'-' {
-                        self.at += 1;
-                    }
-                    ok &= digits(self);
-                    if self.text.get(self.at) == Some(&b'.') {
-                        self.at += 1;
-                        ok &= digits(self);
-                    }
-                    if matches!(self.text.get(self.at), Some(b'e' | b'E')) {
-                        self.at += 1;
-                        if matches!(self.text.get(self.at), Some(b'+' | b'-')) {
-                            self.at += 1;
-                        }
-                        ok &= digits(self);
-                    }
-                    let text = &self.text[start..self.at];
-                    let body = text.strip_prefix(b"-").unwrap_or(text);
-                    if !ok || (body.len() > 1 && body[0] == b'0' && body[1].is_ascii_digit()) {
-                        return Err(self.error("a malformed number"));
-                    }
-                    Ok(Value::Number(String::from_utf8_lossy(text).into_owned()))
-                }
-                Some(_) => Err(self.error("expected a value")),
-            }
-        }
-        /// A string; `self.at` is at its opening quote.
-        fn string(&mut self) -> Result<String, String> {
-            self.at += 1;
-            let mut out = Vec::new();
-            loop {
-                let Some(&b) = self.text.get(self.at) else {
-                    return Err(self.error("a string without its closing quote"));
-                };
-                self.at += 1;
-                match b {
-                    b'"' => break,
-                    b'\\' => {
-                        let Some(&e) = self.text.get(self.at) else {
-                            return Err(self.error("a string without its closing quote"));
-                        };
-                        self.at += 1;
-                        let c = match e {
-                            b'"' => '"',
-                            b'\\' => '\\',
-                            b'/' => '/',
-                            b'b' => '\u{8}',
-                            b'f' => '\u{c}',
-                            b'n' => '\n',
-                            b'r' => '\r',
-                            b't' => '\t',
-                            b'u' => {
-                                let hi = self.hex4()?;
-                                let code = if (0xd800..0xdc00).contains(&hi)
-                                    && self.text[self.at..].starts_with(b"\\u")
-                                {
-                                    self.at += 2;
-                                    let lo = self.hex4()?;
-                                    0x10000
-                                        + ((hi - 0xd800) << 10)
-                                        + (lo.wrapping_sub(0xdc00) & 0x3ff)
-                                } else {
-                                    hi
-                                };
-                                char::from_u32(code).unwrap_or('\u{fffd}')
-                            }
-                            _ => return Err(self.error("an unknown escape in a string")),
-                        };
-                        let mut buf = [0; 4];
-                        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                    }
-                    b if b < 0x20 => return Err(self.error("a control character in a string")),
-                    b => out.push(b),
-                }
-            }
-            String::from_utf8(out).map_err(|_| self.error("a string that is not UTF-8"))
-        }
-        fn hex4(&mut self) -> Result<u32, String> {
-            let digits = self
-                .text
-                .get(self.at..self.at + 4)
-                .and_then(|d| std::str::from_utf8(d).ok())
-                .and_then(|d| u32::from_str_radix(d, 16).ok())
-                .ok_or_else(|| self.error("a malformed \\u escape"))?;
-            self.at += 4;
-            Ok(digits)
-        }
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn reads_what_json_allows_and_says_where_it_fails() {
-            let v = parse(
-                " {\"a\": [1, -2.5e1, true, null], \"b\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\"} ",
-            )
-            .unwrap();
-            assert_eq!(
-                v.get("a"),
-                Some(&Value::Array(vec![
-                    Value::Number("1".into()),
-                    Value::Number("-2.5e1".into()),
-                    Value::Bool(true),
-                    Value::Null
-                ]))
-            );
-            assert_eq!(v.get("b"), Some(&Value::String("x\né😀\"".into())));
-            assert_eq!(
-                parse("{\"a\": 1,}").unwrap_err(),
-                "expected a \"key\" at line 1 column 9"
-            );
-            assert_eq!(
-                parse("{\n  \"a\" 1}").unwrap_err(),
-                "expected : at line 2 column 7"
-            );
-            assert!(parse("[1] x")
-                .unwrap_err()
-                .starts_with("text after the end"));
-            assert!(parse("\"open").unwrap_err().contains("closing quote"));
-            assert!(parse(&"[".repeat(100))
-                .unwrap_err()
-                .contains("nested too deep"));
-            assert!(parse("").unwrap_err().contains("unexpected end"));
-            assert!(parse("01").unwrap_err().contains("malformed number"));
-            assert!(parse("1.").unwrap_err().contains("malformed number"));
-            assert_eq!(parse("7").unwrap().as_count(), Some(7));
-            assert_eq!(parse("-1").unwrap().as_count(), None);
-            assert_eq!(parse("1.5").unwrap().as_count(), None);
-        }
-
-        #[test]
-        fn strings_written_read_back() {
-            for s in [
-                "plain",
-                "quote \" back \\ slash",
-                "tab\tnew\nline\u{1}",
-                "ü → λ 😀",
-            ] {
-                let mut out = String::new();
-                write_string(&mut out, s);
-                assert_eq!(parse(&out), Ok(Value::String(s.into())), "{out}");
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -746,7 +387,7 @@ mod tests {
     fn sample() -> Progress {
         let mut p = Progress::new();
         p.insert("broadcast-add".into(), entry(true, 2, "C = A + B\n"));
-        p.insert("conv2d".into(), entry(false, 3, "# ü → λ\n"));
+        p.insert("conv2d".into(), entry(false, 3, "# ü → λ 😀\n"));
         p
     }
 
@@ -756,6 +397,13 @@ mod tests {
         assert!(text.contains("\"format\": \"tessel-progress\""), "{text}");
         assert!(text.contains("\"version\": 1"), "{text}");
         assert_eq!(import(&text), Ok(sample()));
+        // Answers with quotes, escapes and control characters come back whole.
+        let mut odd = sample();
+        odd.insert(
+            "gemm".into(),
+            entry(false, 1, "s = \"quote \\\" back \\\\ slash\"\ttab\u{1}\n"),
+        );
+        assert_eq!(import(&export(&odd)), Ok(odd));
         assert_eq!(import(&export(&Progress::new())), Ok(Progress::new()));
     }
 
@@ -781,6 +429,9 @@ mod tests {
     fn a_file_that_is_not_progress_says_so() {
         let err = import("not json").unwrap_err();
         assert!(err.starts_with("the file is not JSON"), "{err}");
+        // The JSON error says where.
+        let err = import("{\n  \"format\" 1}").unwrap_err();
+        assert!(err.contains("at line 2 column"), "{err}");
         let err = import("[1, 2]").unwrap_err();
         assert!(err.contains("holds a list"), "{err}");
         let err =

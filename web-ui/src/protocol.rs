@@ -67,6 +67,18 @@ pub enum Request {
     /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
     /// (the core worker, in every first load, carries no reader for it).
     Tune { id: u64, job: String },
+    /// The Device or Progress panel's HTML (full worker: the page's wasm,
+    /// in every first load, carries none of the panels' code).
+    Panel { id: u64, ask: PanelAsk },
+    /// The progress file: written from the saved progress (`import` is
+    /// `None`: Export), or read and merged into it (Import).
+    ProgressFile {
+        id: u64,
+        /// The saved progress: localStorage keys (`exercise.ID`, without
+        /// the page's `tessel.` prefix) and their JSON.
+        saved: Vec<(String, String)>,
+        import: Option<String>,
+    },
 }
 
 impl Request {
@@ -78,6 +90,8 @@ impl Request {
             | Request::Check { id, .. }
             | Request::Regions { id, .. }
             | Request::MemoryAccess { id, .. }
+            | Request::Panel { id, .. }
+            | Request::ProgressFile { id, .. }
             | Request::Tune { id, .. } => *id,
         }
     }
@@ -110,6 +124,11 @@ pub enum Response {
         id: u64,
         outcome: CheckOutcome,
     },
+    /// The answer to `Panel` or `ProgressFile`.
+    Panel {
+        id: u64,
+        outcome: PanelOutcome,
+    },
     /// The worker's wasm started and is ready for requests.
     Ready,
     /// The first worker (without the code generators) cannot answer
@@ -125,6 +144,38 @@ pub enum Response {
         id: u64,
         update: String,
     },
+}
+
+/// Which information panel to draw, with what the page knows for it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "panel", rename_all = "snake_case")]
+pub enum PanelAsk {
+    /// What this device offers (detected on the page).
+    Device {
+        caps: crate::capabilities::Capabilities,
+    },
+    /// Every exercise's progress.
+    Progress {
+        /// As in [`Request::ProgressFile`].
+        saved: Vec<(String, String)>,
+        /// `(id, title)` of every exercise, in the course's order.
+        titles: Vec<(String, String)>,
+        /// The last export or import: `(ok, message)`.
+        status: Option<(bool, String)>,
+    },
+}
+
+/// What the page does with the worker's answer to a panel request.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PanelOutcome {
+    /// The open panel's HTML (empty for `ProgressFile`).
+    pub html: String,
+    /// A progress file to download (Export).
+    pub file: Option<String>,
+    /// Progress to save, `(key, JSON)` as in [`Request::ProgressFile`] (Import).
+    pub saves: Vec<(String, String)>,
+    /// What an export or import did: `(ok, message)`.
+    pub status: Option<(bool, String)>,
 }
 
 /// What the worker sends after each step of a tuning.

@@ -180,7 +180,10 @@ impl Channel {
             let rank = |r: &Request| match r {
                 Request::Compile { .. } => 0,
                 Request::Run { .. } | Request::Check { .. } => 1,
-                Request::Regions { .. } | Request::MemoryAccess { .. } => 2,
+                Request::Regions { .. }
+                | Request::MemoryAccess { .. }
+                | Request::Panel { .. }
+                | Request::ProgressFile { .. } => 2,
                 Request::Code { .. } | Request::Tune { .. } => 3,
             };
             let Some(i) = (0..p.len()).min_by_key(|&i| rank(&p[i])) else {

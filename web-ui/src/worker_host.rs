@@ -12,7 +12,7 @@
 use std::cell::Cell;
 
 use crate::engine;
-use crate::protocol::{Request, Response};
+use crate::protocol::{PanelAsk, Request, Response};
 
 /// A request only the full worker can answer.
 #[derive(Debug)]
@@ -45,6 +45,14 @@ pub enum BackendRequest {
         at: i64,
         playing: bool,
     },
+    /// The Device or Progress panel: not needed by a first load either.
+    Panel { id: u64, ask: PanelAsk },
+    /// The progress file, exported or imported.
+    ProgressFile {
+        id: u64,
+        saved: Vec<(String, String)>,
+        import: Option<String>,
+    },
 }
 
 impl BackendRequest {
@@ -53,7 +61,9 @@ impl BackendRequest {
             BackendRequest::Run { id, .. }
             | BackendRequest::Code { id, .. }
             | BackendRequest::Tune { id, .. }
-            | BackendRequest::MemoryAccess { id, .. } => *id,
+            | BackendRequest::MemoryAccess { id, .. }
+            | BackendRequest::Panel { id, .. }
+            | BackendRequest::ProgressFile { id, .. } => *id,
         }
     }
 }
@@ -160,6 +170,10 @@ pub fn answer_without_codegen(
                 at,
                 playing,
             })
+        }
+        Request::Panel { id, ask } => return Err(BackendRequest::Panel { id, ask }),
+        Request::ProgressFile { id, saved, import } => {
+            return Err(BackendRequest::ProgressFile { id, saved, import })
         }
     };
     Ok(if needs_codegen.replace(false) {

@@ -179,6 +179,14 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             id,
             outcome: engine::memory_access(&source, step, &func, &unit, loop_index, at, playing),
         },
+        Err(BackendRequest::Panel { id, ask }) => Response::Panel {
+            id,
+            outcome: web_ui::info_panels::panel(ask),
+        },
+        Err(BackendRequest::ProgressFile { id, saved, import }) => Response::Panel {
+            id,
+            outcome: web_ui::info_panels::progress_file(&saved, import.as_deref()),
+        },
         // Answered by `answer` (many replies); never reaches here.
         Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
             id,
