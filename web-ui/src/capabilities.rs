@@ -35,8 +35,10 @@ pub struct Capabilities {
     pub isolated: bool,
     /// `SharedArrayBuffer` exists.
     pub shared_memory: bool,
-    /// `navigator.hardwareConcurrency`.
-    pub cores: Option<f64>,
+    /// `navigator.hardwareConcurrency`. (Whole numbers, as the limits
+    /// below: the page sends them to the worker, and neither then needs a
+    /// float formatter or parser for them.)
+    pub cores: Option<u32>,
     pub gpu: Gpu,
 }
 
@@ -59,7 +61,7 @@ pub struct GpuAdapter {
     /// The adapter has `timestamp-query` (kernels timed on the GPU).
     pub timestamp_query: bool,
     /// [`GPU_LIMITS`] the adapter reported, in that order.
-    pub limits: Vec<(String, f64)>,
+    pub limits: Vec<(String, u64)>,
 }
 
 impl GpuAdapter {
@@ -96,7 +98,7 @@ impl Capabilities {
 
     /// Threads a CPU run may use, or why it runs on one.
     pub fn threads(&self) -> Result<u32, String> {
-        pool_threads(self.isolated, self.shared_memory, self.cores)
+        pool_threads(self.isolated, self.shared_memory, self.cores.map(f64::from))
     }
 
     /// The visible notes for what this device lacks and what the page
@@ -137,7 +139,7 @@ impl Capabilities {
         let cores = self
             .cores
             .map_or("the browser does not say how many cores".into(), |c| {
-                format!("{c} core{}", if c == 1.0 { "" } else { "s" })
+                format!("{c} core{}", if c == 1 { "" } else { "s" })
             });
         match self.threads() {
             Ok(n) => row(
@@ -209,7 +211,9 @@ mod browser {
                 .as_bool()
                 .unwrap_or(false),
             shared_memory: !get(&global, "SharedArrayBuffer").is_undefined(),
-            cores: get(&get(&global, "navigator"), "hardwareConcurrency").as_f64(),
+            cores: get(&get(&global, "navigator"), "hardwareConcurrency")
+                .as_f64()
+                .map(|c| c as u32),
             gpu: Gpu::Checking,
         }
     }
@@ -257,7 +261,7 @@ mod browser {
             timestamp_query,
             limits: GPU_LIMITS
                 .iter()
-                .filter_map(|k| Some((k.to_string(), get(&limits, k).as_f64()?)))
+                .filter_map(|k| Some((k.to_string(), get(&limits, k).as_f64()? as u64)))
                 .collect(),
         })
     }
@@ -272,7 +276,7 @@ mod tests {
             relaxed_simd,
             isolated,
             shared_memory: true,
-            cores: Some(4.0),
+            cores: Some(4),
             gpu,
         }
     }
@@ -283,8 +287,8 @@ mod tests {
             fallback: true,
             timestamp_query,
             limits: vec![
-                ("maxComputeInvocationsPerWorkgroup".into(), 256.0),
-                ("maxComputeWorkgroupStorageSize".into(), 32768.0),
+                ("maxComputeInvocationsPerWorkgroup".into(), 256),
+                ("maxComputeWorkgroupStorageSize".into(), 32768),
             ],
         })
     }

@@ -5,6 +5,8 @@
 //! controls' events by delegation. The progress file is written and read
 //! here too (`Request::ProgressFile`), so neither the panels nor the file
 //! format's reader are in the page's wasm, which every visit downloads.
+//! The request ([`PanelAsk`]) comes as JSON inside the message, so the
+//! core worker, which hands it on, carries no code for it.
 
 use crate::capabilities::Capabilities;
 use crate::progress;
@@ -18,8 +20,25 @@ pub const LOADING_HTML: &str = "<div class=\"modal-backdrop\" id=\"panel-backdro
 <span class=\"spacer\"></span><button class=\"hide\" id=\"panel-close\" aria-label=\"Close\">✕</button></div>\
 <p class=\"muted small\">Loading…</p></div>";
 
-/// The panel the page asked for, whole: backdrop, dialog, head and body.
-pub fn panel(ask: PanelAsk) -> PanelOutcome {
+/// The answer to a [`PanelAsk`] (JSON): a panel, whole (backdrop,
+/// dialog, head and body), or what Export and Import did.
+pub fn answer(ask: &str) -> PanelOutcome {
+    match serde_json::from_str(ask) {
+        Ok(ask) => answer_ask(ask),
+        // The page and this worker are built together: a bug if reached.
+        Err(e) => PanelOutcome {
+            html: format!(
+                "<div class=\"modal-backdrop\" id=\"panel-backdrop\"></div>\
+                 <div class=\"gallery side-panel\" role=\"dialog\"><p class=\"bad\">the panel request is malformed: {}</p>\
+                 <button class=\"hide\" id=\"panel-close\" aria-label=\"Close\">✕</button></div>",
+                escape_html(&e.to_string())
+            ),
+            ..PanelOutcome::default()
+        },
+    }
+}
+
+fn answer_ask(ask: PanelAsk) -> PanelOutcome {
     let html = match ask {
         PanelAsk::Device { caps } => device(&caps),
         PanelAsk::Progress {
@@ -27,6 +46,8 @@ pub fn panel(ask: PanelAsk) -> PanelOutcome {
             titles,
             status,
         } => progress_view(&saved, &titles, status.as_ref()),
+        PanelAsk::Export { saved } => return progress_file(&saved, None),
+        PanelAsk::Import { saved, file } => return progress_file(&saved, Some(&file)),
     };
     PanelOutcome {
         html,
@@ -89,7 +110,7 @@ fn frame(dialog_id: &str, title: &str, body_id: &str, tools: &str, body: &str) -
 /// Export (`import` is `None`): the progress file of `saved`. Import: the
 /// file read and merged into `saved`, giving what to save, or what is
 /// wrong with it (nothing is saved then).
-pub fn progress_file(saved: &[(String, String)], import: Option<&str>) -> PanelOutcome {
+fn progress_file(saved: &[(String, String)], import: Option<&str>) -> PanelOutcome {
     let local = progress::from_storage(saved);
     let Some(text) = import else {
         let n = local.len();
@@ -157,10 +178,11 @@ mod tests {
             relaxed_simd: false,
             isolated: true,
             shared_memory: true,
-            cores: Some(8.0),
+            cores: Some(8),
             gpu: Gpu::Missing("no adapter".into()),
         };
-        let out = panel(PanelAsk::Device { caps });
+        let ask = serde_json::to_string(&PanelAsk::Device { caps }).unwrap();
+        let out = answer(&ask);
         assert!(out.html.contains("id=\"device-panel\""), "{}", out.html);
         assert!(out.html.contains("id=\"panel-close\""));
         assert!(out
@@ -183,7 +205,7 @@ mod tests {
             ("broadcast-add".to_string(), "Broadcast add".to_string()),
             ("gemm".to_string(), "GEMM".to_string()),
         ];
-        let out = panel(PanelAsk::Progress {
+        let out = answer_ask(PanelAsk::Progress {
             saved,
             titles,
             status: Some((false, "bad <file>".into())),
@@ -208,7 +230,10 @@ mod tests {
             ("exercise.broadcast-add".to_string(), record(true, 2)),
             ("exercise.gemm".to_string(), record(false, 1)),
         ];
-        let exported = progress_file(&here, None);
+        let ask = PanelAsk::Export {
+            saved: here.clone(),
+        };
+        let exported = answer(&serde_json::to_string(&ask).unwrap());
         let file = exported.file.expect("a file");
         assert_eq!(
             exported.status,
@@ -216,7 +241,10 @@ mod tests {
         );
         // Another browser, where gemm was passed already.
         let there = vec![("exercise.gemm".to_string(), record(true, 3))];
-        let imported = progress_file(&there, Some(&file));
+        let imported = answer_ask(PanelAsk::Import {
+            saved: there.clone(),
+            file,
+        });
         assert_eq!(
             imported.status,
             Some((
@@ -232,5 +260,9 @@ mod tests {
         let refused = progress_file(&there, Some("[1]"));
         assert!(refused.saves.is_empty());
         assert!(matches!(&refused.status, Some((false, why)) if why.contains("holds a list")));
+        // A malformed request (a bug) still gives a closable dialog.
+        let broken = answer("{\"panel\": \"nothing\"}");
+        assert!(broken.html.contains("malformed"), "{}", broken.html);
+        assert!(broken.html.contains("id=\"panel-close\""));
     }
 }

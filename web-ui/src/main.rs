@@ -306,10 +306,15 @@ impl Ctx {
     /// full worker writes or reads it (`Request::ProgressFile`).
     fn progress_file(&self, import: Option<String>) {
         let saved = self.saved_progress();
+        let ask = match import {
+            None => PanelAsk::Export { saved },
+            Some(file) => PanelAsk::Import { saved, file },
+        };
+        let ask = serde_json::to_string(&ask).unwrap_or_default();
         self.compiler.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();
-                c.send(Request::ProgressFile { id, saved, import });
+                c.send(Request::ProgressFile { id, ask });
             }
         });
     }
@@ -317,7 +322,10 @@ impl Ctx {
     /// The worker's answer to a panel request: the panel shown (if it is
     /// the newest asked for and still open), a progress file downloaded
     /// (a data URL: no server involved), imported progress saved.
-    fn on_panel_answer(&self, id: u64, outcome: PanelOutcome) {
+    fn on_panel_answer(&self, id: u64, outcome: &str) {
+        let Ok(outcome) = serde_json::from_str::<PanelOutcome>(outcome) else {
+            return;
+        };
         if let Some(text) = outcome.file {
             download("tessel-progress.json", &text);
         }
@@ -846,7 +854,7 @@ fn App() -> impl IntoView {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
             Response::MemoryAccess { outcome, .. } => ctx.memory.answer(outcome),
-            Response::Panel { id, outcome } => ctx.on_panel_answer(id, outcome),
+            Response::Panel { id, outcome } => ctx.on_panel_answer(id, &outcome),
             Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
             _ => {}
         },
@@ -1663,6 +1671,7 @@ fn show_panels(ctx: Ctx) {
                 }
             }
         };
+        let ask = serde_json::to_string(&ask).unwrap_or_default();
         ctx.compiler.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();

@@ -67,18 +67,15 @@ pub enum Request {
     /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
     /// (the core worker, in every first load, carries no reader for it).
     Tune { id: u64, job: String },
-    /// The Device or Progress panel's HTML (full worker: the page's wasm,
-    /// in every first load, carries none of the panels' code).
-    Panel { id: u64, ask: PanelAsk },
-    /// The progress file: written from the saved progress (`import` is
-    /// `None`: Export), or read and merged into it (Import).
-    ProgressFile {
-        id: u64,
-        /// The saved progress: localStorage keys (`exercise.ID`, without
-        /// the page's `tessel.` prefix) and their JSON.
-        saved: Vec<(String, String)>,
-        import: Option<String>,
-    },
+    /// The Device or Progress panel's HTML, from the full worker: the
+    /// page's wasm, in every first load, carries none of the panels' code.
+    /// `ask` is a [`PanelAsk`] as JSON, so that only the page and the full
+    /// worker carry its (de)serialiser, not the core worker.
+    Panel { id: u64, ask: String },
+    /// The progress file exported or imported (a [`PanelAsk`] as JSON, as
+    /// for `Panel`; its own kind, so that showing a panel never displaces
+    /// a waiting export or import).
+    ProgressFile { id: u64, ask: String },
 }
 
 impl Request {
@@ -124,10 +121,11 @@ pub enum Response {
         id: u64,
         outcome: CheckOutcome,
     },
-    /// The answer to `Panel` or `ProgressFile`.
+    /// The answer to `Panel` or `ProgressFile`: a [`PanelOutcome`] as
+    /// JSON (for the reason given at `Request::Panel`).
     Panel {
         id: u64,
-        outcome: PanelOutcome,
+        outcome: String,
     },
     /// The worker's wasm started and is ready for requests.
     Ready,
@@ -146,7 +144,8 @@ pub enum Response {
     },
 }
 
-/// Which information panel to draw, with what the page knows for it.
+/// Which information panel to draw, with what the page knows for it, or
+/// what to do with the progress file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "panel", rename_all = "snake_case")]
 pub enum PanelAsk {
@@ -156,12 +155,20 @@ pub enum PanelAsk {
     },
     /// Every exercise's progress.
     Progress {
-        /// As in [`Request::ProgressFile`].
+        /// The saved progress: localStorage keys (`exercise.ID`, without
+        /// the page's `tessel.` prefix) and their JSON.
         saved: Vec<(String, String)>,
         /// `(id, title)` of every exercise, in the course's order.
         titles: Vec<(String, String)>,
         /// The last export or import: `(ok, message)`.
         status: Option<(bool, String)>,
+    },
+    /// The progress file of `saved` (as for `Progress`).
+    Export { saved: Vec<(String, String)> },
+    /// A progress file (its text) read and merged into `saved`.
+    Import {
+        saved: Vec<(String, String)>,
+        file: String,
     },
 }
 
@@ -172,7 +179,7 @@ pub struct PanelOutcome {
     pub html: String,
     /// A progress file to download (Export).
     pub file: Option<String>,
-    /// Progress to save, `(key, JSON)` as in [`Request::ProgressFile`] (Import).
+    /// Progress to save, `(key, JSON)` as in [`PanelAsk::Progress`] (Import).
     pub saves: Vec<(String, String)>,
     /// What an export or import did: `(ok, message)`.
     pub status: Option<(bool, String)>,

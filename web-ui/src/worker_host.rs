@@ -12,7 +12,7 @@
 use std::cell::Cell;
 
 use crate::engine;
-use crate::protocol::{PanelAsk, Request, Response};
+use crate::protocol::{Request, Response};
 
 /// A request only the full worker can answer.
 #[derive(Debug)]
@@ -45,14 +45,9 @@ pub enum BackendRequest {
         at: i64,
         playing: bool,
     },
-    /// The Device or Progress panel: not needed by a first load either.
-    Panel { id: u64, ask: PanelAsk },
-    /// The progress file, exported or imported.
-    ProgressFile {
-        id: u64,
-        saved: Vec<(String, String)>,
-        import: Option<String>,
-    },
+    /// The Device or Progress panel, or the progress file: not needed by
+    /// a first load either (`ask`: a `PanelAsk` as JSON).
+    Panel { id: u64, ask: String },
 }
 
 impl BackendRequest {
@@ -62,8 +57,7 @@ impl BackendRequest {
             | BackendRequest::Code { id, .. }
             | BackendRequest::Tune { id, .. }
             | BackendRequest::MemoryAccess { id, .. }
-            | BackendRequest::Panel { id, .. }
-            | BackendRequest::ProgressFile { id, .. } => *id,
+            | BackendRequest::Panel { id, .. } => *id,
         }
     }
 }
@@ -171,9 +165,8 @@ pub fn answer_without_codegen(
                 playing,
             })
         }
-        Request::Panel { id, ask } => return Err(BackendRequest::Panel { id, ask }),
-        Request::ProgressFile { id, saved, import } => {
-            return Err(BackendRequest::ProgressFile { id, saved, import })
+        Request::Panel { id, ask } | Request::ProgressFile { id, ask } => {
+            return Err(BackendRequest::Panel { id, ask })
         }
     };
     Ok(if needs_codegen.replace(false) {

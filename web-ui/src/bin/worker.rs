@@ -181,11 +181,7 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
         },
         Err(BackendRequest::Panel { id, ask }) => Response::Panel {
             id,
-            outcome: web_ui::info_panels::panel(ask),
-        },
-        Err(BackendRequest::ProgressFile { id, saved, import }) => Response::Panel {
-            id,
-            outcome: web_ui::info_panels::progress_file(&saved, import.as_deref()),
+            outcome: serde_json::to_string(&web_ui::info_panels::answer(&ask)).unwrap_or_default(),
         },
         // Answered by `answer` (many replies); never reaches here.
         Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
