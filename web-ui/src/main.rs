@@ -28,7 +28,7 @@ use wasm_bindgen::JsCast;
 use compiler_core::schedule::menu::{MenuArg, MenuSite, MenuTarget};
 use compiler_core::schedule::primitives;
 use editor::EditorHandle;
-use memory_view::{MemoryPanel, MemoryState};
+use memory_view::MemoryState;
 use web_ui::capabilities::{self, Capabilities};
 use web_ui::examples;
 use web_ui::info_panels::LOADING_HTML;
@@ -853,7 +853,11 @@ fn App() -> impl IntoView {
         move |resp| match resp {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
             Response::Regions { outcome, .. } => ctx.regions.set(Some(outcome)),
-            Response::MemoryAccess { outcome, .. } => ctx.memory.answer(outcome),
+            Response::MemoryAccess { outcome, .. } => {
+                if let Ok(outcome) = serde_json::from_str(&outcome) {
+                    ctx.memory.answer(outcome);
+                }
+            }
             Response::Panel { id, outcome } => ctx.on_panel_answer(id, &outcome),
             Response::Code { outcome, .. } => ctx.code.set(Some(outcome)),
             _ => {}
@@ -920,6 +924,7 @@ fn App() -> impl IntoView {
     detect_gpu(ctx);
     watch_progress(ctx);
     show_panels(ctx);
+    memory_view::show(ctx.memory);
     if let Err(why) = ctx.fma.get_untracked() {
         if ctx.backend.get_untracked() == "wasm-fma" {
             ctx.backend.set("wasm".into());
@@ -1051,9 +1056,9 @@ fn App() -> impl IntoView {
                 <ExercisePanel/>
             </Show>
             <Layout/>
-            <Show when=move || ctx.memory.target.with(|t| t.is_some())>
-                <MemoryPanel state=ctx.memory/>
-            </Show>
+            <div id="memory-host" on:click=move |e: ev::MouseEvent| memory_view::on_event(ctx.memory, e.into())
+                on:change=move |e: ev::Event| memory_view::on_event(ctx.memory, e)
+                on:input=move |e: ev::Event| memory_view::on_event(ctx.memory, e)></div>
             <Show when=move || ctx.gallery.get()>
                 <Gallery/>
             </Show>

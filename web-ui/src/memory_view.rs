@@ -7,7 +7,8 @@
 //! The worker computes the picture and draws its grids as HTML
 //! (`Request::MemoryAccess`, answered by the full worker, and
 //! `web_ui::memory_picture`): a page loads none of that code until the
-//! picture is opened, and this file holds only the controls. Every
+//! picture is opened, and this file holds only the controls' state and
+//! events. Every
 //! touched cell is an SVG `rect` with `data-buffer`, `data-index` (`i,j`)
 //! and `data-touched` (`read`, `write` or `read write`), so tests and
 //! tools can read the picture back.
@@ -88,10 +89,28 @@ impl Default for MemoryState {
     }
 }
 
-/// The picture's panel: the worker's HTML, with its controls' events
-/// handled here (one listener each for clicks, changes and slider moves).
-#[component]
-pub fn MemoryPanel(state: MemoryState) -> impl IntoView {
+/// Shows the picture in `#memory-host` (the worker's HTML, in an
+/// `aside`), or nothing while it is closed, and runs Play: effects writing
+/// HTML rather than a component, as for the Device and Progress panels,
+/// for less code in the page's wasm. The controls' events reach
+/// [`on_event`] by delegation.
+pub fn show(state: MemoryState) {
+    Effect::new(move |_| {
+        let open = state.target.with(|t| t.is_some());
+        let html = if open {
+            state.outcome.with(|o| {
+                format!(
+                    "<aside class=\"memory-view\" id=\"memory-view\" aria-label=\"Memory-access picture\">{}</aside>",
+                    o.as_ref().map_or(DRAWING_HTML, |o| o.html.as_str())
+                )
+            })
+        } else {
+            String::new()
+        };
+        if let Some(host) = document().get_element_by_id("memory-host") {
+            host.set_inner_html(&html);
+        }
+    });
     // Play: one unit per tick, round and round.
     let timer = StoredValue::new_local(None::<IntervalHandle>);
     Effect::new(move |_| {
@@ -113,24 +132,20 @@ pub fn MemoryPanel(state: MemoryState) -> impl IntoView {
             timer.set_value(handle.ok());
         }
     });
-    on_cleanup(move || {
-        if let Some(h) = timer.get_value() {
-            h.clear();
-        }
-    });
-    let target_id = |ev: &web_sys::Event| {
-        ev.target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.id())
-            .unwrap_or_default()
-    };
-    let on_click = move |ev: web_sys::MouseEvent| match target_id(&ev).as_str() {
-        "memory-close" => state.close(),
-        "memory-play" => state.playing.update(|p| *p = !*p),
-        _ => {}
-    };
-    let on_change = move |ev: web_sys::Event| match target_id(&ev).as_str() {
-        "memory-loop" => {
+}
+
+/// The picture's controls, by the id of the element the event came from
+/// (`click`, `change` or `input`).
+pub fn on_event(state: MemoryState, ev: web_sys::Event) {
+    let id = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|e| e.id())
+        .unwrap_or_default();
+    match (ev.type_().as_str(), id.as_str()) {
+        ("click", "memory-close") => state.close(),
+        ("click", "memory-play") => state.playing.update(|p| *p = !*p),
+        ("change", "memory-loop") => {
             let choice = event_target_value(&ev).parse::<usize>().ok();
             if let Some(func) = state
                 .target
@@ -146,23 +161,15 @@ pub fn MemoryPanel(state: MemoryState) -> impl IntoView {
                 state.open(&func, choice, &unit);
             }
         }
-        "memory-unit" => {
+        ("change", "memory-unit") => {
             state.playing.set(false);
             state.at.set(0);
             state.unit.set(event_target_value(&ev));
         }
-        _ => {}
-    };
-    let on_input = move |ev: web_sys::Event| {
-        if target_id(&ev) == "memory-slider" {
+        ("input", "memory-slider") => {
             state.playing.set(false);
             state.at.set(event_target_value(&ev).parse().unwrap_or(0));
         }
-    };
-    view! {
-        <aside class="memory-view" id="memory-view" aria-label="Memory-access picture"
-            on:click=on_click on:change=on_change on:input=on_input
-            inner_html=move || state.outcome.with(|o| o.as_ref().map_or_else(|| DRAWING_HTML.to_string(), |o| o.html.clone()))>
-        </aside>
+        _ => {}
     }
 }

@@ -1,11 +1,17 @@
 //! Messages between the UI and the compiler worker, sent as JSON strings
 //! through `postMessage`. Every request carries an id; the reply echoes it,
 //! so the UI can drop replies to requests that a newer one superseded.
+//!
+//! [`Request`] and [`Response`] are externally tagged (`{"compile": {…}}`),
+//! not internally (`{"kind": "compile", …}`): serde reads an internally
+//! tagged enum through a buffered copy of the whole message, whose code the
+//! page and the core worker, both in every first load, would carry for
+//! every message type. Only these Rust types read and write the messages.
 
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Request {
     /// Parse the script, run its schedule, print every step.
     Compile { id: u64, source: String },
@@ -95,7 +101,7 @@ impl Request {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Response {
     Compiled {
         id: u64,
@@ -113,9 +119,11 @@ pub enum Response {
         id: u64,
         outcome: CodeOutcome,
     },
+    /// A [`MemoryOutcome`] as JSON: only the full worker writes it, so
+    /// the core worker carries no serialiser for it (as for `Tuning`).
     MemoryAccess {
         id: u64,
-        outcome: MemoryOutcome,
+        outcome: String,
     },
     Checked {
         id: u64,
@@ -437,7 +445,9 @@ pub struct RegionInfo {
     pub concrete: Option<Vec<(i64, i64)>>,
 }
 
-/// A memory picture: what one unit of work touches.
+/// A memory picture: what one unit of work touches. The fields marked
+/// "drawn only" go into `html` in the worker and are not sent: the page
+/// reads only what its controls need, with less code in its wasm.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MemoryOutcome {
     pub func: String,
@@ -446,18 +456,23 @@ pub struct MemoryOutcome {
     /// The units this function and loop offer.
     pub units: Vec<String>,
     pub loop_index: Option<usize>,
-    /// The chosen loop's name (iteration and lane).
+    /// The chosen loop's name (iteration and lane); drawn only.
+    #[serde(skip)]
     pub loop_name: String,
+    /// The unit shown (drawn only: the page keeps its own).
+    #[serde(skip)]
     pub at: i64,
     /// How many units there are (`at` runs over `0..steps`).
     pub steps: i64,
-    /// What was fixed: `j_0 = 1`, `threadIdx.x = 5, blockIdx = 0`.
+    /// What was fixed: `j_0 = 1`, `threadIdx.x = 5, blockIdx = 0`; drawn only.
+    #[serde(skip)]
     pub label: String,
     /// The whole panel as HTML (`memory_picture::panel`): its controls, the
     /// counts by scope and one grid per buffer, or why there is no
     /// picture; the page shows it as it comes and carries no code to draw it.
     pub html: String,
-    /// Why there is no picture.
+    /// Why there is no picture; drawn only.
+    #[serde(skip)]
     pub error: Option<String>,
 }
 

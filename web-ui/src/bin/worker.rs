@@ -177,7 +177,10 @@ fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
             playing,
         }) => Response::MemoryAccess {
             id,
-            outcome: engine::memory_access(&source, step, &func, &unit, loop_index, at, playing),
+            outcome: serde_json::to_string(&engine::memory_access(
+                &source, step, &func, &unit, loop_index, at, playing,
+            ))
+            .unwrap_or_default(),
         },
         Err(BackendRequest::Panel { id, ask }) => Response::Panel {
             id,
