@@ -159,9 +159,15 @@ struct Ctx {
 
 impl Ctx {
     fn new() -> Result<Ctx> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        // `cargo run` sets CARGO_MANIFEST_DIR at run time too: prefer it, so a
+        // binary built in a target dir shared by several checkouts works on
+        // the checkout that ran it, not the one that last compiled it.
+        let manifest_dir = env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        let root = manifest_dir
             .parent()
-            .expect("xtask lives in a subdirectory of the workspace")
+            .ok_or_else(|| Failure::new("xtask must live in a subdirectory of the workspace"))?
             .to_path_buf();
         let home = env::var_os("HOME").map(PathBuf::from);
         let cache = match env::var_os("TESSEL_CACHE") {
