@@ -721,8 +721,10 @@ fn trunk_build(ctx: &Ctx) -> Result<()> {
 /// sources (when an example is opened), the exercise catalogue (for course
 /// tools, not the page), the console's Markdown renderer and HTML
 /// sanitiser (when it first shows rich output; exercise statements come
-/// rendered) and the icon's unhashed copy (for the manifest). The browser
-/// tests check what an embedded exercise really fetches.
+/// rendered) and the icon's unhashed copy (for the manifest). The exercise
+/// list and each exercise live under `exercises/` (not counted here: a page
+/// fetches the list and the one it opens). The browser tests check what an
+/// embedded exercise really fetches.
 const LATER_FILES: &[&str] = &[
     "tessel-markdown.js",
     "tessel-rich.js",
