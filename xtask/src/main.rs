@@ -159,9 +159,15 @@ struct Ctx {
 
 impl Ctx {
     fn new() -> Result<Ctx> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        // `cargo run` sets CARGO_MANIFEST_DIR at run time too: prefer it, so a
+        // binary built in a target dir shared by several checkouts works on
+        // the checkout that ran it, not the one that last compiled it.
+        let manifest_dir = env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        let root = manifest_dir
             .parent()
-            .expect("xtask lives in a subdirectory of the workspace")
+            .ok_or_else(|| Failure::new("xtask must live in a subdirectory of the workspace"))?
             .to_path_buf();
         let home = env::var_os("HOME").map(PathBuf::from);
         let cache = match env::var_os("TESSEL_CACHE") {
@@ -715,8 +721,10 @@ fn trunk_build(ctx: &Ctx) -> Result<()> {
 /// sources (when an example is opened), the exercise catalogue (for course
 /// tools, not the page), the console's Markdown renderer and HTML
 /// sanitiser (when it first shows rich output; exercise statements come
-/// rendered) and the icon's unhashed copy (for the manifest). The browser
-/// tests check what an embedded exercise really fetches.
+/// rendered) and the icon's unhashed copy (for the manifest). The exercise
+/// list and each exercise live under `exercises/` (not counted here: a page
+/// fetches the list and the one it opens). The browser tests check what an
+/// embedded exercise really fetches.
 const LATER_FILES: &[&str] = &[
     "tessel-markdown.js",
     "tessel-rich.js",
