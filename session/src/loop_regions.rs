@@ -6,7 +6,7 @@
 //! at `at`), as `(min, extent)` per dimension.
 //!
 //! The playground's "Regions" view and the memory-access pictures
-//! ([`crate::memory_access`]) are checked against this.
+//! (the `memory_access` module) are checked against this.
 
 use std::collections::HashMap;
 

@@ -13,8 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::html::escape_html as escape;
 use crate::thread_pool::pool_threads;
-use crate::tuning::escape_html as escape;
 
 /// The WebGPU limits the panel shows: the ones the GPU backend checks
 /// kernels against, and the largest buffer a kernel may bind.

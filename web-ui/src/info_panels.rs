@@ -9,9 +9,9 @@
 //! core worker, which hands it on, carries no code for it.
 
 use crate::capabilities::Capabilities;
+use crate::html::escape_html;
 use crate::progress;
 use crate::protocol::{ExerciseProgress, PanelAsk, PanelOutcome};
-use crate::tuning::escape_html;
 
 /// The dialog until the worker's first answer (the full worker may still
 /// be loading): closable, and saying so.

@@ -41,6 +41,7 @@ pub mod gpu_bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod gpu_rt;
 pub mod highlight;
+pub mod html;
 pub mod info_panels;
 pub mod ir_view;
 pub mod memory_picture;

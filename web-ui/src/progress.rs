@@ -358,8 +358,8 @@ pub fn table_html(progress: &Progress, titles: &[(String, String)]) -> String {
         rows.push_str(&format!(
             "<tr class=\"{s}\" data-exercise=\"{id}\" data-status=\"{s}\"><td>{title}</td><td>{label}</td><td>{checks}</td></tr>",
             s = status.id(),
-            id = crate::tuning::escape_html(id),
-            title = crate::tuning::escape_html(title),
+            id = crate::html::escape_html(id),
+            title = crate::html::escape_html(title),
             label = status.label(),
         ));
     }

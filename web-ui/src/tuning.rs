@@ -256,20 +256,7 @@ pub struct PanelData {
     pub best_calls: Option<String>,
 }
 
-/// `text` with HTML's special characters escaped.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::html::escape_html;
 
 /// The panel's styles, with it (the page's stylesheet is in every first load).
 const PANEL_STYLE: &str = "<style>.tune-bar{height:8px;border:1px solid var(--border);border-radius:4px;overflow:hidden;}.tune-bar > div{height:100%;background:var(--ok);}.tune-plot{width:320px;max-width:48%;height:auto;margin-right:0.5rem;}.tune-plot .ax{stroke:var(--muted);}.tune-plot .best{fill:none;stroke:var(--ok);stroke-width:2;}.tune-plot .cand{fill:var(--accent, #4a7bd0);opacity:0.7;}.tune-plot text{font-size:10px;fill:var(--muted);}#tune-best{max-height:12rem;overflow:auto;}</style>";
