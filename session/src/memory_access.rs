@@ -23,6 +23,7 @@
 //! thread's own loop). The walk stops with [`AccessError::OverBudget`]
 //! once it has enumerated more loop iterations than the caller allows.
 
+use compiler_core::arith::fold::{floordiv_i64, floormod_i64};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
@@ -835,7 +836,7 @@ impl Walker {
             }
             _ => {
                 let mut result = Ok(());
-                for_each_operand(e, |x| {
+                e.for_each_child(|x| {
                     if result.is_ok() {
                         result = self.loads_in(x);
                     }
@@ -909,19 +910,8 @@ fn eval(env: &mut HashMap<VarId, i64>, e: &Expr) -> Result<i64, NoValue> {
                 BinOp::Mul => a.wrapping_mul(b),
                 BinOp::Div => a.checked_div(b).ok_or(NoValue::NotInteger)?,
                 BinOp::Mod => a.checked_rem(b).ok_or(NoValue::NotInteger)?,
-                BinOp::FloorDiv => {
-                    if b == 0 {
-                        return Err(NoValue::NotInteger);
-                    }
-                    a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0)
-                }
-                BinOp::FloorMod => {
-                    if b == 0 {
-                        return Err(NoValue::NotInteger);
-                    }
-                    let q = a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0);
-                    a - q * b
-                }
+                BinOp::FloorDiv => floordiv_i64(a, b).ok_or(NoValue::NotInteger)?,
+                BinOp::FloorMod => floormod_i64(a, b).ok_or(NoValue::NotInteger)?,
                 BinOp::Min => a.min(b),
                 BinOp::Max => a.max(b),
             }
@@ -980,38 +970,4 @@ fn restore(env: &mut HashMap<VarId, i64>, var: VarId, old: Option<i64>) {
         Some(v) => env.insert(var, v),
         None => env.remove(&var),
     };
-}
-
-/// The direct operands of an expression.
-fn for_each_operand(e: &Expr, mut f: impl FnMut(&Expr)) {
-    match e.kind() {
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Cmp(_, a, b)
-        | ExprKind::And(a, b)
-        | ExprKind::Or(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Not(a) | ExprKind::Cast(a) | ExprKind::Broadcast(a) => f(a),
-        ExprKind::Select {
-            cond,
-            then,
-            otherwise,
-        } => {
-            f(cond);
-            f(then);
-            f(otherwise);
-        }
-        ExprKind::Call { args, .. } => args.iter().for_each(f),
-        ExprKind::Load { indices, .. } => indices.iter().for_each(f),
-        ExprKind::Let { value, body, .. } => {
-            f(value);
-            f(body);
-        }
-        ExprKind::Ramp { base, stride } => {
-            f(base);
-            f(stride);
-        }
-        ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) => {}
-    }
 }
