@@ -11,7 +11,8 @@ use compiler_core::eval::{NDArray, DEFAULT_SYMBOLIC_SIZE};
 use compiler_core::graph::vm::{self, eval_dim, PackedRegistry, Value};
 use compiler_core::ir::graph::{Function, StructInfo};
 use compiler_core::ir::values::rng::Rng;
-use compiler_core::ir::{ExprKind, IRModule, VarId};
+use compiler_core::ir::visit::expr_vars;
+use compiler_core::ir::{IRModule, VarId};
 
 /// Why a graph function's outputs do not match, or could not be compared.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,19 +98,12 @@ fn bind_size_vars(
     sizes: &HashMap<String, i64>,
     syms: &mut HashMap<VarId, i64>,
 ) {
-    match dim.kind() {
-        ExprKind::Var(v) => {
-            let value = sizes
-                .get(v.name())
-                .copied()
-                .unwrap_or(DEFAULT_SYMBOLIC_SIZE);
-            syms.insert(v.id(), value);
-        }
-        ExprKind::Binary(_, a, b) => {
-            bind_size_vars(a, sizes, syms);
-            bind_size_vars(b, sizes, syms);
-        }
-        _ => {}
+    for v in expr_vars(dim) {
+        let value = sizes
+            .get(v.name())
+            .copied()
+            .unwrap_or(DEFAULT_SYMBOLIC_SIZE);
+        syms.insert(v.id(), value);
     }
 }
 
