@@ -24,6 +24,8 @@
 pub mod check;
 pub mod exercise;
 mod graph_numbers;
+pub mod live;
+pub mod loop_nests;
 pub mod loop_regions;
 pub mod memory_access;
 mod python;
@@ -42,6 +44,7 @@ use compiler_core::target::{Backend, Host, NoClock, ReferenceBackend};
 use compiler_core::tvmscript::printer::Dialect;
 use tessel_script::Limits;
 
+pub use live::{LiveSession, SessionCounts};
 pub use python::{
     notebook_error_span, run_python, CellMode, CellOutput, OutputSink, PythonRun, RichSpan,
 };
@@ -123,6 +126,7 @@ pub enum Mode {
 /// Runs a script of either kind. Script mode needs nothing from the host;
 /// Python mode runs with `env`.
 pub fn run_script(source: &str, env: &ScriptEnv) -> ScriptOutcome {
+    live::count_script_run();
     match detect_mode(source) {
         Mode::Python => python::python_mode(source, env),
         Mode::Script => script_mode::script_mode(source),

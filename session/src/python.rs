@@ -1,7 +1,7 @@
 //! Python mode: notebook cells run by the Python-subset interpreter; the
 //! schedule and modules the notebook made are read from its globals as
-//! typed values, and the schedule's trace is replayed on its original
-//! module for the step-through.
+//! typed values, and the modules the schedule recorded after each
+//! instruction make the step-through.
 
 use compiler_core::diag::{self, Diagnostic, Span};
 use compiler_core::ir::{BaseFunc, IRModule};
@@ -11,7 +11,7 @@ use tessel_script::{
 };
 
 use crate::script_mode::{original, trace_dialect_of};
-use crate::steps::{replay_steps, ScheduleStart};
+use crate::steps::{recorded_steps, ScheduleStart};
 use crate::{Mode, ScriptEnv, ScriptOutcome};
 
 /// How a Python source is cut into cells.
@@ -242,7 +242,7 @@ pub(crate) fn python_mode(source: &str, env: &ScriptEnv) -> ScriptOutcome {
         intrins: schedule.tensor_intrins().clone(),
     };
     let trace = schedule.trace().clone();
-    let steps = replay_steps(&start, &trace);
+    let steps = recorded_steps(&start.module, schedule);
     let replayed = steps.last().map_or(&start.module, |s| &s.module);
     out.dialect = *dialect;
     let print = |m: &IRModule| print_module(m, &PrintOptions::new(*dialect));

@@ -1,5 +1,5 @@
 //! Script mode: a TVMScript module, its tensor-intrinsic sections, then
-//! schedule calls; parsed and scheduled directly, every step replayed.
+//! schedule calls; parsed and scheduled directly, every step kept.
 
 use std::rc::Rc;
 
@@ -11,7 +11,7 @@ use compiler_core::schedule::trace::TraceDialect;
 use compiler_core::tvmscript::printer::Dialect;
 
 use crate::sections::split_script;
-use crate::steps::{replay_steps, ScheduleStart};
+use crate::steps::{recorded_steps, ScheduleStart};
 use crate::{tvmscript, Mode, ScriptOutcome, Snapshot};
 
 /// The trace dialect that goes with a module's print dialect: S-TIR
@@ -96,7 +96,8 @@ pub(crate) fn script_mode(source: &str) -> ScriptOutcome {
     }
     let trace = sch.trace().clone();
     out.func = Some(sch.func_name().to_string()).filter(|n| !n.is_empty());
-    out.module_snapshots.extend(replay_steps(&start, &trace));
+    out.module_snapshots
+        .extend(recorded_steps(&start.module, &sch));
     out.trace = Some(trace);
     out
 }

@@ -1,10 +1,9 @@
-//! The step-through: a schedule's trace replayed instruction by instruction
-//! on its original module, keeping the module after every instruction that
-//! changed it.
+//! The step-through: the module after every instruction of a schedule's
+//! trace that changed it, as the schedule recorded them.
 
 use compiler_core::ir::{BaseFunc, IRModule};
 use compiler_core::schedule::tensorize::TensorIntrinTable;
-use compiler_core::schedule::trace::{Trace, TraceDialect};
+use compiler_core::schedule::trace::TraceDialect;
 use compiler_core::schedule::Schedule;
 use compiler_core::tvmscript::printer::Dialect;
 
@@ -32,41 +31,26 @@ impl ScheduleStart {
     }
 }
 
-/// The module after each instruction of `trace` that changed it (the
-/// original not included); stops at the first instruction that does not
-/// replay.
-pub(crate) fn replay_steps(start: &ScheduleStart, trace: &Trace) -> Vec<Snapshot> {
+/// The module after each instruction of the schedule's trace that changed
+/// it (the original not included), as the schedule recorded them while it
+/// ran: the step-through applies no primitive a second time.
+pub(crate) fn recorded_steps(start: &IRModule, schedule: &Schedule) -> Vec<Snapshot> {
     let mut snapshots = Vec::new();
-    let Some(mut step) = start.schedule() else {
-        return snapshots;
-    };
     let mut pending: Vec<usize> = Vec::new();
-    let mut last = start.module.clone();
-    for (i, inst) in trace.instructions.iter().enumerate() {
+    let mut last = start;
+    let instructions = &schedule.trace().instructions;
+    for (i, (inst, module)) in instructions
+        .iter()
+        .zip(schedule.modules_after())
+        .enumerate()
+    {
         pending.push(i + 1);
-        let one = Trace {
-            instructions: vec![inst.clone()],
-        };
-        if step.replay(&one, false).is_err() {
-            // Handles should number identically on a fresh schedule; if not,
-            // replay the whole prefix instead.
-            let prefix = Trace {
-                instructions: trace.instructions[..=i].to_vec(),
-            };
-            let Some(mut fresh) = start.schedule() else {
-                break;
-            };
-            if fresh.replay(&prefix, false).is_err() {
-                break;
-            }
-            step = fresh;
-        }
-        if !same_module(&last, step.module()) {
-            last = step.module().clone();
+        if !same_module(last, module) {
+            last = module;
             snapshots.push(Snapshot {
                 label: inst.python(),
                 instructions: std::mem::take(&mut pending),
-                module: last.clone(),
+                module: module.clone(),
             });
         }
     }

@@ -152,6 +152,9 @@ pub struct Schedule {
     module: IRModule,
     func_name: String,
     trace: Trace,
+    /// The module after each instruction of `trace` (same length), so a
+    /// step-through needs no second application of the schedule.
+    modules_after: Vec<IRModule>,
     rvs: Vec<RvTarget>,
     rand_state: u64,
     /// How traces print (`get_block` vs `get_sblock`).
@@ -186,6 +189,7 @@ impl Schedule {
             module,
             func_name,
             trace: Trace::default(),
+            modules_after: Vec::new(),
             rvs: Vec::new(),
             rand_state: seed_state(seed),
             dialect: TraceDialect::default(),
@@ -201,6 +205,11 @@ impl Schedule {
     }
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+    /// The module right after each instruction of [`Schedule::trace`], in
+    /// order (modules share unchanged functions, so this is cheap).
+    pub fn modules_after(&self) -> &[IRModule] {
+        &self.modules_after
     }
     pub fn func_name(&self) -> &str {
         &self.func_name

@@ -914,13 +914,27 @@ impl From<&str> for SchedValue {
     }
 }
 
+thread_local! {
+    /// Primitives applied successfully on this thread (see
+    /// [`applied_primitive_count`]).
+    static APPLIED_PRIMITIVES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many schedule primitives this thread has applied successfully: lets
+/// a host's tests check that an action re-applies no schedule.
+pub fn applied_primitive_count() -> u64 {
+    APPLIED_PRIMITIVES.with(|n| n.get())
+}
+
 impl Schedule {
     /// Applies a primitive and, once it succeeded, records it in the trace:
     /// the one place instructions are recorded.
     pub fn apply_traced(&mut self, prim: &'static Primitive, mut args: Args) -> Result<SchedValue> {
         let out = (prim.apply)(self, &mut args)?;
+        APPLIED_PRIMITIVES.with(|n| n.set(n.get() + 1));
         if prim.traced {
             self.trace.push(args.instruction(prim, &out));
+            self.modules_after.push(self.module.clone());
         }
         Ok(out)
     }
