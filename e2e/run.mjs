@@ -977,6 +977,65 @@ const tests = [
     writeFileSync(join(outDir, 'compile-latency.json'), JSON.stringify(Object.fromEntries(latencies), null, 1));
   }],
 
+  ['latency of the live session on the book\'s ch.2 notebook: keystroke to IR, loop click to menu and to regions', async ({ page }) => {
+    // Figures, not limits (speed is judged in benchmarks): printed and
+    // written to test-output/e2e/live-latency.json.
+    await openExample(page, 'book_ch2_tensorir');
+    const fresh = () => page.waitForFunction(() => document.querySelector('#compile-status')?.dataset.fresh === 'true', null, { timeout: 120_000 });
+    await fresh();
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    // Keystroke to new IR: one character typed at the end (a comment), until
+    // the IR of that text is shown.
+    const keystroke = [];
+    await typeAtEnd(page, '\n# latency ');
+    await fresh();
+    for (let i = 0; i < 3; i++) {
+      await page.click('.cm-content');
+      await page.keyboard.press('Control+End');
+      const t0 = await page.evaluate(() => performance.now());
+      await page.keyboard.type(String(i));
+      await fresh();
+      keystroke.push((await page.evaluate(() => performance.now())) - t0);
+    }
+    // A click, timed in the page until `done` holds (checked every frame).
+    const clickUntil = (selector, done, arg) => page.evaluate(async ([selector, done, arg]) => {
+      const ready = new Function('arg', `return (${done})(arg)`);
+      const t0 = performance.now();
+      document.querySelector(selector).click();
+      return await new Promise((resolve, reject) => {
+        const check = () => {
+          if (ready(arg)) resolve(performance.now() - t0);
+          else if (performance.now() - t0 > 120_000) reject(new Error(`not done within 120 s: ${done}`));
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+    }, [selector, done.toString(), arg]);
+    const loops = await page.$$eval('#nest button.nest-head[data-name]', (els) => els.map((e) => e.dataset.name));
+    if (loops.length < 2) throw new Error(`the loop-nest view shows ${loops.length} loop(s)`);
+    const toRegions = [];
+    const toMenu = [];
+    for (let i = 0; i < 6; i++) {
+      const name = loops[i % 2];
+      toRegions.push(await clickUntil(`#nest button.nest-head[data-name="${name}"]`,
+        (n) => document.querySelector('#regions h3')?.textContent === `one iteration of ${n}` && document.querySelector('#regions figure.region') !== null, name));
+      // The menu of the other loop, from the IR (closed first).
+      await page.click('#primitives button.hide');
+      const other = loops[(i + 1) % 2];
+      toMenu.push(await clickUntil(`#ir-view button.irtarget[data-kind="loop"][data-name="${other}"]`,
+        (n) => document.querySelector('#memory-button')?.title === `Which elements of each buffer one iteration of ${n} touches`, other));
+    }
+    const figures = {
+      example: 'book_ch2_tensorir',
+      keystroke_to_ir_ms: keystroke,
+      loop_click_to_menu_ms: toMenu,
+      loop_click_to_regions_ms: toRegions,
+      median: { keystroke_to_ir_ms: median(keystroke), loop_click_to_menu_ms: median(toMenu), loop_click_to_regions_ms: median(toRegions) },
+    };
+    console.log(`e2e: live session on book_ch2_tensorir: keystroke→IR median ${median(keystroke).toFixed(0)} ms; loop click→menu ${median(toMenu).toFixed(1)} ms; loop click→regions ${median(toRegions).toFixed(1)} ms`);
+    writeFileSync(join(outDir, 'live-latency.json'), JSON.stringify(figures, null, 1));
+  }],
+
   ['offline after the first visit (service worker)', async ({ browser, url }) => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 760 } });
     try {

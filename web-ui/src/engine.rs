@@ -13,13 +13,11 @@ use std::rc::Rc;
 
 use compiler_core::diag::{self, Diagnostic, Severity};
 use compiler_core::eval::NDArray;
-use compiler_core::ir::{
-    BaseFunc, BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Stmt, StmtKind,
-};
+use compiler_core::ir::{BaseFunc, IRModule, PrimFunc};
 // The script host's interfaces (`tvm.build` backends, the clock).
 use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
 use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
-use tessel_session::{check, Mime, RichSpan, ScriptEnv};
+use tessel_session::{check, LiveSession, Mime, RichSpan, ScriptEnv};
 
 use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
 use codegen_wgsl::source_only::{KernelRunner, SourceOnlyBackend};
@@ -113,8 +111,8 @@ fn print(module: &IRModule, dialect: Dialect) -> String {
 }
 
 /// Compiles a script for the UI: every step printed, with loop nests.
-pub fn compile(source: &str) -> CompileOutcome {
-    let script = run_script(source);
+pub fn compile(live: &LiveSession) -> CompileOutcome {
+    let (source, script) = (live.source(), live.outcome());
     let mut console = script.console.clone();
     let mut marked_ir = None;
     for d in &script.errors {
@@ -152,154 +150,14 @@ pub fn compile(source: &str) -> CompileOutcome {
         steps,
         marked_ir,
         millis: 0.0,
+        revision: live.revision(),
     }
 }
 
 // ---------------------------------------------------------------------------
-// Loop nests
+// Loop nests (computed by the session driver)
 
-pub fn module_nests(module: &IRModule) -> Vec<FuncNest> {
-    module
-        .prim_funcs()
-        .map(|(name, f)| func_nest(name, f))
-        .collect()
-}
-
-struct NestBuilder {
-    nest: FuncNest,
-    /// Loops enclosing the current point inside the current block scope.
-    scope_loops: Vec<usize>,
-    /// Extents of all enclosing loops (for FLOPs); `None` when symbolic.
-    extents: Vec<Option<i64>>,
-    flops: Option<f64>,
-}
-
-fn func_nest(name: &str, f: &PrimFunc) -> FuncNest {
-    let mut b = NestBuilder {
-        nest: FuncNest {
-            func: name.to_string(),
-            ..FuncNest::default()
-        },
-        scope_loops: vec![],
-        extents: vec![],
-        flops: Some(0.0),
-    };
-    let roots = b.stmt(&f.body, true);
-    b.nest.roots = roots;
-    b.nest.flops = b.flops.filter(|f| *f > 0.0);
-    b.nest
-}
-
-fn float_ops(e: &Expr) -> u64 {
-    let mut n = 0;
-    e.walk(&mut |x| {
-        let counts = match x.kind() {
-            ExprKind::Binary(op, _, _) => {
-                !matches!(op, BinOp::FloorDiv | BinOp::FloorMod | BinOp::Mod)
-            }
-            ExprKind::Call { .. } => true,
-            _ => false,
-        };
-        if counts && x.dtype().is_float() {
-            n += 1;
-        }
-    });
-    n
-}
-
-impl NestBuilder {
-    fn stmt(&mut self, s: &Stmt, top: bool) -> Vec<NestNode> {
-        match s.kind() {
-            StmtKind::For(f) => {
-                let index = self.nest.loops.len();
-                let extent = f.extent.as_int();
-                let detail = match &f.thread_tag {
-                    Some(tag) => tag.clone(),
-                    None => f.kind.script_name().to_string(),
-                };
-                self.nest.loops.push(LoopInfo {
-                    name: f.loop_var.name().to_string(),
-                    extent,
-                    detail: detail.clone(),
-                    blocks: vec![],
-                });
-                self.scope_loops.push(index);
-                self.extents.push(extent);
-                let first_block = self.nest.blocks.len();
-                let children = self.stmt(&f.body, false);
-                self.extents.pop();
-                self.scope_loops.pop();
-                let names: Vec<String> = self.nest.blocks[first_block..]
-                    .iter()
-                    .map(|b| b.name.clone())
-                    .collect();
-                self.nest.loops[index].blocks = names;
-                vec![NestNode {
-                    kind: "loop".into(),
-                    name: f.loop_var.name().to_string(),
-                    extent,
-                    detail,
-                    index,
-                    children,
-                }]
-            }
-            StmtKind::BlockRealize(r) => {
-                if top && r.block.name == "root" {
-                    return self.block_body(&r.block, true);
-                }
-                let index = self.nest.blocks.len();
-                let reduction = r.block.iter_vars.iter().any(|iv| iv.kind.letter() == 'R');
-                self.nest.blocks.push(BlockInfo {
-                    name: r.block.name.clone(),
-                    loops: self.scope_loops.clone(),
-                    reduction,
-                });
-                let saved = std::mem::take(&mut self.scope_loops);
-                let children = self.block_body(&r.block, false);
-                self.scope_loops = saved;
-                vec![NestNode {
-                    kind: "block".into(),
-                    name: r.block.name.clone(),
-                    extent: None,
-                    detail: if reduction { "reduction" } else { "spatial" }.into(),
-                    index,
-                    children,
-                }]
-            }
-            StmtKind::Store { value, .. } => {
-                let ops = float_ops(value) as f64;
-                if ops > 0.0 {
-                    let trips: Option<f64> = self
-                        .extents
-                        .iter()
-                        .try_fold(1.0, |acc, e| e.map(|e| acc * e as f64));
-                    self.flops = match (self.flops, trips) {
-                        (Some(f), Some(t)) => Some(f + ops * t),
-                        _ => None,
-                    };
-                }
-                vec![]
-            }
-            StmtKind::Seq(items) => items.iter().flat_map(|x| self.stmt(x, top)).collect(),
-            StmtKind::Let { body, .. } | StmtKind::Allocate { body, .. } => self.stmt(body, top),
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                let mut v = self.stmt(then, top);
-                if let Some(o) = otherwise {
-                    v.extend(self.stmt(o, top));
-                }
-                v
-            }
-            StmtKind::Evaluate(_) => vec![],
-        }
-    }
-
-    fn block_body(&mut self, b: &Block, top: bool) -> Vec<NestNode> {
-        // The init statement runs once per output element: no FLOPs worth counting.
-        self.stmt(&b.body, top)
-    }
-}
+pub use tessel_session::loop_nests::module_nests;
 
 // ---------------------------------------------------------------------------
 // Regions one iteration of a loop touches
@@ -307,13 +165,13 @@ impl NestBuilder {
 /// The regions one iteration of loop `loop_index` of `func` touches at
 /// `step` ([`tessel_session::loop_regions`]), for the "Regions" view.
 pub fn regions(
-    source: &str,
+    live: &LiveSession,
     step: usize,
     func: &str,
     loop_index: usize,
     at: i64,
 ) -> RegionsOutcome {
-    let script = run_script(source);
+    let script = live.outcome();
     let mut out = RegionsOutcome {
         func: func.to_string(),
         at,
@@ -354,7 +212,7 @@ pub fn regions(
 /// `workgroup`) of `func` at `step` ([`tessel_session::memory_access`]),
 /// with its panel rendered ([`crate::memory_picture::panel`]).
 pub fn memory_access(
-    source: &str,
+    live: &LiveSession,
     step: usize,
     func: &str,
     unit: &str,
@@ -369,7 +227,7 @@ pub fn memory_access(
         at,
         ..MemoryOutcome::default()
     };
-    let script = run_script(source);
+    let script = live.outcome();
     let func_at_step = script
         .module_snapshots
         .get(step)
@@ -524,7 +382,7 @@ impl RunSetup {
 /// (failed) outcome, which the worker sends as it is.
 #[allow(clippy::result_large_err)]
 pub fn prepare_run(
-    source: &str,
+    live: &LiveSession,
     backend: &str,
     now: &dyn Fn() -> f64,
 ) -> Result<RunSetup, RunOutcome> {
@@ -532,9 +390,9 @@ pub fn prepare_run(
         backend: backend.to_string(),
         ..RunOutcome::default()
     };
-    let script = run_script(source);
+    let (source, script) = (live.source(), live.outcome());
     let last = script.module_snapshots.last().map(|s| s.module.clone());
-    let plan = match check::plan_run(&script, STEP_BUDGET, now) {
+    let plan = match check::plan_run(script, STEP_BUDGET, now) {
         Ok(plan) => plan,
         Err(e) => {
             if e == check::PlanError::ScriptErrors {
@@ -549,7 +407,7 @@ pub fn prepare_run(
                 check::PlanError::ScriptErrors | check::PlanError::NoFunction
             ) {
                 // The function was chosen before the check failed.
-                out.func = check::checked_function(&script).unwrap_or_default();
+                out.func = check::checked_function(script).unwrap_or_default();
             }
             out.message = e.to_string();
             return Err(out);
@@ -625,11 +483,11 @@ fn fma_choice(backend: &str, relaxed_simd: bool) -> (bool, Option<String>) {
 /// Runs the scheduled function with `backend` (`interpreter`, `wasm` or
 /// [`WASM_FMA`]; `webgpu` is asynchronous: the worker drives it with
 /// [`build_gpu`]).
-pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+pub fn run(live: &LiveSession, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
     if backend == "interpreter" {
-        return run_reference(source, repeats, now);
+        return run_reference(live, repeats, now);
     }
-    let mut setup = match prepare_run(source, backend, now) {
+    let mut setup = match prepare_run(live, backend, now) {
         Ok(s) => s,
         Err(out) => return out,
     };
@@ -650,8 +508,8 @@ pub fn run(source: &str, backend: &str, repeats: u32, now: &dyn Fn() -> f64) -> 
 
 /// Runs the scheduled function on the reference interpreter (no code
 /// generator involved: the first worker runs this itself).
-pub fn run_reference(source: &str, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
-    let mut setup = match prepare_run(source, "interpreter", now) {
+pub fn run_reference(live: &LiveSession, repeats: u32, now: &dyn Fn() -> f64) -> RunOutcome {
+    let mut setup = match prepare_run(live, "interpreter", now) {
         Ok(s) => s,
         Err(out) => return out,
     };
@@ -863,7 +721,8 @@ fn cut(mut text: String) -> String {
 
 /// The code a backend generates for one step of the script: the lowered
 /// TIR, WAT (`wasm`) or WGSL (`webgpu`), and the lowering notes.
-pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
+pub fn code(live: &LiveSession, step: usize, backend: &str) -> CodeOutcome {
+    let source = live.source();
     let (fma, fallback) = fma_choice(backend, platform().relaxed_simd);
     let backend = if backend == "webgpu" {
         "webgpu"
@@ -874,7 +733,7 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
         backend: backend.to_string(),
         ..CodeOutcome::default()
     };
-    let script = run_script(source);
+    let script = live.outcome();
     if script.module_snapshots.is_empty() {
         out.error = Some("no program to compile (fix the errors first)".into());
         return out;
@@ -1170,6 +1029,12 @@ impl Backend for ScriptBackend {
     }
 }
 
+/// A live session of `source`, as the worker keeps it (for the tests).
+#[cfg(test)]
+pub(crate) fn live(source: &str) -> LiveSession {
+    LiveSession::open(0, source.to_string(), &script_env())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1192,7 +1057,7 @@ mod tests {
 
     #[test]
     fn runs_and_matches() {
-        let out = run(&book(), "interpreter", 1, &|| 0.0);
+        let out = run(&live(&book()), "interpreter", 1, &|| 0.0);
         assert!(out.ok, "{}", out.message);
         assert_eq!(out.matches, Some(true));
         assert!(out.flops.unwrap() > 4.0e6);
@@ -1201,7 +1066,7 @@ mod tests {
     #[test]
     fn error_span_in_schedule() {
         let src = format!("{MM}\n# --- schedule ---\nsch.get_block(\"nope\")\n");
-        let out = compile(&src);
+        let out = compile(&live(&src));
         assert_eq!(out.errors.len(), 1);
         let e = &out.errors[0];
         assert_eq!(
@@ -1213,10 +1078,10 @@ mod tests {
     #[test]
     fn regions_of_j0() {
         let src = book();
-        let out = compile(&src);
+        let out = compile(&live(&src));
         let nest = &out.steps[3].nests[0];
         let j0 = nest.loops.iter().position(|l| l.name == "j_0").unwrap();
-        let r = regions(&src, 3, "mm_relu", j0, 1);
+        let r = regions(&live(&src), 3, "mm_relu", j0, 1);
         let texts: Vec<&str> = r.regions.iter().map(|r| r.text.as_str()).collect();
         assert!(texts.contains(&"A[i, 0:128]"), "{texts:?}");
         let b = r.regions.iter().find(|r| r.buffer == "B").unwrap();
@@ -1228,17 +1093,17 @@ mod tests {
     #[test]
     fn memory_picture_of_j0() {
         let src = book();
-        let out = compile(&src);
+        let out = compile(&live(&src));
         let nest = &out.steps[3].nests[0];
         let j0 = nest.loops.iter().position(|l| l.name == "j_0").unwrap();
-        let m = memory_access(&src, 3, "mm_relu", "iteration", Some(j0), 1, false);
+        let m = memory_access(&live(&src), 3, "mm_relu", "iteration", Some(j0), 1, false);
         assert_eq!(m.error, None);
         assert_eq!(
             (m.steps, m.label.as_str(), m.units.clone()),
             (32, "j_0 = 1", vec!["iteration".to_string()])
         );
         // The grid of B: the cells the regions name, read.
-        let region = regions(&src, 3, "mm_relu", j0, 1);
+        let region = regions(&live(&src), 3, "mm_relu", j0, 1);
         let conc = region
             .regions
             .iter()
@@ -1273,7 +1138,7 @@ mod tests {
             "<span class=\"small\" id=\"memory-label\">iteration 1 of 32: j_0 = 1</span>"
         ));
         // A thread of a CPU function is refused with a reason.
-        let t = memory_access(&src, 3, "mm_relu", "thread", Some(j0), 0, false);
+        let t = memory_access(&live(&src), 3, "mm_relu", "thread", Some(j0), 0, false);
         assert!(t.error.unwrap().contains("no thread here"));
         assert!(
             t.html.contains("id=\"memory-error\">no thread here"),
@@ -1295,7 +1160,7 @@ mod gallery_tests {
         let mut failures = Vec::new();
         for ex in EXAMPLES {
             let source = crate::examples::source(ex.id).unwrap();
-            let out = compile(source);
+            let out = compile(&live(source));
             let clean = matches!(
                 ex.category,
                 "Book schedules" | "Course programs" | "Course schedules"
@@ -1313,7 +1178,9 @@ mod gallery_tests {
         );
         assert!(EXAMPLES.len() > 250, "{} examples", EXAMPLES.len());
         // The tensorize cases carry their intrinsic as a section.
-        let out = compile(crate::examples::source("tensorize_book").expect("tensorize_book"));
+        let out = compile(&live(
+            crate::examples::source("tensorize_book").expect("tensorize_book"),
+        ));
         assert!(out.errors.is_empty(), "{}", out.console);
         assert!(
             out.steps.last().unwrap().ir.contains("tmm16"),
@@ -1338,7 +1205,7 @@ mod rich_tests {
                    Code('x = 1', language='python')\n\
                    # %%\n\
                    raise ValueError('boom')\n";
-        let out = compile(src);
+        let out = compile(&live(src));
         let pieces: Vec<(String, &str)> = out
             .console_pieces()
             .into_iter()
@@ -1425,7 +1292,7 @@ mod backend_tests {
     #[test]
     fn without_relaxed_simd_the_fma_backend_runs_plain_simd_with_a_note() {
         wasmi_platform_with(false);
-        let out = run(&scheduled(), WASM_FMA, 1, &|| 0.0);
+        let out = run(&live(&scheduled()), WASM_FMA, 1, &|| 0.0);
         assert!(out.ok, "{}", out.message);
         assert_eq!(out.matches, Some(true), "{}", out.message);
         assert!(!out.timing.contains("relaxed-SIMD FMA"), "{}", out.timing);
@@ -1436,7 +1303,7 @@ mod backend_tests {
         );
         // Exact comparison: nothing was fused.
         assert!(!out.message.contains("FMA"), "{}", out.message);
-        let shown = code(&scheduled(), usize::MAX, WASM_FMA);
+        let shown = code(&live(&scheduled()), usize::MAX, WASM_FMA);
         assert!(!shown.code.is_empty(), "{:?}", shown.error);
         assert!(!shown.code.contains("relaxed"), "{}", shown.code);
         assert!(
@@ -1458,7 +1325,7 @@ sch.vectorize(i1)\n\
 f = tvm.build(sch.mod, target=\"llvm -mattr=+relaxed-simd\")\n\
 print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
         wasmi_platform_with(false);
-        let out = compile(src);
+        let out = compile(&live(src));
         assert!(out.console.contains("False True"), "{}", out.console);
         assert!(
             out.console
@@ -1467,7 +1334,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
             out.console
         );
         wasmi_platform_with(true);
-        let out = compile(src);
+        let out = compile(&live(src));
         assert!(out.console.contains("True False"), "{}", out.console);
         assert!(out.console.contains("relaxed-SIMD FMA"), "{}", out.console);
         assert!(!out.console.contains("plain SIMD128"), "{}", out.console);
@@ -1500,7 +1367,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
     #[test]
     fn relaxed_fma_backend_fuses_and_still_matches() {
         wasmi_platform();
-        let out = run(&scheduled(), WASM_FMA, 1, &|| 0.0);
+        let out = run(&live(&scheduled()), WASM_FMA, 1, &|| 0.0);
         assert!(out.ok, "{}", out.message);
         assert_eq!(out.matches, Some(true), "{}", out.message);
         assert!(out.timing.contains("relaxed-SIMD FMA"), "{}", out.timing);
@@ -1510,9 +1377,11 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
             out.message
         );
         let src = scheduled();
-        let fused = code(&src, usize::MAX, WASM_FMA);
+        let fused = code(&live(&src), usize::MAX, WASM_FMA);
         assert!(fused.code.contains("relaxed_madd"), "{}", fused.code);
-        assert!(!code(&src, usize::MAX, "wasm").code.contains("relaxed_madd"));
+        assert!(!code(&live(&src), usize::MAX, "wasm")
+            .code
+            .contains("relaxed_madd"));
     }
 
     #[test]
@@ -1524,7 +1393,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
             t.set(t.get() + 1.0);
             t.get()
         };
-        let out = run(&scheduled(), "wasm", 2, &clock);
+        let out = run(&live(&scheduled()), "wasm", 2, &clock);
         assert!(out.ok, "{}", out.message);
         assert_eq!(out.matches, Some(true), "{}", out.message);
         // Two samples of 1 ms (seconds through the target layer's clock).
@@ -1547,15 +1416,15 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
     #[test]
     fn cpu_backend_without_a_runtime_says_so() {
         set_platform(Platform::default());
-        let out = run(&scheduled(), "wasm", 1, &|| 0.0);
+        let out = run(&live(&scheduled()), "wasm", 1, &|| 0.0);
         assert!(!out.ok);
         assert!(out.message.contains("runtime"), "{}", out.message);
     }
 
     #[test]
     fn a_wrong_output_is_reported_with_its_error() {
-        let mut setup =
-            prepare_run(&scheduled(), "wasm", &|| 0.0).unwrap_or_else(|o| panic!("{}", o.message));
+        let mut setup = prepare_run(&live(&scheduled()), "wasm", &|| 0.0)
+            .unwrap_or_else(|o| panic!("{}", o.message));
         let mut got = setup.plan.expected.clone();
         // Corrupt one element of the output C (the last parameter).
         let c = got.last_mut().unwrap();
@@ -1575,7 +1444,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
     #[test]
     fn code_follows_the_step() {
         let src = scheduled();
-        let last = code(&src, usize::MAX, "wasm");
+        let last = code(&live(&src), usize::MAX, "wasm");
         assert!(last.error.is_none(), "{:?}", last.error);
         assert!(last.code.contains("(module"));
         assert!(
@@ -1584,14 +1453,14 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
         );
         assert!(last.lowered.contains("j_0"));
         assert!(last.bytes.unwrap() > 0);
-        let first = code(&src, 0, "wasm");
+        let first = code(&live(&src), 0, "wasm");
         assert_eq!(first.step, 0);
         assert!(!first.lowered.contains("j_0"));
     }
 
     #[test]
     fn gpu_code_of_an_unbound_loop_is_an_error_naming_it() {
-        let out = code(&scheduled(), usize::MAX, "webgpu");
+        let out = code(&live(&scheduled()), usize::MAX, "webgpu");
         let e = out.error.expect("an error");
         assert!(e.contains("loop") && e.contains("bind"), "{e}");
         assert!(out.code.is_empty());
@@ -1602,7 +1471,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
         let ex = crate::examples::find("book_gpu_vecadd_bind").expect("the example");
         assert_eq!(ex.backend, "webgpu");
         let out = code(
-            crate::examples::source(ex.id).unwrap(),
+            &live(crate::examples::source(ex.id).unwrap()),
             usize::MAX,
             "webgpu",
         );
@@ -1620,7 +1489,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
     fn script_tvm_build_llvm_uses_the_cpu_backend() {
         wasmi_platform();
         let src = include_str!("../../compiler-core/tests/data/scripts/tutorial_tensorir_blitz.py");
-        let out = compile(src);
+        let out = compile(&live(src));
         assert!(
             out.console.contains("compiled to WebAssembly")
                 && out.console.contains("running on this browser's CPU"),
@@ -1665,7 +1534,7 @@ print(\"relaxed_madd\" in f.get_source(), \"f32x4.mul\" in f.get_source())\n";
 f = tvm.build(main, target=\"webgpu\")\n\
 a = tvm.nd.array(np.arange(64).astype(\"float32\"))\nb = tvm.nd.array(np.zeros((64,)).astype(\"float32\"))\nf(a, b)\nprint(b.numpy()[:4])\n\
 print(\"@compute\" in f.imported_modules[0].get_source())\n";
-        let out = compile(src);
+        let out = compile(&live(src));
         assert!(
             out.console
                 .contains("compiled to WGSL, kernels running on this browser's WebGPU"),
@@ -1683,7 +1552,7 @@ print(\"@compute\" in f.imported_modules[0].get_source())\n";
             Some(Rc::new(|| Err("no WebGPU in this test".into()))),
             true,
         ));
-        let out = compile(src);
+        let out = compile(&live(src));
         assert!(
             out.console.contains(
                 "compiled to WGSL, run on the reference interpreter here: no WebGPU in this test"
@@ -1703,7 +1572,7 @@ print(\"@compute\" in f.imported_modules[0].get_source())\n";
 @T.prim_func\ndef main(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n        with T.block(\"B\"):\n            vi = T.axis.spatial(4, i)\n            B[vi] = A[vi] * 2.0\n\n\
 f = tvm.build(main, target=\"webgpu\")\n\
 a = tvm.nd.array(np.arange(4).astype(\"float32\"))\nb = tvm.nd.array(np.zeros((4,)).astype(\"float32\"))\nf(a, b)\nprint(b)\n";
-        let out = compile(src);
+        let out = compile(&live(src));
         assert!(
             out.console.contains("reference interpreter here"),
             "{}",

@@ -153,6 +153,10 @@ struct Ctx {
     source: RwSignal<String>,
     compiled: RwSignal<Option<CompileOutcome>>,
     compiled_source: RwSignal<String>,
+    /// The live session the shown IR belongs to (the workers' revision).
+    compiled_revision: RwSignal<u64>,
+    /// The newest revision number given out and its script.
+    revision: StoredValue<(u64, String)>,
     compiling: RwSignal<bool>,
     round_trip_ms: RwSignal<Option<f64>>,
     sent_at: RwSignal<f64>,
@@ -249,14 +253,30 @@ impl Ctx {
         }
     }
 
-    fn compile_now(&self) {
+    /// The editor's script and its revision: a new number whenever the
+    /// text changed since the last one given out.
+    fn current_revision(&self) -> (u64, String) {
         let source = self.source.get_untracked();
+        let (last, last_source) = self.revision.get_value();
+        if last > 0 && last_source == source {
+            return (last, source);
+        }
+        self.revision.set_value((last + 1, source.clone()));
+        (last + 1, source)
+    }
+
+    fn compile_now(&self) {
+        let (revision, source) = self.current_revision();
         self.compiler.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();
                 self.compiling.set(true);
                 self.sent_at.set(now_ms());
-                c.send(Request::Compile { id, source });
+                c.send(Request::Compile {
+                    id,
+                    revision,
+                    source,
+                });
             }
         });
         if self.exercise.with_untracked(|e| e.is_some()) {
@@ -463,15 +483,16 @@ impl Ctx {
     }
 
     fn run_now(&self) {
-        let source = self.source.get_untracked();
+        let (revision, source) = self.current_revision();
         let backend = self.backend.get_untracked();
         self.runner.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();
                 self.running.set(true);
+                c.know_source(revision, &source);
                 c.send(Request::Run {
                     id,
-                    source,
+                    revision,
                     backend,
                     repeats: REPEATS,
                 });
@@ -705,6 +726,7 @@ impl Ctx {
             }
         });
         self.compiled_source.set(source);
+        self.compiled_revision.set(outcome.revision);
         // Keep the selection only if it still exists.
         if let Some(sel) = self.selection.get_untracked() {
             let keep = outcome
@@ -755,6 +777,8 @@ fn App() -> impl IntoView {
         source: RwSignal::new(String::new()),
         compiled: RwSignal::new(None),
         compiled_source: RwSignal::new(String::new()),
+        compiled_revision: RwSignal::new(0),
+        revision: StoredValue::new((0, String::new())),
         compiling: RwSignal::new(false),
         round_trip_ms: RwSignal::new(None),
         sent_at: RwSignal::new(0.0),
@@ -947,13 +971,13 @@ fn App() -> impl IntoView {
         if n == 0 || !shown || ctx.compiling.get() {
             return;
         }
-        let source = ctx.compiled_source.get_untracked();
+        let revision = ctx.compiled_revision.get_untracked();
         ctx.compiler.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();
                 c.send(Request::Code {
                     id,
-                    source,
+                    revision,
                     step: step.min(n - 1),
                     backend,
                 });
@@ -976,13 +1000,13 @@ fn App() -> impl IntoView {
         if n == 0 {
             return;
         }
-        let source = ctx.compiled_source.get_untracked();
+        let revision = ctx.compiled_revision.get_untracked();
         ctx.compiler.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();
                 c.send(Request::Regions {
                     id,
-                    source,
+                    revision,
                     step: step.min(n - 1),
                     func,
                     loop_index: index,
@@ -1007,13 +1031,13 @@ fn App() -> impl IntoView {
         if n == 0 {
             return;
         }
-        let source = ctx.compiled_source.get_untracked();
+        let revision = ctx.compiled_revision.get_untracked();
         ctx.compiler.with_value(|c| {
             if let Some(c) = c {
                 let id = c.fresh_id();
                 c.send(Request::MemoryAccess {
                     id,
-                    source,
+                    revision,
                     step: step.min(n - 1),
                     func,
                     unit,

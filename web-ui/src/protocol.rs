@@ -13,19 +13,35 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Request {
-    /// Parse the script, run its schedule, print every step.
-    Compile { id: u64, source: String },
-    /// Run the scheduled function (and the original, for reference).
+    /// Parse the script, run its schedule, print every step. The worker
+    /// keeps what it found as its live session, `revision` (a number the
+    /// page changes with every edit), which later requests name instead of
+    /// resending the source.
+    Compile {
+        id: u64,
+        revision: u64,
+        source: String,
+    },
+    /// Make `source` the worker's live session `revision` without printing
+    /// anything: sent when a worker answers [`Response::NeedsSource`] (a
+    /// worker started after the edit, or one that answers runs only).
+    Open {
+        id: u64,
+        revision: u64,
+        source: String,
+    },
+    /// Run the scheduled function of session `revision` (and the original,
+    /// for reference).
     Run {
         id: u64,
-        source: String,
+        revision: u64,
         backend: String,
         repeats: u32,
     },
     /// The generated code of one step for a backend (`wasm` or `webgpu`).
     Code {
         id: u64,
-        source: String,
+        revision: u64,
         step: usize,
         backend: String,
     },
@@ -43,7 +59,7 @@ pub enum Request {
     /// Buffer regions one iteration of a loop touches, at one step.
     Regions {
         id: u64,
-        source: String,
+        revision: u64,
         step: usize,
         func: String,
         /// Pre-order index of the loop among the function's loops.
@@ -56,7 +72,7 @@ pub enum Request {
     /// first-load worker carries none of it.
     MemoryAccess {
         id: u64,
-        source: String,
+        revision: u64,
         step: usize,
         func: String,
         /// `iteration`, `lane`, `thread` or `workgroup`.
@@ -85,9 +101,27 @@ pub enum Request {
 }
 
 impl Request {
+    /// The live session a request asks about (`None` for those that carry
+    /// their own text: exercise checks, tunings, panels).
+    pub fn revision(&self) -> Option<u64> {
+        match self {
+            Request::Compile { revision, .. }
+            | Request::Open { revision, .. }
+            | Request::Run { revision, .. }
+            | Request::Code { revision, .. }
+            | Request::Regions { revision, .. }
+            | Request::MemoryAccess { revision, .. } => Some(*revision),
+            Request::Check { .. }
+            | Request::Tune { .. }
+            | Request::Panel { .. }
+            | Request::ProgressFile { .. } => None,
+        }
+    }
+
     pub fn id(&self) -> u64 {
         match self {
             Request::Compile { id, .. }
+            | Request::Open { id, .. }
             | Request::Run { id, .. }
             | Request::Code { id, .. }
             | Request::Check { id, .. }
@@ -137,6 +171,16 @@ pub enum Response {
     },
     /// The worker's wasm started and is ready for requests.
     Ready,
+    /// The live session of `Open` request `id` is in place.
+    Opened {
+        id: u64,
+    },
+    /// Request `id` names a revision that is not this worker's live
+    /// session: the UI sends `Open` with that revision's source, then the
+    /// request again.
+    NeedsSource {
+        id: u64,
+    },
     /// The first worker (without the code generators) cannot answer
     /// request `id`: it needs a backend. The UI starts the worker that has
     /// them and sends the request there.
@@ -254,54 +298,15 @@ pub struct Step {
     pub nests: Vec<FuncNest>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct FuncNest {
-    pub func: String,
-    pub roots: Vec<NestNode>,
-    /// Every loop of the function in pre-order (the printed text's order).
-    pub loops: Vec<LoopInfo>,
-    /// Every block with its enclosing loops (pre-order indices, outer first).
-    pub blocks: Vec<BlockInfo>,
-    /// Floating-point operations of one call, when every extent is constant.
-    pub flops: Option<f64>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct NestNode {
-    /// `loop` or `block`.
-    pub kind: String,
-    pub name: String,
-    /// Loop extent (when constant) or the block's iteration domain text.
-    pub extent: Option<i64>,
-    /// Loop kind (`serial`, `parallel`, `vectorized`, `unroll`, a thread tag)
-    /// or for blocks `reduction` / `spatial`.
-    pub detail: String,
-    /// Pre-order loop index (loops) or block index (blocks).
-    pub index: usize,
-    pub children: Vec<NestNode>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct LoopInfo {
-    pub name: String,
-    pub extent: Option<i64>,
-    pub detail: String,
-    /// Blocks under this loop (names).
-    pub blocks: Vec<String>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BlockInfo {
-    pub name: String,
-    /// Pre-order indices of the loops around it, outer first (`get_loops`).
-    pub loops: Vec<usize>,
-    pub reduction: bool,
-}
+pub use tessel_session::loop_nests::{BlockInfo, FuncNest, LoopInfo, NestNode};
 
 /// What compiling a script produced: every step printed, the trace, the
 /// console and editor diagnostics.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompileOutcome {
+    /// The live session this describes (the request's revision).
+    #[serde(default)]
+    pub revision: u64,
     /// Text for the console (what the script printed, rendered errors).
     pub console: String,
     /// The parts of `console` that are rich display output, in order.

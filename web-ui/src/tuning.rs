@@ -1010,7 +1010,7 @@ mod tests {
         );
         // The best schedule applied to the script computes what the original does.
         let applied = apply_schedule(&source, &calls, &last.module);
-        let outcome = crate::engine::run_reference(&applied, 1, &|| 0.0);
+        let outcome = crate::engine::run_reference(&crate::engine::live(&applied), 1, &|| 0.0);
         assert_eq!(outcome.matches, Some(true), "{}", outcome.message);
         // A second tuning starts from the records: it says so, and its best
         // is never worse than the first's.

@@ -8,6 +8,12 @@
 //! download). When that answers `NeedsBackends`, the channel replaces it
 //! with the full worker and sends the same request there; it stays on the
 //! full worker from then on (see `web_ui::worker_host`).
+//!
+//! A worker keeps the last script it compiled as its live session, named by
+//! a revision; other requests name the revision only. When a worker does
+//! not hold it (it was started since, or it only runs), it answers
+//! `NeedsSource`; the channel then opens that revision there with the
+//! source it knows ([`Channel::know_source`]) and asks again.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -34,6 +40,8 @@ pub struct Channel {
     on_response: Rc<dyn Fn(Response)>,
     on_crash: Rc<dyn Fn(String)>,
     next_id: Cell<u64>,
+    /// The newest revision of the script and its text.
+    latest: RefCell<Option<(u64, String)>>,
 }
 
 impl Channel {
@@ -50,6 +58,7 @@ impl Channel {
             on_response: Rc::new(on_response),
             on_crash: Rc::new(on_crash),
             next_id: Cell::new(1),
+            latest: RefCell::new(None),
         });
         Channel::start(&ch);
         ch
@@ -81,7 +90,8 @@ impl Channel {
             };
             ch.busy.set(false);
             match resp {
-                Response::Ready => {}
+                Response::Ready | Response::Opened { .. } => {}
+                Response::NeedsSource { id } => ch.reopen(id),
                 Response::NeedsBackends { id } => {
                     ch.move_to_full_worker(id);
                     return;
@@ -139,6 +149,47 @@ impl Channel {
         Channel::start(self);
     }
 
+    /// The worker lacks the live session request `id` names: queues an
+    /// `Open` of that revision and the request again, or drops the request
+    /// when a newer edit superseded its revision.
+    fn reopen(&self, id: u64) {
+        let Some(req) = self.in_flight.borrow_mut().take() else {
+            return;
+        };
+        if req.id() != id {
+            return;
+        }
+        let latest = self.latest.borrow().clone();
+        let (Some(revision), Some((newest, source))) = (req.revision(), latest) else {
+            return;
+        };
+        if revision != newest {
+            return;
+        }
+        let open = Request::Open {
+            id: self.fresh_id(),
+            revision,
+            source,
+        };
+        let mut p = self.pending.borrow_mut();
+        let newer = p
+            .iter()
+            .any(|r| std::mem::discriminant(r) == std::mem::discriminant(&req));
+        if !newer {
+            p.insert(0, req);
+        }
+        p.insert(0, open);
+    }
+
+    /// Records the text of `revision`, the newest, for `Open`s this
+    /// channel may need to send (a Compile records its own).
+    pub fn know_source(&self, revision: u64, source: &str) {
+        let mut latest = self.latest.borrow_mut();
+        if latest.as_ref().is_none_or(|(r, _)| *r != revision) {
+            *latest = Some((revision, source.to_string()));
+        }
+    }
+
     /// Stops whatever the worker is doing (a long run) and starts a fresh one.
     pub fn restart(this: &Rc<Channel>) {
         if let Some(w) = this.worker.borrow_mut().take() {
@@ -164,6 +215,12 @@ impl Channel {
 
     /// Sends now if idle, else replaces the waiting request of its kind.
     pub fn send(&self, req: Request) {
+        if let Request::Compile {
+            revision, source, ..
+        } = &req
+        {
+            self.know_source(*revision, source);
+        }
         {
             let mut p = self.pending.borrow_mut();
             p.retain(|r| std::mem::discriminant(r) != std::mem::discriminant(&req));
@@ -178,7 +235,7 @@ impl Channel {
         let req = {
             let mut p = self.pending.borrow_mut();
             let rank = |r: &Request| match r {
-                Request::Compile { .. } => 0,
+                Request::Open { .. } | Request::Compile { .. } => 0,
                 Request::Run { .. } | Request::Check { .. } => 1,
                 Request::Regions { .. }
                 | Request::MemoryAccess { .. }

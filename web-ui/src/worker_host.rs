@@ -9,10 +9,34 @@
 //! the CPU) gets [`Response::NeedsBackends`]; the UI then starts the full
 //! worker (`src/bin/worker.rs`) and sends it there.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use tessel_session::LiveSession;
 
 use crate::engine;
 use crate::protocol::{Request, Response};
+
+thread_local! {
+    /// This worker's live session: the last script compiled or opened.
+    static LIVE: RefCell<Option<Rc<LiveSession>>> = const { RefCell::new(None) };
+}
+
+/// The live session `revision`, when it is this worker's.
+fn live_session(revision: u64) -> Option<Rc<LiveSession>> {
+    LIVE.with(|l| l.borrow().clone())
+        .filter(|s| s.revision() == revision)
+}
+
+/// Runs `source` once as session `revision` and keeps it, unless the
+/// script needs the code generators (then this worker hands it over and
+/// keeps nothing).
+fn open_session(revision: u64, source: String, needs_codegen: &Cell<bool>) -> Rc<LiveSession> {
+    let live = Rc::new(LiveSession::open(revision, source, &engine::script_env()));
+    let keep = (!needs_codegen.get()).then(|| live.clone());
+    LIVE.with(|l| *l.borrow_mut() = keep);
+    live
+}
 
 /// A request only the full worker can answer.
 #[derive(Debug)]
@@ -20,14 +44,14 @@ pub enum BackendRequest {
     /// A run on the CPU or GPU backend.
     Run {
         id: u64,
-        source: String,
+        live: Rc<LiveSession>,
         backend: String,
         repeats: u32,
     },
     /// Generated code.
     Code {
         id: u64,
-        source: String,
+        live: Rc<LiveSession>,
         step: usize,
         backend: String,
     },
@@ -37,7 +61,7 @@ pub enum BackendRequest {
     /// core worker.
     MemoryAccess {
         id: u64,
-        source: String,
+        live: Rc<LiveSession>,
         step: usize,
         func: String,
         unit: String,
@@ -77,20 +101,24 @@ pub fn answer_without_codegen(
     let started = now();
     let id = req.id();
     let response = match req {
-        Request::Compile { id, source } => {
-            let mut outcome = engine::compile(&source);
+        Request::Compile {
+            id,
+            revision,
+            source,
+        } => {
+            let live = open_session(revision, source, needs_codegen);
+            let mut outcome = engine::compile(&live);
             outcome.millis = now() - started;
             Response::Compiled { id, outcome }
         }
-        Request::Run {
+        Request::Open {
             id,
+            revision,
             source,
-            backend,
-            repeats,
-        } if backend == "interpreter" => Response::Ran {
-            id,
-            outcome: engine::run_reference(&source, repeats.clamp(1, 50), now),
-        },
+        } => {
+            open_session(revision, source, needs_codegen);
+            Response::Opened { id }
+        }
         Request::Check {
             id,
             exercise,
@@ -106,67 +134,88 @@ pub fn answer_without_codegen(
             },
             Err(outcome) => Response::Checked { id, outcome },
         },
-        Request::Regions {
-            id,
-            source,
-            step,
-            func,
-            loop_index,
-            at,
-        } => Response::Regions {
-            id,
-            outcome: engine::regions(&source, step, &func, loop_index, at),
-        },
-        Request::Run {
-            id,
-            source,
-            backend,
-            repeats,
-        } => {
-            return Err(BackendRequest::Run {
-                id,
-                source,
-                backend,
-                repeats,
-            })
-        }
-        Request::Code {
-            id,
-            source,
-            step,
-            backend,
-        } => {
-            return Err(BackendRequest::Code {
-                id,
-                source,
-                step,
-                backend,
-            })
-        }
         Request::Tune { id, job } => return Err(BackendRequest::Tune { id, job }),
-        Request::MemoryAccess {
-            id,
-            source,
-            step,
-            func,
-            unit,
-            loop_index,
-            at,
-            playing,
-        } => {
-            return Err(BackendRequest::MemoryAccess {
-                id,
-                source,
-                step,
-                func,
-                unit,
-                loop_index,
-                at,
-                playing,
-            })
-        }
         Request::Panel { id, ask } | Request::ProgressFile { id, ask } => {
             return Err(BackendRequest::Panel { id, ask })
+        }
+        // The rest ask about a live session.
+        req => {
+            let Some(live) = req.revision().and_then(live_session) else {
+                return Ok(Response::NeedsSource { id });
+            };
+            match req {
+                Request::Run {
+                    id,
+                    backend,
+                    repeats,
+                    ..
+                } if backend == "interpreter" => Response::Ran {
+                    id,
+                    outcome: engine::run_reference(&live, repeats.clamp(1, 50), now),
+                },
+                Request::Regions {
+                    id,
+                    step,
+                    func,
+                    loop_index,
+                    at,
+                    ..
+                } => Response::Regions {
+                    id,
+                    outcome: engine::regions(&live, step, &func, loop_index, at),
+                },
+                Request::Run {
+                    id,
+                    backend,
+                    repeats,
+                    ..
+                } => {
+                    return Err(BackendRequest::Run {
+                        id,
+                        live,
+                        backend,
+                        repeats,
+                    })
+                }
+                Request::Code {
+                    id, step, backend, ..
+                } => {
+                    return Err(BackendRequest::Code {
+                        id,
+                        live,
+                        step,
+                        backend,
+                    })
+                }
+                Request::MemoryAccess {
+                    id,
+                    step,
+                    func,
+                    unit,
+                    loop_index,
+                    at,
+                    playing,
+                    ..
+                } => {
+                    return Err(BackendRequest::MemoryAccess {
+                        id,
+                        live,
+                        step,
+                        func,
+                        unit,
+                        loop_index,
+                        at,
+                        playing,
+                    })
+                }
+                // Answered above.
+                Request::Compile { .. }
+                | Request::Open { .. }
+                | Request::Check { .. }
+                | Request::Tune { .. }
+                | Request::Panel { .. }
+                | Request::ProgressFile { .. } => return Ok(Response::NeedsSource { id }),
+            }
         }
     };
     Ok(if needs_codegen.replace(false) {
@@ -222,7 +271,6 @@ impl compiler_core::target::Host for PerfClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::rc::Rc;
 
     const MM: &str = include_str!("../../compiler-core/tests/data/seeds/seed004_01_mm_relu.py");
 
@@ -244,6 +292,7 @@ mod tests {
         let ok = answer_without_codegen(
             Request::Compile {
                 id: 7,
+                revision: 1,
                 source: MM.to_string(),
             },
             &|| 0.0,
@@ -255,7 +304,7 @@ mod tests {
         );
         let run = Request::Run {
             id: 8,
-            source: MM.to_string(),
+            revision: 1,
             backend: "wasm".into(),
             repeats: 1,
         };
@@ -265,7 +314,7 @@ mod tests {
         ));
         let reference = Request::Run {
             id: 9,
-            source: MM.to_string(),
+            revision: 1,
             backend: "interpreter".into(),
             repeats: 1,
         };
@@ -308,7 +357,15 @@ mod tests {
         let source = format!(
             "{MM}\nimport numpy as np\nlib = tvm.build(MyModule, target=\"llvm\")\nprint('built')\n"
         );
-        let resp = answer_without_codegen(Request::Compile { id: 3, source }, &|| 0.0, &flag);
+        let resp = answer_without_codegen(
+            Request::Compile {
+                id: 3,
+                revision: 1,
+                source,
+            },
+            &|| 0.0,
+            &flag,
+        );
         assert!(
             matches!(resp, Ok(Response::NeedsBackends { id: 3 })),
             "{resp:?}"
@@ -320,6 +377,7 @@ mod tests {
         let resp = answer_without_codegen(
             Request::Compile {
                 id: 4,
+                revision: 2,
                 source: gpu.clone(),
             },
             &|| 0.0,
@@ -335,10 +393,136 @@ mod tests {
             scripts: Some(engine::deferred_scripts(flag.clone(), Ok(()))),
             ..engine::Platform::default()
         });
-        let resp = answer_without_codegen(Request::Compile { id: 5, source: gpu }, &|| 0.0, &flag);
+        let resp = answer_without_codegen(
+            Request::Compile {
+                id: 5,
+                revision: 3,
+                source: gpu,
+            },
+            &|| 0.0,
+            &flag,
+        );
         assert!(
             matches!(resp, Ok(Response::NeedsBackends { id: 5 })),
             "{resp:?}"
+        );
+    }
+
+    /// The book's ch.2 schedule as notebook cells (Python mode).
+    fn notebook() -> String {
+        format!(
+            "import tvm\n{MM}\n# %%\nsch = tvm.tir.Schedule(MyModule)\n\
+             block_Y = sch.get_block(\"Y\", func_name=\"mm_relu\")\n\
+             i, j, k = sch.get_loops(block_Y)\n\
+             j0, j1 = sch.split(j, factors=[None, 4])\n\
+             sch.reorder(j0, k, j1)\n\
+             # %%\nblock_C = sch.get_block(\"C\", \"mm_relu\")\n\
+             sch.reverse_compute_at(block_C, j0)\n"
+        )
+    }
+
+    #[test]
+    fn an_edit_parses_once_and_a_click_code_or_run_parses_nothing() {
+        use tessel_session::SessionCounts;
+        engine::set_platform(engine::Platform::default());
+        let flag = Cell::new(false);
+        let before = SessionCounts::now();
+        let compiled = answer_without_codegen(
+            Request::Compile {
+                id: 1,
+                revision: 7,
+                source: notebook(),
+            },
+            &|| 0.0,
+            &flag,
+        );
+        let steps = match &compiled {
+            Ok(Response::Compiled { outcome, .. }) => outcome.steps.len(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(steps, 4, "original, split, reorder, reverse_compute_at");
+        let edit = SessionCounts::since(before);
+        let live = live_session(7).expect("the worker keeps the session");
+        let traced = live
+            .outcome()
+            .trace
+            .as_ref()
+            .map_or(0, |t| t.instructions.len());
+        assert_eq!(edit.script_runs, 1, "an edit parses the script once");
+        assert_eq!(
+            edit.primitives_applied, traced as u64,
+            "and applies each primitive once (no replay for the step-through)"
+        );
+
+        // A loop click (the regions of j0 at the last step), Code and Run.
+        let click = SessionCounts::now();
+        let regions = answer_without_codegen(
+            Request::Regions {
+                id: 2,
+                revision: 7,
+                step: 3,
+                func: "mm_relu".into(),
+                loop_index: 1,
+                at: 0,
+            },
+            &|| 0.0,
+            &flag,
+        );
+        assert!(
+            matches!(&regions, Ok(Response::Regions { outcome, .. }) if !outcome.regions.is_empty()),
+            "{regions:?}"
+        );
+        assert_eq!(SessionCounts::since(click), SessionCounts::default());
+
+        let code = SessionCounts::now();
+        let Err(BackendRequest::Code { live, step, .. }) = answer_without_codegen(
+            Request::Code {
+                id: 3,
+                revision: 7,
+                step: 3,
+                backend: "wasm".into(),
+            },
+            &|| 0.0,
+            &flag,
+        ) else {
+            panic!("Code goes to the code generators")
+        };
+        let shown = engine::code(&live, step, "wasm");
+        assert!(shown.code.contains("(module"), "{:?}", shown.error);
+        assert_eq!(SessionCounts::since(code), SessionCounts::default());
+
+        let run = SessionCounts::now();
+        match answer_without_codegen(
+            Request::Run {
+                id: 4,
+                revision: 7,
+                backend: "interpreter".into(),
+                repeats: 1,
+            },
+            &|| 0.0,
+            &flag,
+        ) {
+            Ok(Response::Ran { outcome, .. }) => assert_eq!(outcome.matches, Some(true)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(SessionCounts::since(run), SessionCounts::default());
+
+        // Another revision is not this worker's: it asks for the source.
+        let stale = answer_without_codegen(
+            Request::Regions {
+                id: 5,
+                revision: 8,
+                step: 0,
+                func: "mm_relu".into(),
+                loop_index: 0,
+                at: 0,
+            },
+            &|| 0.0,
+            &flag,
+        );
+        assert!(
+            matches!(stale, Ok(Response::NeedsSource { id: 5 })),
+            "{stale:?}"
         );
     }
 }

@@ -13,14 +13,15 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use tessel_session::LiveSession;
 use web_ui::engine;
 use web_ui::protocol::{Request, Response, RunOutcome};
 use web_ui::worker_host::{BackendRequest, PerfClock};
 
 /// A GPU run: WebGPU is asynchronous, so this one replies later.
-async fn run_gpu(source: String, repeats: u32) -> RunOutcome {
+async fn run_gpu(live: Rc<LiveSession>, repeats: u32) -> RunOutcome {
     let now = web_ui::cpu_rt::perf_now;
-    let mut setup = match engine::prepare_run(&source, "webgpu", &now) {
+    let mut setup = match engine::prepare_run(&live, "webgpu", &now) {
         Ok(s) => s,
         Err(out) => return out,
     };
@@ -145,53 +146,67 @@ async fn time_speed(
     Ok((Ok(times), how))
 }
 
-fn handle(req: Request, now: &dyn Fn() -> f64) -> Response {
-    match web_ui::worker_host::answer_without_codegen(req, now, &Cell::new(false)) {
-        Ok(resp) => resp,
-        Err(BackendRequest::Run {
+/// Answers a request that needs the code generators (a run on WebGPU is
+/// asynchronous: it replies through `post` later).
+fn answer_with_codegen(req: BackendRequest, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
+    let resp = match req {
+        BackendRequest::Run {
             id,
-            source,
+            live,
             backend,
             repeats,
-        }) => Response::Ran {
+        } if backend == "webgpu" => {
+            wasm_bindgen_futures::spawn_local(async move {
+                let outcome = run_gpu(live, repeats.clamp(1, 50)).await;
+                post(&Response::Ran { id, outcome });
+            });
+            return;
+        }
+        BackendRequest::Run {
             id,
-            outcome: engine::run(&source, &backend, repeats.clamp(1, 50), now),
+            live,
+            backend,
+            repeats,
+        } => Response::Ran {
+            id,
+            outcome: engine::run(&live, &backend, repeats.clamp(1, 50), now),
         },
-        Err(BackendRequest::Code {
+        BackendRequest::Code {
             id,
-            source,
+            live,
             step,
             backend,
-        }) => Response::Code {
+        } => Response::Code {
             id,
-            outcome: engine::code(&source, step, &backend),
+            outcome: engine::code(&live, step, &backend),
         },
-        Err(BackendRequest::MemoryAccess {
+        BackendRequest::MemoryAccess {
             id,
-            source,
+            live,
             step,
             func,
             unit,
             loop_index,
             at,
             playing,
-        }) => Response::MemoryAccess {
+        } => Response::MemoryAccess {
             id,
             outcome: serde_json::to_string(&engine::memory_access(
-                &source, step, &func, &unit, loop_index, at, playing,
+                &live, step, &func, &unit, loop_index, at, playing,
             ))
             .unwrap_or_default(),
         },
-        Err(BackendRequest::Panel { id, ask }) => Response::Panel {
+        BackendRequest::Panel { id, ask } => Response::Panel {
             id,
             outcome: serde_json::to_string(&web_ui::info_panels::answer(&ask)).unwrap_or_default(),
         },
         // Answered by `answer` (many replies); never reaches here.
-        Err(BackendRequest::Tune { id, .. }) => Response::Tuning {
+        BackendRequest::Tune { id, .. } => Response::Tuning {
             id,
             update: String::new(),
         },
-    }
+    };
+    post(&resp);
 }
 
 /// A tuning, in the page's tuning worker (a second full worker, so typing
@@ -366,17 +381,6 @@ fn main() {
 
 fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
     match req {
-        Request::Run {
-            id,
-            source,
-            backend,
-            repeats,
-        } if backend == "webgpu" => {
-            wasm_bindgen_futures::spawn_local(async move {
-                let outcome = run_gpu(source, repeats.clamp(1, 50)).await;
-                post(&Response::Ran { id, outcome });
-            });
-        }
         // Timing GPU code is asynchronous too: its Check replies later.
         Request::Check {
             id,
@@ -390,6 +394,9 @@ fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
             });
         }
         Request::Tune { id, job } => tune(id, &job, post),
-        req => post(&handle(req, now)),
+        req => match web_ui::worker_host::answer_without_codegen(req, now, &Cell::new(false)) {
+            Ok(resp) => post(&resp),
+            Err(backend_req) => answer_with_codegen(backend_req, post, now),
+        },
     }
 }
