@@ -5,7 +5,69 @@
 //! tests share it. The types derive serde so hosts can send them as they are.
 
 use compiler_core::ir::{BinOp, Block, Expr, ExprKind, IRModule, PrimFunc, Stmt, StmtKind};
+use compiler_core::tvmscript::printer::{print_module_located, Anchor, PrintOptions, StmtPart};
 use serde::{Deserialize, Serialize};
+
+/// A loop or block of the printed text, located by the printer (so a host
+/// never scans printed text for loops).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IrTarget {
+    /// `loop` or `block`.
+    pub kind: String,
+    pub func: String,
+    /// Pre-order loop index (loops, as [`FuncNest::loops`]) or block index.
+    pub index: usize,
+    /// The loop variable as printed, or the block's name.
+    pub name: String,
+    /// 0-based line of the text.
+    pub line: usize,
+    /// The characters of that line showing the name (0-based, end
+    /// exclusive); loops only: a block's name is its line's string.
+    pub columns: Option<(usize, usize)>,
+}
+
+/// Prints `module` and locates every loop (its name) and every block (its
+/// header line) of its PrimFuncs in the text.
+pub fn print_with_targets(module: &IRModule, opts: &PrintOptions) -> (String, Vec<IrTarget>) {
+    let mut anchors = Vec::new();
+    let mut what = Vec::new();
+    for (func, f) in module.prim_funcs() {
+        let (_, loops, blocks) = walk(func, f);
+        for (index, stmt) in loops.into_iter().enumerate() {
+            anchors.push(Anchor::Stmt(stmt, StmtPart::LoopName));
+            what.push(("loop", func, index, None));
+        }
+        for (index, (stmt, name)) in blocks.into_iter().enumerate() {
+            anchors.push(Anchor::Stmt(stmt, StmtPart::Header));
+            what.push(("block", func, index, Some(name)));
+        }
+    }
+    let located = print_module_located(module, opts, &anchors);
+    let lines: Vec<&str> = located.text.lines().collect();
+    let mut targets = Vec::new();
+    for ((kind, func, index, block), range) in what.into_iter().zip(&located.ranges) {
+        let Some(range) = range else { continue };
+        let line = range.first_line.saturating_sub(1);
+        let columns = if kind == "loop" { range.columns } else { None };
+        let name = match (block, columns) {
+            (Some(name), _) => name,
+            (None, Some((from, to))) => lines
+                .get(line)
+                .map(|l| l.chars().skip(from).take(to - from).collect())
+                .unwrap_or_default(),
+            (None, None) => continue,
+        };
+        targets.push(IrTarget {
+            kind: kind.to_string(),
+            func: func.to_string(),
+            index,
+            name,
+            line,
+            columns,
+        });
+    }
+    (located.text, targets)
+}
 
 /// One function's loops and blocks, as a tree and as pre-order lists.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -70,9 +132,18 @@ struct NestBuilder {
     /// Extents of all enclosing loops (for FLOPs); `None` when symbolic.
     extents: Vec<Option<i64>>,
     flops: Option<f64>,
+    /// The statements of `nest.loops` and `nest.blocks`, in order.
+    loop_stmts: Vec<Stmt>,
+    block_stmts: Vec<(Stmt, String)>,
 }
 
 fn func_nest(name: &str, f: &PrimFunc) -> FuncNest {
+    walk(name, f).0
+}
+
+/// The nest of `f`, with its loop statements and block statements (and
+/// names) in the nest's pre-order.
+fn walk(name: &str, f: &PrimFunc) -> (FuncNest, Vec<Stmt>, Vec<(Stmt, String)>) {
     let mut b = NestBuilder {
         nest: FuncNest {
             func: name.to_string(),
@@ -81,11 +152,13 @@ fn func_nest(name: &str, f: &PrimFunc) -> FuncNest {
         scope_loops: vec![],
         extents: vec![],
         flops: Some(0.0),
+        loop_stmts: vec![],
+        block_stmts: vec![],
     };
     let roots = b.stmt(&f.body, true);
     b.nest.roots = roots;
     b.nest.flops = b.flops.filter(|f| *f > 0.0);
-    b.nest
+    (b.nest, b.loop_stmts, b.block_stmts)
 }
 
 fn float_ops(e: &Expr) -> u64 {
@@ -121,6 +194,7 @@ impl NestBuilder {
                     detail: detail.clone(),
                     blocks: vec![],
                 });
+                self.loop_stmts.push(s.clone());
                 self.scope_loops.push(index);
                 self.extents.push(extent);
                 let first_block = self.nest.blocks.len();
@@ -147,6 +221,7 @@ impl NestBuilder {
                 }
                 let index = self.nest.blocks.len();
                 let reduction = r.block.iter_vars.iter().any(|iv| iv.kind.letter() == 'R');
+                self.block_stmts.push((s.clone(), r.block.name.clone()));
                 self.nest.blocks.push(BlockInfo {
                     name: r.block.name.clone(),
                     loops: self.scope_loops.clone(),

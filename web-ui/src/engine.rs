@@ -127,11 +127,18 @@ pub fn compile(live: &LiveSession) -> CompileOutcome {
     let steps: Vec<Step> = script
         .module_snapshots
         .iter()
-        .map(|s| Step {
-            label: s.label.clone(),
-            instructions: s.instructions.clone(),
-            ir: print(&s.module, script.dialect),
-            nests: module_nests(&s.module),
+        .map(|s| {
+            let (ir, targets) = tessel_session::loop_nests::print_with_targets(
+                &s.module,
+                &PrintOptions::new(script.dialect),
+            );
+            Step {
+                label: s.label.clone(),
+                instructions: s.instructions.clone(),
+                ir,
+                nests: module_nests(&s.module),
+                targets,
+            }
         })
         .collect();
     CompileOutcome {

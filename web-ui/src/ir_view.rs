@@ -8,7 +8,7 @@ use compiler_core::schedule::menu::MenuArg;
 use compiler_core::schedule::menu::{self, MenuSite, MenuTarget};
 use compiler_core::schedule::primitives;
 
-use crate::protocol::{FuncNest, Step};
+use crate::protocol::{FuncNest, IrTarget, Step};
 
 use crate::highlight;
 
@@ -43,16 +43,26 @@ pub struct IrText {
     pub line_of: Vec<(Selection, usize)>,
 }
 
-/// Highlights `ir` and finds the loops and blocks in it.
-pub fn analyze(ir: &str) -> IrText {
+/// Highlights a step's printed IR and makes its loops and blocks
+/// clickable where the printer located them (`Step::targets`): the text is
+/// only highlighted, never searched for loops.
+pub fn analyze(step: &Step) -> IrText {
     let mut out = IrText::default();
-    let mut func = String::new();
-    for (n, line) in ir.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix("def ") {
-            func = rest.split('(').next().unwrap_or("").trim().to_string();
-            out.loop_names.entry(func.clone()).or_default();
+    for nest in &step.nests {
+        out.loop_names.entry(nest.func.clone()).or_default();
+    }
+    let mut on_line: HashMap<usize, Vec<&IrTarget>> = HashMap::new();
+    for t in &step.targets {
+        on_line.entry(t.line).or_default().push(t);
+        if t.kind == "loop" {
+            let names = out.loop_names.entry(t.func.clone()).or_default();
+            if names.len() <= t.index {
+                names.resize(t.index + 1, String::new());
+            }
+            names[t.index] = t.name.clone();
         }
+    }
+    for (n, line) in step.ir.lines().enumerate() {
         let mut toks: Vec<Tok> = highlight::tokens(line)
             .into_iter()
             .map(|(class, text)| Tok {
@@ -61,40 +71,31 @@ pub fn analyze(ir: &str) -> IrText {
                 target: None,
             })
             .collect();
-        if trimmed.starts_with("for ") {
-            // Names between `for` and `in`.
-            let mut inside = false;
-            for t in toks.iter_mut() {
-                if t.class == "tok-kw" && t.text == "for" {
-                    inside = true;
-                } else if t.class == "tok-kw" && t.text == "in" {
-                    break;
-                } else if inside && t.class.is_empty() && is_ident(&t.text) {
-                    let names = out.loop_names.entry(func.clone()).or_default();
-                    let sel = Selection::Loop {
-                        func: func.clone(),
-                        index: names.len(),
-                        name: t.text.clone(),
-                    };
-                    names.push(t.text.clone());
-                    out.line_of.push((sel.clone(), n));
-                    t.target = Some(sel);
-                }
-            }
-            // Identifiers are split from the separators already, except when
-            // the highlighter merged `i, j` into one plain run: split those.
-            if toks.iter().all(|t| t.target.is_none()) {
-                toks = split_loop_names(toks, &func, &mut out, n);
-            }
-        } else if trimmed.starts_with("with T.block(") || trimmed.starts_with("with T.sblock(") {
-            if let Some(t) = toks.iter_mut().find(|t| t.class == "tok-str") {
-                let name = t.text.trim_matches('"').trim_matches('\'').to_string();
-                let sel = Selection::Block {
-                    func: func.clone(),
-                    name,
-                };
-                out.line_of.push((sel.clone(), n));
-                t.target = Some(sel);
+        for t in on_line.get(&n).into_iter().flatten() {
+            let sel = match t.kind.as_str() {
+                "loop" => Selection::Loop {
+                    func: t.func.clone(),
+                    index: t.index,
+                    name: t.name.clone(),
+                },
+                _ => Selection::Block {
+                    func: t.func.clone(),
+                    name: t.name.clone(),
+                },
+            };
+            let marked = match t.columns {
+                Some((from, to)) => mark_columns(&mut toks, from, to, &sel),
+                // A block's name is the string in its `with T.block(…)` line.
+                None => match toks.iter_mut().find(|k| k.class == "tok-str") {
+                    Some(k) => {
+                        k.target = Some(sel.clone());
+                        true
+                    }
+                    None => false,
+                },
+            };
+            if marked {
+                out.line_of.push((sel, n));
             }
         }
         out.lines.push(toks);
@@ -102,66 +103,38 @@ pub fn analyze(ir: &str) -> IrText {
     out
 }
 
-fn is_ident(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
-        && !s.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// The highlighter merges plain text (`i, j`): split a `for` line's plain
-/// runs into names and separators.
-fn split_loop_names(toks: Vec<Tok>, func: &str, out: &mut IrText, line: usize) -> Vec<Tok> {
-    let mut res = Vec::new();
-    let mut inside = false;
-    let mut done = false;
-    for t in toks {
-        if t.class == "tok-kw" && t.text == "for" && !done {
-            inside = true;
+/// Makes characters `from..to` of a line one token targeting `sel`,
+/// splitting the highlighter's tokens where they straddle the range.
+fn mark_columns(toks: &mut Vec<Tok>, from: usize, to: usize, sel: &Selection) -> bool {
+    let mut res = Vec::with_capacity(toks.len() + 2);
+    let mut pos = 0;
+    let mut marked = false;
+    for t in toks.drain(..) {
+        let len = t.text.chars().count();
+        let (start, end) = (pos, pos + len);
+        pos = end;
+        if end <= from || start >= to || t.target.is_some() {
             res.push(t);
             continue;
         }
-        if t.class == "tok-kw" && t.text == "in" {
-            inside = false;
-            done = true;
+        let chars: Vec<char> = t.text.chars().collect();
+        let (a, b) = (from.max(start) - start, to.min(end) - start);
+        let piece = |range: std::ops::Range<usize>, target: Option<Selection>| Tok {
+            class: t.class,
+            text: chars[range].iter().collect(),
+            target,
+        };
+        if a > 0 {
+            res.push(piece(0..a, None));
         }
-        if inside && t.class.is_empty() {
-            let mut word = String::new();
-            let flush = |word: &mut String, res: &mut Vec<Tok>, out: &mut IrText| {
-                if word.is_empty() {
-                    return;
-                }
-                let names = out.loop_names.entry(func.to_string()).or_default();
-                let sel = Selection::Loop {
-                    func: func.to_string(),
-                    index: names.len(),
-                    name: word.clone(),
-                };
-                names.push(word.clone());
-                out.line_of.push((sel.clone(), line));
-                res.push(Tok {
-                    class: "",
-                    text: std::mem::take(word),
-                    target: Some(sel),
-                });
-            };
-            for c in t.text.chars() {
-                if c.is_alphanumeric() || c == '_' {
-                    word.push(c);
-                } else {
-                    flush(&mut word, &mut res, out);
-                    res.push(Tok {
-                        class: "",
-                        text: c.to_string(),
-                        target: None,
-                    });
-                }
-            }
-            flush(&mut word, &mut res, out);
-        } else {
-            res.push(t);
+        res.push(piece(a..b, Some(sel.clone())));
+        marked = true;
+        if b < len {
+            res.push(piece(b..len, None));
         }
     }
-    res
+    *toks = res;
+    marked
 }
 
 /// A `# --- schedule ---` section to append to, and lines to put there.
@@ -387,23 +360,41 @@ mod tests {
     }
 
     #[test]
-    fn finds_loops_and_blocks() {
-        let ir = "    def f(A: T.Buffer((4,), \"float32\")):\n        for i, j in T.grid(2, 2):\n            for k in range(4):\n                with T.block(\"Y\"):\n";
-        let t = analyze(ir);
+    fn the_printers_targets_make_loops_and_blocks_clickable() {
+        let src = "from tvm.script import tir as T\n\n@T.prim_func\ndef f(A: T.Buffer((4, 4), \"float32\")):\n    for i, j in T.grid(2, 2):\n        for k in T.parallel(4):\n            with T.block(\"Y\"):\n                vi, vj, vk = T.axis.remap(\"SSS\", [i, j, k])\n                A[vi * 2 + vj, vk] = T.float32(0)\n";
+        let out = crate::engine::compile(&crate::engine::live(src));
+        let step = &out.steps[0];
+        let t = analyze(step);
         assert_eq!(t.loop_names["f"], vec!["i", "j", "k"]);
-        let targets: Vec<_> = t
+        let targets: Vec<(String, Selection)> = t
             .lines
             .iter()
             .flatten()
-            .filter_map(|t| t.target.clone())
+            .filter_map(|t| Some((t.text.clone(), t.target.clone()?)))
             .collect();
-        assert_eq!(targets.len(), 4);
+        let names: Vec<&str> = targets.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(names, ["i", "j", "k", "\"Y\""]);
         assert_eq!(
-            targets[3],
+            targets[2].1,
+            Selection::Loop {
+                func: "f".into(),
+                index: 2,
+                name: "k".into()
+            }
+        );
+        assert_eq!(
+            targets[3].1,
             Selection::Block {
                 func: "f".into(),
                 name: "Y".into()
             }
         );
+        // Highlighting keeps every character of the text.
+        let rebuilt: Vec<String> = t
+            .lines
+            .iter()
+            .map(|l| l.iter().map(|t| t.text.as_str()).collect())
+            .collect();
+        assert_eq!(rebuilt.join("\n"), step.ir);
     }
 }

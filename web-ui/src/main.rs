@@ -732,12 +732,7 @@ impl Ctx {
             let keep = outcome
                 .steps
                 .get(self.step.get_untracked().min(n.saturating_sub(1)))
-                .map(|s| {
-                    ir_view::analyze(&s.ir)
-                        .line_of
-                        .iter()
-                        .any(|(x, _)| *x == sel)
-                })
+                .map(|s| ir_view::analyze(s).line_of.iter().any(|(x, _)| *x == sel))
                 .unwrap_or(false);
             if !keep {
                 self.selection.set(None);
@@ -1888,7 +1883,7 @@ fn IrPane() -> impl IntoView {
             .with(|c| c.as_ref().map_or(0, |c| c.steps.len()))
     };
     let cur = move || ctx.step.get().min(n_steps().saturating_sub(1));
-    let analyzed = Memo::new(move |_| current_step(&ctx).map(|(_, s)| ir_view::analyze(&s.ir)));
+    let analyzed = Memo::new(move |_| current_step(&ctx).map(|(_, s)| ir_view::analyze(&s)));
     view! {
         <div class="stepper" role="group" aria-label="Step through the trace">
             <button class="tb" aria-label="Previous step" disabled=move || cur() == 0
@@ -2207,7 +2202,7 @@ fn NestPane() -> impl IntoView {
             <div class="nest" id="nest">
                 {move || {
                     let (_, step) = current_step(&ctx)?;
-                    let text = ir_view::analyze(&step.ir);
+                    let text = ir_view::analyze(&step);
                     Some(step.nests.iter().map(|f| {
                         let names = text.loop_names.get(&f.func).cloned().unwrap_or_default();
                         let func = f.func.clone();

@@ -296,9 +296,12 @@ pub struct Step {
     pub ir: String,
     /// The loop nest of each function.
     pub nests: Vec<FuncNest>,
+    /// Where the printer put each loop and block in `ir`.
+    #[serde(default)]
+    pub targets: Vec<IrTarget>,
 }
 
-pub use tessel_session::loop_nests::{BlockInfo, FuncNest, LoopInfo, NestNode};
+pub use tessel_session::loop_nests::{BlockInfo, FuncNest, IrTarget, LoopInfo, NestNode};
 
 /// What compiling a script produced: every step printed, the trace, the
 /// console and editor diagnostics.

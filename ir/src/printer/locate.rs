@@ -51,6 +51,9 @@ pub enum StmtPart {
     MatchBuffer(usize),
     /// `with T.init():`.
     Init,
+    /// A loop's variable in its `for` line (in a `T.grid`, its own name
+    /// among the grid's): always with columns.
+    LoopName,
 }
 
 impl Anchor {

@@ -118,6 +118,8 @@ impl<'o> Printer<'o> {
             vec![body_key(s)]
         };
         self.push_scope(keys, self.indent + 1);
+        // Where each loop's name is in the header line (for `LoopName`).
+        let mut name_columns: Vec<(&Stmt, (usize, usize))> = Vec::new();
         let (header, focus, body, loops, stmts) = if grid.len() > 1 {
             let mut names = Vec::new();
             let mut extents = Vec::new();
@@ -134,7 +136,9 @@ impl<'o> Printer<'o> {
                     focus = Some((col, name.chars().count()));
                 }
                 let indent = 4 * self.indent;
-                spans.push(Some((indent + col, indent + col + name.chars().count())));
+                let columns = (indent + col, indent + col + name.chars().count());
+                spans.push(Some(columns));
+                name_columns.push((st, columns));
                 col += name.chars().count() + 2;
                 names.push(name);
                 extents.push(self.expr(&l.extent));
@@ -155,6 +159,8 @@ impl<'o> Printer<'o> {
         } else {
             let l = first;
             let name = self.names.define_var(l.loop_var.id(), l.loop_var.name());
+            let at = 4 * self.indent + "for ".len();
+            name_columns.push((s, (at, at + name.chars().count())));
             let mut args = Vec::new();
             if is_zero_int(&l.min) {
                 args.push(self.expr(&l.extent));
@@ -191,6 +197,12 @@ impl<'o> Printer<'o> {
         }
         for (st, columns) in stmts {
             self.note(|| Anchor::Stmt(st.clone(), StmtPart::Header), columns);
+        }
+        for (st, columns) in name_columns {
+            self.note(
+                || Anchor::Stmt(st.clone(), StmtPart::LoopName),
+                Some(columns),
+            );
         }
         let depth = self.loops.len();
         self.loops.extend(loops);
