@@ -72,7 +72,7 @@ pub(crate) fn check_storage_scope(primitive: &str, scope: &str) -> Result<()> {
     if is_valid_storage_scope(scope) {
         return Ok(());
     }
-    Err(ScheduleError::new(
+    Err(ScheduleError::invalid_argument(
         primitive,
         format!(
             "The input storage scope \"{scope}\" is invalid. A storage scope is `global`, `shared`, \
@@ -119,7 +119,7 @@ pub(crate) fn nth_access_buffer(
     };
     let n = regions.len();
     if index < 0 || index as usize >= n {
-        return Err(ScheduleError::new(
+        return Err(ScheduleError::invalid_argument(
             primitive,
             format!(
                 "The block `{}` has {n} {} regions, so `buffer_index` is required to be in [0, {n}). \
@@ -509,7 +509,7 @@ pub(super) fn check_stage_pipeline(
     let children = child_blocks(body, scope_path);
     let deps = dependencies(&children);
     let not_pipeline = |detail: String| {
-        ScheduleError::new(
+        ScheduleError::region_coverage(
             primitive,
             format!(
                 "The scope `{scope_name}` is not a stage pipeline: its region cover is not complete \
@@ -1392,7 +1392,7 @@ impl Schedule {
         let read = block.reads.iter().find(|r| r.buffer == buffer).cloned();
         let write = block.writes.iter().find(|r| r.buffer == buffer).cloned();
         let (Some(read), Some(write)) = (read, write) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "The target block `{}` does not both read & write target buffer {}.",
@@ -1412,7 +1412,7 @@ impl Schedule {
                 });
             }
             if uses {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::region_coverage(
                     P,
                     format!(
                         "block `{}` accesses {} at a region that depends on its iterators; the \
@@ -1427,11 +1427,11 @@ impl Schedule {
         let parent = t
             .path
             .parent()
-            .ok_or_else(|| ScheduleError::new(P, "internal: a block without a parent"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: a block without a parent"))?;
         let (loc_path, pos) = match tree::get(&body, &parent).map(|s| s.kind().clone()) {
             Some(StmtKind::Seq(_)) => (
                 parent.parent().ok_or_else(|| {
-                    ScheduleError::new(P, "internal: a sequence without a parent")
+                    ScheduleError::internal(P, "internal: a sequence without a parent")
                 })?,
                 *t.path.0.last().unwrap_or(&0),
             ),
@@ -1441,7 +1441,7 @@ impl Schedule {
             tree::get(&body, &loc_path).map(|s| s.kind().clone()),
             Some(StmtKind::For(_) | StmtKind::BlockRealize(_))
         ) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "block `{}` is not directly in a loop or block body, where the copies would go",
@@ -1455,7 +1455,7 @@ impl Schedule {
         let copy_in = make_cache_stage(&name, &read.region, &buffer, &cache, true, true);
         let copy_out = make_cache_stage(&name, &write.region, &cache, &buffer, false, true);
         let block_stmt = tree::get(&body, &t.path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale block path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale block path"))?;
         let new_block = SwapBuffer {
             from: &buffer,
             to: &cache,
@@ -1494,7 +1494,7 @@ impl Schedule {
         let buffer = nth_access_buffer(primitive, &realize.block, index, kind, &path)?;
         let body = self.body(primitive)?;
         let Some(scope_path) = super::query::enclosing_block_path(&body, &path) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 primitive,
                 format!(
                     "block `{}` is the root block; it has no enclosing scope to put a cache stage in",
@@ -1638,7 +1638,7 @@ impl Schedule {
         let cache = cache_buffer(&buffer, &name, storage_scope, &region, full);
         let stage = make_cache_stage(&name, &region, &buffer, &cache, true, full);
         let scope_stmt = tree::get(&body, &t.scope_path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale scope path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale scope path"))?;
         let mut rw = ReadRewriter {
             t: Retarget {
                 from: buffer.clone(),
@@ -1737,7 +1737,7 @@ impl Schedule {
         let cache = cache_buffer(&buffer, &name, storage_scope, &region, full);
         let stage = make_cache_stage(&name, &region, &cache, &buffer, false, full);
         let scope_stmt = tree::get(&body, &t.scope_path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale scope path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale scope path"))?;
         let mut rw = WriteRewriter {
             t: Retarget {
                 from: buffer.clone(),
@@ -1799,7 +1799,7 @@ pub(super) fn single_writer_error(
         .iter()
         .map(|&i| format!("`{}`", children[i].realize.block.name))
         .collect();
-    ScheduleError::new(
+    ScheduleError::dependency(
         primitive,
         format!(
             "The buffer {} is expected to be written by single block, but got {} blocks who write it ({}).",

@@ -89,7 +89,7 @@ impl Schedule {
         let (loop_path, loop_node) = self.resolve_loop(P, loop_rv)?;
         let block = &realize.block;
         let Some(init) = &block.init else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_reduction(
                 P,
                 format!(
                     "block `{}` has no `T.init()`, so it is not a reduction block",
@@ -103,7 +103,7 @@ impl Schedule {
             .iter()
             .all(|iv| matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
         {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!(
                     "block `{}` has iterators that are neither spatial nor reduce",
@@ -113,7 +113,7 @@ impl Schedule {
             .at(block_path));
         }
         if !loop_path.is_prefix_of(&block_path) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "loop `{}` is not an ancestor of block `{}`",
@@ -129,7 +129,7 @@ impl Schedule {
             .iter()
             .position(|(_, l)| l.loop_var == loop_node.loop_var)
         else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "loop `{}` lies outside the scope of block `{}` (another block is in between)",
@@ -154,7 +154,7 @@ impl Schedule {
         }
         for (_, l) in &loops[..pos] {
             if reduce_vars.contains(&l.loop_var.id()) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` feeds a reduce iterator but lies above `{}`; decompose at a loop that encloses every reduction loop",
@@ -280,7 +280,7 @@ impl Schedule {
         );
         // Insert the init nest right before `loop`.
         let loop_stmt = tree::get(&body, &loop_path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale loop path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale loop path"))?;
         let body = tree::replace(&body, &loop_path, Stmt::seq(vec![init_stmt, loop_stmt]));
         self.set_body(P, body)?;
         let old_name = block.name.clone();
@@ -317,7 +317,7 @@ pub(crate) fn check_reduction_block(
 ) -> Result<()> {
     let block = &realize.block;
     let fail = |why: String| {
-        Err(ScheduleError::new(
+        Err(ScheduleError::not_reduction(
             primitive,
             format!("block `{}` is not a reduction block: {why}", block.name),
         )
@@ -410,14 +410,14 @@ impl Schedule {
         let block_path = match children.as_slice() {
             [only] => only.clone(),
             [] => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!("loop `{}` contains no block", rf_loop.loop_var.name()),
                 )
                 .at(loop_path))
             }
             _ => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` contains {} blocks; rfactor needs a loop with exactly one block under it",
@@ -430,10 +430,10 @@ impl Schedule {
         };
         let realize = tree::get(&body, &block_path)
             .and_then(|s| s.as_block_realize().cloned())
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale block path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale block path"))?;
         let block = &realize.block;
         let Some(scope_path) = super::query::enclosing_block_path(&body, &block_path) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!(
                     "block `{}` has no enclosing block to allocate the rfactor buffer in",
@@ -445,7 +445,7 @@ impl Schedule {
         super::scope::Scope::of_block(P, &body, &block_path)?.check_stage_pipeline(P, &body)?;
         check_reduction_block(P, &realize, &block_path)?;
         if rf_loop.kind != ForKind::Serial {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "loop `{}` is {}; rfactor needs a serial loop",
@@ -468,13 +468,16 @@ impl Schedule {
         }
         let loops = enclosing_loops(&body, &block_path);
         if loops.is_empty() {
-            return Err(ScheduleError::new(P, "internal: the block has no loops"));
+            return Err(ScheduleError::internal(
+                P,
+                "internal: the block has no loops",
+            ));
         }
         let loop_ids: HashSet<VarId> = loops.iter().map(|(_, l)| l.loop_var.id()).collect();
         // TVM's loop properties.
         let first_child = super::util::child_block_paths(&body, &loops[0].0);
         if first_child.first() != Some(&block_path) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "block `{}` must be the first block under its outermost loop `{}`",
@@ -489,7 +492,7 @@ impl Schedule {
             let v = l.loop_var.id();
             let (dp, rd) = (data_par.contains(&v), reduce.contains(&v));
             if dp && rd {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` feeds both spatial and reduce iterators of block `{}`",
@@ -500,7 +503,7 @@ impl Schedule {
                 .at(path.clone()));
             } else if dp {
                 if v == rf_loop.loop_var.id() {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         format!(
                             "loop `{}` feeds a spatial iterator of block `{}`; rfactor needs a reduction loop",
@@ -514,7 +517,7 @@ impl Schedule {
                 if !met_reduction_loop {
                     let n = super::util::child_block_paths(&body, path).len();
                     if n != 1 {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::loop_structure(
                             P,
                             format!(
                                 "the outermost reduction loop `{}` must contain only block `{}` (it contains {n} blocks)",
@@ -527,7 +530,7 @@ impl Schedule {
                     met_reduction_loop = true;
                 }
             } else if met_reduction_loop && !l.extent.is_const_int(1) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` feeds no iterator of block `{}` but lies under a reduction loop",
@@ -540,7 +543,7 @@ impl Schedule {
         }
         // The init and the update.
         let not_applicable = |why: &str| {
-            Err(ScheduleError::new(
+            Err(ScheduleError::loop_structure(
                 P,
                 format!("rfactor cannot be applied to block `{}`: {why}", block.name),
             )
@@ -566,7 +569,7 @@ impl Schedule {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_reduction(
                 P,
                 format!(
                     "no commutative reducer matches block `{}`: its init stores {} and its update {}; rfactor recognises {}",
@@ -602,7 +605,7 @@ impl Schedule {
         }
         let ndim = upd_buffer.ndim() as i64;
         if factor_axis < -(ndim + 1) || factor_axis > ndim {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "the write buffer `{}` has {ndim} dimension(s), so factor_axis must be in [{}, {ndim}]; got {factor_axis}",
@@ -807,7 +810,7 @@ impl Schedule {
                 .collect();
             if let StmtKind::BlockRealize(r) = rf_stmt.kind() {
                 if crate::arith::detect_iter_map(&r.iter_values, &ranges, &r.predicate).is_err() {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::non_affine_binding(
                         P,
                         format!(
                             "Schedule verification failed: Wrong affine_binding of block `{}_rf` (its `T.where` bounds no single binding)",
@@ -833,7 +836,7 @@ impl Schedule {
         let chain = tree::chain(&body, &block_path);
         let outer_depth = loops[0].0 .0.len();
         if chain.len() != block_path.0.len() + 1 || outer_depth >= block_path.0.len() {
-            return Err(ScheduleError::new(P, "internal: stale block path"));
+            return Err(ScheduleError::internal(P, "internal: stale block path"));
         }
         let mut cur = wb_stmt;
         for depth in (outer_depth..block_path.0.len()).rev() {
@@ -849,7 +852,7 @@ impl Schedule {
                         .iter()
                         .any(|x| x.as_for().is_none())
                     {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::loop_structure(
                             P,
                             format!(
                                 "reduction loop `{}` contains statements besides the loops of block `{}`; rfactor removes it from the write-back nest",
@@ -870,7 +873,7 @@ impl Schedule {
         let Some(mut scope) =
             tree::get(&body, &scope_path).and_then(|s| s.as_block_realize().cloned())
         else {
-            return Err(ScheduleError::new(P, "internal: stale scope path"));
+            return Err(ScheduleError::internal(P, "internal: stale scope path"));
         };
         scope.block.alloc_buffers.extend(rf_buffers);
         let body = tree::replace(

@@ -79,7 +79,7 @@ impl Schedule {
         keywords: Vec<(String, SchedValue)>,
     ) -> Result<SchedValue> {
         let Some(prim) = primitives::by_method(method) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_found(
                 method,
                 format!("unknown schedule primitive `{method}`"),
             ));
