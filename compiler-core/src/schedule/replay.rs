@@ -362,9 +362,7 @@ pub fn schedule_diagnostic(err: &ScheduleError, call: Span, method: Span) -> Dia
     let mut d = Diagnostic::error(format!("{}: {}", err.primitive, err.message), call)
         .with_label(method, "this primitive refused");
     if let Some(ir) = &err.marked_ir {
-        d = d.with_note(format!(
-            "the IR, with the offending statement marked:\n{ir}"
-        ));
+        d = d.with_marked_code("the IR, with the offending statement marked:", ir.as_str());
     }
     d
 }
