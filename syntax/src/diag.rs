@@ -113,8 +113,9 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// The program with the offending part marked (the IR, when a schedule
     /// primitive refused): printed as the last note, and kept apart so that
-    /// hosts can show it on its own.
-    pub marked_code: Option<MarkedCode>,
+    /// hosts can show it on its own. Boxed: most diagnostics have none, and
+    /// a `Diagnostic` is the error type of every parse.
+    pub marked_code: Option<Box<MarkedCode>>,
 }
 
 /// A program listing with the offending part marked, under a heading
@@ -174,10 +175,10 @@ impl Diagnostic {
         heading: impl Into<String>,
         code: impl Into<String>,
     ) -> Diagnostic {
-        self.marked_code = Some(MarkedCode {
+        self.marked_code = Some(Box::new(MarkedCode {
             heading: heading.into(),
             code: code.into(),
-        });
+        }));
         self
     }
 
@@ -404,8 +405,8 @@ pub fn render(diag: &Diagnostic, source: &str, file_name: &str) -> String {
         for note in &diag.notes {
             let _ = writeln!(out, "{pad} = note: {note}");
         }
-        if let Some(MarkedCode { heading, code }) = &diag.marked_code {
-            let _ = writeln!(out, "{pad} = note: {heading}\n{code}");
+        if let Some(marked) = &diag.marked_code {
+            let _ = writeln!(out, "{pad} = note: {}\n{}", marked.heading, marked.code);
         }
     }
     out
