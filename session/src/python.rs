@@ -3,9 +3,9 @@
 //! typed values, and the modules the schedule recorded after each
 //! instruction make the step-through.
 
+use compiler_core::analysis::structural_equal::structural_equal;
 use compiler_core::diag::{self, Diagnostic, Span};
 use compiler_core::ir::{BaseFunc, IRModule};
-use compiler_core::tvmscript::printer::{print_module, PrintOptions};
 use tessel_script::{
     notebook_cells, Inspected, Interpreter, Mime, OutputChunk, ScriptError, Stream,
 };
@@ -245,8 +245,7 @@ pub(crate) fn python_mode(source: &str, env: &ScriptEnv) -> ScriptOutcome {
     let steps = recorded_steps(&start.module, schedule);
     let replayed = steps.last().map_or(&start.module, |s| &s.module);
     out.dialect = *dialect;
-    let print = |m: &IRModule| print_module(m, &PrintOptions::new(*dialect));
-    if print(replayed) != print(schedule.module()) {
+    if structural_equal(replayed, schedule.module()).is_err() {
         // The replay does not reach the schedule's module: show that
         // module alone rather than steps that lead elsewhere.
         out.module_snapshots

@@ -111,6 +111,19 @@ pub struct Diagnostic {
     pub labels: Vec<(Span, String)>,
     /// Free-standing notes printed after the snippet (`= note: ...`).
     pub notes: Vec<String>,
+    /// The program with the offending part marked (the IR, when a schedule
+    /// primitive refused): printed as the last note, and kept apart so that
+    /// hosts can show it on its own. Boxed: most diagnostics have none, and
+    /// a `Diagnostic` is the error type of every parse.
+    pub marked_code: Option<Box<MarkedCode>>,
+}
+
+/// A program listing with the offending part marked, under a heading
+/// (`the IR, with the offending statement marked:`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkedCode {
+    pub heading: String,
+    pub code: String,
 }
 
 impl Diagnostic {
@@ -122,6 +135,7 @@ impl Diagnostic {
             span,
             labels: Vec::new(),
             notes: Vec::new(),
+            marked_code: None,
         }
     }
 
@@ -151,6 +165,20 @@ impl Diagnostic {
     #[must_use]
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Attaches the program with the offending part marked.
+    #[must_use]
+    pub fn with_marked_code(
+        mut self,
+        heading: impl Into<String>,
+        code: impl Into<String>,
+    ) -> Diagnostic {
+        self.marked_code = Some(Box::new(MarkedCode {
+            heading: heading.into(),
+            code: code.into(),
+        }));
         self
     }
 
@@ -372,10 +400,13 @@ pub fn render(diag: &Diagnostic, source: &str, file_name: &str) -> String {
             let _ = writeln!(out, "{}", row.trim_end());
         }
     }
-    if !diag.notes.is_empty() {
+    if !diag.notes.is_empty() || diag.marked_code.is_some() {
         let _ = writeln!(out, "{pad} |");
         for note in &diag.notes {
             let _ = writeln!(out, "{pad} = note: {note}");
+        }
+        if let Some(marked) = &diag.marked_code {
+            let _ = writeln!(out, "{pad} = note: {}\n{}", marked.heading, marked.code);
         }
     }
     out

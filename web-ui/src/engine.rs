@@ -71,10 +71,9 @@ fn editor_diag(source: &str, d: &Diagnostic) -> EditorDiag {
             message.push_str(&format!("\n{label}"));
         }
     }
+    // The marked IR (`d.marked_code`) has its own view, not the editor's.
     for note in &d.notes {
-        if !note.starts_with("the IR, with the offending") {
-            message.push_str(&format!("\nnote: {note}"));
-        }
+        message.push_str(&format!("\nnote: {note}"));
     }
     EditorDiag {
         from: utf16_offset(source, d.span.start),
@@ -118,10 +117,8 @@ pub fn compile(live: &LiveSession) -> CompileOutcome {
     for d in &script.errors {
         console.push_str(&diag::render(d, source, "script.py"));
         console.push('\n');
-        for note in &d.notes {
-            if let Some(ir) = note.strip_prefix("the IR, with the offending statement marked:\n") {
-                marked_ir = Some(ir.to_string());
-            }
+        if let Some(marked) = &d.marked_code {
+            marked_ir = Some(marked.code.clone());
         }
     }
     let steps: Vec<Step> = script

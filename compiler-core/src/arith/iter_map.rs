@@ -82,12 +82,53 @@ struct Detector {
     loops: HashMap<VarId, (usize, i64)>,
 }
 
-fn err<T>(msg: impl Into<String>) -> Result<T, String> {
-    Err(msg.into())
+/// Why [`detect_iter_map`] found no bijective affine map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IterMapError {
+    pub kind: IterMapErrorKind,
+    pub message: String,
+}
+
+/// The rule an iter map broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IterMapErrorKind {
+    /// A split's factor does not divide the iterator's extent.
+    NotDivisible,
+    /// A loop is covered by the bindings only in part.
+    PartlyCovered,
+    /// Anything else: a non-affine term, overlapping splits, a non-constant
+    /// range, an unsupported predicate.
+    NotAffine,
+}
+
+impl std::fmt::Display for IterMapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<&str> for IterMapError {
+    fn from(message: &str) -> IterMapError {
+        IterMapError {
+            kind: IterMapErrorKind::NotAffine,
+            message: message.to_string(),
+        }
+    }
+}
+
+fn err_of<T>(kind: IterMapErrorKind, message: impl Into<String>) -> Result<T, IterMapError> {
+    Err(IterMapError {
+        kind,
+        message: message.into(),
+    })
+}
+
+fn err<T>(message: impl Into<String>) -> Result<T, IterMapError> {
+    err_of(IterMapErrorKind::NotAffine, message)
 }
 
 impl Detector {
-    fn parse(&mut self, e: &Expr) -> Result<IterSum, String> {
+    fn parse(&mut self, e: &Expr) -> Result<IterSum, IterMapError> {
         match e.kind() {
             ExprKind::Int(v) => Ok(IterSum {
                 args: vec![],
@@ -198,20 +239,20 @@ impl Detector {
                                 ..t
                             })
                         } else {
-                            return err(format!(
-                                "iterator of extent {} is not divisible by {c}",
-                                t.extent
-                            ));
+                            return err_of(
+                                IterMapErrorKind::NotDivisible,
+                                format!("iterator of extent {} is not divisible by {c}", t.extent),
+                            );
                         }
                     } else if t.extent <= c {
                         Some(t)
                     } else if t.extent % c == 0 {
                         Some(IterSplit { extent: c, ..t })
                     } else {
-                        return err(format!(
-                            "iterator of extent {} is not divisible by {c}",
-                            t.extent
-                        ));
+                        return err_of(
+                            IterMapErrorKind::NotDivisible,
+                            format!("iterator of extent {} is not divisible by {c}", t.extent),
+                        );
                     };
                     Ok(match r {
                         Some(t) => IterSum {
@@ -234,7 +275,7 @@ impl Detector {
 
     /// A sum with base 0 as one split of scale 1: the sum itself when it has
     /// one term of scale 1, else a new fused mark over its terms.
-    fn single_split(&mut self, s: IterSum) -> Result<Option<IterSplit>, String> {
+    fn single_split(&mut self, s: IterSum) -> Result<Option<IterSplit>, IterMapError> {
         if s.base != 0 {
             return err("a split of an iterator with an offset is not supported");
         }
@@ -273,7 +314,7 @@ impl Detector {
 
 /// Merges adjacent splits of one mark, orders terms by decreasing scale and
 /// checks they form a mixed-radix number; sets the extent.
-fn normalize(mut s: IterSum) -> Result<IterSum, String> {
+fn normalize(mut s: IterSum) -> Result<IterSum, IterMapError> {
     s.args.retain(|t| t.scale != 0 && t.extent != 1);
     if s.args.iter().any(|t| t.scale < 0) {
         return err("binding decreases with a loop (negative coefficient)");
@@ -336,7 +377,7 @@ pub fn detect_iter_map(
     bindings: &[Expr],
     loop_ranges: &[(Var, Range)],
     predicate: &Expr,
-) -> Result<IterMap, String> {
+) -> Result<IterMap, IterMapError> {
     let mut d = Detector {
         marks: Vec::new(),
         loops: HashMap::new(),
@@ -422,10 +463,13 @@ pub fn detect_iter_map(
             expect = expect.checked_mul(extent).ok_or("overflow")?;
         }
         if expect != d.marks[mi].extent {
-            return err(format!(
-                "{} is only partly covered by the bindings",
-                mark_name(&d.marks, mi)
-            ));
+            return err_of(
+                IterMapErrorKind::PartlyCovered,
+                format!(
+                    "{} is only partly covered by the bindings",
+                    mark_name(&d.marks, mi)
+                ),
+            );
         }
     }
     Ok(IterMap {

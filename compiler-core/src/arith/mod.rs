@@ -24,7 +24,10 @@ use crate::ir::{CmpOp, Expr, ExprKind, Range, Var, VarId};
 pub use crate::ir::deep_equal::expr_deep_equal;
 pub use bound::{Bound, NEG_INF, POS_INF};
 pub use int_set::eval_bound;
-pub use iter_map::{detect_iter_map, IterMap, IterMark, IterSplit, IterSum, MarkSource};
+pub use iter_map::{
+    detect_iter_map, IterMap, IterMapError, IterMapErrorKind, IterMark, IterSplit, IterSum,
+    MarkSource,
+};
 
 use simplify::{Mode, Simplifier};
 

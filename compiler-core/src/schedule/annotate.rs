@@ -53,7 +53,8 @@ pub(super) const ANNOTATE: Primitive = Primitive {
         let (value, recorded) = match given {
             SchedValue::Rv(Rv::Expr(e)) => (AttrValue::Int(sch.get_value(ExprRV(e))?), given),
             _ => {
-                let value = attr_from_value(&given).map_err(|m| args.err(m))?;
+                let value = attr_from_value(&given)
+                    .map_err(|m| args.err(ScheduleErrorKind::InvalidArgument, m))?;
                 // The trace prints the value the way TVM does (`1` for `True`).
                 let recorded = SchedValue::of_trace(&trace_value(&value));
                 (value, recorded)
@@ -253,7 +254,7 @@ pub(super) const ANNOTATE_BUFFER_ACCESS: Primitive = Primitive {
         let src = match args.value("gen_new_ranges")? {
             SchedValue::Source(s) | SchedValue::Str(s) => s,
             other => {
-                return Err(args.err(format!(
+                return Err(args.err(ScheduleErrorKind::InvalidArgument, format!(
                     "gen_new_ranges must be a lambda over the block's iterators returning (begin, end) pairs; got {}",
                     super::primitives::describe(&other)
                 )))
@@ -402,7 +403,7 @@ impl Schedule {
         const P: &str = "annotate_buffer_access";
         use super::cache::{nth_access_buffer, BufferIndexType};
         let Some(kind) = BufferIndexType::parse(buf_type) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!("Invalid buf_type: {buf_type}. Expected 'read' or 'write'."),
             ));
@@ -410,9 +411,9 @@ impl Schedule {
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let buffer = nth_access_buffer(P, &realize.block, buffer_index, kind, &path)?;
         let RangesLambda { names, pairs } = parse_ranges_lambda(src, &realize.block.iter_vars)
-            .map_err(|m| ScheduleError::new(P, m).at(path.clone()))?;
+            .map_err(|m| ScheduleError::invalid_argument(P, m).at(path.clone()))?;
         if pairs.len() != buffer.shape.len() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "gen_new_ranges gives {} ranges but buffer {} has {} dimensions",
@@ -466,7 +467,7 @@ impl Schedule {
                 }
             }
             _ => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::block_structure(
                     P,
                     format!("the block's `{key}` annotation is not a list of buffer indices"),
                 )
@@ -506,7 +507,7 @@ impl Schedule {
             "read" => realize.block.reads.len(),
             "write" => realize.block.writes.len(),
             other => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!(
                         "The buffer type for hide_buffer_access schedule should either be 'read' \
@@ -519,7 +520,7 @@ impl Schedule {
         let mut hidden = std::collections::BTreeSet::new();
         for &i in buf_index_array {
             if i < 0 || i as usize >= n {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!(
                         "The buffer index array for hide_buffer_access schedule should be a list \
@@ -559,7 +560,10 @@ impl Schedule {
                 let (p, f) = self.resolve_loop(primitive, LoopRV(l))?;
                 Ok((p, f.annotations))
             }
-            Rv::Expr(_) => Err(ScheduleError::new(primitive, "expected a block or a loop")),
+            Rv::Expr(_) => Err(ScheduleError::argument_type(
+                primitive,
+                "expected a block or a loop",
+            )),
         }
     }
 
@@ -571,7 +575,7 @@ impl Schedule {
     ) -> Result<()> {
         let body = self.body(primitive)?;
         let Some(s) = tree::get(&body, path) else {
-            return Err(ScheduleError::new(primitive, "internal: stale path"));
+            return Err(ScheduleError::internal(primitive, "internal: stale path"));
         };
         let new = match s.kind() {
             StmtKind::For(f) => StmtKind::For(For {
@@ -584,7 +588,7 @@ impl Schedule {
                 StmtKind::BlockRealize(r)
             }
             _ => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::internal(
                     primitive,
                     "internal: not a block or loop",
                 ))
@@ -621,9 +625,11 @@ impl Schedule {
         const P: &str = "unannotate";
         let (path, mut ann) = self.annotations_of(P, target)?;
         if ann.remove(ann_key).is_none() {
-            return Err(
-                ScheduleError::new(P, format!("Cannot find annotation key: {ann_key}")).at(path),
-            );
+            return Err(ScheduleError::not_found(
+                P,
+                format!("Cannot find annotation key: {ann_key}"),
+            )
+            .at(path));
         }
         self.set_annotations(P, &path, ann)
     }

@@ -41,7 +41,7 @@ pub(super) const TRANSFORM_BLOCK_LAYOUT: Primitive = Primitive {
         let map_src = match args.value("index_map")? {
             SchedValue::Source(s) | SchedValue::Str(s) => s,
             other => {
-                return Err(args.err(format!(
+                return Err(args.err(ScheduleErrorKind::InvalidArgument, format!(
                     "index_map must be a lambda over the block's iterators, such as `lambda i, j: (j, i)`; got {}",
                     describe(&other)
                 )))
@@ -159,7 +159,7 @@ impl Schedule {
         let loops = super::loops::loops_above(&body, &path);
         for (lp, l) in &loops {
             if !l.min.is_const_int(0) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "The loop `{}` above block `{}` does not start with 0.",
@@ -179,7 +179,7 @@ impl Schedule {
                     .iter()
                     .any(|s| !matches!(s.kind(), StmtKind::For(_)))
                 {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         format!(
                             "The loop `{}` is required to have only one child, the chain of loops down to block `{}`, but it holds other statements.",
@@ -198,7 +198,7 @@ impl Schedule {
                 |((_, l), v)| matches!(v.kind(), ExprKind::Var(x) if x.id() == l.loop_var.id()),
             );
         if !trivial {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::non_affine_binding(
                 P,
                 format!(
                     "The binding values of block `{}` are not variables of outer loops: each iterator must be bound to the loop at its position.",
@@ -208,7 +208,7 @@ impl Schedule {
             .at(path));
         }
         if !super::util::is_true(&realize.predicate) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!(
                     "block `{}` has a predicate; its new loops would not define the variables it uses",
@@ -222,7 +222,7 @@ impl Schedule {
             .iter()
             .find(|iv| !iv.dom.min.is_const_int(0))
         {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!(
                     "the iterator {} of block `{}` does not start at 0",
@@ -239,9 +239,9 @@ impl Schedule {
             .unwrap_or(DataType::i32());
         let outer = IndexMap::outer_vars(&*self.func(P)?);
         let map = IndexMap::parse_for(map_src, dtype, None, &outer)
-            .map_err(|m| ScheduleError::new(P, m))?;
+            .map_err(|m| ScheduleError::invalid_argument(P, m))?;
         if map.params.len() != block.iter_vars.len() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "The index map {} can't be applied to block iters of block `{}`: it takes {} indices, the block has {} iterators.",
@@ -274,7 +274,7 @@ impl Schedule {
                 None => IterKind::Spatial,
                 Some(&k) if used.iter().all(|&u| u == k) && matches!(k, IterKind::Spatial | IterKind::Reduce) => k,
                 _ => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::block_structure(
                         P,
                         format!(
                             "Cannot detect the block iter type for new iter value {} in block `{}` because it contains more than one type of original iter vars.",
@@ -288,7 +288,7 @@ impl Schedule {
             new_kinds.push(kind);
         }
         let not_bijective = |why: String| {
-            ScheduleError::new(
+            ScheduleError::non_affine_binding(
                 P,
                 format!(
                     "The index map {} is not bijective affine over the iterators of block `{}`: {why}",
@@ -303,8 +303,8 @@ impl Schedule {
             .iter()
             .map(|iv| (iv.var.clone(), iv.dom.clone()))
             .collect();
-        let iter_map =
-            detect_iter_map(&results, &ranges, &Expr::bool(true)).map_err(not_bijective)?;
+        let iter_map = detect_iter_map(&results, &ranges, &Expr::bool(true))
+            .map_err(|e| not_bijective(e.message))?;
         if iter_map.marks.len() != block.iter_vars.len()
             || iter_map
                 .marks
@@ -427,7 +427,7 @@ impl Schedule {
             });
         if !valid {
             let listed: Vec<String> = new_order.iter().map(i64::to_string).collect();
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "The specified reorder indices are invalid: the order [{}] is not a valid \

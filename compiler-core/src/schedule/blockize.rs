@@ -56,12 +56,16 @@ pub(super) const BLOCKIZE: Primitive = Primitive {
             Ok(sch.blockize_concrete(LoopRV(l), preserve)?.into())
         }
         SchedValue::List(_) => Err(args.err(
+            ScheduleErrorKind::Unsupported,
             "blockize of a list of blocks is not supported yet; blockize the loop above them",
         )),
-        other => Err(args.err(format!(
-            "expected a loop (or a list of blocks), got {}",
-            super::primitives::describe(&other)
-        ))),
+        other => Err(args.err(
+            ScheduleErrorKind::ArgumentType,
+            format!(
+                "expected a loop (or a list of blocks), got {}",
+                super::primitives::describe(&other)
+            ),
+        )),
     },
     menu: Some(MenuEntry {
         target: MenuTarget::Loop,
@@ -106,13 +110,16 @@ pub(crate) fn blockize_loop(
     preserve_unit_iters: bool,
 ) -> Result<BlockRealize> {
     let Some(StmtKind::For(target)) = tree::get(body, loop_path).map(|s| s.kind().clone()) else {
-        return Err(ScheduleError::new(primitive, "internal: stale loop path"));
+        return Err(ScheduleError::internal(
+            primitive,
+            "internal: stale loop path",
+        ));
     };
     let children = util::child_block_paths(body, loop_path);
     let block_path = match children.as_slice() {
         [only] => only.clone(),
         _ => {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 primitive,
                 format!(
                     "loop `{}` must contain exactly one block, it contains {}",
@@ -126,14 +133,17 @@ pub(crate) fn blockize_loop(
     let chain = tree::chain(body, &block_path);
     let depth = loop_path.0.len();
     if chain.len() != block_path.0.len() + 1 || depth >= block_path.0.len() {
-        return Err(ScheduleError::new(primitive, "internal: stale block path"));
+        return Err(ScheduleError::internal(
+            primitive,
+            "internal: stale block path",
+        ));
     }
     let mut inner_loops: Vec<For> = Vec::new();
     for s in &chain[depth..block_path.0.len()] {
         match s.as_for() {
             Some(l) => inner_loops.push(l.clone()),
             None => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     primitive,
                     format!(
                         "only loops may lie between loop `{}` and the block under it",
@@ -145,7 +155,10 @@ pub(crate) fn blockize_loop(
         }
     }
     let Some(realize) = chain.last().and_then(|s| s.as_block_realize().cloned()) else {
-        return Err(ScheduleError::new(primitive, "internal: stale block path"));
+        return Err(ScheduleError::internal(
+            primitive,
+            "internal: stale block path",
+        ));
     };
     let block = &realize.block;
     let outer_loops: Vec<For> = enclosing_loops(body, &block_path)
@@ -162,7 +175,7 @@ pub(crate) fn blockize_loop(
         .map(|l| (l.loop_var.id(), l.min.clone()))
         .collect();
     let not_divisible = |why: String| {
-        ScheduleError::new(
+        ScheduleError::non_affine_binding(
             primitive,
             format!(
                 "the bindings of block `{}` cannot be divided by the loops from `{}` down: {why}",
@@ -190,7 +203,7 @@ pub(crate) fn blockize_loop(
                 let mut out = Vec::new();
                 for (i, (iv, b)) in block.iter_vars.iter().zip(&realize.iter_values).enumerate() {
                     let Some(sum) = map.indices.get(i) else {
-                        return Err(ScheduleError::new(primitive, "internal: iter map"));
+                        return Err(ScheduleError::internal(primitive, "internal: iter map"));
                     };
                     out.push(
                         divide(
@@ -213,7 +226,7 @@ pub(crate) fn blockize_loop(
                 // TVM's trivial division: each binding uses only outer or
                 // only inner loops (any expression), without a predicate.
                 if !util::is_true(&realize.predicate) {
-                    return Err(not_divisible(why));
+                    return Err(not_divisible(why.message));
                 }
                 let mut out = Vec::new();
                 for (iv, b) in block.iter_vars.iter().zip(&realize.iter_values) {

@@ -250,7 +250,7 @@ impl Schedule {
         cse_thresh: i64,
     ) -> Result<Vec<BlockRV>> {
         let Ok(thresh) = usize::try_from(cse_thresh) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!("cse_thresh should not be a negative number, got {cse_thresh}"),
             ));
@@ -258,7 +258,9 @@ impl Schedule {
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let body = self.body(P)?;
         let Some(scope_path) = enclosing_block_path(&body, &path) else {
-            return Err(ScheduleError::new(P, "the block has no scope block above it").at(path));
+            return Err(
+                ScheduleError::block_structure(P, "the block has no scope block above it").at(path),
+            );
         };
         let block = &realize.block;
         let ana = Analyzer::new();
@@ -297,7 +299,7 @@ impl Schedule {
         }
         tessel_ir::sort::by_key(&mut chosen, |c| std::cmp::Reverse(complexity(&c.expr)));
         if chosen.is_empty() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!(
                     "Block `{}` computes no index expression to cache (no pure expression of more \
@@ -322,7 +324,7 @@ impl Schedule {
         for k in 0..chosen.len() {
             for name in [format!("index_{k}"), format!("index_var_{k}")] {
                 if taken_names.contains(&name) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::unsupported(
                         P,
                         format!(
                             "The function already has a block or buffer named `{name}`; \
@@ -357,7 +359,7 @@ impl Schedule {
             let mut used_loops: Vec<VarId> = Vec::new();
             for v in &vars {
                 let Some((_, value)) = binding.get(&v.id()) else {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::block_structure(
                         P,
                         format!(
                             "The expression `{}` uses `{}`, which is not an iterator of block `{}`.",
@@ -373,7 +375,7 @@ impl Schedule {
                     _ => None,
                 };
                 let Some(l) = l.filter(|l| l.min.is_const_int(0)) else {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::unsupported(
                         P,
                         format!(
                             "The iterator `{}` of block `{}` is not bound to a loop from 0 as it \
@@ -386,7 +388,7 @@ impl Schedule {
                     .at(path));
                 };
                 if used_loops.contains(&l.loop_var.id()) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         format!(
                             "Two iterators of block `{}` that `{}` uses are bound to the same loop.",
@@ -487,7 +489,10 @@ impl Schedule {
         let Some(StmtKind::BlockRealize(mut scope)) =
             tree::get(&body, &scope_path).map(|s| s.kind().clone())
         else {
-            return Err(ScheduleError::new(P, "internal: the scope block moved"));
+            return Err(ScheduleError::internal(
+                P,
+                "internal: the scope block moved",
+            ));
         };
         // The scope's statement holding the block: the next step of its path.
         let items = scope.block.body.as_slice().to_vec();

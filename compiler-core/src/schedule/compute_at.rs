@@ -423,7 +423,7 @@ impl Schedule {
             .blocks
             .iter()
             .position(|(path, _)| *path == block_path)
-            .ok_or_else(|| ScheduleError::new(p, "internal: the block is not in its scope"))?;
+            .ok_or_else(|| ScheduleError::internal(p, "internal: the block is not in its scope"))?;
         let producers = scope.producers(bi);
         let consumers = scope.consumers(bi);
         scope.check_complete_or_reduction(p, &body, bi)?;
@@ -434,7 +434,7 @@ impl Schedule {
             && (scope.path.0.len() + 1..chain.len())
                 .all(|d| !matches!(chain[d].kind(), StmtKind::BlockRealize(_)));
         if !same_scope || loop_path.is_prefix_of(&block_path) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 p,
                 format!(
                     "Expected the block `{}` and loop `{}` to be under the same block scope, and loop not to be the ancestor of block",
@@ -497,7 +497,7 @@ impl Schedule {
             }
         }
         if last_producer >= first_consumer {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::dependency(
                 p,
                 format!(
                     "Cannot find the insertion point that satisfies the producer-consumer constraint. In 0-based indexing, the last producer appears in subtree {last_producer}, and the first consumer appears in subtree {first_consumer}"
@@ -510,7 +510,7 @@ impl Schedule {
                 .iter()
                 .map(|&i| format!("`{}`", scope.name(i)))
                 .collect();
-            ScheduleError::new(
+            ScheduleError::dependency(
                 p,
                 format!(
                     "The primitive requires all the {relation} of the given block to be present under the target loop. However, there are {} {relation} not satisfying the constraint. List of the {relation}: {}",
@@ -530,7 +530,7 @@ impl Schedule {
             -2 => last_producer + 1,
             i if i > last_producer && i <= first_consumer => i,
             i => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::dependency(
                     p,
                     format!(
                         "Valid index:(-1, -2, [{}, {}]), current index={i}",
@@ -706,7 +706,7 @@ fn block_var_domains(
         let required_region = nd_union(req);
         let provided_region = nd_union(many);
         if required_region.len() != buffer.ndim() || provided_region.len() != buffer.ndim() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 p,
                 format!(
                     "the regions of buffer `{}` do not match its rank",
@@ -743,7 +743,7 @@ fn block_var_domains(
         };
         info.simplify(ana);
         if info.dom.is_nothing() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 p,
                 format!(
                     "cannot determine the domain of block iterator `{}`",
@@ -978,13 +978,16 @@ fn solve_var_domain(
     ana: &Analyzer,
 ) -> Result<(Var, VarDomain)> {
     let fail = |what: &Expr| {
-        ScheduleError::new(
+        ScheduleError::region_coverage(
             p,
             format!("BufferRegion pattern match failed: {what:?} (the block's access to this dimension is not `v`, `c - v`, `v * c`, `v // c` or `v % c` of one block iterator)"),
         )
     };
     let (Some(pmin), Some(pmax)) = (provided.min(), provided.max()) else {
-        return Err(ScheduleError::new(p, "unbounded provided region"));
+        return Err(ScheduleError::region_coverage(
+            p,
+            "unbounded provided region",
+        ));
     };
     let pmin = ana.simplify(pmin);
     let pmax = ana.simplify(pmax);
@@ -1157,7 +1160,7 @@ fn make_new_loops(
             // cannot be compared is refused rather than dropped.
             let typed = |e: &Expr| {
                 widen(&value, e).ok_or_else(|| {
-                    ScheduleError::new(
+                    ScheduleError::unsupported(
                         p,
                         format!(
                             "cannot bound block iterator `{}`: mixed dtypes",
@@ -1195,7 +1198,10 @@ fn make_new_loops(
         Some(pr) => ana.simplify(&pr),
     };
     if iter_values.len() != block.iter_vars.len() {
-        return Err(ScheduleError::new(p, "internal: iterator count mismatch"));
+        return Err(ScheduleError::internal(
+            p,
+            "internal: iterator count mismatch",
+        ));
     }
     let mut stmt = Stmt::from_kind(StmtKind::BlockRealize(BlockRealize {
         iter_values,

@@ -41,7 +41,7 @@ mapping and there should not be predicates in the inlined block. The iter domain
 block should be covered by the producer block.";
 
 fn body_error(p: &str, block: &Block, reverse: bool, path: &StmtPath) -> ScheduleError {
-    ScheduleError::new(
+    ScheduleError::block_structure(
         p,
         format!(
             "The block `{}` cannot be inlined because its body pattern does not meet the condition for inlining.\n{}",
@@ -58,7 +58,7 @@ fn body_error(p: &str, block: &Block, reverse: bool, path: &StmtPath) -> Schedul
 
 fn check_no_init(p: &str, block: &Block, path: &StmtPath) -> Result<()> {
     if block.init.is_some() {
-        return Err(ScheduleError::new(
+        return Err(ScheduleError::block_structure(
             p,
             format!("The block has init statement: `{}`", block.name),
         )
@@ -365,7 +365,7 @@ impl Schedule {
         let block = &realize.block;
         check_no_init(P, block, &block_path)?;
         if block.writes.len() != 1 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 P,
                 format!(
                     "The block is only allowed to write a single buffer region, but it writes {} region(s): `{}`",
@@ -382,7 +382,7 @@ impl Schedule {
             .blocks
             .iter()
             .position(|(p, _)| *p == block_path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: the block is not in its scope"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: the block is not in its scope"))?;
         scope.check_not_output(P, bi)?;
         scope.check_complete(P, bi)?;
         // The body: one store whose indices are a bijective map of the iterators.
@@ -463,11 +463,11 @@ impl Schedule {
             .blocks
             .iter()
             .position(|(p, _)| *p == block_path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: the block is not in its scope"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: the block is not in its scope"))?;
         // The single buffer it reads that is produced in the scope.
         let mut inlined: Option<Buffer> = None;
         let single_read_error = || {
-            ScheduleError::new(
+            ScheduleError::region_coverage(
                 P,
                 format!(
                     "The block is only allowed to read a single buffer region, but it reads {} region(s): `{}`",
@@ -492,7 +492,7 @@ impl Schedule {
         scope.check_complete(P, ci)?;
         // Its producer: the only leaf block writing the buffer, complete.
         let non_single = |name: &str| {
-            ScheduleError::new(
+            ScheduleError::dependency(
                 P,
                 format!(
                     "The consumer block `{name}` to be inlined is required to have only a single producer block, and the producer block should be a complete block who has only a single consumer"
@@ -696,7 +696,7 @@ impl Schedule {
     ) -> Result<Stmt> {
         let removed = scope::remove_seq_item(body, rm_path);
         let root = tree::get(&removed, &scope.path)
-            .ok_or_else(|| ScheduleError::new(p, "internal: stale scope path"))?;
+            .ok_or_else(|| ScheduleError::internal(p, "internal: stale scope path"))?;
         let mut m = Inliner {
             buffer,
             rewrite,
@@ -704,7 +704,7 @@ impl Schedule {
         };
         let new_root = root_visit(&mut m, &root);
         if m.opaque {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 p,
                 format!(
                     "The buffer to be inlined has opaque access (e.g. `B.data`), or its subregion is matched into other blocks: `{}`",

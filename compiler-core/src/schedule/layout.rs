@@ -45,7 +45,7 @@ use super::tree;
 use super::*;
 use crate::analysis::regions::infer_access_regions;
 use crate::arith::int_set::eval_interval;
-use crate::arith::{detect_iter_map, fold, Analyzer};
+use crate::arith::{detect_iter_map, fold, Analyzer, IterMapErrorKind};
 use crate::ir::mutate::{substitute_expr, walk_block, walk_expr, walk_stmt, Mutator};
 use crate::syntax::{self, ast};
 
@@ -501,7 +501,7 @@ fn buffer_origin(func: &PrimFunc, buffer: &Buffer) -> Origin {
 }
 
 fn not_allocated(primitive: &str, buffer: &Buffer) -> ScheduleError {
-    ScheduleError::new(
+    ScheduleError::invalid_argument(
         primitive,
         format!(
             "The input buffer {} is not allocated by a block. This means the buffer is either a \
@@ -550,14 +550,17 @@ pub(super) const TRANSFORM_LAYOUT: Primitive = Primitive {
     traced: true,
     apply: |sch, args| {
         let sel = BufferSel::from_value(args.value("buffer")?, args.get("buffer_index_type")?)
-            .map_err(|m| args.err(m))?;
+            .map_err(|m| args.err(ScheduleErrorKind::InvalidArgument, m))?;
         let map_src = match args.value("index_map")? {
             SchedValue::Source(s) | SchedValue::Str(s) => s,
             other => {
-                return Err(args.err(format!(
-                    "index_map must be a lambda, such as `lambda i, j: (j, i)`; got {}",
-                    describe(&other)
-                )))
+                return Err(args.err(
+                    ScheduleErrorKind::InvalidArgument,
+                    format!(
+                        "index_map must be a lambda, such as `lambda i, j: (j, i)`; got {}",
+                        describe(&other)
+                    ),
+                ))
             }
         };
         let pad = match args.value("pad_value")? {
@@ -566,10 +569,13 @@ pub(super) const TRANSFORM_LAYOUT: Primitive = Primitive {
             SchedValue::Float(v) => PadArg::Literal(PadLiteral::Float(v)),
             SchedValue::Source(s) | SchedValue::Str(s) => PadArg::parse_text(s),
             other => {
-                return Err(args.err(format!(
-                    "pad_value must be a number or a lambda, not {}",
-                    describe(&other)
-                )))
+                return Err(args.err(
+                    ScheduleErrorKind::InvalidArgument,
+                    format!(
+                        "pad_value must be a number or a lambda, not {}",
+                        describe(&other)
+                    ),
+                ))
             }
         };
         let (buffer, index_map, pad) = sch.transform_layout_concrete(
@@ -767,7 +773,7 @@ impl Schedule {
         let (kind, index) = select_buffer(P, block, &buffer, &path)?;
         let old = nth_access_buffer(P, block, index, kind, &path)?;
         if !old.strides.is_empty() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::unsupported(
                 P,
                 format!(
                     "buffer {} has explicit strides; Tessel transforms compact buffers only",
@@ -783,9 +789,9 @@ impl Schedule {
         };
         let outer = IndexMap::outer_vars(&*self.func(P)?);
         let map = IndexMap::parse_for(index_map, dtype, Some(old.ndim()), &outer)
-            .map_err(|m| ScheduleError::new(P, m))?;
+            .map_err(|m| ScheduleError::invalid_argument(P, m))?;
         if map.params.len() != old.ndim() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "the index map takes {} indices but buffer {} has {} dimension(s)",
@@ -803,7 +809,7 @@ impl Schedule {
             }
         });
         if used_by_match {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::unsupported(
                 P,
                 format!(
                     "buffer {} is the source of a match_buffer; Tessel cannot transform it",
@@ -816,12 +822,12 @@ impl Schedule {
             PadArg::Literal(v) => Some(PadValue::constant(v, old.dtype, map.results.len(), dtype)),
             PadArg::Source(src) => Some(
                 PadValue::parse(src, map.results.len(), dtype)
-                    .map_err(|m| ScheduleError::new(P, m))?,
+                    .map_err(|m| ScheduleError::invalid_argument(P, m))?,
             ),
         };
         if let Some(p) = &pad {
             if p.value.dtype() != old.dtype {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!(
                         "Buffer {} has elements of type {}, but the transformation fills padding with {}, which is of type {}",
@@ -865,13 +871,13 @@ impl Schedule {
         let mut shape = Vec::new();
         for (k, r) in map.results.iter().enumerate() {
             let Some((lo, hi)) = eval_interval(&ana, r, &dom) else {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!("cannot bound result {k} of the index map over the buffer's shape"),
                 ));
             };
             if !lo.is_const_int(0) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!(
                         "result {k} of the index map starts at {} over the buffer's shape; every new index must start at 0",
@@ -911,10 +917,10 @@ impl Schedule {
             match (product(&old.shape), product(&shape)) {
                 (Some(a), Some(b))
                     if b > a
-                        && matches!(&bijective, Err(why) if why.contains("only partly covered") || why.contains("not divisible")) =>
+                        && matches!(&bijective, Err(why) if matches!(why.kind, IterMapErrorKind::PartlyCovered | IterMapErrorKind::NotDivisible)) =>
                 {
                     let Some(pad) = &pad else {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::invalid_argument(
                             P,
                             format!(
                                 "The transformation T.index_map({}) applied on buffer {} of shape {} would result in shape {}.  \
@@ -935,7 +941,7 @@ impl Schedule {
                     let Some(inverse) =
                         padded_inverse(&map.params, &map.results, &old.shape, &shape)
                     else {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::unsupported(
                             P,
                             format!(
                                 "the index map {} pads buffer {} of shape {} to shape {} in a way Tessel cannot invert, \
@@ -951,7 +957,7 @@ impl Schedule {
                 }
                 (Some(a), Some(b)) if a == b && bijective.is_ok() => {}
                 (Some(_), Some(_)) => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::invalid_argument(
                         P,
                         format!(
                             "the index map {} is not a bijection from buffer {} of shape {} onto shape {}{}",
@@ -967,7 +973,7 @@ impl Schedule {
                     ));
                 }
                 _ => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::invalid_argument(
                         P,
                         format!(
                             "cannot prove the index map {} is a bijection on buffer {} of symbolic shape {}; \
@@ -1108,7 +1114,11 @@ impl Schedule {
             &path,
         )?;
         let Some(dtype) = DataType::parse(dtype).filter(|d| d.is_scalar()) else {
-            return Err(ScheduleError::new(P, format!("`{dtype}` is not a data type")).at(path));
+            return Err(ScheduleError::invalid_argument(
+                P,
+                format!("`{dtype}` is not a data type"),
+            )
+            .at(path));
         };
         if buffer.dtype == dtype {
             return Ok(());
@@ -1161,7 +1171,7 @@ impl Schedule {
             &path,
         )?;
         if factor <= 0 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "The input `factor` of storage_align is expected to be a positive number. However, the input `factor` \
@@ -1172,7 +1182,7 @@ impl Schedule {
         }
         let ndim = buffer.ndim() as i64;
         if axis < -ndim || axis >= ndim {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "The buffer to set storage alignment of, {}, has {ndim} dimension(s), so `axis` is required to be in \
@@ -1239,20 +1249,26 @@ pub(super) fn buffer_index_arg(
             let sel = BufferSel::Name(buffer.clone());
             let (found, index) = select_buffer(&primitive, &realize.block, &sel, &path)?;
             if found != kind {
-                return Err(args.err(format!(
+                return Err(args.err(
+                    ScheduleErrorKind::InvalidArgument,
+                    format!(
                     "buffer `{buffer}` is a {} buffer of block `{}`, but a {} buffer is required",
                     found.name(),
                     realize.block.name,
                     kind.name()
-                )));
+                ),
+                ));
             }
             args.record_as(name, SchedValue::Int(index))?;
             Ok(index)
         }
-        other => Err(args.err(format!(
-            "`{name}` must be a buffer index or a buffer name, not {}",
-            describe(&other)
-        ))),
+        other => Err(args.err(
+            ScheduleErrorKind::InvalidArgument,
+            format!(
+                "`{name}` must be a buffer index or a buffer name, not {}",
+                describe(&other)
+            ),
+        )),
     }
 }
 
@@ -1272,7 +1288,7 @@ pub(super) fn select_buffer(
                 BufferIndexType::Write => &block.writes,
             };
             if *i < 0 || *i as usize >= regions.len() {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     primitive,
                     format!(
                         "Invalid buffer_index {i}.  Block {} has only {} {} buffers.",
@@ -1306,14 +1322,14 @@ pub(super) fn select_buffer(
             match found.as_slice() {
                 [(_, kind, i)] => (*kind, *i),
                 [] => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::not_found(
                         primitive,
                         format!("Could not find buffer '{name}' in block '{}'", block.name),
                     )
                     .at(path.clone()))
                 }
                 _ => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::invalid_argument(
                         primitive,
                         format!("Multiple buffers named '{name}' in block '{}'", block.name),
                     )

@@ -714,7 +714,7 @@ pub(super) fn write_padding(
     };
     planner.visit(body);
     if planner.writes.is_empty() {
-        return Err(ScheduleError::new(
+        return Err(ScheduleError::unsupported(
             P,
             format!(
                 "buffer {} is not written in this function, so its padding would have to be \
@@ -751,7 +751,7 @@ pub(super) fn write_padding(
         (Some(l), _) => Anchor::Loop(l.loop_var.id()),
         (None, Some(r)) => Anchor::Block(Box::new(r.clone())),
         (None, None) => {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::unsupported(
                 P,
                 format!(
                     "buffer {} is written outside of any loop or block; Tessel cannot place its padding",

@@ -153,7 +153,7 @@ impl Schedule {
 
     fn bind_concrete(&mut self, loop_rv: LoopRV, thread: &str) -> Result<()> {
         if !THREAD_TAGS.contains(&thread) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 "bind",
                 format!("unknown thread axis `{thread}`; use blockIdx.x/y/z, threadIdx.x/y/z or vthread.x/y/z"),
             ));
@@ -216,7 +216,7 @@ impl Schedule {
                 .map(|(_, l)| (l.loop_var, Range::new(l.min, l.extent)))
                 .collect();
             if !super::loops::is_affine_in(&realize, &loops) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::non_affine_binding(
                     primitive,
                     format!(
                         "block `{}` under loop `{}` is neither a complete block nor a reduction block: \
@@ -244,7 +244,7 @@ impl Schedule {
                     {
                         continue;
                     }
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::not_reduction(
                         primitive,
                         format!(
                             "block `{}` under loop `{}` is neither a complete block (all iterators spatial, \
@@ -289,7 +289,7 @@ impl Schedule {
             }
         });
         match err {
-            Some(m) => Err(ScheduleError::new(primitive, m).at(path.clone())),
+            Some(m) => Err(ScheduleError::loop_structure(primitive, m).at(path.clone())),
             None => Ok(()),
         }
     }

@@ -159,7 +159,7 @@ fn rewrite_regions(block: &Block) -> std::result::Result<Block, ScheduleError> {
         let mut ranges = Vec::new();
         for v in &iters {
             let Some(d) = dom.get(v) else {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::region_coverage(
                     P,
                     format!(
                         "Block `{}` indexes a buffer with a variable that is not one of its \
@@ -174,7 +174,7 @@ fn rewrite_regions(block: &Block) -> std::result::Result<Block, ScheduleError> {
         let same =
             |(b, idx): &(BufferId, Vec<Expr>)| b != buf || plain_iters(idx) == Some(iters.clone());
         if !all.iter().all(same) || !init_accesses.iter().all(same) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 P,
                 format!(
                     "Block `{}` accesses a buffer with different indices; the region TVM would \
@@ -335,14 +335,14 @@ impl Schedule {
         let (path, node) = self.resolve_loop(P, loop_rv)?;
         let name = node.loop_var.name().to_string();
         if !node.annotations.is_empty() || node.thread_tag.is_some() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!("The loop `{name}` has annotations or a thread binding; loop_partition needs a plain loop."),
             )
             .at(path));
         }
         let (Some(min), Some(extent)) = (node.min.as_int(), node.extent.as_int()) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "The loop `{name}` has a symbolic start or extent; loop_partition needs both known."
@@ -351,7 +351,7 @@ impl Schedule {
             .at(path));
         };
         if min != 0 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::unsupported(
                 P,
                 format!(
                     "The loop `{name}` starts at {min}; Tessel partitions loops that start at 0 \
@@ -361,7 +361,7 @@ impl Schedule {
             .at(path));
         }
         if factors.is_empty() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 "loop_partition needs at least one factor",
             ));
@@ -371,13 +371,10 @@ impl Schedule {
             let v = match f {
                 Factor::Infer => None,
                 Factor::Const(c) => Some(*c),
-                Factor::Sampled(rv) => Some(
-                    self.get_value(*rv)
-                        .map_err(|e| ScheduleError::new(P, e.message))?,
-                ),
+                Factor::Sampled(rv) => Some(self.get_value(*rv).map_err(|e| e.for_primitive(P))?),
             };
             if let Some(v) = v.filter(|v| *v <= 0) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!("All the constant factors are required to be positive; the factor at position {i} is {v}."),
                 ));
@@ -385,7 +382,7 @@ impl Schedule {
             values.push(v);
         }
         if values.iter().filter(|v| v.is_none()).count() > 1 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 "Only one factor can be None (inferred).",
             ));
@@ -396,7 +393,7 @@ impl Schedule {
             .try_fold(0i64, |acc, v| acc.checked_add(*v))
             .unwrap_or(i64::MAX);
         if total >= extent {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "The sum of the factors ({total}) is larger than or equal to the extent of loop `{name}` ({extent})."
@@ -416,7 +413,7 @@ impl Schedule {
             first = &l.body;
         }
         let StmtKind::BlockRealize(first) = first.kind() else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::unsupported(
                 P,
                 format!(
                     "The loop `{name}` does not lead through loops to one block; Tessel partitions \
@@ -439,7 +436,7 @@ impl Schedule {
                 continue;
             };
             if block_paths.iter().any(|q| q != p && q.is_prefix_of(p)) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::unsupported(
                     P,
                     format!(
                         "Block `{}` lies inside another block under the loop `{name}`; Tessel \
@@ -450,7 +447,7 @@ impl Schedule {
                 .at(StmtPath([path.0.clone(), p.0.clone()].concat())));
             }
             if !r.block.alloc_buffers.is_empty() || !r.block.match_buffers.is_empty() {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::block_structure(
                     P,
                     format!(
                         "Block `{}` allocates or matches buffers; each piece would share them.",
@@ -464,7 +461,7 @@ impl Schedule {
                 .iter()
                 .any(|v| !is_loop_var(v) && util::var_ids(v).contains(&node.loop_var.id()))
             {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::unsupported(
                     P,
                     format!(
                         "Block `{}` binds an iterator to an expression of the loop `{name}`; \
@@ -482,7 +479,7 @@ impl Schedule {
                     .zip(&r.block.iter_vars)
                     .any(|(v, iv)| iv.kind == IterKind::Reduce && is_loop_var(v));
             if narrows_reduction {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::unsupported(
                     P,
                     format!(
                         "The loop `{name}` is bound to a reduction iterator of block `{}`, which \

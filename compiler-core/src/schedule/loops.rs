@@ -195,13 +195,16 @@ impl Schedule {
         const P: &str = "split";
         let (path, node) = self.resolve_loop(P, loop_rv)?;
         if factors.len() < 2 {
-            return Err(ScheduleError::new(P, "split needs at least two factors"));
+            return Err(ScheduleError::invalid_argument(
+                P,
+                "split needs at least two factors",
+            ));
         }
         // Serial, parallel, vectorized and unrolled loops may be split (the
         // new loops are serial, as in TVM); annotated and bound ones not.
         check_plain_loop(P, &path, &node)?;
         if !node.min.is_const_int(0) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "loop `{}` does not start with 0; only loops starting at 0 can be split",
@@ -215,21 +218,18 @@ impl Schedule {
             values.push(match f {
                 Factor::Infer => None,
                 Factor::Const(c) => Some(*c),
-                Factor::Sampled(rv) => Some(
-                    self.get_value(*rv)
-                        .map_err(|e| ScheduleError::new(P, e.message))?,
-                ),
+                Factor::Sampled(rv) => Some(self.get_value(*rv).map_err(|e| e.for_primitive(P))?),
             });
         }
         let inferred = values.iter().filter(|v| v.is_none()).count();
         if inferred > 1 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 "at most one factor can be None (inferred)",
             ));
         }
         if let Some(bad) = values.iter().flatten().find(|v| **v <= 0) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!("split factors must be positive, got {bad}"),
             ));
@@ -257,7 +257,7 @@ impl Schedule {
             .try_fold(1i64, |acc, v| acc.checked_mul(*v))
             .unwrap_or(i64::MAX);
         if product < extent {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!("the factors {extents:?} multiply to {product}, less than the loop extent {extent}"),
             )
@@ -334,7 +334,7 @@ impl Schedule {
             .iter()
             .flatten()
             .try_fold(1i64, |acc, v| acc.checked_mul(*v))
-            .ok_or_else(|| ScheduleError::new(P, "the split factors overflow"))?;
+            .ok_or_else(|| ScheduleError::invalid_argument(P, "the split factors overflow"))?;
         let known_expr = Expr::int(known, dtype);
         let inferred = ana.simplify(&Expr::binary(
             BinOp::FloorDiv,
@@ -344,7 +344,7 @@ impl Schedule {
         if values.iter().all(Option::is_some)
             && !ana.can_prove(&Expr::cmp(CmpOp::Ge, known_expr, node.extent.clone()))
         {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "the factors multiply to {known}, which is not provably at least the loop extent {}",
@@ -413,7 +413,10 @@ impl Schedule {
     fn fuse_concrete(&mut self, loop_rvs: &[LoopRV], preserve_unit_iters: bool) -> Result<LoopRV> {
         const P: &str = "fuse";
         if loop_rvs.is_empty() {
-            return Err(ScheduleError::new(P, "fuse needs at least one loop"));
+            return Err(ScheduleError::invalid_argument(
+                P,
+                "fuse needs at least one loop",
+            ));
         }
         let mut loops = Vec::new();
         for rv in loop_rvs {
@@ -426,7 +429,7 @@ impl Schedule {
                 || !outer_path.is_prefix_of(inner_path)
                 || outer.body.as_for().is_none()
             {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` must be the only statement directly inside loop `{}`; fused loops form a perfect nest",
@@ -442,7 +445,7 @@ impl Schedule {
             // cannot be fused.
             check_plain_loop(P, path, l)?;
             if !l.min.is_const_int(0) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` does not start with 0; only loops starting at 0 can be fused",
@@ -476,7 +479,7 @@ impl Schedule {
                     .find(|(_, o)| o.loop_var.id() == used)
                     .map(|(_, o)| o.loop_var.name().to_string())
                     .unwrap_or_default();
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::dependency(
                     P,
                     format!(
                         "the extent of loop `{}` depends on `{name}`, an outer loop being fused",
@@ -552,7 +555,7 @@ impl Schedule {
         }
         for (i, (_, a)) in loops.iter().enumerate() {
             if loops[..i].iter().any(|(_, b)| b.loop_var == a.loop_var) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!("loop `{}` is listed twice", a.loop_var.name()),
                 ));
@@ -566,7 +569,7 @@ impl Schedule {
         tessel_ir::sort::by_key(&mut by_depth, |(p, _)| p.0.len());
         for w in by_depth.windows(2) {
             if !w[0].0.is_prefix_of(&w[1].0) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loops `{}` and `{}` are not nested in one another; reorder works on loops of one nest",
@@ -585,7 +588,7 @@ impl Schedule {
         let mut cur = tree::get(&body, &outer_path).and_then(|s| s.as_for().cloned());
         loop {
             let Some(l) = cur else {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     "the loops between the reordered ones must form a single branch of loops",
                 )
@@ -598,7 +601,7 @@ impl Schedule {
                 break;
             }
             if next.is_none() {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "loop `{}` contains more than a single loop, so the nest below it is not a single branch",
@@ -627,7 +630,7 @@ impl Schedule {
         for (i, l) in new_chain.iter().enumerate() {
             for inner in &new_chain[i..] {
                 if l.extent.uses_var(&inner.loop_var) || l.min.uses_var(&inner.loop_var) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::dependency(
                         P,
                         format!(
                             "the extent of loop `{}` depends on loop `{}`",
@@ -656,7 +659,10 @@ impl Schedule {
     /// above `top` then count as constants: TVM's partial affine binding).
     fn check_reorderable_blocks(&self, primitive: &str, body: &Stmt, top: &StmtPath) -> Result<()> {
         let Some(top_stmt) = tree::get(body, top) else {
-            return Err(ScheduleError::new(primitive, "internal: stale loop path"));
+            return Err(ScheduleError::internal(
+                primitive,
+                "internal: stale loop path",
+            ));
         };
         // The first blocks under `top` (not the blocks nested in them).
         let mut first_blocks = Vec::new();
@@ -681,7 +687,7 @@ impl Schedule {
                 .iter()
                 .find(|iv| !matches!(iv.kind, IterKind::Spatial | IterKind::Reduce))
             {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::block_structure(
                     primitive,
                     format!(
                         "block `{}` under the loops to be reordered has iterator `{}` that is neither data-parallel nor a reduction",
@@ -712,7 +718,7 @@ impl Schedule {
                 })
                 .collect();
             if !is_affine_in(&realize, &all) && !is_affine_in(&realize, &under_top) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::non_affine_binding(
                     primitive,
                     format!(
                         "block `{}` is required to have an affine binding in the loops from `{}` down",
@@ -731,11 +737,16 @@ impl Schedule {
         let path = match target {
             Rv::Block(b) => self.resolve_block(P, BlockRV(b))?.0,
             Rv::Loop(l) => self.resolve_loop(P, LoopRV(l))?.0,
-            Rv::Expr(_) => return Err(ScheduleError::new(P, "expected a block or a loop")),
+            Rv::Expr(_) => {
+                return Err(ScheduleError::argument_type(
+                    P,
+                    "expected a block or a loop",
+                ))
+            }
         };
         let body = self.body(P)?;
         let Some(inner) = tree::get(&body, &path) else {
-            return Err(ScheduleError::new(P, "internal: stale path"));
+            return Err(ScheduleError::internal(P, "internal: stale path"));
         };
         let var = Var::new("u", DataType::i32());
         let stmt = Stmt::from_kind(StmtKind::For(For {
@@ -933,7 +944,7 @@ fn additive_terms(e: &Expr, negated: bool, out: &mut Vec<(Expr, bool)>) {
 /// not keep them).
 fn check_plain_loop(primitive: &str, path: &StmtPath, l: &For) -> Result<()> {
     if !l.annotations.is_empty() || l.kind == ForKind::ThreadBinding {
-        return Err(ScheduleError::new(
+        return Err(ScheduleError::loop_structure(
             primitive,
             format!(
                 "loop `{}` has annotation or thread binding; only loops with neither can be {}",

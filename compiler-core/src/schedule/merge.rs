@@ -64,14 +64,17 @@ impl Schedule {
     fn merge_concrete(&mut self, loop_rvs: &[LoopRV]) -> Result<LoopRV> {
         const P: &str = "merge";
         if loop_rvs.is_empty() {
-            return Err(ScheduleError::new(P, "merge needs at least one loop"));
+            return Err(ScheduleError::invalid_argument(
+                P,
+                "merge needs at least one loop",
+            ));
         }
         let body = self.body(P)?;
         let mut paths = Vec::new();
         for rv in loop_rvs {
             let (path, _) = self.resolve_loop(P, *rv)?;
             if paths.contains(&path) {
-                return Err(ScheduleError::new(P, "a loop is given twice").at(path));
+                return Err(ScheduleError::invalid_argument(P, "a loop is given twice").at(path));
             }
             paths.push(path);
         }
@@ -94,7 +97,7 @@ impl Schedule {
                 };
                 let lp = StmtPath(p.0[..d].to_vec());
                 if !l.annotations.is_empty() || l.thread_tag.is_some() {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         format!(
                             "The loop `{}` has annotations or a thread binding; merge needs plain loops.",
@@ -104,7 +107,7 @@ impl Schedule {
                     .at(lp));
                 }
                 if !l.min.is_const_int(0) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         format!("The loop `{}` does not start with 0.", l.loop_var.name()),
                     )
@@ -114,7 +117,7 @@ impl Schedule {
                     let inner: &For = inner;
                     if !matches!(l.body.kind(), StmtKind::For(x) if x.loop_var.id() == inner.loop_var.id())
                     {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::loop_structure(
                             P,
                             format!(
                                 "The loop `{}` is required to have only one child, loop `{}`.",
@@ -132,7 +135,7 @@ impl Schedule {
                 (None, s) => scope = s,
                 (Some(a), Some(b)) if *a == b => {}
                 _ => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         "Expected the loops to be under the same block scope.",
                     )
@@ -143,7 +146,7 @@ impl Schedule {
         }
         let depth = nests[0].len();
         if nests.iter().any(|n| n.len() != depth) || depth == 0 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 "The loops to merge must sit at the same depth below the statement holding them all.",
             ));
@@ -154,7 +157,7 @@ impl Schedule {
                 let want = &nests[0][j].1.extent;
                 let diff = ana.simplify(&Expr::binary(BinOp::Sub, l.extent.clone(), want.clone()));
                 if !diff.is_const_int(0) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::loop_structure(
                         P,
                         format!(
                             "The loops to merge must have equal extents level by level: `{}` has {} \
@@ -191,7 +194,7 @@ impl Schedule {
             tessel_ir::sort::ascending(&mut positions);
         }
         if !adjacent || positions.windows(2).any(|w| w[1] != w[0] + 1) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 "The loop nests to merge must be adjacent statements of one sequence: merging would \
                  move a nest past the statements between them.",
@@ -204,7 +207,7 @@ impl Schedule {
         for (a, (_, wa)) in access.iter().enumerate() {
             for (b, (rb, wb)) in access.iter().enumerate() {
                 if a != b && wa.iter().any(|x| rb.contains(x) || wb.contains(x)) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::dependency(
                         P,
                         format!(
                             "The nests of `{}` and `{}` depend on each other (one writes a buffer the \
@@ -248,7 +251,7 @@ impl Schedule {
                 let Some(StmtKind::Seq(items)) =
                     tree::get(&body, &seq_path).map(|s| s.kind().clone())
                 else {
-                    return Err(ScheduleError::new(P, "internal: the sequence moved"));
+                    return Err(ScheduleError::internal(P, "internal: the sequence moved"));
                 };
                 let (first, last) = (positions[0], positions[positions.len() - 1]);
                 let mut kept: Vec<Stmt> = items[..first].to_vec();

@@ -81,7 +81,7 @@ mod util;
 
 use std::rc::Rc;
 
-pub use error::{Result, ScheduleError};
+pub use error::{HandleKind, Result, ScheduleError, ScheduleErrorKind};
 pub use tensorize::{TensorIntrin, TensorIntrinTable};
 pub use trace::{Instruction, Rv, Trace, TraceArg, TraceDialect};
 use tree::StmtPath;
@@ -222,7 +222,7 @@ impl Schedule {
     /// Chooses the function later primitives work on.
     pub fn work_on(&mut self, func_name: &str) -> Result<()> {
         if self.module.get_prim(func_name).is_none() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_found(
                 "work_on",
                 format!("the module has no PrimFunc named `{func_name}`"),
             ));
@@ -255,16 +255,22 @@ impl Schedule {
     // ----- the function being scheduled ----------------------------------------
 
     pub(crate) fn func(&self, primitive: &str) -> Result<Rc<PrimFunc>> {
-        self.module.get_prim(&self.func_name).cloned().ok_or_else(|| {
-            ScheduleError::new(
-                primitive,
+        self.module
+            .get_prim(&self.func_name)
+            .cloned()
+            .ok_or_else(|| {
                 if self.func_name.is_empty() {
-                    "the module has several functions: choose one with `func_name=` or `work_on`".to_string()
+                    ScheduleError::no_function_chosen(
+                    primitive,
+                    "the module has several functions: choose one with `func_name=` or `work_on`",
+                )
                 } else {
-                    format!("the module has no PrimFunc named `{}`", self.func_name)
-                },
-            )
-        })
+                    ScheduleError::not_found(
+                        primitive,
+                        format!("the module has no PrimFunc named `{}`", self.func_name),
+                    )
+                }
+            })
     }
 
     pub(crate) fn body(&self, primitive: &str) -> Result<Stmt> {
@@ -337,7 +343,7 @@ impl Schedule {
                 *slot = RvTarget::Removed;
                 Ok(())
             }
-            _ => Err(ScheduleError::new(
+            _ => Err(ScheduleError::not_found(
                 "remove_rv",
                 "the random variable is not defined in this schedule",
             )),
@@ -356,14 +362,14 @@ impl Schedule {
     pub fn get_value(&self, rv: ExprRV) -> Result<i64> {
         match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Expr(v)) => Ok(*v),
-            Some(RvTarget::AbsentExpr) => Err(ScheduleError::new(
+            Some(RvTarget::AbsentExpr) => Err(ScheduleError::invalid_argument(
                 "get",
                 format!(
                     "v{} is a tile factor left to infer (None); it has no value",
                     rv.0
                 ),
             )),
-            _ => Err(ScheduleError::new(
+            _ => Err(ScheduleError::not_found(
                 "get",
                 format!("v{} is not a sampled value of this schedule", rv.0),
             )),
@@ -374,11 +380,11 @@ impl Schedule {
     pub fn block_name(&self, rv: BlockRV) -> Result<String> {
         match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Block(Some(n))) => Ok(n.clone()),
-            Some(RvTarget::Block(None)) => Err(ScheduleError::new(
+            Some(RvTarget::Block(None)) => Err(ScheduleError::not_found(
                 "get",
                 format!("the block referenced by b{} was removed", rv.0),
             )),
-            _ => Err(ScheduleError::new(
+            _ => Err(ScheduleError::not_found(
                 "get",
                 format!("b{} is not a block of this schedule", rv.0),
             )),
@@ -412,7 +418,8 @@ impl Schedule {
         let name = match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Block(Some(n))) => n.clone(),
             Some(RvTarget::Block(None)) => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::stale_handle(
+                    HandleKind::Block,
                     primitive,
                     format!(
                         "the block b{} refers to no longer exists (it was inlined or replaced)",
@@ -421,7 +428,7 @@ impl Schedule {
                 ))
             }
             _ => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::not_found(
                     primitive,
                     format!("b{} is not a block handle of this schedule", rv.0),
                 ))
@@ -434,15 +441,16 @@ impl Schedule {
                 let realize = tree::get(&body, path)
                     .and_then(|s| s.as_block_realize().cloned())
                     .ok_or_else(|| {
-                        ScheduleError::new(primitive, "internal: block path is stale")
+                        ScheduleError::internal(primitive, "internal: block path is stale")
                     })?;
                 Ok((path.clone(), realize))
             }
-            [] => Err(ScheduleError::new(
+            [] => Err(ScheduleError::stale_handle(
+                HandleKind::Block,
                 primitive,
                 format!("block `{name}` (b{}) no longer exists", rv.0),
             )),
-            _ => Err(ScheduleError::new(
+            _ => Err(ScheduleError::block_structure(
                 primitive,
                 format!(
                     "several blocks are named `{name}`; block names must be unique to be scheduled"
@@ -456,23 +464,25 @@ impl Schedule {
         let var = match self.rvs.get(rv.0 as usize) {
             Some(RvTarget::Loop(Some(v))) => *v,
             Some(RvTarget::Loop(None)) => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::stale_handle(
+                    HandleKind::Loop,
                     primitive,
                     format!("the loop l{} refers to no longer exists (it was split, fused or removed); use the loops that replaced it", rv.0),
                 ))
             }
-            _ => return Err(ScheduleError::new(primitive, format!("l{} is not a loop handle of this schedule", rv.0))),
+            _ => return Err(ScheduleError::not_found(primitive, format!("l{} is not a loop handle of this schedule", rv.0))),
         };
         let body = self.body(primitive)?;
         let path = tree::find_loop(&body, var).ok_or_else(|| {
-            ScheduleError::new(
+            ScheduleError::stale_handle(
+                HandleKind::Loop,
                 primitive,
                 format!("the loop l{} refers to is no longer in the function", rv.0),
             )
         })?;
         let node = tree::get(&body, &path)
             .and_then(|s| s.as_for().cloned())
-            .ok_or_else(|| ScheduleError::new(primitive, "internal: loop path is stale"))?;
+            .ok_or_else(|| ScheduleError::internal(primitive, "internal: loop path is stale"))?;
         Ok((path, node))
     }
 
@@ -484,7 +494,7 @@ impl Schedule {
             Rv::Block(i) => self.resolve_block(primitive, BlockRV(i))?.0,
             Rv::Loop(i) => self.resolve_loop(primitive, LoopRV(i))?.0,
             Rv::Expr(i) => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     primitive,
                     format!("v{i} is a sampled value, not a block or loop"),
                 ))
@@ -492,7 +502,7 @@ impl Schedule {
         };
         let body = self.body(primitive)?;
         tree::get(&body, &path)
-            .ok_or_else(|| ScheduleError::new(primitive, "internal: statement path is stale"))
+            .ok_or_else(|| ScheduleError::internal(primitive, "internal: statement path is stale"))
     }
 
     /// Fills in an error's IR view: the function being scheduled, printed

@@ -124,35 +124,48 @@ impl Schedule {
         const P: &str = "pad_einsum";
         let (block_path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
-        let refuse =
-            |msg: String| -> Result<()> { Err(ScheduleError::new(P, msg).at(block_path.clone())) };
+        let refuse = |kind: ScheduleErrorKind, msg: String| -> Result<()> {
+            Err(ScheduleError::new(kind, P, msg).at(block_path.clone()))
+        };
         if padding.len() != block.iter_vars.len() {
-            return refuse(format!(
-                "padding has {} factors but block `{}` has {} iterators",
-                padding.len(),
-                block.name,
-                block.iter_vars.len()
-            ));
+            return refuse(
+                ScheduleErrorKind::InvalidArgument,
+                format!(
+                    "padding has {} factors but block `{}` has {} iterators",
+                    padding.len(),
+                    block.name,
+                    block.iter_vars.len()
+                ),
+            );
         }
         if padding.iter().any(|&p| p <= 0) {
-            return refuse(format!("padding factors must be positive, got {padding:?}"));
+            return refuse(
+                ScheduleErrorKind::InvalidArgument,
+                format!("padding factors must be positive, got {padding:?}"),
+            );
         }
         if !util::is_true(&realize.predicate) {
-            return refuse(format!(
-                "block `{}` has a predicate; pad_einsum needs none",
-                block.name
-            ));
+            return refuse(
+                ScheduleErrorKind::BlockStructure,
+                format!(
+                    "block `{}` has a predicate; pad_einsum needs none",
+                    block.name
+                ),
+            );
         }
         let mut extents = Vec::new();
         for iv in &block.iter_vars {
             match (iv.dom.min.as_int(), iv.dom.extent.as_int()) {
                 (Some(0), Some(n)) => extents.push(n),
                 _ => {
-                    return refuse(format!(
+                    return refuse(
+                        ScheduleErrorKind::BlockStructure,
+                        format!(
                         "iterator `{}` of block `{}` does not range over a constant extent from 0",
                         iv.var.name(),
                         block.name
-                    ))
+                    ),
+                    )
                 }
             }
         }
@@ -163,8 +176,9 @@ impl Schedule {
             .collect();
         // The loops: a perfect nest, each binding one iterator directly.
         let body = self.body(P)?;
-        let scope = enclosing_block_path(&body, &block_path)
-            .ok_or_else(|| ScheduleError::new(P, "the block has no enclosing scope block"))?;
+        let scope = enclosing_block_path(&body, &block_path).ok_or_else(|| {
+            ScheduleError::block_structure(P, "the block has no enclosing scope block")
+        })?;
         let loops: Vec<(StmtPath, For)> = enclosing_loops(&body, &block_path)
             .into_iter()
             .filter(|(p, _)| scope.is_prefix_of(p))
@@ -186,7 +200,9 @@ impl Schedule {
                         && l.extent.as_int() == Some(extents[i])
                 });
             if !ok {
-                return refuse(format!(
+                return refuse(
+                ScheduleErrorKind::LoopStructure,
+                format!(
                     "loop `{}` is not a loop of a perfect nest that binds one iterator of block `{}` over its whole domain",
                     l.loop_var.name(),
                     block.name
@@ -195,10 +211,13 @@ impl Schedule {
             loop_of_iter[iter.unwrap_or_default()] = Some(k);
         }
         if loop_of_iter.iter().any(Option::is_none) || loops.is_empty() {
-            return refuse(format!(
-                "every iterator of block `{}` must be bound to a loop of its own",
-                block.name
-            ));
+            return refuse(
+                ScheduleErrorKind::LoopStructure,
+                format!(
+                    "every iterator of block `{}` must be bound to a loop of its own",
+                    block.name
+                ),
+            );
         }
         // Each access: distinct iterators, one per dimension, covering it.
         let mut all = Vec::new();
@@ -217,7 +236,9 @@ impl Schedule {
                     buffer.shape.get(d).and_then(|s| s.as_int()) == Some(extents[i])
                 });
                 if !covers || its.contains(&it) {
-                    return refuse(format!(
+                    return refuse(
+                ScheduleErrorKind::BlockStructure,
+                format!(
                         "block `{}` is not an einsum: `{}` is not indexed by distinct iterators covering its dimensions",
                         block.name, buffer.name
                     ));
@@ -226,18 +247,21 @@ impl Schedule {
             }
             let its: Vec<usize> = its.into_iter().flatten().collect();
             if dims.get(&buffer.id).is_some_and(|x| *x != its) {
-                return refuse(format!(
-                    "block `{}` is not an einsum: `{}` is indexed in two ways",
-                    block.name, buffer.name
-                ));
+                return refuse(
+                    ScheduleErrorKind::BlockStructure,
+                    format!(
+                        "block `{}` is not an einsum: `{}` is indexed in two ways",
+                        block.name, buffer.name
+                    ),
+                );
             }
             dims.insert(buffer.id, its);
         }
         if block.writes.len() != 1 {
-            return refuse(format!(
-                "block `{}` must write exactly one buffer",
-                block.name
-            ));
+            return refuse(
+                ScheduleErrorKind::BlockStructure,
+                format!("block `{}` must write exactly one buffer", block.name),
+            );
         }
         let output = block.writes[0].buffer.clone();
         // Padded buffers, inputs in read order then the output.
@@ -344,7 +368,10 @@ impl Schedule {
             let (path, _) = &loops[k.unwrap_or_default()];
             let Some(StmtKind::For(l)) = tree::get(&new_body, path).map(|s| s.kind().clone())
             else {
-                return Err(ScheduleError::new(P, "internal: a loop path holds no loop"));
+                return Err(ScheduleError::internal(
+                    P,
+                    "internal: a loop path holds no loop",
+                ));
             };
             let l = For {
                 extent: Expr::int(padded[i], l.extent.dtype()),
@@ -354,7 +381,7 @@ impl Schedule {
         }
         let outer = &loops[0].0;
         let nest = tree::get(&new_body, outer)
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale loop path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale loop path"))?;
         let mut seq = before;
         seq.push(nest);
         seq.extend(after);

@@ -130,7 +130,7 @@ impl Schedule {
         );
         match self.apply_traced(&CAN_DECOMPOSE_PADDING, args)? {
             SchedValue::Bool(b) => Ok(b),
-            other => Err(ScheduleError::new(
+            other => Err(ScheduleError::internal(
                 "can_decompose_padding",
                 format!("internal: unexpected result {other:?}"),
             )),
@@ -142,7 +142,8 @@ impl Schedule {
         let (block_path, realize) = self.resolve_block(P, block_rv)?;
         let (loop_path, loop_node) = self.resolve_loop(P, loop_rv)?;
         let block = &realize.block;
-        let refuse = |msg: String| Err(ScheduleError::new(P, msg).at(block_path.clone()));
+        let refuse =
+            |msg: String| Err(ScheduleError::block_structure(P, msg).at(block_path.clone()));
         if block.init.is_some()
             || block
                 .iter_vars
@@ -196,7 +197,7 @@ impl Schedule {
             .iter()
             .position(|(_, l)| l.loop_var == loop_node.loop_var)
         else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "loop `{}` is not an ancestor of block `{}` in its block scope",
@@ -424,10 +425,13 @@ impl Schedule {
                 continue;
             };
             let Some(node) = tree::get(&body, path) else {
-                return Err(ScheduleError::new(P, "internal: stale loop path"));
+                return Err(ScheduleError::internal(P, "internal: stale loop path"));
             };
             let StmtKind::For(current) = node.kind() else {
-                return Err(ScheduleError::new(P, "internal: a loop path holds no loop"));
+                return Err(ScheduleError::internal(
+                    P,
+                    "internal: a loop path holds no loop",
+                ));
             };
             let narrowed = For {
                 extent: Expr::int(*extent, current.extent.dtype()),
@@ -436,7 +440,7 @@ impl Schedule {
             body = tree::replace(&body, path, Stmt::from_kind(StmtKind::For(narrowed)));
         }
         let loop_stmt = tree::get(&body, &plan.loop_path)
-            .ok_or_else(|| ScheduleError::new(P, "internal: stale loop path"))?;
+            .ok_or_else(|| ScheduleError::internal(P, "internal: stale loop path"))?;
         body = tree::replace(&body, &plan.loop_path, Stmt::seq(vec![fill, loop_stmt]));
         self.set_body(P, body)?;
         Ok(self.new_block_rv(&format!("{}_pad_const", block.name)))

@@ -467,17 +467,26 @@ impl Args {
             let v = match v {
                 Some(v) => args.check(sch, p.ty, v)?,
                 None if p.default == ParamDefault::Required => {
-                    return Err(args.err(format!("missing argument `{}`", p.name)))
+                    return Err(args.err(
+                        ScheduleErrorKind::ArgumentType,
+                        format!("missing argument `{}`", p.name),
+                    ))
                 }
                 None => default_value(p.default),
             };
             args.values.push(v);
         }
         if positional.next().is_some() {
-            return Err(args.err(format!("too many arguments ({given} given)")));
+            return Err(args.err(
+                ScheduleErrorKind::ArgumentType,
+                format!("too many arguments ({given} given)"),
+            ));
         }
         if let Some((k, _)) = keywords.first() {
-            return Err(args.err(format!("unexpected keyword argument `{k}`")));
+            return Err(args.err(
+                ScheduleErrorKind::ArgumentType,
+                format!("unexpected keyword argument `{k}`"),
+            ));
         }
         Ok(args)
     }
@@ -488,8 +497,8 @@ impl Args {
         &self.method
     }
 
-    pub fn err(&self, msg: impl Into<String>) -> ScheduleError {
-        ScheduleError::new(&self.method, msg)
+    pub fn err(&self, kind: ScheduleErrorKind, msg: impl Into<String>) -> ScheduleError {
+        ScheduleError::new(kind, &self.method, msg)
     }
 
     /// Brings one argument into its checked form (`None` when it counts as
@@ -504,7 +513,10 @@ impl Args {
         use SchedValue as V;
         let list = |v: V| match v {
             V::List(items) => Ok(items),
-            other => Err(self.err(format!("expected a list, got {}", describe(&other)))),
+            other => Err(self.err(
+                ScheduleErrorKind::ArgumentType,
+                format!("expected a list, got {}", describe(&other)),
+            )),
         };
         Ok(Some(match (ty, v) {
             (T::Block, V::Str(name)) | (T::BlockLoopOrName, V::Str(name)) => {
@@ -512,41 +524,61 @@ impl Args {
             }
             (T::Block, v @ V::Rv(Rv::Block(_))) => v,
             (T::Block, other) => {
-                return Err(self.err(format!("expected a block, got {}", describe(&other))))
+                return Err(self.err(
+                    ScheduleErrorKind::ArgumentType,
+                    format!("expected a block, got {}", describe(&other)),
+                ))
             }
             (T::Loop, v @ V::Rv(Rv::Loop(_))) => v,
             (T::Loop, other) => {
-                return Err(self.err(format!("expected a loop, got {}", describe(&other))))
+                return Err(self.err(
+                    ScheduleErrorKind::ArgumentType,
+                    format!("expected a loop, got {}", describe(&other)),
+                ))
             }
             (T::BlockOrLoop, v @ V::Rv(_)) => v,
-            (T::BlockOrLoop, _) => return Err(self.err("expected a block or a loop")),
+            (T::BlockOrLoop, _) => {
+                return Err(self.err(
+                    ScheduleErrorKind::ArgumentType,
+                    "expected a block or a loop",
+                ))
+            }
             (T::BlockLoopOrName, v @ V::Rv(Rv::Block(_) | Rv::Loop(_))) => v,
             (T::BlockLoopOrName, other) => {
-                return Err(self.err(format!(
-                    "expected a block or a loop, got {}",
-                    describe(&other)
-                )))
+                return Err(self.err(
+                    ScheduleErrorKind::ArgumentType,
+                    format!("expected a block or a loop, got {}", describe(&other)),
+                ))
             }
             (T::Int, v) => V::Int(self.check_int(v)?),
             (T::Bool, V::Bool(b)) => V::Bool(b),
             (T::Bool, V::Int(i)) => V::Bool(i != 0),
             (T::Bool, other) => {
-                return Err(self.err(format!("expected a bool, got {}", describe(&other))))
+                return Err(self.err(
+                    ScheduleErrorKind::ArgumentType,
+                    format!("expected a bool, got {}", describe(&other)),
+                ))
             }
             (T::Str | T::OptStr, v @ V::Str(_)) => v,
             (T::OptStr, V::None) => V::None,
             (T::Str | T::OptStr, other) => {
-                return Err(self.err(format!("expected a string, got {}", describe(&other))))
+                return Err(self.err(
+                    ScheduleErrorKind::ArgumentType,
+                    format!("expected a string, got {}", describe(&other)),
+                ))
             }
             (T::Factors, v) => V::List(
                 list(v)?
                     .into_iter()
                     .map(|f| match f {
                         f @ (V::None | V::Int(_) | V::Rv(Rv::Expr(_))) => Ok(f),
-                        other => Err(self.err(format!(
-                            "a split factor is None, an integer or a sampled value, not {}",
-                            describe(&other)
-                        ))),
+                        other => Err(self.err(
+                            ScheduleErrorKind::ArgumentType,
+                            format!(
+                                "a split factor is None, an integer or a sampled value, not {}",
+                                describe(&other)
+                            ),
+                        )),
                     })
                     .collect::<Result<_>>()?,
             ),
@@ -555,9 +587,10 @@ impl Args {
                     .into_iter()
                     .map(|x| match x {
                         x @ V::Rv(Rv::Loop(_)) => Ok(x),
-                        other => {
-                            Err(self.err(format!("expected a loop, got {}", describe(&other))))
-                        }
+                        other => Err(self.err(
+                            ScheduleErrorKind::ArgumentType,
+                            format!("expected a loop, got {}", describe(&other)),
+                        )),
                     })
                     .collect::<Result<_>>()?,
             ),
@@ -570,9 +603,10 @@ impl Args {
                         x @ V::Rv(Rv::Block(_)) => x,
                         V::Str(name) => V::Rv(sch.get_block(&name, None)?.into()),
                         other => {
-                            return Err(
-                                self.err(format!("expected a block, got {}", describe(&other)))
-                            )
+                            return Err(self.err(
+                                ScheduleErrorKind::ArgumentType,
+                                format!("expected a block, got {}", describe(&other)),
+                            ))
                         }
                     });
                 }
@@ -593,10 +627,10 @@ impl Args {
                     .map(|x| match x {
                         V::Float(f) => Ok(V::Float(f)),
                         V::Int(i) => Ok(V::Float(i as f64)),
-                        other => Err(self.err(format!(
-                            "a probability is a number, not {}",
-                            describe(&other)
-                        ))),
+                        other => Err(self.err(
+                            ScheduleErrorKind::InvalidArgument,
+                            format!("a probability is a number, not {}", describe(&other)),
+                        )),
                     })
                     .collect::<Result<_>>()?,
             ),
@@ -616,17 +650,20 @@ impl Args {
         match v {
             SchedValue::Int(i) => Ok(i),
             SchedValue::Bool(b) => Ok(b as i64),
-            other => Err(self.err(format!("expected an integer, got {}", describe(&other)))),
+            other => Err(self.err(
+                ScheduleErrorKind::ArgumentType,
+                format!("expected an integer, got {}", describe(&other)),
+            )),
         }
     }
 
     fn slot(&self, name: &str) -> Result<Option<&SchedValue>> {
         match self.params.iter().position(|p| p.name == name) {
             Some(i) => Ok(self.values.get(i).and_then(Option::as_ref)),
-            None => Err(self.err(format!(
-                "internal: `{}` has no parameter `{name}`",
-                self.method
-            ))),
+            None => Err(self.err(
+                ScheduleErrorKind::Internal,
+                format!("internal: `{}` has no parameter `{name}`", self.method),
+            )),
         }
     }
 
@@ -637,13 +674,19 @@ impl Args {
 
     /// The value of a parameter that always has one.
     pub fn value(&self, name: &str) -> Result<SchedValue> {
-        self.slot(name)?
-            .cloned()
-            .ok_or_else(|| self.err(format!("missing argument `{name}`")))
+        self.slot(name)?.cloned().ok_or_else(|| {
+            self.err(
+                ScheduleErrorKind::ArgumentType,
+                format!("missing argument `{name}`"),
+            )
+        })
     }
 
     fn mismatch(&self, name: &str, what: &str) -> ScheduleError {
-        self.err(format!("internal: argument `{name}` is not {what}"))
+        self.err(
+            ScheduleErrorKind::Internal,
+            format!("internal: argument `{name}` is not {what}"),
+        )
     }
 
     pub fn block(&self, name: &str) -> Result<BlockRV> {
@@ -764,7 +807,12 @@ impl Args {
             .params
             .iter()
             .position(|p| p.name == name)
-            .ok_or_else(|| self.err(format!("internal: no parameter `{name}`")))?;
+            .ok_or_else(|| {
+                self.err(
+                    ScheduleErrorKind::Internal,
+                    format!("internal: no parameter `{name}`"),
+                )
+            })?;
         self.values[i] = Some(value);
         Ok(())
     }
@@ -843,7 +891,7 @@ impl SchedValue {
     }
 
     fn unexpected(&self, what: &str) -> ScheduleError {
-        ScheduleError::new(
+        ScheduleError::internal(
             "schedule",
             format!(
                 "internal: expected {what} as the result, got {}",

@@ -191,7 +191,7 @@ impl Schedule {
     fn get_block_concrete(&mut self, name: &str, func_name: Option<&str>) -> Result<BlockRV> {
         if let Some(f) = func_name {
             if self.module.get_prim(f).is_none() {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::not_found(
                     "get_block",
                     format!("the module has no PrimFunc named `{f}`"),
                 ));
@@ -203,13 +203,13 @@ impl Schedule {
         match found.len() {
             1 => {}
             0 => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::not_found(
                     "get_block",
                     format!("no block named `{name}` in function `{}`", self.func_name),
                 ))
             }
             n => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::block_structure(
                     "get_block",
                     format!("{n} blocks are named `{name}`; the name must be unique"),
                 ))
@@ -238,7 +238,7 @@ impl Schedule {
             }
             Rv::Loop(l) => self.resolve_loop("get_child_blocks", LoopRV(l))?.0,
             Rv::Expr(_) => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::argument_type(
                     "get_child_blocks",
                     "expected a block or a loop",
                 ))

@@ -220,7 +220,7 @@ impl Schedule {
             .and_then(|i| accesses.get(i))
             .map(|r| r.buffer.clone())
         else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 p,
                 format!(
                     "Index {index} is out of range: block `{}` has {} {kind} region(s).",
@@ -230,7 +230,7 @@ impl Schedule {
             ));
         };
         if !matches!(storage_scope, "global" | "shared" | "shared.dyn" | "local") {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::unsupported(
                 p,
                 format!(
                     "Storage scope `{storage_scope}`: Tessel copies into `global`, `shared`, \
@@ -241,13 +241,15 @@ impl Schedule {
         let body = self.body(p)?;
         let copy_name = format!("{}_{storage_scope}", src.name);
         if !tree::find_blocks(&body, &copy_name).is_empty() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 p,
                 format!("A block named `{copy_name}` exists already; the copy block would take its name."),
             ));
         }
         let Some(scope_path) = enclosing_block_path(&body, &loop_path) else {
-            return Err(ScheduleError::new(p, "the loop has no block above it").at(loop_path));
+            return Err(
+                ScheduleError::loop_structure(p, "the loop has no block above it").at(loop_path),
+            );
         };
 
         // The statements of the loop's body, and which read or write `src`.
@@ -337,7 +339,7 @@ impl Schedule {
         }
         let (insert_at, swap) = if is_read {
             let Some(&first_read) = reading.first() else {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::dependency(
                     p,
                     format!(
                         "No block under the loop `{}` reads `{}`.",
@@ -348,7 +350,7 @@ impl Schedule {
                 .at(loop_path));
             };
             if writing.last().is_some_and(|&w| w >= first_read) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::dependency(
                     p,
                     format!(
                         "`{}` is written under the loop `{}` at or after its first read; the copy \
@@ -362,7 +364,7 @@ impl Schedule {
             (first_read, first_read..items.len())
         } else {
             let Some(&last_write) = writing.last() else {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::dependency(
                     p,
                     format!(
                         "No block under the loop `{}` writes `{}`.",
@@ -373,7 +375,7 @@ impl Schedule {
                 .at(loop_path));
             };
             if reading.last().is_some_and(|&r| r > last_write) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::dependency(
                     p,
                     format!(
                         "`{}` is read under the loop `{}` after its last write; the read would \
@@ -417,7 +419,7 @@ impl Schedule {
                         continue;
                     }
                     let Some(l) = loop_dom.get(&v.id()) else {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::region_coverage(
                             p,
                             format!(
                                 "The region of `{}` to copy depends on `{}`, which is not a loop \

@@ -128,14 +128,14 @@ impl Schedule {
         scope.check_stage_pipeline(P, &body)?;
         let position = |p: &StmtPath| scope.blocks.iter().position(|(q, _)| q == p);
         let (Some(ri), Some(ei)) = (position(&rpath), position(&epath)) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 "The reduction and the epilogue blocks must be in the same scope.",
             ));
         };
         let (rb, eb) = (&rreal.block, &ereal.block);
         let [temp_region] = rb.writes.as_slice() else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!(
                     "The block `{}` is expected to write a single buffer.",
@@ -146,7 +146,7 @@ impl Schedule {
         };
         let temp = temp_region.buffer.clone();
         if scope.reduction_code(&body, ri) != 0 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_reduction(
                 P,
                 format!("The block `{}` is not a reduction block.", rb.name),
             )
@@ -157,7 +157,7 @@ impl Schedule {
 
         // TVM's pattern checks.
         let body_error = || {
-            ScheduleError::new(
+            ScheduleError::block_structure(
                 P,
                 format!(
                     "The body of the epilogue block `{}` is not a single store that uses the \
@@ -187,7 +187,7 @@ impl Schedule {
 
         // Tessel's checks: a bias added to a sum from 0.
         let refuse = |why: &str| {
-            ScheduleError::new(
+            ScheduleError::unsupported(
                 P,
                 format!(
                     "{why}; Tessel fuses only a bias added to a sum that starts from 0 (TVM 0.27 \
@@ -238,7 +238,7 @@ impl Schedule {
         };
         let (rs, es) = (spatial(rb), spatial(eb));
         if rs.len() != es.len() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 "The number of data parallel iter vars must be the same in the reduction and epilogue blocks.",
             ));

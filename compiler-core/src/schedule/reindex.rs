@@ -74,7 +74,8 @@ pub(super) const REINDEX: Primitive = Primitive {
     returns: Returns::One,
     traced: true,
     apply: super::primitives::unless_lean(|sch, args| {
-        let sel = BufferSel::from_value(args.value("buffer")?, None).map_err(|m| args.err(m))?;
+        let sel = BufferSel::from_value(args.value("buffer")?, None)
+            .map_err(|m| args.err(ScheduleErrorKind::InvalidArgument, m))?;
         let (copy, kind, index) = sch.reindex_concrete(args.block("block")?, &sel)?;
         args.record_as("buffer", SchedValue::Source(index_and_kind(kind, index)))?;
         Ok(copy.into())
@@ -201,7 +202,7 @@ impl Schedule {
         let buffer = nth_access_buffer(P, block, index, kind, &path)?;
         let body = self.body(P)?;
         let Some(scope_path) = enclosing_block_path(&body, &path) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!("block `{}` is the root block; it has no scope", block.name),
             )
@@ -219,7 +220,7 @@ impl Schedule {
                 .is_empty();
         }
         if nested {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 P,
                 format!("The target block `{}` is not a leaf block.", block.name),
             )
@@ -232,7 +233,7 @@ impl Schedule {
         };
         collector.stmt(&block.body);
         let access_error = |detail: &str| {
-            ScheduleError::new(
+            ScheduleError::block_structure(
                 P,
                 format!(
                     "The target buffer {} should be accessed in the leaf block `{}` via BufferLoad \
@@ -262,7 +263,7 @@ impl Schedule {
         }
         for link in chain.iter().take(chain.len() - 1).skip(first) {
             if !matches!(link.kind(), StmtKind::For(_)) {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::loop_structure(
                     P,
                     format!(
                         "block `{}` is not under a chain of loops directly in its scope `{scope_name}`: \
@@ -487,7 +488,7 @@ fn apply_reindex_cache(
     let map_src = match args.value("index_map")? {
         SchedValue::Source(s) | SchedValue::Str(s) => s,
         other => {
-            return Err(args.err(format!(
+            return Err(args.err(ScheduleErrorKind::InvalidArgument, format!(
                 "index_map must be a lambda over the block's iterators, such as `lambda i, j, k: (k, i)`; got {}",
                 super::primitives::describe(&other)
             )))
@@ -651,7 +652,7 @@ impl Schedule {
         let buffer = nth_access_buffer(p, block, index, kind, &path)?;
         let body = self.body(p)?;
         let Some(scope_path) = enclosing_block_path(&body, &path) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 p,
                 format!("block `{}` is the root block; it has no scope", block.name),
             )
@@ -680,7 +681,7 @@ impl Schedule {
             .iter()
             .find(|r| r.buffer == buffer)
             .cloned()
-            .ok_or_else(|| ScheduleError::new(p, "internal: the region is gone"))?;
+            .ok_or_else(|| ScheduleError::internal(p, "internal: the region is gone"))?;
         let loc = match (kind, writers.first()) {
             (BufferIndexType::Read, Some(&w)) => {
                 let related: HashSet<String> = [block.name.clone()].into_iter().collect();
@@ -720,7 +721,7 @@ impl Schedule {
                     format!("{min}:{}", crate::ir::printer::print_expr(&end))
                 })
                 .collect();
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 p,
                 format!(
                     "The buffer region {}[{}] accessed inside block `{}` is not a single point, \
@@ -739,9 +740,10 @@ impl Schedule {
             .first()
             .map(|iv| iv.var.dtype())
             .unwrap_or(DataType::i32());
-        let map = IndexMap::parse(map_src, dtype).map_err(|m| ScheduleError::new(p, m))?;
+        let map =
+            IndexMap::parse(map_src, dtype).map_err(|m| ScheduleError::invalid_argument(p, m))?;
         if map.params.len() != block.iter_vars.len() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 p,
                 format!(
                     "the index map takes {} indices but block `{}` has {} iterators",
@@ -773,7 +775,7 @@ impl Schedule {
             match bounds.and_then(|(lo, hi)| Some((lo.as_int()?, hi.as_int()?))) {
                 Some((0, hi)) => shape.push(Expr::int(hi + 1, e.dtype())),
                 _ => {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::unsupported(
                         p,
                         format!(
                         "the index map's result `{}` does not range over [0, n) for constant n; \
@@ -804,7 +806,7 @@ impl Schedule {
                 } else {
                     (&new_indices, &old_indices)
                 };
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::block_structure(
                     p,
                     format!(
                         "the block iterators in the old and new indices of the cache stage do not \
@@ -905,7 +907,7 @@ impl Schedule {
         }
 
         let scope_stmt = tree::get(&body, &scope_path)
-            .ok_or_else(|| ScheduleError::new(p, "internal: stale scope path"))?;
+            .ok_or_else(|| ScheduleError::internal(p, "internal: stale scope path"))?;
         let mut rw = ReindexCacheRewriter {
             from: &buffer,
             to: &cache,

@@ -79,7 +79,7 @@ impl Schedule {
         keywords: Vec<(String, SchedValue)>,
     ) -> Result<SchedValue> {
         let Some(prim) = primitives::by_method(method) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_found(
                 method,
                 format!("unknown schedule primitive `{method}`"),
             ));
@@ -362,9 +362,7 @@ pub fn schedule_diagnostic(err: &ScheduleError, call: Span, method: Span) -> Dia
     let mut d = Diagnostic::error(format!("{}: {}", err.primitive, err.message), call)
         .with_label(method, "this primitive refused");
     if let Some(ir) = &err.marked_ir {
-        d = d.with_note(format!(
-            "the IR, with the offending statement marked:\n{ir}"
-        ));
+        d = d.with_marked_code("the IR, with the offending statement marked:", ir.as_str());
     }
     d
 }

@@ -157,7 +157,7 @@ impl Roller<'_> {
                 match inferred {
                     [only] => only.clone(),
                     _ => {
-                        self.error.get_or_insert(ScheduleError::new(
+                        self.error.get_or_insert(ScheduleError::unsupported(
                             P,
                             format!(
                                 "Block `{block}` {kind}s `{}` and other buffers; Tessel rolls a \
@@ -229,7 +229,7 @@ impl Mutator for Roller<'_> {
                             })
                         });
                         let Some(value) = r.iter_values.get(i).filter(|_| indexed_by_iter) else {
-                            self.error.get_or_insert(ScheduleError::new(
+                            self.error.get_or_insert(ScheduleError::unsupported(
                                 P,
                                 format!(
                                     "Block `{}` does not index dimension {i} of `{}` with its \
@@ -308,7 +308,7 @@ impl Schedule {
             .and_then(|i| writes.get(i))
             .cloned()
         else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "Index {index} is out of range: block `{}` has {} write region(s).",
@@ -320,7 +320,7 @@ impl Schedule {
         let body = self.body(P)?;
         let scope = Scope::of_block(P, &body, &path)?;
         let Some(me) = scope.blocks.iter().position(|(p, _)| *p == path) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::internal(
                 P,
                 "internal: the block is not in its scope",
             ));
@@ -331,7 +331,7 @@ impl Schedule {
             .iter()
             .any(|d| (d.src == me || d.dst == me) && d.kind != DepKind::Raw)
         {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::dependency(
                 P,
                 format!(
                     "The target block `{}` is required to have only RAW dependencies",
@@ -363,7 +363,7 @@ impl Schedule {
             Some(StmtKind::For(_))
         ) || lca_path == path
         {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::loop_structure(
                 P,
                 format!(
                     "rolling_buffer injection is invalid. The block `{}` should be tiled so that \
@@ -391,7 +391,7 @@ impl Schedule {
         let mut rolls = Vec::new();
         let mut extents = Vec::new();
         let mismatch = || {
-            ScheduleError::new(
+            ScheduleError::region_coverage(
                 P,
                 format!(
                     "rolling_buffer expect the buffer region to have at least one dimention \
@@ -413,7 +413,7 @@ impl Schedule {
                 return Err(mismatch());
             };
             if roll.var.is_some() && extent.as_int().is_none() {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::region_coverage(
                     P,
                     format!(
                         "The tile of `{}` has a symbolic extent.",
@@ -434,7 +434,7 @@ impl Schedule {
         };
         let old = region.buffer.clone();
         let (Some(tile), true) = (extents.get(axis).cloned(), axis < old.shape.len()) else {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 P,
                 format!("The region of `{}` does not match its rank.", old.name),
             ));
@@ -446,7 +446,10 @@ impl Schedule {
         let Some(StmtKind::BlockRealize(mut root)) =
             tree::get(&body, &scope_path).map(|s| s.kind().clone())
         else {
-            return Err(ScheduleError::new(P, "internal: the scope block moved"));
+            return Err(ScheduleError::internal(
+                P,
+                "internal: the scope block moved",
+            ));
         };
         let mut roller = Roller {
             old: old.id,

@@ -24,7 +24,7 @@ pub(super) const SAMPLE_PERFECT_TILE: Primitive = Primitive {
     apply: |sch, args| {
         let n = args.int("n")?;
         if n <= 0 {
-            return Err(args.err("n must be positive"));
+            return Err(args.err(ScheduleErrorKind::InvalidArgument, "n must be positive"));
         }
         let decision = args.opt_ints("decision")?;
         let (values, factors) = sch.sample_perfect_tile_concrete(
@@ -190,7 +190,7 @@ impl Schedule {
         const P: &str = "sample_perfect_tile";
         let (_, node) = self.resolve_loop(P, loop_rv)?;
         if n == 0 {
-            return Err(ScheduleError::new(P, "n must be at least 1"));
+            return Err(ScheduleError::invalid_argument(P, "n must be at least 1"));
         }
         let Some(extent) = node.extent.as_int() else {
             // A loop of symbolic extent is tiled trivially, whatever the
@@ -208,13 +208,13 @@ impl Schedule {
             Some(d) => {
                 let product: i64 = d.iter().product();
                 if d.len() != n || product != extent || d.iter().any(|f| *f <= 0) {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::invalid_argument(
                         P,
                         format!("decision {d:?} is not a perfect tiling of extent {extent} into {n} factors"),
                     ));
                 }
                 if max_innermost_factor > 0 && d[n - 1] > max_innermost_factor {
-                    return Err(ScheduleError::new(
+                    return Err(ScheduleError::invalid_argument(
                         P,
                         format!("decision {d:?}: innermost factor exceeds {max_innermost_factor}"),
                     ));
@@ -269,13 +269,13 @@ impl Schedule {
         const P: &str = "sample_partitioned_tile";
         let (path, node) = self.resolve_loop(P, loop_rv)?;
         if n < 1 || (n < 2 && (partition_pos != 0 || innerpart_factor != 1)) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!("ValueError: Cannot tile a loop into {n} splits"),
             ));
         }
         if partition_pos < 0 || partition_pos >= n || innerpart_factor < 1 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 format!(
                     "partition_pos must be in [0, {n}) and innerpart_factor at least 1; got {partition_pos} and {innerpart_factor}"
@@ -296,7 +296,7 @@ impl Schedule {
             Some(extent) if extent % innerpart_factor == 0 => match decision {
                 Some(d) => {
                     if d.len() != n || d.iter().any(|&f| f <= 0) {
-                        return Err(ScheduleError::new(
+                        return Err(ScheduleError::invalid_argument(
                             P,
                             format!("decision {d:?} is not a list of {n} positive factors"),
                         ));
@@ -392,13 +392,13 @@ impl Schedule {
     ) -> Result<(ExprRV, i64)> {
         const P: &str = "sample_categorical";
         if candidates.is_empty() || candidates.len() != probs.len() {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 "candidates and probs must be non-empty and of equal length",
             ));
         }
         if probs.iter().any(|p| !p.is_finite() || *p < 0.0) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::invalid_argument(
                 P,
                 "probabilities must be finite and non-negative",
             ));
@@ -406,7 +406,7 @@ impl Schedule {
         let index = match decision {
             Some(d) if d >= 0 && (d as usize) < candidates.len() => d as usize,
             Some(d) => {
-                return Err(ScheduleError::new(
+                return Err(ScheduleError::invalid_argument(
                     P,
                     format!("decision {d} is out of range"),
                 ))

@@ -77,13 +77,13 @@ impl Scope {
     /// The scope enclosing the block at `block_path`.
     pub fn of_block(primitive: &str, body: &Stmt, block_path: &StmtPath) -> Result<Scope> {
         let scope_path = super::query::enclosing_block_path(body, block_path).ok_or_else(|| {
-            ScheduleError::new(
+            ScheduleError::block_structure(
                 primitive,
                 "The primitive does not operate on the root block",
             )
         })?;
         Scope::at(body, &scope_path)
-            .ok_or_else(|| ScheduleError::new(primitive, "internal: stale scope path"))
+            .ok_or_else(|| ScheduleError::internal(primitive, "internal: stale scope path"))
     }
 
     pub fn name(&self, i: usize) -> &str {
@@ -132,7 +132,7 @@ impl Scope {
     pub fn check_stage_pipeline(&self, primitive: &str, body: &Stmt) -> Result<()> {
         let war = self.deps.iter().any(|d| d.kind == DepKind::War);
         if war || !self.region_cover(body) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::region_coverage(
                 primitive,
                 format!(
                     "The scope `{}` is not a stage pipeline.\n\
@@ -775,7 +775,7 @@ impl Scope {
     pub fn check_complete(&self, primitive: &str, i: usize) -> Result<()> {
         let code = self.complete_code(i);
         if code != 0 {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 primitive,
                 format!(
                     "The block `{}` is not a complete block - it violates condition #{code}.\n{COMPLETE_BLOCK_DEFINITION}",
@@ -801,7 +801,7 @@ impl Scope {
         if r == 0 {
             return Ok(());
         }
-        Err(ScheduleError::new(
+        Err(ScheduleError::not_reduction(
             primitive,
             format!(
                 "The block `{}` is not a complete block - it violates condition #{c}.\n{COMPLETE_BLOCK_DEFINITION}\n\
@@ -817,7 +817,7 @@ impl Scope {
         let b = &self.blocks[i].1.block;
         let allocated = &self.root.block.alloc_buffers;
         if b.writes.iter().any(|w| !allocated.contains(&w.buffer)) {
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::block_structure(
                 primitive,
                 format!("The block `{}` is an output block", b.name),
             )
@@ -873,7 +873,7 @@ pub(crate) fn leaf_removal_path(
     }
     // chain[d] is the loop or block whose direct body is the Seq holding chain[last].
     let only_leaf = || {
-        ScheduleError::new(
+        ScheduleError::block_structure(
             primitive,
             format!(
                 "Block `{}` is the only leaf in the scope `{}`, which cannot be removed; Otherwise the scope will be empty.",
@@ -892,7 +892,7 @@ pub(crate) fn leaf_removal_path(
     }
     // The removed statement must be an item of that Seq.
     if last != d + 2 || block_path.0.get(d) != Some(&0) {
-        return Err(ScheduleError::new(
+        return Err(ScheduleError::unsupported(
             primitive,
             "Tessel cannot remove this block: a statement other than a loop separates it from its parent sequence",
         ));

@@ -189,7 +189,7 @@ impl Schedule {
         const P: &str = "tensorize";
         let Some(intrin) = self.intrins.get(intrin_name).cloned() else {
             let known: Vec<&str> = self.intrins.names().collect();
-            return Err(ScheduleError::new(
+            return Err(ScheduleError::not_found(
                 P,
                 if known.is_empty() {
                     format!("no tensor intrinsic named `{intrin_name}` is registered (none are)")
@@ -209,10 +209,15 @@ impl Schedule {
                 let outer = super::blockize::blockize_loop(P, &body, &path, preserve_unit_iters)?;
                 (path, outer)
             }
-            Rv::Expr(_) => return Err(ScheduleError::new(P, "expected a block or a loop")),
+            Rv::Expr(_) => {
+                return Err(ScheduleError::argument_type(
+                    P,
+                    "expected a block or a loop",
+                ))
+            }
         };
         let new = apply_intrin(&realize, &intrin, intrin_name)
-            .map_err(|m| ScheduleError::new(P, m).at(path.clone()))?;
+            .map_err(|m| ScheduleError::invalid_argument(P, m).at(path.clone()))?;
         self.replace_at(P, &path, Stmt::from_kind(StmtKind::BlockRealize(new)))
     }
 }

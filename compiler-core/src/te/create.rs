@@ -74,7 +74,7 @@ pub fn create_prim_func_with(
 ) -> TeResult<PrimFunc> {
     if let Some(dt) = index_dtype {
         if !dt.is_int() || dt.lanes != 1 {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "index_dtype_override must be an integer type, found {dt}"
             )));
         }

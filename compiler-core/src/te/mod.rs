@@ -70,12 +70,43 @@ pub use tensor::{
 /// A TE error: what went wrong, in TVM's words where TVM has them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TeError {
+    /// Which Python exception TVM raises for it.
+    pub kind: TeErrorKind,
     pub message: String,
 }
 
+/// The family of a [`TeError`], as TVM's Python exception types draw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TeErrorKind {
+    /// An argument of the wrong type or form: a non-integer index or shape,
+    /// a non-boolean condition, a wrong number of loops (`TypeError`).
+    ArgumentType,
+    /// An argument whose value does not fit: a negative dimension, an axis
+    /// out of range, an argument count that does not match (`ValueError`).
+    InvalidValue,
+    /// Everything else (`TVMError`).
+    Other,
+}
+
 impl TeError {
+    /// A [`TeErrorKind::Other`] error.
     pub fn new(message: impl Into<String>) -> TeError {
+        TeError::of_kind(TeErrorKind::Other, message)
+    }
+
+    /// A [`TeErrorKind::ArgumentType`] error.
+    pub fn argument_type(message: impl Into<String>) -> TeError {
+        TeError::of_kind(TeErrorKind::ArgumentType, message)
+    }
+
+    /// A [`TeErrorKind::InvalidValue`] error.
+    pub fn invalid_value(message: impl Into<String>) -> TeError {
+        TeError::of_kind(TeErrorKind::InvalidValue, message)
+    }
+
+    pub fn of_kind(kind: TeErrorKind, message: impl Into<String>) -> TeError {
         TeError {
+            kind,
             message: message.into(),
         }
     }

@@ -519,7 +519,7 @@ pub fn if_then_else(cond: &Expr, then: &Expr, otherwise: &Expr) -> TeResult<Expr
 /// branches must already agree on type, as TVM's constructor requires.
 pub fn select(cond: &Expr, then: &Expr, otherwise: &Expr) -> TeResult<Expr> {
     if !cond.dtype().is_bool() {
-        return Err(TeError::new(format!(
+        return Err(TeError::argument_type(format!(
             "Select: the condition must be boolean, found {}",
             cond.dtype()
         )));

@@ -110,7 +110,7 @@ impl TeSchedule {
             .filter(|op| !op.is_placeholder())
             .collect();
         if nests.len() != computes.len() {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "create_schedule: expected {} loop nests, found {}",
                 computes.len(),
                 nests.len()
@@ -325,7 +325,7 @@ impl TeSchedule {
             }
         };
         if let Some(v) = factor.or(nparts).filter(|v| *v <= 0) {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "split: the factor must be positive, found {v}"
             )));
         }
@@ -335,7 +335,7 @@ impl TeSchedule {
                 self.axis_of_loop(*o, parent.kind)?,
                 self.axis_of_loop(*i, parent.kind)?,
             ),
-            _ => return Err(TeError::new("split: expected two loops")),
+            _ => return Err(TeError::argument_type("split: expected two loops")),
         };
         let why = format!(
             "was split into {} and {}; use those",
@@ -402,10 +402,12 @@ impl TeSchedule {
         self.axis("tile", stage, x)?;
         self.axis("tile", stage, y)?;
         if x.var.id() == y.var.id() {
-            return Err(TeError::new("tile: x and y must be different axes"));
+            return Err(TeError::argument_type(
+                "tile: x and y must be different axes",
+            ));
         }
         if let Some(f) = [x_factor, y_factor].into_iter().find(|f| *f <= 0) {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "tile: the factors must be positive, found {f}"
             )));
         }
@@ -705,7 +707,7 @@ pub fn thread_tag(tag: &str) -> TeResult<String> {
     if TAGS.contains(&tag) {
         Ok(tag.to_string())
     } else {
-        Err(TeError::new(format!(
+        Err(TeError::argument_type(format!(
             "unknown thread tag {tag:?}: expected blockIdx.x/y/z, threadIdx.x/y/z or vthread"
         )))
     }

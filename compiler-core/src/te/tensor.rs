@@ -212,7 +212,7 @@ impl Tensor {
         }
         for ix in indices {
             if !(ix.dtype().is_int() || ix.dtype().is_uint()) || ix.dtype().lanes != 1 {
-                return Err(TeError::new(format!(
+                return Err(TeError::argument_type(format!(
                     "tensor {} indexed with a {} value; indices must be integers",
                     self.name(),
                     ix.dtype()
@@ -294,14 +294,14 @@ pub fn placeholder_const(shape: &[i64], dtype: DataType, name: &str) -> TeResult
 fn check_shape(shape: &[Expr], name: &str) -> TeResult<()> {
     for d in shape {
         if !(d.dtype().is_int() || d.dtype().is_uint()) || d.dtype().lanes != 1 {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "{name}: shape entries must be integers, found a {}",
                 d.dtype()
             )));
         }
         if let Some(v) = d.as_int() {
             if v < 0 {
-                return Err(TeError::new(format!(
+                return Err(TeError::invalid_value(format!(
                     "{name}: negative dimension {v} in shape"
                 )));
             }
@@ -323,7 +323,7 @@ pub fn var(name: &str, dtype: DataType) -> Var {
 fn make_iter_var(lo: &Expr, hi: &Expr, name: &str, kind: IterKind) -> TeResult<IterVar> {
     for e in [lo, hi] {
         if !(e.dtype().is_int() || e.dtype().is_uint()) || e.dtype().lanes != 1 {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "the range of {name} must be integers, found a {}",
                 e.dtype()
             )));
@@ -523,7 +523,7 @@ pub fn comm_reduce(
     let condition = match condition {
         Some(c) if c.dtype().is_bool() => c.clone(),
         Some(c) => {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "where= must be a boolean condition, found {}",
                 c.dtype()
             )))
@@ -693,7 +693,7 @@ pub fn compute_arg_names(
     }
     if has_varargs {
         let remaining = ndim.checked_sub(params.len()).ok_or_else(|| {
-            TeError::new(format!(
+            TeError::invalid_value(format!(
                 "Number of args to fcompute does not match dimension, args={}, dimension={ndim}",
                 params.len()
             ))
@@ -702,7 +702,7 @@ pub fn compute_arg_names(
         match varargs_names {
             Some(v) => {
                 if v.len() != remaining {
-                    return Err(TeError::new(format!(
+                    return Err(TeError::invalid_value(format!(
                         "Number of varargs ({remaining}) does not matchnumber of varargs_names ({})",
                         v.len()
                     )));
@@ -714,7 +714,7 @@ pub fn compute_arg_names(
         return Ok((names, ndim));
     }
     if params.len() > ndim {
-        return Err(TeError::new(format!(
+        return Err(TeError::invalid_value(format!(
             "Number of args to fcompute does not match dimension, args={}, dimension={}",
             params.len(),
             params.len()
@@ -754,7 +754,7 @@ pub fn compute_with(
     let names = match &opts.arg_names {
         Some(n) => {
             if n.len() > shape.len() {
-                return Err(TeError::new(format!(
+                return Err(TeError::invalid_value(format!(
                     "Number of args to fcompute does not match dimension, args={}, dimension={}",
                     n.len(),
                     shape.len()
@@ -903,7 +903,7 @@ fn build_compute(
         .collect();
     for b in &outputs {
         if b.dtype.lanes != 1 || b.dtype.is_handle() {
-            return Err(TeError::new(format!(
+            return Err(TeError::argument_type(format!(
                 "compute {}: the body must be a scalar value, found {}",
                 opts.name, b.dtype
             )));

@@ -155,7 +155,8 @@ fn a_refusal_shows_the_ir_with_the_loop_marked() {
         "b = sch.get_block(\"C\")\ni, j, k = sch.get_loops(b)\nsch.vectorize(k)\n",
     )
     .unwrap_err();
-    let note = err.notes.join("\n");
+    // The marked IR is the diagnostic's `marked_code`, not one of its notes.
+    let note = err.marked_code.map(|m| m.code).unwrap_or_default();
     // The whole function is printed, with the reduction loop underlined.
     let lines: Vec<&str> = note.lines().collect();
     let at = lines

@@ -41,7 +41,7 @@ use crate::python::interp::Interp;
 use crate::python::value::*;
 use compiler_core::te::{
     self, op, topi, BodyItem, ComputeBody, ComputeOptions, FuncArg, Operation, Reduce, TeError,
-    Tensor,
+    TeErrorKind, Tensor,
 };
 use tessel_ir::printer::{print_expr, Dialect};
 use tessel_ir::visit::{VarCollector, Visitor};
@@ -115,13 +115,10 @@ pub fn as_tensor(v: &Value) -> Option<Tensor> {
 /// A TE error as a Python exception: TVM raises `ValueError`/`TypeError`
 /// for argument problems and `TVMError` for the rest.
 fn te_err(e: TeError) -> Box<PyErr> {
-    let m = &e.message;
-    let kind = if m.contains("must be") || m.contains("expected") || m.contains("indexed with") {
-        ExcKind::TypeError
-    } else if m.contains("does not match") || m.contains("invalid") || m.contains("negative") {
-        ExcKind::ValueError
-    } else {
-        ExcKind::TVMError
+    let kind = match e.kind {
+        TeErrorKind::ArgumentType => ExcKind::TypeError,
+        TeErrorKind::InvalidValue => ExcKind::ValueError,
+        TeErrorKind::Other => ExcKind::TVMError,
     };
     PyErr::new(kind, e.message)
 }

@@ -20,7 +20,9 @@ use compiler_core::analysis::structural_equal::{
 };
 use compiler_core::eval::NDArray;
 use compiler_core::schedule::replay::SchedValue;
-use compiler_core::schedule::{Rv, Schedule, ScheduleError, TraceDialect};
+use compiler_core::schedule::{
+    HandleKind, Rv, Schedule, ScheduleError, ScheduleErrorKind, TraceDialect,
+};
 use compiler_core::tvmscript::builder::{build_item, Item, PyConst, ScriptAliases};
 use tessel_ir::printer::{print_module, print_prim_func, print_stmt, Dialect, PrintOptions};
 use tessel_ir::{AttrValue, BaseFunc, IRModule, PrimFunc};
@@ -519,34 +521,21 @@ pub(super) fn schedule_error(e: ScheduleError) -> Box<PyErr> {
 /// are `TypeError`s (TVM's type checker), stale handles and an unchosen
 /// function `ValueError`s, everything else a `ScheduleError`.
 fn call_error(method: &str, e: ScheduleError) -> Box<PyErr> {
-    let m = e.message.as_str();
-    let arg_error = [
-        "expected a ",
-        "expected an ",
-        "missing argument",
-        "too many arguments",
-        "unexpected keyword argument",
-        "a split factor is",
-    ];
-    if arg_error.iter().any(|p| m.starts_with(p)) {
-        return PyErr::type_error(format!("{method}(): {m}"));
-    }
-    if m.starts_with("the module has several functions") {
-        return PyErr::value_error(format!(
+    match e.kind {
+        ScheduleErrorKind::ArgumentType => {
+            PyErr::type_error(format!("{method}(): {}", e.message))
+        }
+        ScheduleErrorKind::NoFunctionChosen => PyErr::value_error(format!(
             "`{method}` does not know which function to be working on. Please specify the function name explicitly, or call `work_on` to specify the function before using `{method}`."
-        ));
+        )),
+        ScheduleErrorKind::StaleHandle(HandleKind::Loop) => {
+            PyErr::value_error("The loop no longer exists in the IRModule")
+        }
+        ScheduleErrorKind::StaleHandle(HandleKind::Block) => {
+            PyErr::value_error("The block no longer exists in the IRModule")
+        }
+        _ => schedule_error(e),
     }
-    if m.starts_with("the loop l")
-        && (m.contains("no longer exists") || m.contains("no longer in the function"))
-    {
-        return PyErr::value_error("The loop no longer exists in the IRModule");
-    }
-    if m.starts_with("the block b") && m.contains("no longer exists")
-        || (m.starts_with("block `") && m.contains("no longer exists"))
-    {
-        return PyErr::value_error("The block no longer exists in the IRModule");
-    }
-    schedule_error(e)
 }
 
 fn new_schedule(it: &mut Interp, mut a: Args, dialect: TraceDialect) -> Res<Value> {

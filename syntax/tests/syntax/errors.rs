@@ -626,3 +626,25 @@ fn python2_print() {
     "#]],
     );
 }
+
+/// The marked code is data on the diagnostic, rendered exactly as a last
+/// note with its heading.
+#[test]
+fn marked_code_renders_as_the_last_note() {
+    use tessel_syntax::diag::Diagnostic;
+    use tessel_syntax::Span;
+    let src = "sch.split(l, [4])\n";
+    let base = Diagnostic::error("split: bad", Span::new(0, 17)).with_note("first");
+    let typed = base.clone().with_marked_code(
+        "the IR, with the offending statement marked:",
+        "for i in range(8):\n    pass",
+    );
+    let as_note = base
+        .with_note("the IR, with the offending statement marked:\nfor i in range(8):\n    pass");
+    assert_eq!(render(&typed, src, "s.py"), render(&as_note, src, "s.py"));
+    assert!(typed.notes.iter().all(|n| !n.contains("offending")));
+    assert_eq!(
+        typed.marked_code.map(|m| m.code),
+        Some("for i in range(8):\n    pass".to_string())
+    );
+}

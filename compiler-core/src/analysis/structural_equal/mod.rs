@@ -385,6 +385,14 @@ fn fail(path: P, lhs: impl Into<String>, rhs: impl Into<String>, msg: impl Into<
     Task::Fail(path, lhs.into(), rhs.into(), msg.into())
 }
 
+/// Why two leaves differ. A correspondence message already names both
+/// sides (`lhs \`i\` corresponds to rhs \`j\`, …`), so the report does not
+/// repeat them.
+enum LeafWhy {
+    Correspondence(String),
+    Other(String),
+}
+
 fn floats_equal(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
 }
@@ -449,7 +457,7 @@ impl Comparer {
         parent: &Parent,
         lhs: String,
         rhs: String,
-        message: String,
+        why: LeafWhy,
     ) -> Mismatch {
         let full = self.paths.render(path);
         match parent {
@@ -460,11 +468,9 @@ impl Comparer {
                     .map(|r| r.trim_start_matches('.'))
                     .unwrap_or(full.as_str());
                 let (pl, pr) = pair.render();
-                // Messages about correspondence already name both sides.
-                let message = if message.starts_with("lhs ") || message.starts_with("rhs ") {
-                    format!("{rel}: {message}")
-                } else {
-                    format!("{rel}: `{lhs}` vs `{rhs}`: {message}")
+                let message = match why {
+                    LeafWhy::Correspondence(message) => format!("{rel}: {message}"),
+                    LeafWhy::Other(message) => format!("{rel}: `{lhs}` vs `{rhs}`: {message}"),
                 };
                 Mismatch {
                     path: at.clone(),
@@ -478,7 +484,9 @@ impl Comparer {
                 path: full,
                 lhs,
                 rhs,
-                message,
+                message: match why {
+                    LeafWhy::Correspondence(message) | LeafWhy::Other(message) => message,
+                },
                 at: self.paths.anchors_of(path),
             },
         }
@@ -493,19 +501,19 @@ impl Comparer {
         path: P,
         parent: Option<&Parent>,
     ) -> Result<(), Mismatch> {
-        let err = |s: &Self, msg: String| {
+        let err = |s: &Self, why: LeafWhy| {
             Err(s.leaf_mismatch(
                 path,
                 parent.unwrap_or(&None),
                 a.name().to_string(),
                 b.name().to_string(),
-                msg,
+                why,
             ))
         };
         if a.dtype() != b.dtype() {
             return err(
                 self,
-                format!("dtype differs: {} vs {}", a.dtype(), b.dtype()),
+                LeafWhy::Other(format!("dtype differs: {} vs {}", a.dtype(), b.dtype())),
             );
         }
         if let Some(x) = self.vars.get(&a.id()) {
@@ -516,7 +524,7 @@ impl Comparer {
                     x.name(),
                     b.name()
                 );
-                return err(self, msg);
+                return err(self, LeafWhy::Correspondence(msg));
             }
             return Ok(());
         }
@@ -527,7 +535,7 @@ impl Comparer {
                 y.name(),
                 a.name()
             );
-            return err(self, msg);
+            return err(self, LeafWhy::Correspondence(msg));
         }
         self.vars.insert(a.id(), b.clone());
         self.vars_rev.insert(b.id(), a.clone());
@@ -542,13 +550,13 @@ impl Comparer {
         def: bool,
         parent: &Parent,
     ) -> Result<(), Mismatch> {
-        let err = |s: &Self, msg: String| {
+        let err = |s: &Self, why: LeafWhy| {
             Err(s.leaf_mismatch(
                 path,
                 parent,
                 a.name().to_string(),
                 b.name().to_string(),
-                msg,
+                why,
             ))
         };
         if let Some(x) = self.vars.get(&a.id()) {
@@ -561,7 +569,7 @@ impl Comparer {
                 x.name(),
                 b.name()
             );
-            return err(self, msg);
+            return err(self, LeafWhy::Correspondence(msg));
         }
         if let Some(y) = self.vars_rev.get(&b.id()) {
             let msg = format!(
@@ -570,7 +578,7 @@ impl Comparer {
                 y.name(),
                 a.name()
             );
-            return err(self, msg);
+            return err(self, LeafWhy::Correspondence(msg));
         }
         if a == b {
             // A free variable equals itself; remember that, so a later use of
@@ -584,8 +592,10 @@ impl Comparer {
         }
         err(
             self,
-            "free variables differ (they are not defined here; use map_free_vars to map them)"
-                .to_string(),
+            LeafWhy::Other(
+                "free variables differ (they are not defined here; use map_free_vars to map them)"
+                    .to_string(),
+            ),
         )
     }
 
@@ -690,14 +700,26 @@ impl Comparer {
                 "lhs buffer `{}` corresponds to rhs `{}`, not `{}`",
                 a.name, x.name, b.name
             );
-            return Err(self.leaf_mismatch(path, parent, a.name.clone(), b.name.clone(), msg));
+            return Err(self.leaf_mismatch(
+                path,
+                parent,
+                a.name.clone(),
+                b.name.clone(),
+                LeafWhy::Correspondence(msg),
+            ));
         }
         if let Some(y) = self.bufs_rev.get(&b.id()) {
             let msg = format!(
                 "rhs buffer `{}` corresponds to lhs `{}`, not `{}`",
                 b.name, y.name, a.name
             );
-            return Err(self.leaf_mismatch(path, parent, a.name.clone(), b.name.clone(), msg));
+            return Err(self.leaf_mismatch(
+                path,
+                parent,
+                a.name.clone(),
+                b.name.clone(),
+                LeafWhy::Correspondence(msg),
+            ));
         }
         if a == b {
             self.bufs.insert(a.id(), b.clone());
@@ -712,7 +734,10 @@ impl Comparer {
             parent,
             a.name.clone(),
             b.name.clone(),
-            "free buffers differ (they are not defined here; use map_free_vars to map them)".into(),
+            LeafWhy::Other(
+                "free buffers differ (they are not defined here; use map_free_vars to map them)"
+                    .into(),
+            ),
         ))
     }
 
@@ -945,7 +970,13 @@ impl Comparer {
         parent: Parent,
     ) -> Result<(), Mismatch> {
         let leaf = |s: &Self, msg: String| {
-            Err(s.leaf_mismatch(path, &parent, render::expr(a), render::expr(b), msg))
+            Err(s.leaf_mismatch(
+                path,
+                &parent,
+                render::expr(a),
+                render::expr(b),
+                LeafWhy::Other(msg),
+            ))
         };
         let whole = |s: &Self, msg: String| {
             Err(Mismatch {

@@ -40,7 +40,7 @@ impl Arg {
     fn tensor(&self) -> TeResult<&Tensor> {
         match self {
             Arg::Tensor(t) => Ok(t),
-            Arg::Scalar(_) => Err(te::TeError::new("expected a tensor argument")),
+            Arg::Scalar(_) => Err(te::TeError::argument_type("expected a tensor argument")),
         }
     }
     fn operand(&self) -> topi::Operand {

@@ -35,7 +35,7 @@ impl Operand {
     pub fn into_tensor(self) -> TeResult<Tensor> {
         match self {
             Operand::Tensor(t) => Ok(t),
-            Operand::Scalar(_) => Err(TeError::new("expected a tensor, found a scalar")),
+            Operand::Scalar(_) => Err(TeError::argument_type("expected a tensor, found a scalar")),
         }
     }
 }
@@ -189,7 +189,7 @@ fn input_index(out: &[Expr], t: &Tensor, uses: &[bool]) -> TeResult<Vec<Expr>> {
         }
     }
     if ix.len() != rank {
-        return Err(TeError::new(
+        return Err(TeError::invalid_value(
             "broadcast: index count does not match the input",
         ));
     }

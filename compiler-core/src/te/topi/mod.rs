@@ -26,8 +26,9 @@ use super::{TeError, TeResult};
 
 /// A constant integer out of a shape entry, for operators that need one.
 pub(crate) fn const_dim(e: &Expr, what: &str) -> TeResult<i64> {
-    e.as_int()
-        .ok_or_else(|| TeError::new(format!("{what} must be a constant, found a symbolic size")))
+    e.as_int().ok_or_else(|| {
+        TeError::argument_type(format!("{what} must be a constant, found a symbolic size"))
+    })
 }
 
 /// An axis index, negative counting from the end, checked against `ndim`.
@@ -35,7 +36,7 @@ pub(crate) fn normalize_axis(axis: i64, ndim: usize, what: &str) -> TeResult<usi
     let n = ndim as i64;
     let a = if axis < 0 { axis + n } else { axis };
     if a < 0 || a >= n {
-        return Err(TeError::new(format!(
+        return Err(TeError::invalid_value(format!(
             "{what}: axis={axis} is invalid for the {ndim}-dimensional input tensor"
         )));
     }

@@ -55,7 +55,9 @@ pub fn matmul(
     }
     if let Some(bias) = bias {
         if bias.ndim() != 1 {
-            return Err(TeError::new("matmul: the bias must be 1-dimensional"));
+            return Err(TeError::argument_type(
+                "matmul: the bias must be 1-dimensional",
+            ));
         }
     }
     let out_dtype = out_dtype.unwrap_or_else(|| a.dtype());
@@ -325,12 +327,14 @@ pub fn conv2d_nchw(
         .chain(&dils)
         .any(|v| !(1..=LIMIT).contains(v))
     {
-        return Err(TeError::new(
+        return Err(TeError::argument_type(
             "conv2d: strides and dilations must be positive",
         ));
     }
     if padding.iter().any(|v| !(0..=LIMIT).contains(v)) {
-        return Err(TeError::new("conv2d: padding must be non-negative"));
+        return Err(TeError::argument_type(
+            "conv2d: padding must be non-negative",
+        ));
     }
     let out_dtype = out_dtype.unwrap_or_else(|| input.dtype());
     let ish: Vec<i64> = input
@@ -369,7 +373,7 @@ pub fn conv2d_nchw(
         let num = dims[i] - (kdims[i] - 1) * dils[i] - 1 + pad_begin[i] + pad_end[i];
         out_dims[i] = num.div_euclid(strides[i]) + 1;
         if out_dims[i] <= 0 {
-            return Err(TeError::new(format!(
+            return Err(TeError::invalid_value(format!(
                 "Invalid conv parameters: lead to negative output shape {out_dims:?}. "
             )));
         }

@@ -47,7 +47,7 @@ pub fn reshape(x: &Tensor, newshape: &[Expr]) -> TeResult<Tensor> {
     for d in newshape {
         if let Some(v) = d.as_int() {
             if v < 0 {
-                return Err(TeError::new(format!(
+                return Err(TeError::argument_type(format!(
                     "reshape: the target shape must be explicit, found {v}"
                 )));
             }
