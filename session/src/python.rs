@@ -243,11 +243,12 @@ pub(crate) fn python_mode(source: &str, env: &ScriptEnv) -> ScriptOutcome {
     };
     let trace = schedule.trace().clone();
     let steps = recorded_steps(&start.module, schedule);
-    let replayed = steps.last().map_or(&start.module, |s| &s.module);
+    let reached = steps.last().map_or(&start.module, |s| &s.module);
     out.dialect = *dialect;
-    if structural_equal(replayed, schedule.module()).is_err() {
-        // The replay does not reach the schedule's module: show that
-        // module alone rather than steps that lead elsewhere.
+    if structural_equal(reached, schedule.module()).is_err() {
+        // The recorded steps do not reach the schedule's module (it was
+        // changed outside the trace): show that module alone rather than
+        // steps that lead elsewhere.
         out.module_snapshots
             .push(original(schedule.module().clone()));
         return out;
