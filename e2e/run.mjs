@@ -1015,15 +1015,17 @@ const tests = [
     if (loops.length < 2) throw new Error(`the loop-nest view shows ${loops.length} loop(s)`);
     const toRegions = [];
     const toMenu = [];
+    const regionsOf = (n) => document.querySelector('#regions h3')?.textContent === `one iteration of ${n}` && document.querySelector('#regions figure.region') !== null;
     for (let i = 0; i < 6; i++) {
+      // A loop of the nest view (alternating, so the regions must change).
       const name = loops[i % 2];
-      toRegions.push(await clickUntil(`#nest button.nest-head[data-name="${name}"]`,
-        (n) => document.querySelector('#regions h3')?.textContent === `one iteration of ${n}` && document.querySelector('#regions figure.region') !== null, name));
-      // The menu of the other loop, from the IR (closed first).
+      toRegions.push(await clickUntil(`#nest button.nest-head[data-name="${name}"]`, regionsOf, name));
+      // The same loop from the IR, after closing its menu: until its menu shows.
       await page.click('#primitives button.hide');
-      const other = loops[(i + 1) % 2];
-      toMenu.push(await clickUntil(`#ir-view button.irtarget[data-kind="loop"][data-name="${other}"]`,
-        (n) => document.querySelector('#memory-button')?.title === `Which elements of each buffer one iteration of ${n} touches`, other));
+      toMenu.push(await clickUntil(`#ir-view button.irtarget[data-kind="loop"][data-name="${name}"]`,
+        (n) => document.querySelector('#memory-button')?.title === `Which elements of each buffer one iteration of ${n} touches`, name));
+      // Settle: that click asked for the same regions again.
+      await page.waitForFunction(regionsOf, name, { timeout: 120_000 });
     }
     const figures = {
       example: 'book_ch2_tensorir',
