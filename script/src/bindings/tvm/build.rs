@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Build and run
-
 /// The target's kind and text from a string, dict or Target object
 /// (`llvm` when absent), not yet checked against the known kinds.
 pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, String)> {

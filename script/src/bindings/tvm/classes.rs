@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Classes
-
 fn irmodule_from_dict(it: &mut Interp, funcs: Option<Value>) -> Res<Value> {
     let mut module = IRModule::new();
     let mut dialect = None;

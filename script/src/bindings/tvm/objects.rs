@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Attribute access and methods of TVM objects
-
 pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
     let bound = || Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
     let missing = || {

@@ -4,8 +4,6 @@
 
 use super::*;
 
-// Schedules
-
 pub(in super::super) fn schedule_error(e: ScheduleError) -> Box<PyErr> {
     PyErr::new(ExcKind::ScheduleError, e.to_string())
 }

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Structural equality
-
 /// The statement a value holds (`sch.get(...)`, `sref.stmt`, `func.body`).
 fn stmt_node(v: &Value) -> Option<&tessel_ir::Stmt> {
     match obj_of(v) {

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Tensors and devices
-
 pub(super) fn device_arg(it: &mut Interp, v: Option<Value>) -> Res<Device> {
     match v {
         None | Some(Value::None) => Ok(Device::cpu()),

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// TVMScript in scripts
-
 pub fn is_prim_func_decorator(v: &Value) -> bool {
     matches!(v, Value::Builtin(b) if &*b.name == PRIM_FUNC || &*b.name == RELAX_FUNCTION)
 }

@@ -2,8 +2,6 @@
 
 use super::*;
 
-// Attributes and methods
-
 pub fn get_attr(it: &mut Interp, v: &Value, name: &str) -> Res<Value> {
     match v {
         Value::Array(a) => {

@@ -4,8 +4,6 @@
 
 use super::*;
 
-// Binary operations
-
 fn int_pow(a: i64, b: i64) -> Res<i64> {
     if b < 0 {
         return Err(PyErr::value_error(

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Indexing
-
 enum Ix {
     Int(i64),
     Slice(Rc<SliceObj>),

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// matmul
-
 /// Multiply-adds of a library call charged as one step: `a @ b` runs
 /// natively, so a 1024³ matmul (about a second of work) costs 16.8M of the
 /// 100M steps a cell has, while Python-level loops keep their price.

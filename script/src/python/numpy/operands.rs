@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Operands and promotion
-
 /// How a Python scalar takes part in promotion (NEP 50).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Weak {

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Reductions
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Red {
     Sum,

@@ -3,8 +3,6 @@
 
 use super::*;
 
-// Shape manipulation
-
 fn reshape_target(total: usize, dims: &[i64]) -> Res<Vec<usize>> {
     let neg = dims.iter().filter(|&&d| d == -1).count();
     if neg > 1 {
