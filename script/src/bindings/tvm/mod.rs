@@ -412,10 +412,85 @@ pub fn install(it: &mut Interp) {
     let tvm_err = exc(it, ExcKind::TVMError);
     let diag_err = exc(it, ExcKind::DiagnosticError);
 
-    let prim_func = builtin(PRIM_FUNC, prim_func_decorator);
-    let ir_module = builtin(IR_MODULE, ir_module_decorator);
-    let dev = |kind: &str| builtin_with(&format!("tvm.{kind}"), dev_ctor, Value::str(kind));
+    let schedule_classes = ScheduleClasses {
+        stir_sched,
+        tir_sched,
+        sched_err,
+        intrin_cls,
+        primfunc_tirx,
+    };
+    let mut all = ir_packages(&irmodule);
+    all.extend(schedule_packages(it, schedule_classes));
+    all.extend(script_packages());
+    all.extend(runtime_packages(
+        tensor_cls,
+        rtmod_cls,
+        target_cls,
+        tvm_err.clone(),
+        diag_err,
+    ));
+    all.extend(unsupported_packages());
+    let tvm = root_package(irmodule, tvm_err);
+    let subs = [
+        "ir",
+        "tir",
+        "s_tir",
+        "tirx",
+        "script",
+        "runtime",
+        "nd",
+        "target",
+        "testing",
+        "error",
+        "te",
+        "topi",
+        "relax",
+        "meta_schedule",
+        "transform",
+    ];
+    for k in subs {
+        let full = format!("tvm.{k}");
+        if let Some((_, v)) = all.iter().find(|(name, _)| *name == full) {
+            set(&tvm, k, v.clone());
+        }
+    }
+    it.modules.insert("tvm".to_string(), tvm);
+    for (k, v) in all {
+        it.modules.insert(k.to_string(), v);
+    }
+}
 
+/// The `tvm` package itself: `build`/`compile`, devices, `IRModule`,
+/// `TVMError` (its subpackages are set by [`install`]).
+fn root_package(irmodule: Value, tvm_err: Value) -> Value {
+    let dev = |kind: &str| builtin_with(&format!("tvm.{kind}"), dev_ctor, Value::str(kind));
+    module_with_note(
+        "tvm",
+        vec![
+            ("build", builtin("tvm.build", tvm_build)),
+            (
+                "compile",
+                builtin_with("tvm.compile", tvm_build, Value::str("compile")),
+            ),
+            ("IRModule", irmodule),
+            ("cpu", dev("cpu")),
+            ("cuda", dev("cuda")),
+            ("gpu", dev("cuda")),
+            ("webgpu", dev("webgpu")),
+            ("metal", dev("metal")),
+            ("vulkan", dev("vulkan")),
+            ("opencl", dev("opencl")),
+            ("rocm", dev("rocm")),
+            ("device", builtin("tvm.device", tvm_device)),
+            ("TVMError", tvm_err),
+            ("__version__", Value::str("0.27.0 (Tessel)")),
+        ],
+        None,
+    )
+}
+
+/// `tvm.ir` and `tvm_ffi`: `IRModule` and structural comparison.
+fn ir_packages(irmodule: &Value) -> Vec<(&'static str, Value)> {
     let ir_module_mod =
         module_with_note("tvm.ir.module", vec![("IRModule", irmodule.clone())], None);
     let ir = module_with_note(
@@ -454,6 +529,32 @@ pub fn install(it: &mut Interp) {
         ],
         Some("Tessel's tvm_ffi has only structural_equal and structural_hash"),
     );
+    vec![
+        ("tvm.ir", ir),
+        ("tvm.ir.module", ir_module_mod),
+        ("tvm_ffi", tvm_ffi),
+    ]
+}
+
+/// The classes the schedule packages (`tvm.s_tir`, `tvm.tir`) share.
+struct ScheduleClasses {
+    stir_sched: Value,
+    tir_sched: Value,
+    sched_err: Value,
+    intrin_cls: Value,
+    primfunc_tirx: Value,
+}
+
+/// `tvm.s_tir`, `tvm.tir` and `tvm.tirx`: schedules, their errors and
+/// testing helpers, tensor intrinsics, `PrimFunc`.
+fn schedule_packages(it: &mut Interp, classes: ScheduleClasses) -> Vec<(&'static str, Value)> {
+    let ScheduleClasses {
+        stir_sched,
+        tir_sched,
+        sched_err,
+        intrin_cls,
+        primfunc_tirx,
+    } = classes;
     let schedule_testing = module_with_note(
         "tvm.s_tir.schedule.testing",
         vec![
@@ -561,6 +662,24 @@ pub fn install(it: &mut Interp) {
         None,
     );
     let tirx = module_with_note("tvm.tirx", vec![("PrimFunc", primfunc_tirx)], None);
+    vec![
+        ("tvm.tir", tir),
+        ("tvm.tir.schedule", tir_schedule),
+        ("tvm.s_tir", s_tir),
+        ("tvm.s_tir.schedule", s_tir_schedule),
+        ("tvm.s_tir.schedule.testing", schedule_testing),
+        ("tvm.s_tir.schedule.schedule", s_tir_schedule_schedule),
+        ("tvm.s_tir.schedule.state", s_tir_schedule_state),
+        ("tvm.s_tir.tensor_intrin", tensor_intrin),
+        ("tvm.tirx", tirx),
+    ]
+}
+
+/// `tvm.script`: the `@T.prim_func` and `@I.ir_module` decorators (the
+/// builders themselves only work inside a definition).
+fn script_packages() -> Vec<(&'static str, Value)> {
+    let prim_func = builtin(PRIM_FUNC, prim_func_decorator);
+    let ir_module = builtin(IR_MODULE, ir_module_decorator);
     let script_tir = module_with_note(
         "tvm.script.tir",
         vec![("prim_func", prim_func.clone())],
@@ -592,6 +711,24 @@ pub fn install(it: &mut Interp) {
         ],
         None,
     );
+    vec![
+        ("tvm.script", script),
+        ("tvm.script.tir", script_tir),
+        ("tvm.script.tirx", script_tirx),
+        ("tvm.script.ir", script_ir),
+        ("tvm.script.relax", script_relax),
+    ]
+}
+
+/// `tvm.runtime`, `tvm.nd`, `tvm.target`, `tvm.testing` and `tvm.error`.
+fn runtime_packages(
+    tensor_cls: Value,
+    rtmod_cls: Value,
+    target_cls: Value,
+    tvm_err: Value,
+    diag_err: Value,
+) -> Vec<(&'static str, Value)> {
+    let dev = |kind: &str| builtin_with(&format!("tvm.{kind}"), dev_ctor, Value::str(kind));
     let runtime_module = module_with_note(
         "tvm.runtime.module",
         vec![("Module", rtmod_cls.clone())],
@@ -634,6 +771,19 @@ pub fn install(it: &mut Interp) {
         vec![("TVMError", tvm_err.clone()), ("DiagnosticError", diag_err)],
         None,
     );
+    vec![
+        ("tvm.runtime", runtime),
+        ("tvm.runtime.module", runtime_module),
+        ("tvm.nd", nd),
+        ("tvm.target", target),
+        ("tvm.testing", testing),
+        ("tvm.error", error),
+    ]
+}
+
+/// Packages scripts may import but Tessel does not offer here; their
+/// attributes fail with a note.
+fn unsupported_packages() -> Vec<(&'static str, Value)> {
     let te = module_with_note("tvm.te", Vec::<(&str, Value)>::new(), Some(TE_NOTE));
     let topi = module_with_note("tvm.topi", Vec::<(&str, Value)>::new(), Some(TE_NOTE));
     let relax = module_with_note("tvm.relax", Vec::<(&str, Value)>::new(), Some(RELAX_NOTE));
@@ -647,81 +797,11 @@ pub fn install(it: &mut Interp) {
         Vec::<(&str, Value)>::new(),
         Some("pass infrastructure is not supported by Tessel yet"),
     );
-    let tvm = module_with_note(
-        "tvm",
-        vec![
-            ("build", builtin("tvm.build", tvm_build)),
-            (
-                "compile",
-                builtin_with("tvm.compile", tvm_build, Value::str("compile")),
-            ),
-            ("IRModule", irmodule),
-            ("cpu", dev("cpu")),
-            ("cuda", dev("cuda")),
-            ("gpu", dev("cuda")),
-            ("webgpu", dev("webgpu")),
-            ("metal", dev("metal")),
-            ("vulkan", dev("vulkan")),
-            ("opencl", dev("opencl")),
-            ("rocm", dev("rocm")),
-            ("device", builtin("tvm.device", tvm_device)),
-            ("TVMError", tvm_err),
-            ("__version__", Value::str("0.27.0 (Tessel)")),
-        ],
-        None,
-    );
-    let subs: Vec<(&str, &Value)> = vec![
-        ("ir", &ir),
-        ("tir", &tir),
-        ("s_tir", &s_tir),
-        ("tirx", &tirx),
-        ("script", &script),
-        ("runtime", &runtime),
-        ("nd", &nd),
-        ("target", &target),
-        ("testing", &testing),
-        ("error", &error),
-        ("te", &te),
-        ("topi", &topi),
-        ("relax", &relax),
-        ("meta_schedule", &meta_schedule),
-        ("transform", &transform),
-    ];
-    for (k, v) in &subs {
-        set(&tvm, k, (*v).clone());
-    }
-    let all: Vec<(&str, Value)> = vec![
-        ("tvm", tvm.clone()),
-        ("tvm.ir", ir),
-        ("tvm.ir.module", ir_module_mod),
-        ("tvm.tir", tir),
-        ("tvm.tir.schedule", tir_schedule),
-        ("tvm.s_tir", s_tir),
-        ("tvm.s_tir.schedule", s_tir_schedule),
-        ("tvm.s_tir.schedule.testing", schedule_testing),
-        ("tvm.s_tir.schedule.schedule", s_tir_schedule_schedule),
-        ("tvm.s_tir.schedule.state", s_tir_schedule_state),
-        ("tvm.s_tir.tensor_intrin", tensor_intrin),
-        ("tvm_ffi", tvm_ffi),
-        ("tvm.tirx", tirx),
-        ("tvm.script", script),
-        ("tvm.script.tir", script_tir),
-        ("tvm.script.tirx", script_tirx),
-        ("tvm.script.ir", script_ir),
-        ("tvm.script.relax", script_relax),
-        ("tvm.runtime", runtime),
-        ("tvm.runtime.module", runtime_module),
-        ("tvm.nd", nd),
-        ("tvm.target", target),
-        ("tvm.testing", testing),
-        ("tvm.error", error),
+    vec![
         ("tvm.te", te),
         ("tvm.topi", topi),
         ("tvm.relax", relax),
         ("tvm.meta_schedule", meta_schedule),
         ("tvm.transform", transform),
-    ];
-    for (k, v) in all {
-        it.modules.insert(k.to_string(), v);
-    }
+    ]
 }
