@@ -3,6 +3,11 @@
 //! reads bottom-up (a module only uses the modules below it). Cargo already
 //! forbids cycles between crates; this catches them between modules.
 //!
+//! Unit tests count: a `#[cfg(test)] mod tests { … }` block or a
+//! `#[cfg(test)] mod x;` file adds its references to the top-level module
+//! it sits in, so a test that builds its input with a module above its own
+//! is a cycle too (move it to the crate's integration tests instead).
+//!
 //! `cargo xtask layers` prints each crate's module order; the unit test
 //! `workspace_has_no_module_cycles` fails on a new cycle (it runs in
 //! `cargo xtask test` with the other tests).
@@ -50,10 +55,9 @@ fn module_graph(krate_dir: &Path) -> ModuleGraph {
         let mut used = BTreeSet::new();
         for file in files {
             let text = fs::read_to_string(file).unwrap_or_default();
-            let text = non_test_part(&text);
             let depth = module_depth(&src, file);
-            let mut targets = crate_paths(text);
-            targets.extend(super_paths(text, depth));
+            let mut targets = crate_paths(&text);
+            targets.extend(super_paths(&text, depth));
             for target in targets {
                 if &target != module && names.contains(&target) {
                     used.insert(target);
@@ -79,15 +83,6 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
         }
-    }
-}
-
-/// The text before a file's unit tests: tests may reach across the layers
-/// (a test of the printer builds its input with the parser).
-fn non_test_part(text: &str) -> &str {
-    match text.find("#[cfg(test)]") {
-        Some(i) => &text[..i],
-        None => text,
     }
 }
 
@@ -336,6 +331,47 @@ mod tests {
             edges,
         };
         assert_eq!(g.cycles(), vec![vec!["a".to_string(), "b".to_string()]]);
+        assert!(g.layers().is_none());
+    }
+
+    /// A synthetic crate whose only cycle runs through unit tests: `a`
+    /// uses `b` in its code, `b` uses `a` only in a `#[cfg(test)]` block,
+    /// and `c`'s test file (`#[cfg(test)] mod tests;`) uses `d`, which
+    /// uses `c`. Both cycles must be found.
+    #[test]
+    fn test_modules_count_as_references() {
+        let root = std::env::temp_dir().join(format!("xtask-layers-{}", std::process::id()));
+        let krate = root.join("k");
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"k\"\n"),
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
+            ("src/a.rs", "use crate::b::helper;\npub fn f() { helper() }\n"),
+            (
+                "src/b.rs",
+                "pub fn helper() {}\n#[cfg(test)]\nmod tests {\n    use crate::a::f;\n    #[test]\n    fn t() { f() }\n}\n",
+            ),
+            ("src/c/mod.rs", "pub fn g() {}\n#[cfg(test)]\nmod tests;\n"),
+            ("src/c/tests.rs", "use crate::d::h;\n#[test]\nfn t() { h() }\n"),
+            ("src/d.rs", "pub fn h() { crate::c::g() }\n"),
+        ];
+        for (path, text) in files {
+            let path = krate.join(path);
+            fs::create_dir_all(path.parent().expect("a folder")).expect("temp folder");
+            fs::write(&path, text).expect("temp file");
+        }
+        let graphs = workspace_graphs(&root);
+        fs::remove_dir_all(&root).ok();
+        assert_eq!(graphs.len(), 1);
+        let g = &graphs[0];
+        assert_eq!(g.edges["b"], BTreeSet::from(["a".to_string()]));
+        assert_eq!(g.edges["c"], BTreeSet::from(["d".to_string()]));
+        assert_eq!(
+            g.cycles(),
+            vec![
+                vec!["a".to_string(), "b".to_string()],
+                vec!["c".to_string(), "d".to_string()]
+            ]
+        );
         assert!(g.layers().is_none());
     }
 

@@ -41,8 +41,8 @@ use crate::diag::Span;
 use crate::ir::mutate::substitute_expr;
 use crate::ir::visit::expr_vars;
 use crate::ir::{
-    BinOp, BlockRealize, Buffer, CmpOp, DataType, Expr, ExprKind, For, ForKind, IterKind, PrimFunc,
-    Stmt, StmtKind, VarId,
+    BinOp, Block, BlockRealize, Buffer, CmpOp, DataType, Expr, ExprKind, For, ForKind, IterKind,
+    PrimFunc, Stmt, StmtKind, VarId,
 };
 
 /// Rewrites every cross-thread reduction of `func` (see the module docs);
@@ -246,191 +246,37 @@ impl Pass<'_> {
     }
 
     /// Checks one cross-thread reduction and records its rewrite under its
-    /// outermost reduction loop.
+    /// outermost reduction loop: the nest and the update are checked, the
+    /// block's iterators and `T.where` are resolved, then each invocation's
+    /// partial, the tree and the write-back are built (see the module docs).
     fn plan(&mut self, r: &BlockRealize, span: Span) -> Result<()> {
         let block = &r.block;
         let name = &block.name;
         let refuse = |why: String| {
-            Err(LowerError::new(
+            LowerError::new(
                 format!(
                     "block {name} is a reduction bound to threadIdx (a cross-thread reduction), \
                      but {why}"
                 ),
                 span,
-            ))
+            )
         };
         let Some(kernel) = &self.kernel else {
-            return refuse("it is not inside a kernel".into());
+            return Err(refuse("it is not inside a kernel".into()));
         };
         let (reduce, spatial) = self.reduce_and_spatial_vars(r);
-        if let Some(lc) = self.loops.iter().find(|lc| {
-            reduce.contains(&lc.l.loop_var.id()) && spatial.contains(&lc.l.loop_var.id())
-        }) {
-            return refuse(format!(
-                "loop {} feeds both its spatial and its reduce iterators",
-                lc.l.loop_var.name()
-            ));
-        }
-        let Some(first) = self
-            .loops
-            .iter()
-            .position(|lc| reduce.contains(&lc.l.loop_var.id()))
-        else {
-            return refuse("none of its loops is a reduction loop".into());
-        };
-        // The nest from the outermost reduction loop down must be perfect and
-        // hold only reduce loops and thread-bound loops.
-        for (j, lc) in self.loops.iter().enumerate().skip(first) {
-            let direct = match (self.loops.get(j + 1), lc.l.body.kind()) {
-                (Some(next), StmtKind::For(b)) => b.loop_var == next.l.loop_var,
-                (None, StmtKind::BlockRealize(b)) => b.block.name == *name,
-                _ => false,
-            };
-            if !direct {
-                return refuse(format!(
-                    "loop {} holds other statements besides the reduction; the loops from the \
-                     outermost reduction loop down to the block must nest only each other \
-                     (move other work out, e.g. with decompose_reduction or reverse_compute_at)",
-                    lc.l.loop_var.name()
-                ));
-            }
-            let is_reduce = reduce.contains(&lc.l.loop_var.id());
-            if !is_reduce && thread_tag_of(&lc.l).is_none() {
-                return refuse(format!(
-                    "loop {} lies between its reduction loops without being one; reorder it \
-                     outside the reduction loops",
-                    lc.l.loop_var.name()
-                ));
-            }
-            if !matches!(
-                lc.l.kind,
-                ForKind::Serial | ForKind::Unrolled | ForKind::ThreadBinding
-            ) {
-                return refuse(format!(
-                    "its reduction loop {} is {:?}; only serial, unrolled and thread-bound \
-                     reduction loops are supported",
-                    lc.l.loop_var.name(),
-                    lc.l.kind
-                ));
-            }
-        }
-        if self.loops[first].conds > kernel.conds {
-            return refuse(
-                "it runs under a condition (an `if` or a block's T.where around its loops), \
-                 and every invocation of the workgroup must reach its barriers; move the \
-                 condition into the reduction block"
-                    .into(),
-            );
-        }
-        // Thread loops around the block: every threadIdx axis of the kernel,
-        // each at the kernel-wide extent (no invocation may skip the tree).
-        let mut thread_loops: Vec<&LoopCtx> = Vec::new();
-        for lc in &self.loops {
-            if let Some(t) = thread_tag_of(&lc.l) {
-                if thread_loops.iter().any(|o| thread_tag_of(&o.l) == Some(t)) {
-                    return refuse(format!("two loops around it are bound to {t}"));
-                }
-                let extent = lc.l.extent.as_int();
-                let wide = kernel.thread_extents.get(t).copied();
-                if extent.is_none() || extent != wide || !lc.l.min.is_const_int(0) {
-                    return refuse(format!(
-                        "its loop {} bound to {t} has extent {} while the kernel launches {} \
-                         invocations along {t}; the extra invocations would skip its barriers \
-                         (give every loop bound to {t} in this kernel the same extent)",
-                        lc.l.loop_var.name(),
-                        crate::ir::printer::print_expr(&lc.l.extent),
-                        wide.unwrap_or(0)
-                    ));
-                }
-                thread_loops.push(lc);
-            }
-        }
-        for t in kernel.thread_extents.keys() {
-            if !thread_loops.iter().any(|o| thread_tag_of(&o.l) == Some(t)) {
-                return refuse(format!(
-                    "the kernel also launches {t} invocations that do not enclose it; they \
-                     would run the same reduction at once (bind a loop around it to {t} or \
-                     move it to its own kernel)"
-                ));
-            }
-        }
-
-        // The update: one store, matched to a reducer.
-        if !block.alloc_buffers.is_empty() || !block.match_buffers.is_empty() {
-            return refuse("it allocates or matches buffers".into());
-        }
-        let StmtKind::Store {
-            buffer: out,
+        let (first, thread_loops) = self
+            .check_nest(kernel, name, &reduce, &spatial)
+            .map_err(refuse)?;
+        let CrossThreadUpdate {
+            out,
             value,
             indices,
-        } = block.body.kind()
-        else {
-            return refuse("its body is not a single buffer store".into());
-        };
-        let init_value = match &block.init {
-            None => None,
-            Some(i) => match i.kind() {
-                StmtKind::Store {
-                    buffer: ib,
-                    value: iv,
-                    indices: ii,
-                } if ib.data == out.data
-                    && ii.len() == indices.len()
-                    && ii
-                        .iter()
-                        .zip(indices)
-                        .all(|(a, b)| crate::arith::expr_deep_equal(a, b)) =>
-                {
-                    Some(iv.clone())
-                }
-                _ => {
-                    return refuse(
-                        "its init is not a single store to the element it updates".into(),
-                    )
-                }
-            },
-        };
-        let patterns = || {
-            Reducer::ALL
-                .iter()
-                .filter(|r| r.arity() == 1)
-                .map(|r| r.pattern())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let (reducer, rhs) = match &init_value {
-            Some(init) => match match_single(init, out, indices, value) {
-                Some((red, _, rhs)) => (red, rhs),
-                None => {
-                    return refuse(format!(
-                        "its init and update match no commutative reducer (supported: {})",
-                        patterns()
-                    ))
-                }
-            },
-            None => match match_update(out, indices, value) {
-                Some(x) => x,
-                None => {
-                    return refuse(format!(
-                        "its update matches no commutative reducer (supported: {})",
-                        patterns()
-                    ))
-                }
-            },
-        };
-        if reads_buffer(&rhs, out) {
-            return refuse(format!(
-                "its update reads {} besides the accumulated element",
-                out.name
-            ));
-        }
-        let Some(identity) = reducer.identity(value.dtype()) else {
-            return refuse(format!(
-                "{} has no identity for {}",
-                reducer.pattern(),
-                value.dtype()
-            ));
-        };
+            init_value,
+            reducer,
+            rhs,
+            identity,
+        } = match_cross_thread_update(block).map_err(refuse)?;
 
         // Substitute the block's iterators by their values.
         let mut map = self.iter_map.clone();
@@ -440,68 +286,9 @@ impl Pass<'_> {
         }
         let idx: Vec<Expr> = indices.iter().map(|e| substitute_expr(e, &map)).collect();
         let rhs = substitute_expr(&rhs, &map);
-        // T.where masks the partials (no out-of-range reads); its
-        // conjuncts over other loops also mask the write-back (the block
-        // does not run at all there).
-        let mut pred: Option<Expr> = None;
-        let mut write_guard: Option<Expr> = None;
-        for c in conjuncts(&substitute_expr(&r.predicate, &self.iter_map)) {
-            let vars = var_ids(&c);
-            let on_reduce = vars.iter().any(|v| reduce.contains(v));
-            let on_other = vars.iter().any(|v| {
-                !reduce.contains(v) && self.loops.iter().any(|lc| lc.l.loop_var.id() == *v)
-            });
-            if on_reduce && on_other {
-                let c = crate::ir::printer::print_expr(&c);
-                return refuse(format!(
-                    "its T.where condition {c} mixes reduction and other loops; split the \
-                     loops so that each condition depends on one kind"
-                ));
-            }
-            let and_into = |slot: &mut Option<Expr>, c: Expr| {
-                *slot = Some(match slot.take() {
-                    Some(p) => Expr::and(p, c),
-                    None => c,
-                });
-            };
-            if !on_reduce {
-                and_into(&mut write_guard, c.clone());
-            }
-            and_into(&mut pred, c);
-        }
-
-        // Who writes the result back.
-        let others = accesses_of(&kernel.root, out, name);
-        let elsewhere = !others.is_empty();
-        let all_write = if out.scope == "local" {
-            true
-        } else if elsewhere {
-            if init_value.is_none() {
-                return refuse(format!(
-                    "it has no T.init() and the kernel accesses {} elsewhere (an init block \
-                     that decompose_reduction made counts too); the old value cannot be read \
-                     and written back without a race with those accesses (keep the init in the \
-                     block, i.e. bind before decompose_reduction, or move the other accesses to \
-                     another kernel)",
-                    out.name
-                ));
-            }
-            let thread_dependent =
-                |e: &Expr| var_ids(e).iter().any(|v| kernel.thread_vars.contains(v));
-            if idx.iter().any(thread_dependent)
-                || others.iter().any(|ix| ix.iter().any(thread_dependent))
-            {
-                return refuse(format!(
-                    "the kernel accesses {} elsewhere at thread-dependent indices, so an \
-                     invocation may read an element another one wrote; move that access to \
-                     another kernel or cache the result in a local buffer",
-                    out.name
-                ));
-            }
-            true
-        } else {
-            false
-        };
+        let (pred, write_guard) = self.split_predicate(r, &reduce).map_err(refuse)?;
+        let all_write = writes_back_everywhere(kernel, out, name, &idx, init_value.is_some())
+            .map_err(refuse)?;
 
         // Reduction group: the reduce thread loops (flattened, outer first)
         // and the other thread loops (one group per index).
@@ -570,19 +357,7 @@ impl Pass<'_> {
             allocs.push(local);
         }
         // 3. The tree.
-        let mut pow = 1i64;
-        while pow * 2 <= group_size {
-            pow *= 2;
-        }
-        let mut steps: Vec<(i64, i64)> = Vec::new();
-        if pow < group_size {
-            steps.push((pow, group_size - pow));
-        }
-        let mut s = pow / 2;
-        while s >= 1 {
-            steps.push((s, s));
-            s /= 2;
-        }
+        let steps = tree_steps(group_size);
         for (offset, active) in steps {
             let mine = Expr::load(&shared, slot(&r_idx));
             let theirs = Expr::load(&shared, slot(&add(&r_idx, &Expr::i32(offset))));
@@ -662,6 +437,312 @@ impl Pass<'_> {
         self.replace.insert(self.loops[first].l.loop_var.id(), stmt);
         Ok(())
     }
+
+    /// Checks the loops around a cross-thread reduction: from the outermost
+    /// reduction loop down they nest perfectly and are reduce or thread
+    /// loops, no condition lies inside the kernel around them, and every
+    /// `threadIdx` axis of the kernel encloses the block at its kernel-wide
+    /// extent. Returns the outermost reduction loop's position and the
+    /// thread loops around the block; the error says why not.
+    fn check_nest(
+        &self,
+        kernel: &Kernel,
+        name: &str,
+        reduce: &HashSet<VarId>,
+        spatial: &HashSet<VarId>,
+    ) -> std::result::Result<(usize, Vec<&LoopCtx>), String> {
+        if let Some(lc) = self.loops.iter().find(|lc| {
+            reduce.contains(&lc.l.loop_var.id()) && spatial.contains(&lc.l.loop_var.id())
+        }) {
+            return Err(format!(
+                "loop {} feeds both its spatial and its reduce iterators",
+                lc.l.loop_var.name()
+            ));
+        }
+        let Some(first) = self
+            .loops
+            .iter()
+            .position(|lc| reduce.contains(&lc.l.loop_var.id()))
+        else {
+            return Err("none of its loops is a reduction loop".into());
+        };
+        // The nest from the outermost reduction loop down must be perfect and
+        // hold only reduce loops and thread-bound loops.
+        for (j, lc) in self.loops.iter().enumerate().skip(first) {
+            let direct = match (self.loops.get(j + 1), lc.l.body.kind()) {
+                (Some(next), StmtKind::For(b)) => b.loop_var == next.l.loop_var,
+                (None, StmtKind::BlockRealize(b)) => b.block.name == *name,
+                _ => false,
+            };
+            if !direct {
+                return Err(format!(
+                    "loop {} holds other statements besides the reduction; the loops from the \
+                     outermost reduction loop down to the block must nest only each other \
+                     (move other work out, e.g. with decompose_reduction or reverse_compute_at)",
+                    lc.l.loop_var.name()
+                ));
+            }
+            let is_reduce = reduce.contains(&lc.l.loop_var.id());
+            if !is_reduce && thread_tag_of(&lc.l).is_none() {
+                return Err(format!(
+                    "loop {} lies between its reduction loops without being one; reorder it \
+                     outside the reduction loops",
+                    lc.l.loop_var.name()
+                ));
+            }
+            if !matches!(
+                lc.l.kind,
+                ForKind::Serial | ForKind::Unrolled | ForKind::ThreadBinding
+            ) {
+                return Err(format!(
+                    "its reduction loop {} is {:?}; only serial, unrolled and thread-bound \
+                     reduction loops are supported",
+                    lc.l.loop_var.name(),
+                    lc.l.kind
+                ));
+            }
+        }
+        if self.loops[first].conds > kernel.conds {
+            return Err(
+                "it runs under a condition (an `if` or a block's T.where around its loops), \
+                 and every invocation of the workgroup must reach its barriers; move the \
+                 condition into the reduction block"
+                    .into(),
+            );
+        }
+        // Thread loops around the block: every threadIdx axis of the kernel,
+        // each at the kernel-wide extent (no invocation may skip the tree).
+        let mut thread_loops: Vec<&LoopCtx> = Vec::new();
+        for lc in &self.loops {
+            if let Some(t) = thread_tag_of(&lc.l) {
+                if thread_loops.iter().any(|o| thread_tag_of(&o.l) == Some(t)) {
+                    return Err(format!("two loops around it are bound to {t}"));
+                }
+                let extent = lc.l.extent.as_int();
+                let wide = kernel.thread_extents.get(t).copied();
+                if extent.is_none() || extent != wide || !lc.l.min.is_const_int(0) {
+                    return Err(format!(
+                        "its loop {} bound to {t} has extent {} while the kernel launches {} \
+                         invocations along {t}; the extra invocations would skip its barriers \
+                         (give every loop bound to {t} in this kernel the same extent)",
+                        lc.l.loop_var.name(),
+                        crate::ir::printer::print_expr(&lc.l.extent),
+                        wide.unwrap_or(0)
+                    ));
+                }
+                thread_loops.push(lc);
+            }
+        }
+        for t in kernel.thread_extents.keys() {
+            if !thread_loops.iter().any(|o| thread_tag_of(&o.l) == Some(t)) {
+                return Err(format!(
+                    "the kernel also launches {t} invocations that do not enclose it; they \
+                     would run the same reduction at once (bind a loop around it to {t} or \
+                     move it to its own kernel)"
+                ));
+            }
+        }
+        Ok((first, thread_loops))
+    }
+
+    /// Splits the block's `T.where` (in loop terms): all of it masks the
+    /// partials (no out-of-range reads); its conjuncts over other loops also
+    /// mask the write-back (the block does not run at all there). Returns
+    /// (partials' mask, write-back guard).
+    fn split_predicate(
+        &self,
+        r: &BlockRealize,
+        reduce: &HashSet<VarId>,
+    ) -> std::result::Result<(Option<Expr>, Option<Expr>), String> {
+        let mut pred: Option<Expr> = None;
+        let mut write_guard: Option<Expr> = None;
+        for c in conjuncts(&substitute_expr(&r.predicate, &self.iter_map)) {
+            let vars = var_ids(&c);
+            let on_reduce = vars.iter().any(|v| reduce.contains(v));
+            let on_other = vars.iter().any(|v| {
+                !reduce.contains(v) && self.loops.iter().any(|lc| lc.l.loop_var.id() == *v)
+            });
+            if on_reduce && on_other {
+                let c = crate::ir::printer::print_expr(&c);
+                return Err(format!(
+                    "its T.where condition {c} mixes reduction and other loops; split the \
+                     loops so that each condition depends on one kind"
+                ));
+            }
+            let and_into = |slot: &mut Option<Expr>, c: Expr| {
+                *slot = Some(match slot.take() {
+                    Some(p) => Expr::and(p, c),
+                    None => c,
+                });
+            };
+            if !on_reduce {
+                and_into(&mut write_guard, c.clone());
+            }
+            and_into(&mut pred, c);
+        }
+        Ok((pred, write_guard))
+    }
+}
+
+/// A cross-thread reduction's update: one store, matched to a reducer.
+struct CrossThreadUpdate<'b> {
+    out: &'b Buffer,
+    value: &'b Expr,
+    indices: &'b [Expr],
+    /// The init's value, when the block has a `T.init()`.
+    init_value: Option<Expr>,
+    reducer: Reducer,
+    /// What the update combines into the element.
+    rhs: Expr,
+    identity: Expr,
+}
+
+/// Matches a cross-thread reduction block's body (and init) to a
+/// commutative reducer; the error says why not.
+fn match_cross_thread_update(block: &Block) -> std::result::Result<CrossThreadUpdate<'_>, String> {
+    if !block.alloc_buffers.is_empty() || !block.match_buffers.is_empty() {
+        return Err("it allocates or matches buffers".into());
+    }
+    let StmtKind::Store {
+        buffer: out,
+        value,
+        indices,
+    } = block.body.kind()
+    else {
+        return Err("its body is not a single buffer store".into());
+    };
+    let init_value = match &block.init {
+        None => None,
+        Some(i) => match i.kind() {
+            StmtKind::Store {
+                buffer: ib,
+                value: iv,
+                indices: ii,
+            } if ib.data == out.data
+                && ii.len() == indices.len()
+                && ii
+                    .iter()
+                    .zip(indices)
+                    .all(|(a, b)| crate::arith::expr_deep_equal(a, b)) =>
+            {
+                Some(iv.clone())
+            }
+            _ => return Err("its init is not a single store to the element it updates".into()),
+        },
+    };
+    let patterns = || {
+        Reducer::ALL
+            .iter()
+            .filter(|r| r.arity() == 1)
+            .map(|r| r.pattern())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (reducer, rhs) = match &init_value {
+        Some(init) => match match_single(init, out, indices, value) {
+            Some((red, _, rhs)) => (red, rhs),
+            None => {
+                return Err(format!(
+                    "its init and update match no commutative reducer (supported: {})",
+                    patterns()
+                ))
+            }
+        },
+        None => match match_update(out, indices, value) {
+            Some(x) => x,
+            None => {
+                return Err(format!(
+                    "its update matches no commutative reducer (supported: {})",
+                    patterns()
+                ))
+            }
+        },
+    };
+    if reads_buffer(&rhs, out) {
+        return Err(format!(
+            "its update reads {} besides the accumulated element",
+            out.name
+        ));
+    }
+    let Some(identity) = reducer.identity(value.dtype()) else {
+        return Err(format!(
+            "{} has no identity for {}",
+            reducer.pattern(),
+            value.dtype()
+        ));
+    };
+    Ok(CrossThreadUpdate {
+        out,
+        value,
+        indices,
+        init_value,
+        reducer,
+        rhs,
+        identity,
+    })
+}
+
+/// Whether every invocation writes the result back (the kernel reads the
+/// element again, or it is `local`) rather than invocation 0 of each group;
+/// the error says why neither is race-free.
+fn writes_back_everywhere(
+    kernel: &Kernel,
+    out: &Buffer,
+    name: &str,
+    idx: &[Expr],
+    has_init: bool,
+) -> std::result::Result<bool, String> {
+    let others = accesses_of(&kernel.root, out, name);
+    let elsewhere = !others.is_empty();
+    let all_write = if out.scope == "local" {
+        true
+    } else if elsewhere {
+        if !has_init {
+            return Err(format!(
+                "it has no T.init() and the kernel accesses {} elsewhere (an init block \
+                     that decompose_reduction made counts too); the old value cannot be read \
+                     and written back without a race with those accesses (keep the init in the \
+                     block, i.e. bind before decompose_reduction, or move the other accesses to \
+                     another kernel)",
+                out.name
+            ));
+        }
+        let thread_dependent = |e: &Expr| var_ids(e).iter().any(|v| kernel.thread_vars.contains(v));
+        if idx.iter().any(thread_dependent)
+            || others.iter().any(|ix| ix.iter().any(thread_dependent))
+        {
+            return Err(format!(
+                "the kernel accesses {} elsewhere at thread-dependent indices, so an \
+                     invocation may read an element another one wrote; move that access to \
+                     another kernel or cache the result in a local buffer",
+                out.name
+            ));
+        }
+        true
+    } else {
+        false
+    };
+    Ok(all_write)
+}
+
+/// The tree's steps over a group of `group_size` invocations, as (offset,
+/// active invocations): a first step folding the part above the largest
+/// power of two, then halving.
+fn tree_steps(group_size: i64) -> Vec<(i64, i64)> {
+    let mut pow = 1i64;
+    while pow * 2 <= group_size {
+        pow *= 2;
+    }
+    let mut steps: Vec<(i64, i64)> = Vec::new();
+    if pow < group_size {
+        steps.push((pow, group_size - pow));
+    }
+    let mut s = pow / 2;
+    while s >= 1 {
+        steps.push((s, s));
+        s /= 2;
+    }
+    steps
 }
 
 fn kernel_info(root: &Stmt, conds: usize) -> Kernel {

@@ -13,6 +13,7 @@ mod support;
 mod schedule_cache;
 mod schedule_cases;
 mod schedule_compute;
+mod schedule_primitive_checks;
 mod schedule_proptest;
 mod schedule_symbolic;
 mod schedule_tensor;
