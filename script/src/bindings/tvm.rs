@@ -14,7 +14,7 @@ use crate::python::host_object::{CoreObj, HostObject};
 use crate::python::interp::Interp;
 use crate::python::ops::num_i64;
 use crate::python::value::*;
-use crate::TargetSpec;
+use crate::{BuildOptions, Target, TargetKind};
 use compiler_core::analysis::structural_equal::{
     assert_structural_equal as ir_equal, EqualOptions,
 };
@@ -408,7 +408,7 @@ pub fn repr(o: &Obj) -> String {
             )
         }
         Obj::Device(d) => format!("device(type='{}', index={})", d.kind, d.index),
-        Obj::Target { kind, .. } => target_json(kind),
+        Obj::Target(t) => target_json(t.kind),
         Obj::RtModule(_) => "ffi.Module(imports_=())".into(),
         Obj::PackedFunc { .. } | Obj::TimeEvaluator { .. } => "ffi.Function".into(),
         Obj::BenchmarkResult(r) => {
@@ -444,16 +444,11 @@ fn shape_text(shape: &[usize]) -> String {
     }
 }
 
-fn target_json(kind: &str) -> String {
+fn target_json(kind: TargetKind) -> String {
     let keys = match kind {
-        "llvm" | "c" => "[\"cpu\"]",
-        "cuda" | "nvptx" | "rocm" | "metal" | "vulkan" | "opencl" | "webgpu" => "[\"gpu\"]",
-        _ => "[]",
-    };
-    let keys = if kind == "cuda" {
-        "[\"cuda\", \"gpu\"]".to_string()
-    } else {
-        keys.to_string()
+        TargetKind::Gpu(compiler_core::target::GpuKind::Cuda) => "[\"cuda\", \"gpu\"]",
+        TargetKind::Gpu(_) => "[\"gpu\"]",
+        TargetKind::Cpu(_) => "[\"cpu\"]",
     };
     format!("{{\"kind\":\"{kind}\",\"tag\":\"\",\"keys\":{keys}}}")
 }
@@ -855,10 +850,7 @@ fn schedule_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args) -> Res<Val
                 // A host whose full build is elsewhere (the playground's
                 // first-load worker) learns here that the script needs it,
                 // as from `tvm.build`, and runs the script again there.
-                let _ = it.backend.build(
-                    &tessel_ir::IRModule::new(),
-                    &compiler_core::target::TargetSpec::new("llvm"),
-                );
+                let _ = it.backend.ensure_loaded(Target::llvm().kind);
             }
             return Err(call_error(name, e));
         }
@@ -904,24 +896,18 @@ fn same_object(o: &Obj, recv: &Value, other: &Value) -> bool {
 // ----------------------------------------------------------------------------
 // Build and run
 
-/// The target's kind and text from a string, dict or Target object
-/// (`llvm` when absent), not yet checked against the known kinds.
-pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, String)> {
+/// The target's text from a string, dict (its kind) or Target object
+/// (`llvm` when absent), not yet parsed.
+pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<String> {
     Ok(match v {
-        None | Some(Value::None) => ("llvm".to_string(), "llvm".to_string()),
-        Some(Value::Str(s)) => {
-            let head = s.split_whitespace().next().unwrap_or("");
-            (tag_kind(head).unwrap_or(head).to_string(), s.to_string())
-        }
-        Some(Value::Dict(d)) => {
-            let kind = match d.borrow().get_str("kind") {
-                Some(Value::Str(k)) => k.to_string(),
-                _ => return Err(PyErr::value_error("a target dict needs a \"kind\"")),
-            };
-            (kind.clone(), kind)
-        }
+        None | Some(Value::None) => "llvm".to_string(),
+        Some(Value::Str(s)) => s.to_string(),
+        Some(Value::Dict(d)) => match d.borrow().get_str("kind") {
+            Some(Value::Str(k)) => k.to_string(),
+            _ => return Err(PyErr::value_error("a target dict needs a \"kind\"")),
+        },
         Some(Value::Host(o)) => match tvm_obj(&o) {
-            Some(Obj::Target { kind, text }) => (kind.clone(), text.clone()),
+            Some(Obj::Target(t)) => t.text.clone(),
             _ => {
                 return Err(PyErr::type_error(
                     "target must be a string, a dict or a tvm.target.Target",
@@ -937,34 +923,29 @@ pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, Str
     })
 }
 
-/// The kind behind one of TVM's target tags (`"nvidia/tesla-p100"`, the
-/// book's ch. 6 target; `"apple/m1-gpu"`; `"raspberry-pi/4b-aarch64"`): the
-/// vendor decides, the model only tunes TVM's code generator.
-fn tag_kind(head: &str) -> Option<&'static str> {
-    let (vendor, model) = head.split_once('/')?;
-    if model.is_empty() {
-        return None;
+/// The target of a build, from a string, dict or Target object (`llvm`
+/// when absent), parsed by [`Target::parse`]; a dict names a kind only.
+pub(crate) fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<Target> {
+    let undefined =
+        |kind: &str| PyErr::value_error(format!("Target kind \"{kind}\" is not defined"));
+    match v {
+        Some(Value::Host(o)) => match tvm_obj(&o) {
+            Some(Obj::Target(t)) => Ok(t.clone()),
+            _ => Err(PyErr::type_error(
+                "target must be a string, a dict or a tvm.target.Target",
+            )),
+        },
+        Some(Value::Dict(d)) => {
+            let text = target_text(it, Some(Value::Dict(d)))?;
+            TargetKind::from_name(&text)
+                .map(Target::of_kind)
+                .ok_or_else(|| undefined(&text))
+        }
+        v => {
+            let text = target_text(it, v)?;
+            Target::parse(&text).map_err(|e| PyErr::value_error(e.to_string()))
+        }
     }
-    Some(match vendor {
-        "nvidia" => "cuda",
-        "apple" if model.contains("gpu") => "metal",
-        "apple" | "raspberry-pi" | "aws" | "arm" | "intel" => "llvm",
-        _ => return None,
-    })
-}
-
-/// The target of a build, from a string, dict or Target object.
-fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
-    let (kind, text) = target_text(it, v)?;
-    const KINDS: &[&str] = &[
-        "llvm", "c", "cuda", "nvptx", "metal", "webgpu", "vulkan", "opencl", "rocm",
-    ];
-    if !KINDS.contains(&kind.as_str()) {
-        return Err(PyErr::value_error(format!(
-            "Target kind \"{kind}\" is not defined"
-        )));
-    }
-    Ok(TargetSpec { kind, text })
 }
 
 fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
@@ -990,8 +971,8 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     it.charge_steps(1000)?;
     let exec = it
         .backend
-        .build(&module, &target)
-        .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
+        .build(&module, &target, &BuildOptions::default())
+        .map_err(|e| PyErr::new(ExcKind::TVMError, e.to_string()))?;
     let functions: Vec<String> = module.names().map(str::to_string).collect();
     let aliases: Vec<(String, String)> =
         alias.into_iter().map(|a| (a, "main".to_string())).collect();
@@ -1003,7 +984,7 @@ fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     Ok(host(Obj::RtModule(Rc::new(RtModule {
         exec,
         entry,
-        target: target.kind,
+        target: target.kind_name().to_string(),
         functions,
         aliases,
         executable: args_is_compile(&a),
@@ -1483,13 +1464,13 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
             "sync" | "dlpack_device_type" => bound(),
             _ => missing(),
         },
-        Obj::Target { kind, .. } => match name {
-            "kind" => Ok(Value::str(kind.as_str())),
+        Obj::Target(t) => match name {
+            "kind" => Ok(Value::str(t.kind_name())),
             "keys" => {
-                let keys: Vec<Value> = match kind.as_str() {
-                    "llvm" | "c" => vec![Value::str("cpu")],
+                let keys: Vec<Value> = match t.kind_name() {
                     "cuda" => vec![Value::str("cuda"), Value::str("gpu")],
-                    _ => vec![Value::str("gpu")],
+                    _ if t.is_gpu() => vec![Value::str("gpu")],
+                    _ => vec![Value::str("cpu")],
                 };
                 it.new_list(keys)
             }
@@ -2033,11 +2014,11 @@ pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
         "tvm.tir.schedule.schedule.Schedule" => new_schedule(it, a, TraceDialect::Tir),
         "tvm.target.target.Target" => {
             let t = a.req(0, "target", "Target")?;
-            let spec = target_arg(it, Some(t))?;
-            Ok(host(Obj::Target {
-                kind: spec.kind,
-                text: spec.text,
-            }))
+            let mut target = target_arg(it, Some(t))?;
+            if let Some(h) = a.take_kw("host").filter(|h| !matches!(h, Value::None)) {
+                target = target.with_host(target_arg(it, Some(h))?);
+            }
+            Ok(host(Obj::Target(target)))
         }
         other => Err(PyErr::type_error(format!(
             "cannot create '{other}' objects directly"
