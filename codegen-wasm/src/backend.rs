@@ -185,7 +185,7 @@ impl WasmBackend {
         let built = crate::build_with(module, &build).map_err(|e| BuildError::Compile {
             compiler: Compiler::Wasm,
             func: None,
-            diagnostic: e.to_diagnostic(),
+            diagnostic: Box::new(e.to_diagnostic()),
         })?;
         let names = module.names().map(str::to_string).collect();
         match rt {

@@ -99,7 +99,7 @@ pub(crate) fn wgsl_error(name: &str, target: &Target, e: &crate::CodegenError) -
             target: target.kind_name().to_string(),
         },
         func: Some(name.to_string()),
-        diagnostic: e.to_diagnostic(),
+        diagnostic: Box::new(e.to_diagnostic()),
     }
 }
 

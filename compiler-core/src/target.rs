@@ -323,11 +323,11 @@ pub enum Compiler {
 #[derive(Clone, Debug, PartialEq)]
 pub enum BuildError {
     /// A code generator rejected function `func` (`None`: the module as a
-    /// whole), with the location in the source.
+    /// whole), with the location in the source (boxed: errors stay small).
     Compile {
         compiler: Compiler,
         func: Option<String>,
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
     },
     /// This host has not loaded the code generator for `kind` (the
     /// playground's first-load worker): the request belongs elsewhere.
@@ -348,7 +348,7 @@ impl BuildError {
     /// The location of the failure, for a compile error.
     pub fn diagnostic(&self) -> Option<&Diagnostic> {
         match self {
-            BuildError::Compile { diagnostic, .. } => Some(diagnostic),
+            BuildError::Compile { diagnostic, .. } => Some(diagnostic.as_ref()),
             _ => None,
         }
     }
@@ -530,7 +530,7 @@ impl Backend for ReferenceBackend {
             let c = CompiledFunc::new(f).map_err(|e| BuildError::Compile {
                 compiler: Compiler::Interpreter,
                 func: Some(name.to_string()),
-                diagnostic: e.to_diagnostic(),
+                diagnostic: Box::new(e.to_diagnostic()),
             })?;
             compiled.insert(name.to_string(), Rc::new(c));
         }
@@ -655,7 +655,7 @@ mod tests {
                 target: "cuda".into(),
             },
             func: Some("main".into()),
-            diagnostic: Diagnostic::error("no thread binding", Span::new(3, 9)),
+            diagnostic: Box::new(Diagnostic::error("no thread binding", Span::new(3, 9))),
         };
         assert_eq!(
             gpu.to_string(),

@@ -961,7 +961,7 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
                     fail(
                         &mut out,
                         &format!("`{name}` cannot run on the GPU"),
-                        diagnostic,
+                        *diagnostic,
                     );
                     return out;
                 }
@@ -999,7 +999,7 @@ pub fn code(source: &str, step: usize, backend: &str) -> CodeOutcome {
             Err(BuildError::Compile { diagnostic, .. }) => fail(
                 &mut out,
                 "the CPU backend cannot compile this",
-                diagnostic.clone(),
+                diagnostic.as_ref().clone(),
             ),
             Err(e) => out.error = Some(e.to_string()),
         }
