@@ -34,7 +34,8 @@ use compiler_core::ir::IRModule;
 // The target layer (`tvm.build` backends, the clock) and the script's
 // limits and output streams.
 use compiler_core::target::{
-    Backend, Executable, Host, ReferenceBackend, RoutingBackend, TargetSpec,
+    Backend, BuildError, BuildOptions, Executable, GpuKind, Host, ReferenceBackend, RoutingBackend,
+    Target, TargetKind,
 };
 use compiler_core::tvmscript::builder::{Item, ParsedScript};
 // Scripts are parsed, checked, scheduled and run through the session
@@ -221,7 +222,12 @@ struct LazyGpu {
 }
 
 impl Backend for LazyGpu {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
         let gpu = self
             .gpu
             .get_or_init(|| match codegen_wgsl::backend::GpuBackend::new() {
@@ -230,7 +236,7 @@ impl Backend for LazyGpu {
                     eprintln!(
                         "tessel: note: no WebGPU adapter on this machine; GPU targets \
                          (`{}`) run on the reference interpreter",
-                        target.kind
+                        target.kind_name()
                     );
                     reference_with_wgsl()
                 }
@@ -242,7 +248,7 @@ impl Backend for LazyGpu {
                     reference_with_wgsl()
                 }
             });
-        gpu.build(module, target)
+        gpu.build(module, target, options)
     }
 }
 
@@ -445,7 +451,18 @@ fn main() -> ExitCode {
                     Err(code) => return code,
                 }
             }
-            match codegen_wgsl::build(&module, &codegen_wgsl::GpuLimits::default()) {
+            let webgpu = Target::of_kind(TargetKind::Gpu(GpuKind::WebGpu));
+            let built = codegen_wgsl::source_only::WgslBackend::default().build(
+                &module,
+                &webgpu,
+                &BuildOptions::default(),
+            );
+            let wgsl = built.as_ref().map(|exec| {
+                exec.as_any()
+                    .and_then(|a| a.downcast_ref::<codegen_wgsl::source_only::WgslExecutable>())
+                    .map_or(&[][..], |w| &w.funcs[..])
+            });
+            match wgsl {
                 Ok(funcs) => {
                     for f in funcs {
                         for n in &f.report.notes {
@@ -455,10 +472,7 @@ fn main() -> ExitCode {
                     }
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    report(&[e.to_diagnostic()], src, &file);
-                    ExitCode::from(1)
-                }
+                Err(e) => build_failed(e, src, &file),
             }
         }),
         Command::Build {
@@ -630,12 +644,21 @@ fn build(
             Err(code) => return code,
         }
     }
-    let built = match codegen_wasm::build(&module) {
-        Ok(b) => b,
-        Err(e) => {
-            report(&[e.to_diagnostic()], src, file);
-            return ExitCode::from(1);
-        }
+    let exec = match codegen_wasm::backend::WasmBackend::compile_only().build(
+        &module,
+        &Target::llvm(),
+        &BuildOptions::default(),
+    ) {
+        Ok(exec) => exec,
+        Err(e) => return build_failed(&e, src, file),
+    };
+    let Some(built) = exec
+        .as_any()
+        .and_then(|a| a.downcast_ref::<codegen_wasm::backend::WasmExecutable>())
+        .map(codegen_wasm::backend::WasmExecutable::module)
+    else {
+        eprintln!("tessel: the wasm backend built no wasm module");
+        return ExitCode::from(1);
     };
     if lowered {
         let opts = PrintOptions::new(Dialect::from(parsed.dialect));
@@ -689,6 +712,15 @@ fn build(
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Reports a failed build: at its location when it has one.
+fn build_failed(e: &BuildError, src: &str, file: &Path) -> ExitCode {
+    match e.diagnostic() {
+        Some(d) => report(std::slice::from_ref(d), src, file),
+        None => eprintln!("tessel: {e}"),
+    }
+    ExitCode::from(1)
 }
 
 /// Runs one function of the script on random inputs; the printed arguments.

@@ -17,7 +17,9 @@ use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
 use compiler_core::ir::IRModule;
-use compiler_core::target::{Backend, Executable, Host, TargetSpec};
+use compiler_core::target::{
+    Backend, BuildError, BuildOptions as TargetOptions, Compiler, Executable, Host, Target,
+};
 
 use crate::runtime::{run_ndarrays, upload, Runtime};
 use crate::{BuildOptions, WasmModule};
@@ -26,10 +28,10 @@ use crate::{BuildOptions, WasmModule};
 pub type RuntimeFactory = Rc<dyn Fn() -> Box<dyn Runtime>>;
 
 /// Builds CPU targets to WebAssembly and runs them on the runtimes its
-/// factory makes.
+/// factory makes (or only compiles them: [`WasmBackend::compile_only`]).
 #[derive(Clone)]
 pub struct WasmBackend {
-    runtime: RuntimeFactory,
+    runtime: Option<RuntimeFactory>,
     /// Options of every build; a target with `-mattr=+relaxed-simd` also
     /// turns on [`BuildOptions::relaxed_fma`] where the engine has relaxed
     /// SIMD ([`WasmBackend::relaxed_simd`]).
@@ -42,7 +44,7 @@ pub struct WasmBackend {
 
 /// The target attribute that asks for relaxed-SIMD multiply-adds (LLVM's
 /// name for the wasm feature).
-pub const RELAXED_SIMD_ATTR: &str = "+relaxed-simd";
+pub use compiler_core::target::RELAXED_SIMD_ATTR;
 
 /// The smallest module that uses relaxed SIMD (one `f32x4.relaxed_madd`
 /// of three zero vectors): a host asks its engine whether it validates
@@ -62,22 +64,14 @@ pub const RELAXED_SIMD_PROBE: &[u8] = &[
 /// Whether `target` asks for relaxed SIMD: `+relaxed-simd` among the
 /// comma-separated features of its `-mattr=` option (LLVM's syntax, as in
 /// `"llvm -mcpu=generic -mattr=+simd128,+relaxed-simd"`).
-pub fn wants_relaxed_simd(target: &TargetSpec) -> bool {
-    target
-        .text
-        .split_whitespace()
-        .filter_map(|option| option.strip_prefix("-mattr="))
-        .flat_map(|features| features.split(','))
-        .any(|feature| feature.trim() == RELAXED_SIMD_ATTR)
+pub fn wants_relaxed_simd(target: &Target) -> bool {
+    target.wants_relaxed_simd()
 }
 
 /// Whether a build for `target` fuses multiply-adds with relaxed SIMD on
 /// an engine that has it (`engine_has_relaxed_simd`) or not, and the note
 /// that says why a target asking for it gets the plain-SIMD build.
-pub fn relaxed_fma_for(
-    target: &TargetSpec,
-    engine_has_relaxed_simd: bool,
-) -> (bool, Option<String>) {
+pub fn relaxed_fma_for(target: &Target, engine_has_relaxed_simd: bool) -> (bool, Option<String>) {
     match (wants_relaxed_simd(target), engine_has_relaxed_simd) {
         (true, true) => (true, None),
         (true, false) => (
@@ -96,7 +90,20 @@ impl WasmBackend {
     /// Runs built modules on the runtimes `runtime` makes.
     pub fn with_runtime(runtime: RuntimeFactory) -> WasmBackend {
         WasmBackend {
-            runtime,
+            runtime: Some(runtime),
+            options: BuildOptions::default(),
+            relaxed_simd: true,
+        }
+    }
+
+    /// Compiles without loading the module anywhere: its executable has
+    /// the module (bytes, text, lowered TIR) and runs nothing (what
+    /// `tessel build` and the playground's code pane need). Assumes an
+    /// engine with relaxed SIMD; clear [`WasmBackend::relaxed_simd`]
+    /// otherwise.
+    pub fn compile_only() -> WasmBackend {
+        WasmBackend {
+            runtime: None,
             options: BuildOptions::default(),
             relaxed_simd: true,
         }
@@ -113,7 +120,8 @@ impl WasmBackend {
 pub struct WasmExecutable {
     module: WasmModule,
     names: Vec<String>,
-    rt: RefCell<Box<dyn Runtime>>,
+    /// `None` for a compile-only build.
+    rt: Option<RefCell<Box<dyn Runtime>>>,
 }
 
 impl WasmExecutable {
@@ -124,34 +132,81 @@ impl WasmExecutable {
 
     /// How its runtime runs parallel loops.
     pub fn threading(&self) -> crate::runtime::Threading {
-        self.rt.borrow().threading()
+        match &self.rt {
+            Some(rt) => rt.borrow().threading(),
+            None => crate::runtime::Threading::single("the module was only compiled"),
+        }
     }
 
     /// How the parallel loops of the most recent call ran.
     pub fn last_launches(&self) -> crate::runtime::LaunchStats {
-        self.rt.borrow().last_launches()
+        self.rt
+            .as_ref()
+            .map(|rt| rt.borrow().last_launches())
+            .unwrap_or_default()
+    }
+
+    /// The runtime that runs the module, or why there is none.
+    fn runtime(&self) -> Result<std::cell::RefMut<'_, Box<dyn Runtime>>, String> {
+        self.rt
+            .as_ref()
+            .map(RefCell::borrow_mut)
+            .ok_or_else(|| "the wasm module was only compiled: nothing runs it".to_string())
+    }
+}
+
+impl WasmBackend {
+    /// [`Backend::build`] with the executable's own type: a wasm module
+    /// for `target` (relaxed-SIMD multiply-adds where the target or
+    /// `options` ask and the engine has them; host-launched parallel loops
+    /// where the runtime has threads and `options` allow more than one),
+    /// loaded on a fresh runtime unless compile-only.
+    pub fn build_wasm(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &TargetOptions,
+    ) -> Result<WasmExecutable, BuildError> {
+        if target.is_gpu() {
+            return Err(BuildError::WrongTarget {
+                backend_is_gpu: false,
+                target: target.text.clone(),
+            });
+        }
+        let mut build = self.options.clone();
+        build.relaxed_fma |= options.relaxed_fma || relaxed_fma_for(target, self.relaxed_simd).0;
+        build.relaxed_fma &= self.relaxed_simd;
+        let rt = self.runtime.as_ref().map(|make| make());
+        if let Some(rt) = &rt {
+            if options.max_threads != Some(1) {
+                rt.threading().apply(&mut build);
+            }
+        }
+        let built = crate::build_with(module, &build).map_err(|e| BuildError::Compile {
+            compiler: Compiler::Wasm,
+            func: None,
+            diagnostic: Box::new(e.to_diagnostic()),
+        })?;
+        let names = module.names().map(str::to_string).collect();
+        match rt {
+            Some(rt) => WasmExecutable::load(built, names, rt).map_err(BuildError::Load),
+            None => Ok(WasmExecutable {
+                module: built,
+                names,
+                rt: None,
+            }),
+        }
     }
 }
 
 impl Backend for WasmBackend {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
-        if target.is_gpu() {
-            return Err(format!(
-                "the wasm backend builds CPU targets (llvm, c), not `{}`",
-                target.text
-            ));
-        }
-        let mut options = self.options.clone();
-        options.relaxed_fma |= relaxed_fma_for(target, self.relaxed_simd).0;
-        options.relaxed_fma &= self.relaxed_simd;
-        let rt = (self.runtime)();
-        rt.threading().apply(&mut options);
-        let built = crate::build_with(module, &options).map_err(|e| e.message)?;
-        Ok(Rc::new(WasmExecutable::load(
-            built,
-            module.names().map(str::to_string).collect(),
-            rt,
-        )?))
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &TargetOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
+        Ok(Rc::new(self.build_wasm(module, target, options)?))
     }
 }
 
@@ -167,7 +222,7 @@ impl WasmExecutable {
         Ok(WasmExecutable {
             names,
             module,
-            rt: RefCell::new(rt),
+            rt: Some(RefCell::new(rt)),
         })
     }
 }
@@ -187,7 +242,7 @@ impl Executable for WasmExecutable {
         if self.module.kernel(name).is_none() {
             return Err(format!("the module has no function `{name}`"));
         }
-        let mut rt = self.rt.borrow_mut();
+        let mut rt = self.runtime()?;
         run_ndarrays(rt.as_mut(), &self.module, name, args).map_err(|e| e.0)?;
         Ok(elements(args))
     }
@@ -213,6 +268,10 @@ impl Executable for WasmExecutable {
     ) -> Option<Result<Vec<f64>, String>> {
         Some(self.time_calls(name, args, number, repeat, clock))
     }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
 }
 
 impl WasmExecutable {
@@ -228,7 +287,7 @@ impl WasmExecutable {
             .module
             .kernel(name)
             .ok_or_else(|| format!("the module has no function `{name}`"))?;
-        let mut rt = self.rt.borrow_mut();
+        let mut rt = self.runtime()?;
         let rt: &mut dyn Runtime = rt.as_mut();
         let result = (|| {
             let wasm_args = upload(rt, info, args).map_err(|e| e.0)?;
@@ -289,7 +348,7 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
     fn runs_times_and_prints_like_the_reference_interpreter() {
         let module = parse_script(MM).unwrap().to_module();
         let exec = WasmBackend::wasmtime()
-            .build(&module, &TargetSpec::new("llvm"))
+            .build(&module, &Target::llvm(), &TargetOptions::default())
             .unwrap();
         assert_eq!(exec.function_names(), vec!["mm".to_string()]);
         let mut ours = inputs();
@@ -319,7 +378,11 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
         assert!(exec.imported_modules().is_empty());
         assert!(exec.run("nope", &mut inputs(), 0).is_err());
         assert!(WasmBackend::wasmtime()
-            .build(&module, &TargetSpec::new("cuda"))
+            .build(
+                &module,
+                &Target::parse("cuda").unwrap(),
+                &TargetOptions::default()
+            )
             .is_err());
     }
 }
@@ -327,14 +390,11 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
 #[cfg(test)]
 mod probe_tests {
     use super::{relaxed_fma_for, wants_relaxed_simd, RELAXED_SIMD_PROBE};
-    use compiler_core::target::TargetSpec;
+    use compiler_core::target::Target;
     use wasmparser::{Validator, WasmFeatures};
 
-    fn llvm(text: &str) -> TargetSpec {
-        TargetSpec {
-            kind: "llvm".into(),
-            text: text.into(),
-        }
+    fn llvm(text: &str) -> Target {
+        Target::parse(text).unwrap()
     }
 
     #[test]

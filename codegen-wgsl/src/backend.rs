@@ -20,11 +20,11 @@ use std::rc::Rc;
 use compiler_core::eval::NDArray;
 use compiler_core::ir::{BaseFunc, IRModule};
 use compiler_core::target::{
-    Backend, Executable, Host, ReferenceBackend, SourceModule, TargetSpec,
+    Backend, BuildError, BuildOptions, Executable, Host, ReferenceBackend, SourceModule, Target,
 };
 
 use crate::runtime::{CompiledFunc, GpuRuntime, RunStats};
-use crate::source_only::{wgsl_modules, wgsl_source, wgsl_text};
+use crate::source_only::{wgsl_error, wgsl_modules, wgsl_source, wgsl_text};
 use crate::{build_func, GpuLimits, WgslFunc};
 
 /// Builds GPU targets to WGSL and runs them with wgpu.
@@ -111,20 +111,24 @@ impl GpuExecutable {
 }
 
 impl Backend for GpuBackend {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
         if !target.is_gpu() {
-            return Err(format!(
-                "the GPU backend builds GPU targets (webgpu, cuda, metal), not `{}`",
-                target.text
-            ));
+            return Err(BuildError::WrongTarget {
+                backend_is_gpu: true,
+                target: target.text.clone(),
+            });
         }
         let mut kernels = Vec::new();
         let mut host_mod = IRModule::new();
         for (name, f) in module.prim_funcs() {
             if is_thread_bound(f) {
-                let built = build_func(name, f, &self.limits).map_err(|e| {
-                    format!("cannot build `{name}` for {}: {}", target.kind, e.message)
-                })?;
+                let built =
+                    build_func(name, f, &self.limits).map_err(|e| wgsl_error(name, target, &e))?;
                 kernels.push(built);
             } else {
                 host_mod.insert(name, BaseFunc::Prim(f.clone()));
@@ -134,7 +138,8 @@ impl Backend for GpuBackend {
         let host = if host_names.is_empty() {
             None
         } else {
-            Some(self.host.build(&host_mod, &TargetSpec::new("llvm"))?)
+            let host_target = target.host.as_deref().cloned().unwrap_or_else(Target::llvm);
+            Some(self.host.build(&host_mod, &host_target, options)?)
         };
         Ok(Rc::new(GpuExecutable {
             rt: self.rt.clone(),
@@ -142,7 +147,7 @@ impl Backend for GpuBackend {
             host,
             host_names,
             names: module.names().map(str::to_string).collect(),
-            target: target.kind.clone(),
+            target: target.kind_name().to_string(),
             compiled: RefCell::default(),
         }))
     }
@@ -250,7 +255,10 @@ def gpu_scale(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32")):
             return;
         };
         let module = parse_script(MIXED).unwrap().to_module();
-        let exec = backend.build(&module, &TargetSpec::new("cuda")).unwrap();
+        let cuda = Target::parse("cuda").unwrap();
+        let exec = backend
+            .build(&module, &cuda, &BuildOptions::default())
+            .unwrap();
         for name in ["host_scale", "gpu_scale"] {
             let mut ours = args();
             exec.run(name, &mut ours, u64::MAX).unwrap();
@@ -278,6 +286,8 @@ def gpu_scale(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32")):
         );
         // The reference interpreter has no timer of its own.
         assert!(exec.time("host_scale", &mut a, 1, 1, &NoClock).is_none());
-        assert!(backend.build(&module, &TargetSpec::new("llvm")).is_err());
+        assert!(backend
+            .build(&module, &Target::llvm(), &BuildOptions::default())
+            .is_err());
     }
 }

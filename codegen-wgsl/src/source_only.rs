@@ -10,7 +10,9 @@ use std::rc::Rc;
 
 use compiler_core::eval::NDArray;
 use compiler_core::ir::{ForKind, IRModule, PrimFunc, StmtKind};
-use compiler_core::target::{Backend, Executable, Host, SourceModule, TargetSpec};
+use compiler_core::target::{
+    Backend, BuildError, BuildOptions, Compiler, Executable, Host, SourceModule, Target,
+};
 
 use crate::{build_func, GpuLimits, WgslFunc};
 
@@ -90,14 +92,30 @@ impl SourceOnlyBackend {
     }
 }
 
+/// The error of the WGSL code generator on function `name` for `target`.
+pub(crate) fn wgsl_error(name: &str, target: &Target, e: &crate::CodegenError) -> BuildError {
+    BuildError::Compile {
+        compiler: Compiler::Wgsl {
+            target: target.kind_name().to_string(),
+        },
+        func: Some(name.to_string()),
+        diagnostic: Box::new(e.to_diagnostic()),
+    }
+}
+
 impl Backend for SourceOnlyBackend {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
         let mut kernels = Vec::new();
         for (name, f) in module.prim_funcs() {
             if is_thread_bound(f) {
-                kernels.push(build_func(name, f, &self.limits).map_err(|e| {
-                    format!("cannot build `{name}` for {}: {}", target.kind, e.message)
-                })?);
+                kernels.push(
+                    build_func(name, f, &self.limits).map_err(|e| wgsl_error(name, target, &e))?,
+                );
             }
         }
         let work = module
@@ -105,9 +123,9 @@ impl Backend for SourceOnlyBackend {
             .map(|(name, f)| (name.to_string(), block_iterations(f)))
             .collect();
         Ok(Rc::new(SourceOnlyExecutable {
-            inner: self.fallback.build(module, target)?,
+            inner: self.fallback.build(module, target, options)?,
             kernels,
-            target: target.kind.clone(),
+            target: target.kind_name().to_string(),
             work,
             runner: self.runner.clone(),
         }))
@@ -230,6 +248,68 @@ impl Executable for SourceOnlyExecutable {
     }
 }
 
+/// Compiles every PrimFunc of a module to WGSL and runs nothing (what
+/// `tessel build --target webgpu` and the playground's code pane and GPU
+/// run need: the kernels themselves, through
+/// [`Executable::as_any`] as a [`WgslExecutable`]).
+#[derive(Default)]
+pub struct WgslBackend {
+    pub limits: GpuLimits,
+}
+
+/// The WGSL of every function of a module, from [`WgslBackend`].
+pub struct WgslExecutable {
+    pub funcs: Vec<WgslFunc>,
+    target: String,
+}
+
+impl Backend for WgslBackend {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        _options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
+        if !target.is_gpu() {
+            return Err(BuildError::WrongTarget {
+                backend_is_gpu: true,
+                target: target.text.clone(),
+            });
+        }
+        let funcs = module
+            .prim_funcs()
+            .map(|(name, f)| {
+                build_func(name, f, &self.limits).map_err(|e| wgsl_error(name, target, &e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Rc::new(WgslExecutable {
+            funcs,
+            target: target.kind_name().to_string(),
+        }))
+    }
+}
+
+impl Executable for WgslExecutable {
+    fn function_names(&self) -> Vec<String> {
+        self.funcs.iter().map(|f| f.name.clone()).collect()
+    }
+    fn run(&self, name: &str, _args: &mut [NDArray], _step_budget: u64) -> Result<u64, String> {
+        Err(format!(
+            "`{name}` was only compiled to WGSL: nothing runs this {} build",
+            self.target
+        ))
+    }
+    fn source(&self, fmt: &str) -> Result<Option<String>, String> {
+        wgsl_source(&self.funcs, &self.target, fmt)
+    }
+    fn imported_modules(&self) -> Vec<SourceModule> {
+        wgsl_modules(&self.funcs)
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +352,10 @@ def gpu_scale(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
         }
     }
 
+    fn target(text: &str) -> Target {
+        Target::parse(text).unwrap()
+    }
+
     fn args() -> Vec<NDArray> {
         let a: Vec<f64> = (0..64).map(|x| x as f64 * 0.5).collect();
         vec![
@@ -286,7 +370,9 @@ def gpu_scale(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
         let recorder = Rc::new(Recorder::default());
         let backend = SourceOnlyBackend::new(Rc::new(ReferenceBackend::default()))
             .with_runner(recorder.clone());
-        let exec = backend.build(&module, &TargetSpec::new("webgpu")).unwrap();
+        let exec = backend
+            .build(&module, &target("webgpu"), &BuildOptions::default())
+            .unwrap();
         for name in ["gpu_scale", "host_add"] {
             let mut ours = args();
             exec.run(name, &mut ours, u64::MAX).unwrap();
@@ -314,7 +400,9 @@ def gpu_scale(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
         let recorder = Rc::new(Recorder::default());
         let backend = SourceOnlyBackend::new(Rc::new(ReferenceBackend::default()))
             .with_runner(recorder.clone());
-        let exec = backend.build(&module, &TargetSpec::new("cuda")).unwrap();
+        let exec = backend
+            .build(&module, &target("cuda"), &BuildOptions::default())
+            .unwrap();
         let times = exec
             .time("gpu_scale", &mut args(), 2, 3, &NoClock)
             .expect("the runner times kernels")
@@ -326,5 +414,56 @@ def gpu_scale(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
             assert!((t - w).abs() < 1e-12, "{times:?}");
         }
         assert_eq!(*recorder.calls.borrow(), vec![("gpu_scale".to_string(), 6)]);
+    }
+
+    #[test]
+    fn wgsl_builds_every_function_and_a_codegen_error_carries_its_span() {
+        let module = parse_script(MIXED).unwrap().to_module();
+        let gpu_only = {
+            let mut m = IRModule::new();
+            let f = module.get_prim("gpu_scale").unwrap().clone();
+            m.insert("gpu_scale", compiler_core::ir::BaseFunc::Prim(f));
+            m
+        };
+        let backend = WgslBackend::default();
+        let exec = backend
+            .build(&gpu_only, &target("webgpu"), &BuildOptions::default())
+            .unwrap();
+        let funcs = &exec
+            .as_any()
+            .and_then(|a| a.downcast_ref::<WgslExecutable>())
+            .expect("a WGSL build")
+            .funcs;
+        assert_eq!(funcs.len(), 1);
+        assert!(exec.run("gpu_scale", &mut args(), u64::MAX).is_err());
+        assert!(matches!(
+            backend.build(&gpu_only, &Target::llvm(), &BuildOptions::default()),
+            Err(BuildError::WrongTarget {
+                backend_is_gpu: true,
+                ..
+            })
+        ));
+
+        // `host_add` has no thread binding: the generator refuses it, at
+        // the loop it names, inside the function's source.
+        let Err(e) = backend.build(&module, &target("cuda"), &BuildOptions::default()) else {
+            panic!("a function without thread bindings builds for the GPU");
+        };
+        let BuildError::Compile {
+            func, diagnostic, ..
+        } = &e
+        else {
+            panic!("not a compile error: {e}");
+        };
+        assert_eq!(func.as_deref(), Some("host_add"));
+        assert!(
+            diagnostic.span.start < diagnostic.span.end,
+            "{diagnostic:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("cannot build `host_add` for cuda: "),
+            "{e}"
+        );
     }
 }

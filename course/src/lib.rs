@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use compiler_core::target::TargetSpec;
+use compiler_core::target::TargetKind;
 use tessel_session::exercise::{
     Check, CheckKind, Exercise, OutputMatch, ScheduleRules, LOOP_KINDS,
 };
@@ -207,7 +207,7 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
             return err(field, "must not be empty");
         }
     }
-    if !matches!(file.target.as_str(), "llvm" | "c") && !TargetSpec::new(&file.target).is_gpu() {
+    if TargetKind::from_name(&file.target).is_none() {
         return err(
             "target",
             "must be a CPU target (`llvm`) or a GPU one (`webgpu`)",

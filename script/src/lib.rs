@@ -72,8 +72,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 pub use compiler_core::target::{
-    Backend, Executable, Host, NoClock, ReferenceBackend, RoutingBackend, SourceModule, TargetSpec,
-    TickClock,
+    Backend, BuildError, BuildOptions, Executable, Host, NoClock, ReferenceBackend, RoutingBackend,
+    SourceModule, Target, TargetKind, TickClock,
 };
 pub use inspect::Inspected;
 pub use python::error::{ScriptError, TraceFrame};

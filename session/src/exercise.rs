@@ -32,7 +32,7 @@ use compiler_core::analysis::structural_equal::{assert_structural_equal, EqualOp
 use compiler_core::diag::{LineIndex, Span};
 use compiler_core::eval::{self, NDArray};
 use compiler_core::ir::{BaseFunc, DataType, ForKind, IRModule, PrimFunc, Stmt, StmtKind};
-use compiler_core::target::{Backend, Executable, ReferenceBackend, TargetSpec};
+use compiler_core::target::{Backend, BuildOptions, Executable, ReferenceBackend, Target};
 
 pub use crate::check::tolerance_of;
 use crate::check::{first_difference, INPUT_SEED};
@@ -144,10 +144,17 @@ impl CheckKind {
     }
 }
 
+/// An exercise's target (the course admits `llvm`, `c` and the GPU
+/// kinds); text that does not parse counts as the CPU, whose backends
+/// build any module.
+fn exercise_target(text: &str) -> Target {
+    Target::parse(text).unwrap_or_else(|_| Target::llvm())
+}
+
 impl Exercise {
     /// Whether the exercise's code runs on a GPU.
     pub fn is_gpu(&self) -> bool {
-        TargetSpec::new(&self.target).is_gpu()
+        exercise_target(&self.target).is_gpu()
     }
 }
 
@@ -423,7 +430,12 @@ fn check_numbers(
     let budget = env.script.limits.steps;
     let mut expected = inputs.clone();
     let reference_run = ReferenceBackend::default()
-        .build(&single(name, &expected_func), &TargetSpec::new("llvm"))
+        .build(
+            &single(name, &expected_func),
+            &Target::llvm(),
+            &BuildOptions::default(),
+        )
+        .map_err(|e| e.to_string())
         .and_then(|exe| exe.run(name, &mut expected, budget));
     if let Err(m) = reference_run {
         return failed("numbers", format!("the reference program failed: {m}"));
@@ -431,7 +443,12 @@ fn check_numbers(
     let (backend, note) = backend_for(exercise, env);
     let mut got = inputs.clone();
     let student_run = backend
-        .build(&single(name, &student), &TargetSpec::new(&exercise.target))
+        .build(
+            &single(name, &student),
+            &exercise_target(&exercise.target),
+            &BuildOptions::default(),
+        )
+        .map_err(|e| e.to_string())
         .and_then(|exe| exe.run(name, &mut got, budget));
     if let Err(m) = student_run {
         return failed("numbers", format!("your function failed to run: {m}"))
@@ -831,7 +848,7 @@ pub struct PendingSpeed {
 impl PendingSpeed {
     /// Whether the functions run on a GPU.
     pub fn is_gpu(&self) -> bool {
-        TargetSpec::new(&self.target).is_gpu()
+        exercise_target(&self.target).is_gpu()
     }
 
     /// `func` alone in a module, as a backend builds it.
@@ -974,13 +991,14 @@ pub fn measure_speed(
     host: &dyn compiler_core::target::Host,
     steps: u64,
 ) -> Result<SpeedTimes, SpeedError> {
-    let target = TargetSpec::new(&pending.target);
+    let target = exercise_target(&pending.target);
+    let options = BuildOptions::default();
     let base_exe = backend
-        .build(&pending.module(&pending.baseline), &target)
-        .map_err(SpeedError::BaselineBuild)?;
+        .build(&pending.module(&pending.baseline), &target, &options)
+        .map_err(|e| SpeedError::BaselineBuild(e.to_string()))?;
     let student_exe = backend
-        .build(&pending.module(&pending.student), &target)
-        .map_err(SpeedError::StudentBuild)?;
+        .build(&pending.module(&pending.student), &target, &options)
+        .map_err(|e| SpeedError::StudentBuild(e.to_string()))?;
     let name = &pending.function;
     let mut times = SpeedTimes::default();
     for _ in 0..pending.runs.max(1) {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use compiler_core::eval::{random_inputs, NDArray};
 use compiler_core::ir::values::allclose;
 use compiler_core::ir::IRModule;
-use compiler_core::target::{Backend, Host, ReferenceBackend};
+use compiler_core::target::{Backend, BuildOptions, Host, ReferenceBackend};
 
 use crate::error::TuneError;
 use crate::target::TuneTarget;
@@ -81,6 +81,8 @@ pub struct Runner<'a> {
     /// Relative and absolute tolerance of the numerical check.
     pub rtol: f64,
     pub atol: f64,
+    /// What every build asks of the backend besides the target.
+    pub build_options: BuildOptions,
 }
 
 impl<'a> Runner<'a> {
@@ -109,13 +111,14 @@ impl<'a> Runner<'a> {
             time_limit_seconds: 10.0,
             rtol: TOLERANCE,
             atol: TOLERANCE,
+            build_options: BuildOptions::default(),
         })
     }
 
     /// Runs `module` once on the fixed inputs: every argument afterwards.
     fn run_once(&self, backend: &dyn Backend, module: &IRModule) -> Result<Vec<NDArray>, String> {
         let exe = backend
-            .build(module, &self.target.spec)
+            .build(module, &self.target.spec, &self.build_options)
             .map_err(|e| format!("build failed: {e}"))?;
         let mut args = self.inputs.clone();
         exe.run(&self.workload.func_name, &mut args, self.step_budget)
@@ -125,7 +128,10 @@ impl<'a> Runner<'a> {
 
     /// Builds and times `module`.
     pub fn measure(&self, module: &IRModule) -> MeasureResult {
-        let exe = match self.backend.build(module, &self.target.spec) {
+        let exe = match self
+            .backend
+            .build(module, &self.target.spec, &self.build_options)
+        {
             Ok(e) => e,
             Err(e) => return MeasureResult::Failed(format!("build failed: {e}")),
         };

@@ -10,7 +10,9 @@ use std::rc::Rc;
 use compiler_core::eval::NDArray;
 use compiler_core::ir::IRModule;
 use compiler_core::schedule::{Schedule, TraceDialect};
-use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
+use compiler_core::target::{
+    Backend, BuildError, BuildOptions, Executable, Host, NoClock, ReferenceBackend, Target,
+};
 use compiler_core::tvmscript::builder::parse_script;
 use tessel_test_support::assert_golden;
 use tessel_tune::search::{compile_tir, materialize};
@@ -102,10 +104,15 @@ struct StepTimedExe {
 }
 
 impl Backend for StepTimed {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
         let corrupt = self.corrupt_odd && tessel_tune::workload::structural_hash(module) % 2 == 1;
         Ok(Rc::new(StepTimedExe {
-            inner: ReferenceBackend::default().build(module, target)?,
+            inner: ReferenceBackend::default().build(module, target, options)?,
             corrupt,
         }))
     }

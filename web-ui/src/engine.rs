@@ -15,12 +15,15 @@ use compiler_core::diag::{self, Diagnostic, Severity};
 use compiler_core::eval::NDArray;
 use compiler_core::ir::{BaseFunc, IRModule, PrimFunc};
 // The script host's interfaces (`tvm.build` backends, the clock).
-use compiler_core::target::{Backend, Executable, Host, NoClock, ReferenceBackend, TargetSpec};
+use compiler_core::target::{
+    Backend, BuildError, BuildOptions, Executable, GpuKind, Host, NoClock, ReferenceBackend,
+    Target, TargetKind,
+};
 use compiler_core::tvmscript::printer::{print_module, Dialect, PrintOptions};
 use tessel_session::{check, LiveSession, Mime, RichSpan, ScriptEnv};
 
-use codegen_wasm::backend::{RuntimeFactory, WasmExecutable};
-use codegen_wgsl::source_only::{KernelRunner, SourceOnlyBackend};
+use codegen_wasm::backend::{RuntimeFactory, WasmBackend, WasmExecutable};
+use codegen_wgsl::source_only::{KernelRunner, SourceOnlyBackend, WgslBackend, WgslExecutable};
 use codegen_wgsl::{GpuLimits, WgslFunc};
 
 use crate::protocol::*;
@@ -580,7 +583,11 @@ fn run_interpreter(
     now: &dyn Fn() -> f64,
 ) -> Result<Vec<NDArray>, String> {
     let exec = ReferenceBackend::default()
-        .build(&setup.plan.module, &TargetSpec::new("llvm"))
+        .build(
+            &setup.plan.module,
+            &Target::llvm(),
+            &BuildOptions::default(),
+        )
         .map_err(|m| format!("the scheduled function does not compile: {m}"))?;
     let mut got = setup.plan.inputs.clone();
     exec.run(&setup.plan.name, &mut got, STEP_BUDGET)
@@ -606,34 +613,39 @@ pub fn run_wasm(
     fma: bool,
 ) -> Result<Vec<NDArray>, String> {
     let t0 = now();
-    let rt = make();
-    let mut options = codegen_wasm::BuildOptions {
-        relaxed_fma: fma,
-        ..codegen_wasm::BuildOptions::default()
-    };
-    rt.threading().apply(&mut options);
     setup.fused = fma;
-    let module = match codegen_wasm::build_with(&setup.plan.module, &options) {
-        Ok(m) => m,
-        Err(e) => {
-            let d = setup.diag(&e.to_diagnostic());
+    let options = BuildOptions {
+        relaxed_fma: fma,
+        ..BuildOptions::default()
+    };
+    let built = match WasmBackend::with_runtime(make.clone()).build(
+        &setup.plan.module,
+        &Target::llvm(),
+        &options,
+    ) {
+        Ok(exec) => exec,
+        Err(BuildError::Compile { diagnostic, .. }) => {
+            let d = setup.diag(&diagnostic);
             setup.out.errors.push(d);
             return Err(format!(
                 "the CPU backend cannot compile this: {}",
-                e.message
+                diagnostic.message
             ));
         }
+        Err(BuildError::Load(e)) if fma => return Err(format!(
+            "instantiating the module: {e} (this engine may lack relaxed SIMD: pick the plain CPU backend)"
+        )),
+        Err(BuildError::Load(e)) => return Err(format!("instantiating the module: {e}")),
+        Err(e) => return Err(e.to_string()),
     };
-    setup.out.notes = module.lowered.report().notes;
-    let bytes = module.bytes().len();
-    let names = setup.plan.module.names().map(str::to_string).collect();
-    let exec = WasmExecutable::load(module, names, rt).map_err(|e| {
-        if fma {
-            format!("instantiating the module: {e} (this engine may lack relaxed SIMD: pick the plain CPU backend)")
-        } else {
-            format!("instantiating the module: {e}")
-        }
-    })?;
+    let Some(exec) = built
+        .as_any()
+        .and_then(|a| a.downcast_ref::<WasmExecutable>())
+    else {
+        return Err("the CPU backend built no wasm module".into());
+    };
+    setup.out.notes = exec.module().lowered.report().notes;
+    let bytes = exec.module().bytes().len();
     setup.out.compile_ms = Some(now() - t0);
     // Browsers coarsen `performance.now()` (100 µs in a worker without
     // cross-origin isolation): a sample is `batch` calls, enough for about
@@ -654,7 +666,7 @@ pub fn run_wasm(
     } else {
         MAX_BATCH
     };
-    time_samples(setup, &exec, batch, repeats, now).map_err(failed)?;
+    time_samples(setup, exec, batch, repeats, now).map_err(failed)?;
     setup.out.timing = format!(
         "WebAssembly ({bytes} bytes{}), performance.now() around {batch} call{} per sample; {}",
         if fma {
@@ -692,20 +704,41 @@ fn threads_line(
 
 /// The WGSL of the scheduled function, checked against `limits`.
 pub fn build_gpu(setup: &mut RunSetup, limits: &GpuLimits) -> Result<WgslFunc, String> {
-    match codegen_wgsl::build_func(&setup.plan.name, &setup.plan.after, limits) {
-        Ok(w) => {
+    let backend = WgslBackend {
+        limits: limits.clone(),
+    };
+    let mut module = IRModule::new();
+    module.insert(
+        setup.plan.name.clone(),
+        BaseFunc::Prim(setup.plan.after.clone()),
+    );
+    match build_wgsl(&backend, &module) {
+        Ok(mut funcs) if funcs.len() == 1 => {
+            let w = funcs.remove(0);
             setup.out.notes = w.report.notes.clone();
             Ok(w)
         }
-        Err(e) => {
-            let d = setup.diag(&e.to_diagnostic());
+        Ok(_) => Err("the GPU backend built no kernel for this function".into()),
+        Err(BuildError::Compile { diagnostic, .. }) => {
+            let d = setup.diag(&diagnostic);
             setup.out.errors.push(d);
             Err(format!(
                 "the GPU backend cannot compile this: {}",
-                e.message
+                diagnostic.message
             ))
         }
+        Err(e) => Err(e.to_string()),
     }
+}
+
+/// Every function of `module` compiled to WGSL by `backend` (for WebGPU).
+fn build_wgsl(backend: &WgslBackend, module: &IRModule) -> Result<Vec<WgslFunc>, BuildError> {
+    let webgpu = Target::of_kind(TargetKind::Gpu(GpuKind::WebGpu));
+    let exec = backend.build(module, &webgpu, &BuildOptions::default())?;
+    exec.as_any()
+        .and_then(|a| a.downcast_ref::<WgslExecutable>())
+        .map(|w| w.funcs.clone())
+        .ok_or_else(|| BuildError::Failed("the GPU backend built no WGSL".into()))
 }
 
 /// Generated code larger than this is cut (the pane stays responsive).
@@ -760,9 +793,16 @@ pub fn code(live: &LiveSession, step: usize, backend: &str) -> CodeOutcome {
     if backend == "webgpu" {
         let mut lowered = IRModule::new();
         let mut wgsl = String::new();
+        let wgsl_backend = WgslBackend::default();
         for (name, f) in prims.prim_funcs() {
-            match codegen_wgsl::build_func(name, f, &GpuLimits::default()) {
-                Ok(w) => {
+            let mut single = IRModule::new();
+            single.insert(name.to_string(), BaseFunc::Prim(f.clone()));
+            match build_wgsl(&wgsl_backend, &single).map(|mut funcs| funcs.pop()) {
+                Ok(None) => {
+                    out.error = Some(format!("`{name}` built no GPU kernel"));
+                    return out;
+                }
+                Ok(Some(w)) => {
                     lowered.insert(
                         name.to_string(),
                         BaseFunc::Prim(Rc::new(w.lowered.to_prim_func())),
@@ -780,12 +820,16 @@ pub fn code(live: &LiveSession, step: usize, backend: &str) -> CodeOutcome {
                     }
                     wgsl.push_str(&w.wgsl());
                 }
-                Err(e) => {
+                Err(BuildError::Compile { diagnostic, .. }) => {
                     fail(
                         &mut out,
                         &format!("`{name}` cannot run on the GPU"),
-                        e.to_diagnostic(),
+                        *diagnostic,
                     );
+                    return out;
+                }
+                Err(e) => {
+                    out.error = Some(e.to_string());
                     return out;
                 }
             }
@@ -793,12 +837,19 @@ pub fn code(live: &LiveSession, step: usize, backend: &str) -> CodeOutcome {
         out.lowered = print(&lowered, script.dialect);
         out.code = cut(wgsl);
     } else {
-        let options = codegen_wasm::BuildOptions {
+        let options = BuildOptions {
             relaxed_fma: fma,
-            ..codegen_wasm::BuildOptions::default()
+            ..BuildOptions::default()
         };
-        match codegen_wasm::build_with(&prims, &options) {
-            Ok(m) => {
+        let built = WasmBackend::compile_only().build(&prims, &Target::llvm(), &options);
+        let module = built.as_ref().map(|exec| {
+            exec.as_any()
+                .and_then(|a| a.downcast_ref::<WasmExecutable>())
+                .map(WasmExecutable::module)
+        });
+        match module {
+            Ok(None) => out.error = Some("the CPU backend built no wasm module".into()),
+            Ok(Some(m)) => {
                 out.lowered = print(&m.lowered.to_ir_module(), script.dialect);
                 out.notes = m.lowered.report().notes;
                 out.notes.extend(fallback);
@@ -808,11 +859,12 @@ pub fn code(live: &LiveSession, step: usize, backend: &str) -> CodeOutcome {
                     Err(e) => out.error = Some(e.message),
                 }
             }
-            Err(e) => fail(
+            Err(BuildError::Compile { diagnostic, .. }) => fail(
                 &mut out,
                 "the CPU backend cannot compile this",
-                e.to_diagnostic(),
+                diagnostic.as_ref().clone(),
             ),
+            Err(e) => out.error = Some(e.to_string()),
         }
     }
     out
@@ -827,9 +879,6 @@ pub type ScriptBackendParts = (Rc<dyn Backend>, Rc<dyn Fn() -> Vec<String>>);
 
 /// Makes the [`ScriptBackendParts`] of each script run.
 pub type ScriptBackendFactory = Rc<dyn Fn() -> ScriptBackendParts>;
-
-/// Target kinds that mean "the CPU".
-const CPU_TARGETS: [&str; 4] = ["llvm", "c", "wasm", "webassembly"];
 
 /// `tvm.build` for scripts without the code generators: everything runs on
 /// the reference interpreter (GPU targets with a note). With `needs_codegen`
@@ -865,15 +914,14 @@ impl InterpreterScripts {
 }
 
 impl Backend for InterpreterScripts {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
-        if let (true, Some(flag)) = (
-            self.gpu_in_full_worker.is_ok() && target.is_gpu(),
-            &self.needs_codegen,
-        ) {
-            flag.set(true);
-            return Err("the GPU code generator is not loaded in this worker".into());
-        }
-        if !CPU_TARGETS.contains(&target.kind.as_str()) {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
+        self.ensure_loaded(target.kind)?;
+        if target.is_gpu() {
             let why =
                 self.gpu_in_full_worker.clone().err().unwrap_or_else(|| {
                     "WebGPU is asynchronous and a script runs synchronously".into()
@@ -882,11 +930,21 @@ impl Backend for InterpreterScripts {
                 "note: tvm.build(target=\"{}\") runs on the reference interpreter here: {why} (the Run button runs the GPU backend on WebGPU)",
                 target.text
             ));
-        } else if let Some(flag) = &self.needs_codegen {
-            flag.set(true);
-            return Err("the CPU code generator is not loaded in this worker".into());
         }
-        self.reference.build(module, target)
+        self.reference.build(module, target, options)
+    }
+
+    /// In the first worker (`needs_codegen`), CPU builds, and GPU builds
+    /// where the full worker reaches WebGPU, belong to the full worker:
+    /// the flag says so and the build fails as not loaded.
+    fn ensure_loaded(&self, kind: TargetKind) -> Result<(), BuildError> {
+        match &self.needs_codegen {
+            Some(flag) if !kind.is_gpu() || self.gpu_in_full_worker.is_ok() => {
+                flag.set(true);
+                Err(BuildError::BackendNotLoaded { kind })
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -951,9 +1009,10 @@ impl ScriptBackend {
     fn build_gpu(
         &self,
         module: &IRModule,
-        target: &TargetSpec,
+        target: &Target,
+        options: &BuildOptions,
         gpu: &ScriptGpu,
-    ) -> Result<Rc<dyn Executable>, String> {
+    ) -> Result<Rc<dyn Executable>, BuildError> {
         let note = |m: String| self.fallback.notes.borrow_mut().push(m);
         let reference: Rc<dyn Backend> = Rc::new(ReferenceBackend::default());
         let (backend, how) = match gpu() {
@@ -966,7 +1025,7 @@ impl ScriptBackend {
                 format!("compiled to WGSL, run on the reference interpreter here: {why}"),
             ),
         };
-        match backend.build(module, target) {
+        match backend.build(module, target, options) {
             Ok(exec) => {
                 note(format!(
                     "note: tvm.build(target=\"{}\"): {how}",
@@ -978,23 +1037,28 @@ impl ScriptBackend {
                 note(format!(
                     "note: the GPU backend cannot compile this module ({e}); tvm.build runs it on the reference interpreter"
                 ));
-                self.fallback.reference.build(module, target)
+                self.fallback.reference.build(module, target, options)
             }
         }
     }
 }
 
 impl Backend for ScriptBackend {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
         let note = |m: String| self.fallback.notes.borrow_mut().push(m);
         if let (true, Some(gpu)) = (target.is_gpu(), &self.gpu) {
-            return self.build_gpu(module, target, gpu);
+            return self.build_gpu(module, target, options, gpu);
         }
         let Some(make) = &self.cpu else {
-            return self.fallback.build(module, target);
+            return self.fallback.build(module, target, options);
         };
-        if !CPU_TARGETS.contains(&target.kind.as_str()) {
-            return self.fallback.build(module, target);
+        if target.is_gpu() {
+            return self.fallback.build(module, target, options);
         }
         let mut prims = IRModule::new();
         for (n, f) in module.prim_funcs() {
@@ -1005,16 +1069,16 @@ impl Backend for ScriptBackend {
         if let Some(why) = fallback {
             note(format!("note: {why}"));
         }
-        let options = codegen_wasm::BuildOptions {
-            relaxed_fma,
-            ..codegen_wasm::BuildOptions::default()
+        let mut wasm = WasmBackend::with_runtime(make.clone());
+        wasm.relaxed_simd = self.relaxed_simd;
+        // Scripts' kernels run their parallel loops inline (one thread).
+        let options = BuildOptions {
+            max_threads: Some(1),
+            ..options.clone()
         };
-        match codegen_wasm::build_with(&prims, &options) {
-            Ok(m) => {
-                let bytes = m.bytes().len();
-                let names = prims.names().map(str::to_string).collect();
-                let exec = WasmExecutable::load(m, names, make())
-                    .map_err(|e| format!("instantiating the wasm module: {e}"))?;
+        match wasm.build_wasm(&prims, target, &options) {
+            Ok(exec) => {
+                let bytes = exec.module().bytes().len();
                 note(format!(
                     "note: tvm.build(target=\"{}\"): compiled to WebAssembly ({bytes} bytes{}), running on this browser's CPU",
                     target.text,
@@ -1022,12 +1086,15 @@ impl Backend for ScriptBackend {
                 ));
                 Ok(Rc::new(exec))
             }
+            Err(BuildError::Load(e)) => Err(BuildError::Load(format!(
+                "instantiating the wasm module: {e}"
+            ))),
             Err(e) => {
                 note(format!(
-                    "note: the CPU backend cannot compile this module ({}); tvm.build runs it on the reference interpreter",
-                    e.message
+                    "note: the CPU backend cannot compile this module ({e}); tvm.build runs it on the reference interpreter"
                 ));
-                self.fallback.build(module, target)
+                self.fallback
+                    .build(module, target, &BuildOptions::default())
             }
         }
     }

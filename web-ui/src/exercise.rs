@@ -89,14 +89,21 @@ pub fn gpu_kernels(
     pending: &PendingSpeed,
     limits: &GpuLimits,
 ) -> Result<(WgslFunc, WgslFunc), SpeedError> {
-    let target = compiler_core::target::TargetSpec::new(&pending.target).kind;
-    let build = |f| {
-        codegen_wgsl::build_func(&pending.function, f, limits).map_err(|e| {
-            format!(
-                "cannot build `{}` for {target}: {}",
-                pending.function, e.message
-            )
-        })
+    use compiler_core::target::{Backend, BuildOptions, Target};
+    use std::rc::Rc;
+    let target =
+        Target::parse(&pending.target).map_err(|e| SpeedError::BaselineBuild(e.to_string()))?;
+    let backend = codegen_wgsl::source_only::WgslBackend {
+        limits: limits.clone(),
+    };
+    let build = |f: &Rc<compiler_core::ir::PrimFunc>| -> Result<WgslFunc, String> {
+        let exec = backend
+            .build(&pending.module(f), &target, &BuildOptions::default())
+            .map_err(|e| e.to_string())?;
+        exec.as_any()
+            .and_then(|a| a.downcast_ref::<codegen_wgsl::source_only::WgslExecutable>())
+            .and_then(|w| w.funcs.first().cloned())
+            .ok_or_else(|| format!("`{}` built no GPU kernel", pending.function))
     };
     let baseline = build(&pending.baseline).map_err(SpeedError::BaselineBuild)?;
     let student = build(&pending.student).map_err(SpeedError::StudentBuild)?;

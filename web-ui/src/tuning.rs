@@ -729,7 +729,7 @@ pub struct GpuCheck {
 
 impl GpuCheck {
     pub fn new(workload: &Workload) -> Result<GpuCheck, String> {
-        use compiler_core::target::{ReferenceBackend, TargetSpec};
+        use compiler_core::target::{BuildOptions, ReferenceBackend, Target};
         let func = workload
             .module
             .get_prim(&workload.func_name)
@@ -742,7 +742,7 @@ impl GpuCheck {
         .map_err(|e| format!("cannot make inputs: {}", e.message))?;
         let expected = if workload.flops <= tessel_tune::runner::REFERENCE_MAX_FLOPS {
             let exe = ReferenceBackend::default()
-                .build(&workload.module, &TargetSpec::new("llvm"))
+                .build(&workload.module, &Target::llvm(), &BuildOptions::default())
                 .map_err(|e| format!("the original program: {e}"))?;
             let mut args = inputs.clone();
             exe.run(&workload.func_name, &mut args, 1 << 36)

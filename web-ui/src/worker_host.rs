@@ -524,5 +524,38 @@ mod tests {
             matches!(stale, Ok(Response::NeedsSource { id: 5 })),
             "{stale:?}"
         );
+
+    #[test]
+    fn the_first_workers_backend_reports_its_code_generators_as_not_loaded() {
+        use compiler_core::ir::IRModule;
+        use compiler_core::target::{BuildError, BuildOptions, GpuKind, Target, TargetKind};
+        let flag = Rc::new(Cell::new(false));
+        let make = engine::deferred_scripts(flag.clone(), Err("no WebGPU in tests".into()));
+        let (backend, _notes) = make();
+        let built = backend.build(&IRModule::new(), &Target::llvm(), &BuildOptions::default());
+        let Some(e) = built.err() else {
+            panic!("a CPU build succeeded without the code generators");
+        };
+        assert!(
+            matches!(
+                e,
+                BuildError::BackendNotLoaded {
+                    kind: TargetKind::Cpu(_)
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "the CPU code generator is not loaded in this worker"
+        );
+        assert!(flag.get(), "the worker learns that the request moves");
+        // Scripts here cannot reach WebGPU: GPU builds stay on the
+        // interpreter, with nothing to hand over.
+        flag.set(false);
+        assert!(backend
+            .ensure_loaded(TargetKind::Gpu(GpuKind::Cuda))
+            .is_ok());
+        assert!(!flag.get());
     }
 }

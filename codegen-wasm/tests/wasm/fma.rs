@@ -82,15 +82,14 @@ fn fused_results_stay_within_the_reduction_rounding() {
 #[test]
 fn a_relaxed_simd_target_attribute_turns_fusion_on() {
     use codegen_wasm::backend::WasmBackend;
-    use compiler_core::target::{Backend, TargetSpec};
+    use compiler_core::target::{Backend, BuildOptions, Target};
     let m = schedule(&matmul(64, "float32"), BLOCKING_VEC);
     let backend = WasmBackend::wasmtime();
     let source = |text: &str| {
-        let target = TargetSpec {
-            kind: "llvm".into(),
-            text: text.into(),
-        };
-        let exec = backend.build(&m, &target).unwrap();
+        let target = Target::parse(text).unwrap();
+        let exec = backend
+            .build(&m, &target, &BuildOptions::default())
+            .unwrap();
         exec.source("").unwrap().unwrap()
     };
     assert!(!source("llvm").contains("relaxed_madd"));
@@ -103,10 +102,8 @@ fn a_relaxed_simd_target_attribute_turns_fusion_on() {
     let exec = plain
         .build(
             &m,
-            &TargetSpec {
-                kind: "llvm".into(),
-                text: "llvm -mattr=+relaxed-simd".into(),
-            },
+            &Target::parse("llvm -mattr=+relaxed-simd").unwrap(),
+            &BuildOptions::default(),
         )
         .unwrap();
     let wat = exec.source("").unwrap().unwrap();

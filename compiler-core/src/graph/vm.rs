@@ -31,7 +31,7 @@ use std::rc::Rc;
 use crate::diag::{Diagnostic, Span};
 use crate::eval::NDArray;
 use crate::ir::{BinOp, ExprKind as PrimKind, IRModule, VarId};
-use crate::target::{Backend, Executable, ReferenceBackend, TargetSpec};
+use crate::target::{Backend, BuildError, BuildOptions, Executable, ReferenceBackend, Target};
 
 use super::ir::{Callee, Expr, ExprKind, Function, PrimExpr, StructInfo};
 use super::op::Op;
@@ -148,10 +148,10 @@ impl ExecutableKernels {
     pub fn build(
         backend: &dyn Backend,
         module: &IRModule,
-        target: &TargetSpec,
-    ) -> std::result::Result<ExecutableKernels, String> {
+        target: &Target,
+    ) -> std::result::Result<ExecutableKernels, BuildError> {
         Ok(ExecutableKernels {
-            exec: backend.build(module, target)?,
+            exec: backend.build(module, target, &BuildOptions::default())?,
             step_budget: u64::MAX,
         })
     }
@@ -236,12 +236,9 @@ pub fn run(
     args: Vec<NDArray>,
     packed: &PackedRegistry,
 ) -> Result<Value> {
-    let mut kernels = ExecutableKernels::build(
-        &ReferenceBackend::default(),
-        module,
-        &TargetSpec::new("llvm"),
-    )
-    .map_err(|m| VmError::new(m, Span::default()))?;
+    let mut kernels =
+        ExecutableKernels::build(&ReferenceBackend::default(), module, &Target::llvm())
+            .map_err(|e| VmError::new(e.to_string(), Span::default()))?;
     Vm::new(module, packed, &mut kernels).call(name, args.into_iter().map(Value::Tensor).collect())
 }
 

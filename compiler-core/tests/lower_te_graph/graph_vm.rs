@@ -13,7 +13,7 @@ use std::path::Path;
 use compiler_core::eval::{allclose, NDArray, Rng};
 use compiler_core::graph::vm::{self, ExecutableKernels, Kernels, PackedRegistry, Value, Vm};
 use compiler_core::ir::IRModule;
-use compiler_core::target::{ReferenceBackend, TargetSpec};
+use compiler_core::target::{ReferenceBackend, Target};
 use compiler_core::tvmscript::builder::parse_script;
 
 fn load(name: &str) -> IRModule {
@@ -375,7 +375,7 @@ fn prim_funcs_run_through_the_kernels_backend() {
     let m = load("seed001_g2b_mlp_call_tir_completed.py");
     let packed = PackedRegistry::new();
     let mut k = Recording {
-        inner: ExecutableKernels::build(&ReferenceBackend::default(), &m, &TargetSpec::new("llvm"))
+        inner: ExecutableKernels::build(&ReferenceBackend::default(), &m, &Target::llvm())
             .expect("builds"),
         calls: Vec::new(),
     };

@@ -158,10 +158,7 @@ pub enum Obj {
         device: Device,
     },
     Device(Device),
-    Target {
-        kind: String,
-        text: String,
-    },
+    Target(compiler_core::target::Target),
     RtModule(Rc<RtModule>),
     PackedFunc {
         module: Rc<RtModule>,
@@ -221,7 +218,7 @@ impl HostObject for Obj {
             Obj::IRText { class, .. } => class,
             Obj::Tensor { .. } => "tvm.runtime._tensor.Tensor",
             Obj::Device(_) => "tvm_ffi.core.Device",
-            Obj::Target { .. } => "tvm.target.target.Target",
+            Obj::Target(_) => "tvm.target.target.Target",
             Obj::RtModule(m) if m.executable => "tvm.runtime.executable.Executable",
             Obj::RtModule(_) => "tvm.runtime.module.Module",
             Obj::PackedFunc { .. } => "tvm_ffi.core.Function",

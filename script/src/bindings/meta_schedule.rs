@@ -170,7 +170,7 @@ fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TuneTarget> {
             "tune_tir() missing required argument: 'target'",
         ));
     }
-    let (_, text) = super::tvm::target_text(it, v)?;
+    let text = super::tvm::target_text(it, v)?;
     TuneTarget::parse(&text).map_err(tune_error)
 }
 

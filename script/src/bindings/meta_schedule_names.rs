@@ -104,10 +104,9 @@ pub fn install_unavailable(it: &mut Interp) {
 fn unavailable(it: &mut Interp, _a: Args) -> Res<Value> {
     // A host that builds CPU code elsewhere learns here that the script
     // needs it (the empty module builds nothing).
-    let _ = it.backend.build(
-        &tessel_ir::IRModule::new(),
-        &compiler_core::target::TargetSpec::new("llvm"),
-    );
+    let _ = it
+        .backend
+        .ensure_loaded(compiler_core::target::Target::llvm().kind);
     Err(PyErr::new(
         ExcKind::RuntimeError,
         "tvm.meta_schedule is not part of this build of Tessel (the auto-tuner is left out)"
@@ -120,7 +119,9 @@ mod tests {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    use compiler_core::target::{Backend, Executable, NoClock, TargetSpec};
+    use compiler_core::target::{
+        Backend, BuildError, BuildOptions, Executable, NoClock, Target, TargetKind,
+    };
     use tessel_ir::IRModule;
 
     use crate::{Interpreter, Limits};
@@ -130,9 +131,19 @@ mod tests {
     struct Deferred(Rc<Cell<bool>>);
 
     impl Backend for Deferred {
-        fn build(&self, _m: &IRModule, _t: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
+        fn build(
+            &self,
+            _m: &IRModule,
+            t: &Target,
+            _o: &BuildOptions,
+        ) -> Result<Rc<dyn Executable>, BuildError> {
             self.0.set(true);
-            Err("the code generators are elsewhere".into())
+            Err(BuildError::BackendNotLoaded { kind: t.kind })
+        }
+
+        fn ensure_loaded(&self, kind: TargetKind) -> Result<(), BuildError> {
+            self.0.set(true);
+            Err(BuildError::BackendNotLoaded { kind })
         }
     }
 

@@ -29,7 +29,7 @@ use crate::python::builtins::{builtin, builtin_with};
 use crate::python::error::{ExcKind, PyErr, Res};
 use crate::python::interp::Interp;
 use crate::python::value::*;
-use crate::{Executable, TargetSpec};
+use crate::{BuildOptions, Executable, Target};
 use compiler_core::eval::NDArray;
 use compiler_core::graph::infer::expr_sinfo;
 use compiler_core::graph::vm::{Kernels, PackedRegistry, Value as VmValue, Vm};

@@ -10,8 +10,8 @@ use compiler_core::ir::IRModule;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use tessel_script::{
-    notebook_cells, Backend, Executable, Interpreter, Limits, ReferenceBackend, ScriptError,
-    TargetSpec, TickClock,
+    notebook_cells, Backend, BuildError, BuildOptions, Executable, Interpreter, Limits,
+    ReferenceBackend, ScriptError, Target, TickClock,
 };
 
 /// The reference backend, remembering results: `time_evaluator` runs the
@@ -29,8 +29,13 @@ struct MemoExecutable {
 }
 
 impl Backend for MemoBackend {
-    fn build(&self, module: &IRModule, target: &TargetSpec) -> Result<Rc<dyn Executable>, String> {
-        let inner = ReferenceBackend::default().build(module, target)?;
+    fn build(
+        &self,
+        module: &IRModule,
+        target: &Target,
+        options: &BuildOptions,
+    ) -> Result<Rc<dyn Executable>, BuildError> {
+        let inner = ReferenceBackend::default().build(module, target, options)?;
         Ok(Rc::new(MemoExecutable {
             inner,
             memo: RefCell::new(HashMap::new()),

@@ -2,7 +2,7 @@
 //! outputs come from the original function, the reference backend's run of
 //! the scheduled one matches them, and a wrong result is caught.
 
-use compiler_core::target::{Backend, ReferenceBackend, TargetSpec};
+use compiler_core::target::{Backend, BuildOptions, ReferenceBackend, Target};
 use tessel_session::check::{compare_outputs, plan_run, PlanError};
 use tessel_session::{run_script, ScriptEnv};
 
@@ -15,7 +15,7 @@ fn the_scheduled_mm_relu_matches_and_a_wrong_output_is_caught() {
     assert_eq!(plan.name, "mm_relu");
     assert!(plan.scheduled);
     let exec = ReferenceBackend::default()
-        .build(&plan.module, &TargetSpec::new("llvm"))
+        .build(&plan.module, &Target::llvm(), &BuildOptions::default())
         .expect("builds");
     let mut got = plan.inputs.clone();
     exec.run(&plan.name, &mut got, 400_000_000).expect("runs");

@@ -45,8 +45,8 @@ pub(super) fn relax_build(it: &mut Interp, mut a: Args) -> Res<Value> {
         }
         Some(
             it.backend
-                .build(&prims, &target)
-                .map_err(|e| PyErr::new(ExcKind::TVMError, e))?,
+                .build(&prims, &target, &BuildOptions::default())
+                .map_err(|e| PyErr::new(ExcKind::TVMError, e.to_string()))?,
         )
     } else {
         None
@@ -54,19 +54,18 @@ pub(super) fn relax_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     Ok(host(RObj::Exec(Rc::new(RelaxExec {
         module,
         kernels,
-        target: target.kind,
+        target: target.kind_name().to_string(),
     }))))
 }
 
-pub(super) fn target_spec(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
-    let (kind, text) = match &v {
-        None | Some(Value::None) => ("llvm".to_string(), "llvm".to_string()),
-        Some(Value::Str(s)) => {
-            let kind = s.split_whitespace().next().unwrap_or("llvm").to_string();
-            (kind, s.to_string())
-        }
+/// `relax.build`'s target: a string or `tvm.target.Target` (`llvm` when
+/// absent).
+pub(super) fn target_spec(it: &mut Interp, v: Option<Value>) -> Res<Target> {
+    let text = match &v {
+        None | Some(Value::None) => return Ok(Target::llvm()),
+        Some(Value::Str(s)) => s.to_string(),
         Some(Value::Host(o)) => match tvm_obj(o) {
-            Some(Obj::Target { kind, text }) => (kind.clone(), text.clone()),
+            Some(Obj::Target(t)) => return Ok(t.clone()),
             _ => {
                 return Err(PyErr::type_error(format!(
                     "target must be a string or tvm.target.Target, not {}",
@@ -74,12 +73,9 @@ pub(super) fn target_spec(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> 
                 )))
             }
         },
-        Some(other) => {
-            let s = it.str_of(other)?;
-            (s.clone(), s)
-        }
+        Some(other) => it.str_of(other)?,
     };
-    Ok(TargetSpec { kind, text })
+    Target::parse(&text).map_err(|e| PyErr::value_error(e.to_string()))
 }
 
 pub(super) fn vm_new(_it: &mut Interp, mut a: Args) -> Res<Value> {

@@ -3,24 +3,18 @@
 
 use super::*;
 
-/// The target's kind and text from a string, dict or Target object
-/// (`llvm` when absent), not yet checked against the known kinds.
-pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, String)> {
+/// The target's text from a string, dict (its kind) or Target object
+/// (`llvm` when absent), not yet parsed.
+pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<String> {
     Ok(match v {
-        None | Some(Value::None) => ("llvm".to_string(), "llvm".to_string()),
-        Some(Value::Str(s)) => {
-            let head = s.split_whitespace().next().unwrap_or("");
-            (tag_kind(head).unwrap_or(head).to_string(), s.to_string())
-        }
-        Some(Value::Dict(d)) => {
-            let kind = match d.borrow().get_str("kind") {
-                Some(Value::Str(k)) => k.to_string(),
-                _ => return Err(PyErr::value_error("a target dict needs a \"kind\"")),
-            };
-            (kind.clone(), kind)
-        }
+        None | Some(Value::None) => "llvm".to_string(),
+        Some(Value::Str(s)) => s.to_string(),
+        Some(Value::Dict(d)) => match d.borrow().get_str("kind") {
+            Some(Value::Str(k)) => k.to_string(),
+            _ => return Err(PyErr::value_error("a target dict needs a \"kind\"")),
+        },
         Some(Value::Host(o)) => match tvm_obj(&o) {
-            Some(Obj::Target { kind, text }) => (kind.clone(), text.clone()),
+            Some(Obj::Target(t)) => t.text.clone(),
             _ => {
                 return Err(PyErr::type_error(
                     "target must be a string, a dict or a tvm.target.Target",
@@ -36,34 +30,29 @@ pub(crate) fn target_text(it: &mut Interp, v: Option<Value>) -> Res<(String, Str
     })
 }
 
-/// The kind behind one of TVM's target tags (`"nvidia/tesla-p100"`, the
-/// book's ch. 6 target; `"apple/m1-gpu"`; `"raspberry-pi/4b-aarch64"`): the
-/// vendor decides, the model only tunes TVM's code generator.
-fn tag_kind(head: &str) -> Option<&'static str> {
-    let (vendor, model) = head.split_once('/')?;
-    if model.is_empty() {
-        return None;
+/// The target of a build, from a string, dict or Target object (`llvm`
+/// when absent), parsed by [`Target::parse`]; a dict names a kind only.
+pub(crate) fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<Target> {
+    let undefined =
+        |kind: &str| PyErr::value_error(format!("Target kind \"{kind}\" is not defined"));
+    match v {
+        Some(Value::Host(o)) => match tvm_obj(&o) {
+            Some(Obj::Target(t)) => Ok(t.clone()),
+            _ => Err(PyErr::type_error(
+                "target must be a string, a dict or a tvm.target.Target",
+            )),
+        },
+        Some(Value::Dict(d)) => {
+            let text = target_text(it, Some(Value::Dict(d)))?;
+            TargetKind::from_name(&text)
+                .map(Target::of_kind)
+                .ok_or_else(|| undefined(&text))
+        }
+        v => {
+            let text = target_text(it, v)?;
+            Target::parse(&text).map_err(|e| PyErr::value_error(e.to_string()))
+        }
     }
-    Some(match vendor {
-        "nvidia" => "cuda",
-        "apple" if model.contains("gpu") => "metal",
-        "apple" | "raspberry-pi" | "aws" | "arm" | "intel" => "llvm",
-        _ => return None,
-    })
-}
-
-/// The target of a build, from a string, dict or Target object.
-pub(super) fn target_arg(it: &mut Interp, v: Option<Value>) -> Res<TargetSpec> {
-    let (kind, text) = target_text(it, v)?;
-    const KINDS: &[&str] = &[
-        "llvm", "c", "cuda", "nvptx", "metal", "webgpu", "vulkan", "opencl", "rocm",
-    ];
-    if !KINDS.contains(&kind.as_str()) {
-        return Err(PyErr::value_error(format!(
-            "Target kind \"{kind}\" is not defined"
-        )));
-    }
-    Ok(TargetSpec { kind, text })
 }
 
 pub(super) fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
@@ -89,8 +78,8 @@ pub(super) fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     it.charge_steps(1000)?;
     let exec = it
         .backend
-        .build(&module, &target)
-        .map_err(|e| PyErr::new(ExcKind::TVMError, e))?;
+        .build(&module, &target, &BuildOptions::default())
+        .map_err(|e| PyErr::new(ExcKind::TVMError, e.to_string()))?;
     let functions: Vec<String> = module.names().map(str::to_string).collect();
     let aliases: Vec<(String, String)> =
         alias.into_iter().map(|a| (a, "main".to_string())).collect();
@@ -102,7 +91,7 @@ pub(super) fn tvm_build(it: &mut Interp, mut a: Args) -> Res<Value> {
     Ok(host(Obj::RtModule(Rc::new(RtModule {
         exec,
         entry,
-        target: target.kind,
+        target: target.kind_name().to_string(),
         functions,
         aliases,
         executable: args_is_compile(&a),

@@ -149,11 +149,11 @@ pub fn construct(it: &mut Interp, c: &Rc<Class>, mut a: Args) -> Res<Value> {
         "tvm.tir.schedule.schedule.Schedule" => new_schedule(it, a, TraceDialect::Tir),
         "tvm.target.target.Target" => {
             let t = a.req(0, "target", "Target")?;
-            let spec = target_arg(it, Some(t))?;
-            Ok(host(Obj::Target {
-                kind: spec.kind,
-                text: spec.text,
-            }))
+            let mut target = target_arg(it, Some(t))?;
+            if let Some(h) = a.take_kw("host").filter(|h| !matches!(h, Value::None)) {
+                target = target.with_host(target_arg(it, Some(h))?);
+            }
+            Ok(host(Obj::Target(target)))
         }
         other => Err(PyErr::type_error(format!(
             "cannot create '{other}' objects directly"

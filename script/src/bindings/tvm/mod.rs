@@ -14,7 +14,7 @@ use crate::python::host_object::{CoreObj, HostObject};
 use crate::python::interp::Interp;
 use crate::python::ops::num_i64;
 use crate::python::value::*;
-use crate::TargetSpec;
+use crate::{BuildOptions, Target, TargetKind};
 use compiler_core::analysis::structural_equal::{
     assert_structural_equal as ir_equal, EqualOptions,
 };
@@ -286,7 +286,7 @@ pub fn repr(o: &Obj) -> String {
             )
         }
         Obj::Device(d) => format!("device(type='{}', index={})", d.kind, d.index),
-        Obj::Target { kind, .. } => target_json(kind),
+        Obj::Target(t) => target_json(t.kind),
         Obj::RtModule(_) => "ffi.Module(imports_=())".into(),
         Obj::PackedFunc { .. } | Obj::TimeEvaluator { .. } => "ffi.Function".into(),
         Obj::BenchmarkResult(r) => {
@@ -322,16 +322,11 @@ fn shape_text(shape: &[usize]) -> String {
     }
 }
 
-fn target_json(kind: &str) -> String {
+fn target_json(kind: TargetKind) -> String {
     let keys = match kind {
-        "llvm" | "c" => "[\"cpu\"]",
-        "cuda" | "nvptx" | "rocm" | "metal" | "vulkan" | "opencl" | "webgpu" => "[\"gpu\"]",
-        _ => "[]",
-    };
-    let keys = if kind == "cuda" {
-        "[\"cuda\", \"gpu\"]".to_string()
-    } else {
-        keys.to_string()
+        TargetKind::Gpu(compiler_core::target::GpuKind::Cuda) => "[\"cuda\", \"gpu\"]",
+        TargetKind::Gpu(_) => "[\"gpu\"]",
+        TargetKind::Cpu(_) => "[\"cpu\"]",
     };
     format!("{{\"kind\":\"{kind}\",\"tag\":\"\",\"keys\":{keys}}}")
 }

@@ -138,13 +138,13 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
             "sync" | "dlpack_device_type" => bound(),
             _ => missing(),
         },
-        Obj::Target { kind, .. } => match name {
-            "kind" => Ok(Value::str(kind.as_str())),
+        Obj::Target(t) => match name {
+            "kind" => Ok(Value::str(t.kind_name())),
             "keys" => {
-                let keys: Vec<Value> = match kind.as_str() {
-                    "llvm" | "c" => vec![Value::str("cpu")],
+                let keys: Vec<Value> = match t.kind_name() {
                     "cuda" => vec![Value::str("cuda"), Value::str("gpu")],
-                    _ => vec![Value::str("gpu")],
+                    _ if t.is_gpu() => vec![Value::str("gpu")],
+                    _ => vec![Value::str("cpu")],
                 };
                 it.new_list(keys)
             }

@@ -335,10 +335,7 @@ pub(super) fn schedule_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args)
                 // A host whose full build is elsewhere (the playground's
                 // first-load worker) learns here that the script needs it,
                 // as from `tvm.build`, and runs the script again there.
-                let _ = it.backend.build(
-                    &tessel_ir::IRModule::new(),
-                    &compiler_core::target::TargetSpec::new("llvm"),
-                );
+                let _ = it.backend.ensure_loaded(Target::llvm().kind);
             }
             return Err(call_error(name, e));
         }
