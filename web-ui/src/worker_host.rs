@@ -524,6 +524,7 @@ mod tests {
             matches!(stale, Ok(Response::NeedsSource { id: 5 })),
             "{stale:?}"
         );
+    }
 
     #[test]
     fn the_first_workers_backend_reports_its_code_generators_as_not_loaded() {
