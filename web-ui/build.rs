@@ -22,18 +22,29 @@ fn main() {
     for path in &watched {
         println!("cargo:rerun-if-changed={}", path.display());
     }
-    let mut code = String::from("pub static EXAMPLES: &[Example] = &[\n");
+    // One line per example, `id<TAB>category<TAB>title<TAB>backend`: the
+    // category only where it changes, the title only where it is not the id
+    // with spaces, `g` for WebGPU (else the CPU). A table of string
+    // pointers would cost the page's first load several kilobytes more;
+    // `examples::all` reads this once.
+    let mut list = String::new();
+    let mut last_category = "";
     for ex in &all {
-        let _ = writeln!(
-            code,
-            "    Example {{ id: {:?}, category: {:?}, title: {:?}, backend: {:?} }},",
-            ex.id,
-            ex.category,
-            ex.title,
-            ex.backend()
-        );
+        let category = if ex.category == last_category {
+            ""
+        } else {
+            ex.category
+        };
+        last_category = ex.category;
+        let title = if ex.title == ex.id.replace('_', " ") {
+            ""
+        } else {
+            ex.title.as_str()
+        };
+        let backend = if ex.backend() == "webgpu" { "g" } else { "" };
+        let _ = writeln!(list, "{}\t{category}\t{title}\t{backend}", ex.id);
     }
-    code.push_str("];\n");
+    let mut code = format!("pub static LIST: &str = {list:?};\n");
     let default = all
         .iter()
         .find(|e| e.id == DEFAULT)

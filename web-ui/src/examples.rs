@@ -12,7 +12,7 @@
 pub struct Example {
     pub id: &'static str,
     pub category: &'static str,
-    pub title: &'static str,
+    pub title: String,
     /// The backend the example opens with: `webgpu` for programs bound to
     /// GPU threads (the course's GPU examples), `wasm` otherwise.
     pub backend: &'static str,
@@ -20,8 +20,41 @@ pub struct Example {
 
 include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 
+/// Every example, in the gallery's order (read from the generated list
+/// once).
+pub fn all() -> &'static [Example] {
+    static ALL: std::sync::OnceLock<Vec<Example>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut category = "";
+        LIST.lines()
+            .filter_map(|line| {
+                let mut fields = line.split('\t');
+                let id = fields.next()?;
+                let cat = fields.next().unwrap_or_default();
+                if !cat.is_empty() {
+                    category = cat;
+                }
+                let title = match fields.next().unwrap_or_default() {
+                    "" => id.replace('_', " "),
+                    title => title.to_string(),
+                };
+                let backend = match fields.next().unwrap_or_default() {
+                    "g" => "webgpu",
+                    _ => "wasm",
+                };
+                Some(Example {
+                    id,
+                    category,
+                    title,
+                    backend,
+                })
+            })
+            .collect()
+    })
+}
+
 pub fn find(id: &str) -> Option<&'static Example> {
-    EXAMPLES.iter().find(|e| e.id == id)
+    all().iter().find(|e| e.id == id)
 }
 
 /// An example's source (native builds only; the page fetches them).
@@ -53,8 +86,8 @@ mod tests {
 
     #[test]
     fn every_example_has_a_source_and_the_default_is_compiled_in() {
-        assert!(EXAMPLES.len() > 250);
-        for ex in EXAMPLES {
+        assert!(all().len() > 250);
+        for ex in all() {
             assert!(source(ex.id).is_some_and(|s| !s.is_empty()), "{}", ex.id);
             assert!(description(ex.id).is_some(), "{}", ex.id);
         }

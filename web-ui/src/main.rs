@@ -2424,7 +2424,7 @@ fn Gallery() -> impl IntoView {
     }
     let categories = {
         let mut cats: Vec<&'static str> = Vec::new();
-        for e in examples::EXAMPLES {
+        for e in examples::all() {
             if !cats.contains(&e.category) {
                 cats.push(e.category);
             }
@@ -2473,7 +2473,7 @@ fn Gallery() -> impl IntoView {
                                 let description = move |id: &str| -> String {
                                     described.as_ref().and_then(|d| d.descriptions.get(id).cloned()).unwrap_or_default()
                                 };
-                                examples::EXAMPLES.iter().filter(|e| e.category == cat).filter(|e| {
+                                examples::all().iter().filter(|e| e.category == cat).filter(|e| {
                                     f.is_empty() || e.id.to_lowercase().contains(&f) || e.title.to_lowercase().contains(&f)
                                         || description(e.id).to_lowercase().contains(&f)
                                 }).map(|e| {
@@ -2485,7 +2485,7 @@ fn Gallery() -> impl IntoView {
                                                 ctx.load_example(id);
                                                 ctx.gallery.set(false);
                                             }>
-                                                <span class="ex-title">{e.title}</span>
+                                                <span class="ex-title">{e.title.clone()}</span>
                                                 <span class="ex-desc">{about}</span>
                                             </button>
                                         </li>
