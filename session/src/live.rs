@@ -10,8 +10,6 @@
 
 use std::cell::Cell;
 
-use compiler_core::ir::IRModule;
-
 use crate::{run_script, ScriptEnv, ScriptOutcome};
 
 /// One revision of a script and what running it produced.
@@ -43,13 +41,6 @@ impl LiveSession {
 
     pub fn outcome(&self) -> &ScriptOutcome {
         &self.outcome
-    }
-
-    /// The module at step `step` of the step-through (the last step when
-    /// `step` is past the end); `None` when the script made no module.
-    pub fn module_at(&self, step: usize) -> Option<&IRModule> {
-        let snaps = &self.outcome.module_snapshots;
-        snaps.get(step).or(snaps.last()).map(|s| &s.module)
     }
 }
 

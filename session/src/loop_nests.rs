@@ -26,13 +26,19 @@ pub struct IrTarget {
     pub columns: Option<(usize, usize)>,
 }
 
-/// Prints `module` and locates every loop (its name) and every block (its
-/// header line) of its PrimFuncs in the text.
-pub fn print_with_targets(module: &IRModule, opts: &PrintOptions) -> (String, Vec<IrTarget>) {
+/// Prints `module`, with the loop nest of each PrimFunc and where every
+/// loop (its name) and block (its header line) is in the text: one walk of
+/// each function serves both.
+pub fn print_with_targets(
+    module: &IRModule,
+    opts: &PrintOptions,
+) -> (String, Vec<FuncNest>, Vec<IrTarget>) {
     let mut anchors = Vec::new();
     let mut what = Vec::new();
+    let mut nests = Vec::new();
     for (func, f) in module.prim_funcs() {
-        let (_, loops, blocks) = walk(func, f);
+        let (nest, loops, blocks) = walk(func, f);
+        nests.push(nest);
         for (index, stmt) in loops.into_iter().enumerate() {
             anchors.push(Anchor::Stmt(stmt, StmtPart::LoopName));
             what.push(("loop", func, index, None));
@@ -66,7 +72,7 @@ pub fn print_with_targets(module: &IRModule, opts: &PrintOptions) -> (String, Ve
             columns,
         });
     }
-    (located.text, targets)
+    (located.text, nests, targets)
 }
 
 /// One function's loops and blocks, as a tree and as pre-order lists.

@@ -128,7 +128,7 @@ pub fn compile(live: &LiveSession) -> CompileOutcome {
         .module_snapshots
         .iter()
         .map(|s| {
-            let (ir, targets) = tessel_session::loop_nests::print_with_targets(
+            let (ir, nests, targets) = tessel_session::loop_nests::print_with_targets(
                 &s.module,
                 &PrintOptions::new(script.dialect),
             );
@@ -136,7 +136,7 @@ pub fn compile(live: &LiveSession) -> CompileOutcome {
                 label: s.label.clone(),
                 instructions: s.instructions.clone(),
                 ir,
-                nests: module_nests(&s.module),
+                nests,
                 targets,
             }
         })
