@@ -29,6 +29,13 @@ const CORE_WORKER: &str = "./core-worker_loader.js";
 /// The full worker's loader (the `worker` binary).
 const FULL_WORKER: &str = "./worker_loader.js";
 
+/// Whether a request of `req`'s kind waits in `pending` (it supersedes `req`).
+fn has_newer(pending: &[Request], req: &Request) -> bool {
+    pending
+        .iter()
+        .any(|r| std::mem::discriminant(r) == std::mem::discriminant(req))
+}
+
 pub struct Channel {
     worker: RefCell<Option<Worker>>,
     /// The running worker has the code generators.
@@ -132,10 +139,7 @@ impl Channel {
     fn move_to_full_worker(self: &Rc<Self>, id: u64) {
         if let Some(req) = self.in_flight.borrow_mut().take() {
             let mut p = self.pending.borrow_mut();
-            let newer = p
-                .iter()
-                .any(|r| std::mem::discriminant(r) == std::mem::discriminant(&req));
-            if req.id() == id && !newer {
+            if req.id() == id && !has_newer(&p, &req) {
                 p.insert(0, req);
             }
         }
@@ -172,10 +176,7 @@ impl Channel {
             source,
         };
         let mut p = self.pending.borrow_mut();
-        let newer = p
-            .iter()
-            .any(|r| std::mem::discriminant(r) == std::mem::discriminant(&req));
-        if !newer {
+        if !has_newer(&p, &req) {
             p.insert(0, req);
         }
         p.insert(0, open);
