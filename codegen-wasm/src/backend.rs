@@ -1,6 +1,6 @@
 //! `tvm.build` for CPU targets (`"llvm"`, `"c"`, `"llvm -mcpu=…"`, dict
 //! targets with a CPU kind): [`WasmBackend`] implements
-//! [`compiler_core::target::Backend`] by compiling the module to one wasm
+//! [`tessel_tir::target::Backend`] by compiling the module to one wasm
 //! module ([`crate::build`]) and running it on a [`Runtime`]: wasmtime
 //! natively ([`WasmBackend::wasmtime`], feature `native`), the browser's
 //! `WebAssembly` in the playground's worker.
@@ -15,9 +15,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::IRModule;
-use compiler_core::target::{
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::IRModule;
+use tessel_tir::target::{
     Backend, BuildError, BuildOptions as TargetOptions, Compiler, Executable, Host, Target,
 };
 
@@ -44,7 +44,7 @@ pub struct WasmBackend {
 
 /// The target attribute that asks for relaxed-SIMD multiply-adds (LLVM's
 /// name for the wasm feature).
-pub use compiler_core::target::RELAXED_SIMD_ATTR;
+pub use tessel_tir::target::RELAXED_SIMD_ATTR;
 
 /// The smallest module that uses relaxed SIMD (one `f32x4.relaxed_madd`
 /// of three zero vectors): a host asks its engine whether it validates
@@ -317,9 +317,9 @@ impl WasmExecutable {
 #[cfg(all(test, feature = "native"))]
 mod tests {
     use super::*;
-    use compiler_core::eval::run_prim_func;
-    use compiler_core::target::TickClock;
     use compiler_core::tvmscript::builder::parse_script;
+    use tessel_tir::eval::run_prim_func;
+    use tessel_tir::target::TickClock;
 
     const MM: &str = r#"
 from tvm.script import tir as T
@@ -334,7 +334,7 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
 "#;
 
     fn inputs() -> Vec<NDArray> {
-        let f32 = compiler_core::ir::DataType::f32();
+        let f32 = tessel_tir::ir::DataType::f32();
         let a: Vec<f64> = (0..128).map(|x| (x % 7) as f64 - 3.0).collect();
         let b: Vec<f64> = (0..96).map(|x| (x % 5) as f64 * 0.5).collect();
         vec![
@@ -390,7 +390,7 @@ def mm(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Bu
 #[cfg(test)]
 mod probe_tests {
     use super::{relaxed_fma_for, wants_relaxed_simd, RELAXED_SIMD_PROBE};
-    use compiler_core::target::Target;
+    use tessel_tir::target::Target;
     use wasmparser::{Validator, WasmFeatures};
 
     fn llvm(text: &str) -> Target {

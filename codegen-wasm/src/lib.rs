@@ -16,7 +16,7 @@
 //!   destination-passing style: one parameter per PrimFunc parameter, in
 //!   order — the `i32` byte address of each buffer argument, scalars as
 //!   `i32`/`i64`/`f32`/`f64` — followed by the size variables of symbolic
-//!   shapes ([`compiler_core::lower::size_params`], e.g. `n` in
+//!   shapes ([`tessel_lower::size_params`], e.g. `n` in
 //!   `T.match_buffer(a, (n, 4))`), which the host fills from the arguments'
 //!   shapes. [`KernelInfo`] describes each parameter. No results.
 //! - **A stack for intermediate buffers**: the exported mutable globals
@@ -59,11 +59,11 @@ mod types;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
-use compiler_core::diag::{Diagnostic, Span};
-use compiler_core::ir::{AttrValue, BinOp, DataType, ExprKind, ForKind, IRModule, Stmt, StmtKind};
-use compiler_core::lower::{
-    self, LowerError, LowerOptions, LoweredFunc, LoweredModule, SizeSource, PARALLEL_TASK_ATTR,
+use tessel_lower::{
+    LowerError, LowerOptions, LoweredFunc, LoweredModule, SizeSource, PARALLEL_TASK_ATTR,
 };
+use tessel_tir::diag::{Diagnostic, Span};
+use tessel_tir::ir::{AttrValue, BinOp, DataType, ExprKind, ForKind, IRModule, Stmt, StmtKind};
 use wasm_encoder::{
     CodeSection, ConstExpr, EntityType, ExportKind, ExportSection, FunctionSection, GlobalSection,
     GlobalType, ImportSection, IndirectNameMap, MemoryType, Module, NameMap, NameSection,
@@ -252,7 +252,7 @@ pub fn build(module: &IRModule) -> Result<WasmModule, CodegenError> {
 
 /// [`build`] with options.
 pub fn build_with(module: &IRModule, opts: &BuildOptions) -> Result<WasmModule, CodegenError> {
-    let lowered = lower::lower_module(module, &opts.lower)?;
+    let lowered = tessel_lower::lower_module(module, &opts.lower)?;
     build_lowered(lowered, opts)
 }
 
@@ -553,7 +553,7 @@ fn kernel_params(f: &LoweredFunc) -> Vec<ParamInfo> {
             }),
         }
     }
-    for sp in lower::size_params(func) {
+    for sp in tessel_lower::size_params(func) {
         let param = func
             .buffer_map
             .get(sp.buffer)
@@ -569,7 +569,7 @@ fn kernel_params(f: &LoweredFunc) -> Vec<ParamInfo> {
     out
 }
 
-fn find_task_loop(body: &Stmt, id: usize) -> Option<compiler_core::ir::For> {
+fn find_task_loop(body: &Stmt, id: usize) -> Option<tessel_tir::ir::For> {
     let mut found = None;
     body.walk(&mut |s| {
         if let StmtKind::For(l) = s.kind() {
@@ -599,7 +599,7 @@ fn stack_need(s: &Stmt) -> Option<u64> {
             let inner = stack_need(&l.body)?;
             if l.annotations.contains_key(PARALLEL_TASK_ATTR) {
                 // closure record (captures are at most the free variables).
-                let n = lower::free_vars(&l.body).len() as u64 + 1;
+                let n = tessel_lower::free_vars(&l.body).len() as u64 + 1;
                 return Some(
                     inner.saturating_add(round(n.saturating_mul(CLOSURE_SLOT).max(STACK_ALIGN))),
                 );

@@ -13,7 +13,7 @@
 //! `sqrt`, `abs`, `floor`, `ceil`, `trunc`, `round`, `min`, `max` are native
 //! instructions (scalar and SIMD) and never imported.
 
-use compiler_core::ir::Intrinsic;
+use tessel_tir::ir::Intrinsic;
 
 /// An imported math function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,7 +118,7 @@ impl MathFn {
             MathFn::Log10 => a.log10(),
             MathFn::Log1p => a.ln_1p(),
             MathFn::Tanh => a.tanh(),
-            MathFn::Erf => compiler_core::eval::erf(a),
+            MathFn::Erf => tessel_tir::eval::erf(a),
             MathFn::Sin => a.sin(),
             MathFn::Cos => a.cos(),
             MathFn::Tan => a.tan(),

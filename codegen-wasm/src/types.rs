@@ -1,6 +1,6 @@
 //! IR dtypes → wasm value types and memory instructions.
 
-use compiler_core::ir::{DataType, ScalarKind};
+use tessel_tir::ir::{DataType, ScalarKind};
 use wasm_encoder::{Instruction, MemArg, MemArgTarget, ValType};
 
 use crate::CodegenError;

@@ -1,6 +1,6 @@
 //! `tvm.build` for GPU targets (`"webgpu"`, `"cuda"`, `"metal"`,
 //! `Target("webgpu", host="llvm")`, dict targets with a GPU kind):
-//! [`GpuBackend`] implements [`compiler_core::target::Backend`] with the
+//! [`GpuBackend`] implements [`tessel_tir::target::Backend`] with the
 //! WGSL code generator and the wgpu [`GpuRuntime`] (feature `native`).
 //!
 //! As in TVM, a function with thread-bound loops becomes GPU kernels (a
@@ -17,9 +17,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::{BaseFunc, IRModule};
-use compiler_core::target::{
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::{BaseFunc, IRModule};
+use tessel_tir::target::{
     Backend, BuildError, BuildOptions, Executable, Host, ReferenceBackend, SourceModule, Target,
 };
 
@@ -216,10 +216,10 @@ impl Executable for GpuExecutable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use compiler_core::eval::run_prim_func;
-    use compiler_core::ir::DataType;
-    use compiler_core::target::NoClock;
     use compiler_core::tvmscript::builder::parse_script;
+    use tessel_tir::eval::run_prim_func;
+    use tessel_tir::ir::DataType;
+    use tessel_tir::target::NoClock;
 
     const MIXED: &str = r#"
 from tvm.script import tir as T

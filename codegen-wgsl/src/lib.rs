@@ -21,13 +21,13 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
-use compiler_core::diag::{Diagnostic, Span};
-use compiler_core::ir::{
+use tessel_lower::gpu::{is_sync, lower_func_gpu, GpuFunc, GpuKernel};
+use tessel_lower::{size_params, LowerOptions, LoweringReport};
+use tessel_tir::diag::{Diagnostic, Span};
+use tessel_tir::ir::{
     BinOp, Buffer, CmpOp, DataType, Expr, ExprKind, ForKind, IRModule, Intrinsic, PrimFunc,
     ScalarKind, Stmt, StmtKind, Var, VarId,
 };
-use compiler_core::lower::gpu::{is_sync, lower_func_gpu, GpuFunc, GpuKernel};
-use compiler_core::lower::{size_params, LowerOptions, LoweringReport};
 
 #[cfg(feature = "native")]
 pub mod backend;
@@ -124,7 +124,7 @@ pub enum UniformField {
     /// A size variable of a buffer parameter (see `lower::size_params`).
     Size {
         buffer: usize,
-        source: compiler_core::lower::SizeSource,
+        source: tessel_lower::SizeSource,
     },
 }
 
@@ -554,7 +554,7 @@ impl<'a> Emitter<'a> {
             self.used.insert(b.to_string());
         }
         // Storage bindings: parameters in order, then temporaries.
-        let (reads, writes) = compiler_core::lower::gpu::buffers_touched(&k.body);
+        let (reads, writes) = tessel_lower::gpu::buffers_touched(&k.body);
         let mut storage = Vec::new();
         let mut decls = String::new();
         let mut binding = 0u32;
@@ -600,7 +600,7 @@ impl<'a> Emitter<'a> {
         }
         // The uniform, when any of its variables is used.
         let mut uses_uniform = false;
-        let free = compiler_core::ir::visit::stmt_var_ids(&k.body);
+        let free = tessel_tir::ir::visit::stmt_var_ids(&k.body);
         let mut params_binding = None;
         if !self.uniform_vars.is_empty() {
             uses_uniform = self

@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::ScalarKind;
-use compiler_core::lower::SizeSource;
+use tessel_lower::SizeSource;
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::ScalarKind;
 
 use crate::{BindingSource, UniformField, WgslFunc};
 

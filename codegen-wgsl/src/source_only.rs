@@ -8,9 +8,9 @@
 
 use std::rc::Rc;
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::{ForKind, IRModule, PrimFunc, StmtKind};
-use compiler_core::target::{
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::{ForKind, IRModule, PrimFunc, StmtKind};
+use tessel_tir::target::{
     Backend, BuildError, BuildOptions, Compiler, Executable, Host, SourceModule, Target,
 };
 
@@ -157,7 +157,7 @@ impl SourceOnlyExecutable {
 /// of the constant extents of the loops around it (a lower bound where an
 /// extent is not constant).
 pub fn block_iterations(f: &PrimFunc) -> u64 {
-    fn walk(s: &compiler_core::ir::Stmt, trips: u64, total: &mut u64) {
+    fn walk(s: &tessel_tir::ir::Stmt, trips: u64, total: &mut u64) {
         match s.kind() {
             StmtKind::For(l) => {
                 let n = l.extent.as_int().unwrap_or(1).max(0) as u64;
@@ -313,11 +313,11 @@ impl Executable for WgslExecutable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use compiler_core::eval::run_prim_func;
-    use compiler_core::ir::DataType;
-    use compiler_core::target::{NoClock, ReferenceBackend};
     use compiler_core::tvmscript::builder::parse_script;
     use std::cell::RefCell;
+    use tessel_tir::eval::run_prim_func;
+    use tessel_tir::ir::DataType;
+    use tessel_tir::target::{NoClock, ReferenceBackend};
 
     const MIXED: &str = r#"
 from tvm.script import tir as T
@@ -422,7 +422,7 @@ def gpu_scale(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
         let gpu_only = {
             let mut m = IRModule::new();
             let f = module.get_prim("gpu_scale").unwrap().clone();
-            m.insert("gpu_scale", compiler_core::ir::BaseFunc::Prim(f));
+            m.insert("gpu_scale", tessel_tir::ir::BaseFunc::Prim(f));
             m
         };
         let backend = WgslBackend::default();

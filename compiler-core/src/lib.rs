@@ -1,21 +1,18 @@
-//! `compiler-core`: everything Tessel knows about tensor programs that does not
-//! depend on a particular machine.
+//! `compiler-core`: Tessel's compiler as its hosts (the CLI, the script
+//! runtime, sessions, the tuner, the web UI) see it, one name for its layers:
 //!
-//! Invariant: this crate is pure. It never touches a file system, a clock or a
-//! thread, so that it builds for `wasm32-unknown-unknown` and runs the same in
-//! the browser and natively. Hosts (the CLI, the web UI) pass such things in.
+//! - the TIR base ([`tessel_tir`]: [`ir`], [`arith`], [`analysis`], [`eval`],
+//!   [`target`]);
+//! - lowering ([`lower`], `tessel-lower`) and schedules ([`schedule`],
+//!   `tessel-schedule`), which never use each other;
+//! - the front-ends ([`tvmscript`], [`te`], [`graph`], `tessel-frontend`).
 //!
+//! It holds no code of its own: its tests are the ones that cross layers
+//! (schedules checked on parsed TVMScript, the course's programs end to end).
+//! The code generators depend on the base and lowering only, not on this.
 //! See `ARCHITECTURE.md` at the repository root for the data flow.
 
-pub mod analysis;
-pub mod arith;
-pub use tessel_syntax::diag;
-pub mod eval;
-pub mod graph;
-pub use tessel_ir as ir;
-pub mod lower;
-pub mod schedule;
-pub use tessel_syntax as syntax;
-pub mod target;
-pub mod te;
-pub mod tvmscript;
+pub use tessel_frontend::{graph, te, tvmscript};
+pub use tessel_lower as lower;
+pub use tessel_schedule as schedule;
+pub use tessel_tir::{analysis, arith, diag, eval, ir, syntax, target};

@@ -29,6 +29,10 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const WASM32_CRATES: &[&str] = &[
     "tessel-syntax",
     "tessel-ir",
+    "tessel-tir",
+    "tessel-lower",
+    "tessel-schedule",
+    "tessel-frontend",
     "compiler-core",
     "tessel-script",
     "codegen-wasm",
@@ -1007,16 +1011,17 @@ fn run_step(ctx: &Ctx, step: Step) -> Result<()> {
                 "--lib",
                 "meta_schedule_names",
             ]))?;
-            // compiler-core as that worker builds it: without the rarely
-            // used primitives.
+            // The schedules as that worker builds them: without the rarely
+            // used primitives (the schedule test binary's `primitives_lean`).
             ctx.run(ctx.cmd("cargo").args([
                 "test",
                 "-p",
                 "compiler-core",
                 "--features",
                 "lean",
-                "--lib",
-                "lean_tests",
+                "--test",
+                "schedule",
+                "primitives_lean",
             ]))
         }
         Step::Wasm32 => {

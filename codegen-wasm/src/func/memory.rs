@@ -36,7 +36,7 @@ impl<'a> FuncGen<'a> {
         match buffer.elem_offset.as_int() {
             Some(c) => konst = konst.wrapping_add(c),
             None => {
-                let eo = compiler_core::ir::Expr::cast(idx.dtype(), buffer.elem_offset.clone());
+                let eo = tessel_tir::ir::Expr::cast(idx.dtype(), buffer.elem_offset.clone());
                 dyn_part = Some(match dyn_part {
                     Some(d) => Expr::binary(BinOp::Add, d, eo),
                     None => eo,

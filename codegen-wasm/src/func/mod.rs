@@ -2,12 +2,12 @@
 
 use std::collections::HashMap;
 
-use compiler_core::arith::Analyzer;
-use compiler_core::ir::{
+use tessel_lower::{LoweredFunc, ParallelTask, PARALLEL_TASK_ATTR};
+use tessel_tir::arith::Analyzer;
+use tessel_tir::ir::{
     AttrValue, BinOp, Buffer, CmpOp, DataType, Expr, ExprKind, For, ForKind, Intrinsic, Range,
     ScalarKind, Stmt, StmtKind, Var, VarId,
 };
-use compiler_core::lower::{LoweredFunc, ParallelTask, PARALLEL_TASK_ATTR};
 use wasm_encoder::{BlockType, Function, Ieee32, Ieee64, Instruction as I, ValType};
 
 use crate::math::MathFn;
@@ -142,7 +142,7 @@ impl<'a> FuncGen<'a> {
                 }
             }
         }
-        for sp in compiler_core::lower::size_params(func) {
+        for sp in tessel_lower::size_params(func) {
             let t = val_type(sp.var.dtype())?;
             let l = self.param(sp.var.name());
             self.vars.insert(sp.var.id(), l);

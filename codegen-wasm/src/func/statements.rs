@@ -252,7 +252,7 @@ impl<'a> FuncGen<'a> {
             None => {
                 let size = Expr::binary(
                     BinOp::Mul,
-                    compiler_core::ir::Expr::cast(DataType::i32(), extent.clone()),
+                    tessel_tir::ir::Expr::cast(DataType::i32(), extent.clone()),
                     Expr::i32(bytes as i64),
                 );
                 self.stack_alloc(&buffer.name, None, Some(&size))?

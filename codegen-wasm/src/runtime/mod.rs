@@ -38,9 +38,9 @@ pub use wasmtime_rt::WasmtimeRuntime;
 
 use std::fmt;
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::{DataType, ScalarKind};
-use compiler_core::lower::SizeSource;
+use tessel_lower::SizeSource;
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::{DataType, ScalarKind};
 
 use crate::{KernelInfo, ParamInfo, WasmModule};
 
@@ -207,7 +207,7 @@ impl LaunchStats {
 
 /// Allocates tensors for `arrays`, copies them in, calls `kernel`, copies
 /// every buffer argument back (outputs are written in place, as with
-/// [`compiler_core::eval::run_prim_func`]), and frees them. 0-d arrays for
+/// [`tessel_tir::eval::run_prim_func`]), and frees them. 0-d arrays for
 /// scalar parameters.
 pub fn run_ndarrays(
     rt: &mut dyn Runtime,

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::DataType;
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::DataType;
 use wasmi::{Engine, Func, Instance, Linker, Memory, MemoryType, Module, Store, Val};
 
 use super::native::ChunkPool;

@@ -14,8 +14,8 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::Instant;
 
-use compiler_core::eval::NDArray;
-use compiler_core::ir::DataType;
+use tessel_tir::eval::NDArray;
+use tessel_tir::ir::DataType;
 use wasmtime::{
     Config, Engine, ExternType, Func, Instance, Linker, Memory, MemoryType, Module, SharedMemory,
     Store, Val,

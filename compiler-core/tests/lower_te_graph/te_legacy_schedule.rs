@@ -13,7 +13,7 @@ use compiler_core::te::{
     compute, create_prim_func, placeholder_const, reduce_axis_const, sum, BodyItem, ComputeBody,
     Tensor,
 };
-use tessel_ir::DataType;
+use compiler_core::ir::DataType;
 
 fn matmul(m: i64, k: i64, n: i64) -> (Tensor, Tensor, Tensor) {
     let f32 = DataType::f32();
