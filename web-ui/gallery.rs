@@ -140,19 +140,7 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
     let data = here.join("../compiler-core/tests/data");
     let meta_path = here.join("examples/meta.txt");
     watched.push(meta_path.clone());
-    let meta_text = fs::read_to_string(&meta_path).unwrap_or_default();
-    let meta: Vec<(String, String, String)> = meta_text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.contains('|'))
-        .map(|l| {
-            let mut parts = l.splitn(3, '|').map(|s| s.trim().to_string());
-            (
-                parts.next().unwrap_or_default(),
-                parts.next().unwrap_or_default(),
-                parts.next().unwrap_or_default(),
-            )
-        })
-        .collect();
+    let meta = read_meta(&fs::read_to_string(&meta_path).unwrap_or_default());
     let mut out: Vec<Ex> = Vec::new();
 
     // Hand-written examples (book schedules), in meta.txt's order.
@@ -169,8 +157,82 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
         "Notebooks (Python)",
         true,
     ));
-    // The seeds' tensor-expression programs, as TVM prints the PrimFunc that
-    // `te.create_prim_func` makes (`### tvm`), with their schedule if any.
+    out.extend(te_programs(watched, &data));
+    // Graph-level (Relax-like) modules of the seeds and the book.
+    out.extend(python_files(
+        watched,
+        &data.join("graph"),
+        "Graph-level programs",
+        true,
+    ));
+    // Seed programs.
+    out.extend(python_files(
+        watched,
+        &data.join("seeds"),
+        "Course programs",
+        false,
+    ));
+    out.extend(schedule_goldens(watched, &data));
+    out.extend(schedule_cases(watched, &data));
+    out.extend(schedule_cache_goldens(watched, &data));
+    out.extend(tensor_cases(watched, &data));
+    describe(&mut out, &meta);
+    // Book schedules first, in meta.txt order; then the rest by category.
+    let rank = |ex: &Ex| {
+        meta.iter()
+            .position(|(id, _, _)| *id == ex.id && ex.category == "Book schedules")
+            .unwrap_or(usize::MAX)
+    };
+    out.sort_by_key(|ex| rank(ex));
+
+    out
+}
+
+/// `examples/meta.txt`: `id | title | description` lines (`#` comments).
+fn read_meta(meta_text: &str) -> Vec<(String, String, String)> {
+    meta_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains('|'))
+        .map(|l| {
+            let mut parts = l.splitn(3, '|').map(|s| s.trim().to_string());
+            (
+                parts.next().unwrap_or_default(),
+                parts.next().unwrap_or_default(),
+                parts.next().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// Titles and descriptions from meta.txt where it has them, a default
+/// description otherwise, cut to 160 characters.
+fn describe(out: &mut [Ex], meta: &[(String, String, String)]) {
+    for ex in out.iter_mut() {
+        if let Some((_, t, d)) = meta.iter().find(|(id, _, _)| *id == ex.id) {
+            ex.title = t.clone();
+            ex.description = d.clone();
+        }
+        if ex.description.is_empty() {
+            ex.description = match ex.category {
+                "Course programs" => "A TensorIR program from the course material.".into(),
+                c => format!("{c}: {}", ex.title),
+            };
+        }
+        if ex.description.len() > 160 {
+            let mut cut = 157;
+            while !ex.description.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            ex.description.truncate(cut);
+            ex.description.push('…');
+        }
+    }
+}
+
+/// The seeds' tensor-expression programs, as TVM prints the PrimFunc that
+/// `te.create_prim_func` makes (`### tvm`), with their schedule if any.
+fn te_programs(watched: &mut Vec<PathBuf>, data: &Path) -> Vec<Ex> {
+    let mut out = Vec::new();
     for p in files(watched, &data.join("te"), ".txt") {
         let id = stem(&p, ".txt");
         if !id.starts_with("seed") {
@@ -198,22 +260,13 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
             source,
         });
     }
-    // Graph-level (Relax-like) modules of the seeds and the book.
-    out.extend(python_files(
-        watched,
-        &data.join("graph"),
-        "Graph-level programs",
-        true,
-    ));
-    // Seed programs.
-    out.extend(python_files(
-        watched,
-        &data.join("seeds"),
-        "Course programs",
-        false,
-    ));
-    // TVM-golden schedule cases: module, optional `# --- tensor-intrin: … ---`
-    // sections, `# --- schedule ---`, optional `# --- expect-error: … ---`.
+    out
+}
+
+/// TVM-golden schedule cases: module, optional `# --- tensor-intrin: … ---`
+/// sections, `# --- schedule ---`, optional `# --- expect-error: … ---`.
+fn schedule_goldens(watched: &mut Vec<PathBuf>, data: &Path) -> Vec<Ex> {
+    let mut out = Vec::new();
     for p in files(watched, &data.join("schedule"), ".py") {
         let id = stem(&p, ".py");
         if id.contains(".expected") {
@@ -235,7 +288,12 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
             source,
         });
     }
-    // Schedule cases: program, `# --- schedule`, expected output (dropped).
+    out
+}
+
+/// Schedule cases: program, `# --- schedule`, expected output (dropped).
+fn schedule_cases(watched: &mut Vec<PathBuf>, data: &Path) -> Vec<Ex> {
+    let mut out = Vec::new();
     for p in files(watched, &data.join("schedule_cases"), ".py") {
         let id = stem(&p, ".py");
         let text = fs::read_to_string(&p).unwrap();
@@ -249,7 +307,12 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
             source,
         });
     }
-    // TVM goldens: `### before`, `### schedule`, `### after`.
+    out
+}
+
+/// TVM goldens: `### before`, `### schedule`, `### after`.
+fn schedule_cache_goldens(watched: &mut Vec<PathBuf>, data: &Path) -> Vec<Ex> {
+    let mut out = Vec::new();
     for p in files(watched, &data.join("schedule_cache"), ".txt") {
         let id = stem(&p, ".txt");
         let text = fs::read_to_string(&p).unwrap();
@@ -267,9 +330,14 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
             source,
         });
     }
-    // blockize / rfactor / tensorize cases: `x.py` (or the file a
-    // `# program: y.py` line names) + `x.sched.py`, and for tensorize the
-    // intrinsic's `NAME.intrin.py` as a `# --- tensor-intrin: NAME ---` section.
+    out
+}
+
+/// blockize / rfactor / tensorize cases: `x.py` (or the file a
+/// `# program: y.py` line names) + `x.sched.py`, and for tensorize the
+/// intrinsic's `NAME.intrin.py` as a `# --- tensor-intrin: NAME ---` section.
+fn tensor_cases(watched: &mut Vec<PathBuf>, data: &Path) -> Vec<Ex> {
+    let mut out = Vec::new();
     let tensor_dir = data.join("schedule_tensor");
     for p in files(watched, &tensor_dir, ".sched.py") {
         let id = stem(&p, ".sched.py");
@@ -316,34 +384,5 @@ pub fn collect(here: &Path, watched: &mut Vec<PathBuf>) -> Vec<Ex> {
             source,
         });
     }
-
-    for ex in &mut out {
-        if let Some((_, t, d)) = meta.iter().find(|(id, _, _)| *id == ex.id) {
-            ex.title = t.clone();
-            ex.description = d.clone();
-        }
-        if ex.description.is_empty() {
-            ex.description = match ex.category {
-                "Course programs" => "A TensorIR program from the course material.".into(),
-                c => format!("{c}: {}", ex.title),
-            };
-        }
-        if ex.description.len() > 160 {
-            let mut cut = 157;
-            while !ex.description.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            ex.description.truncate(cut);
-            ex.description.push('…');
-        }
-    }
-    // Book schedules first, in meta.txt order; then the rest by category.
-    let rank = |ex: &Ex| {
-        meta.iter()
-            .position(|(id, _, _)| *id == ex.id && ex.category == "Book schedules")
-            .unwrap_or(usize::MAX)
-    };
-    out.sort_by_key(|ex| rank(ex));
-
     out
 }

@@ -1,4 +1,4 @@
-//! The GPU backend's runtime in the browser: runs a [`WgslFunc`] on WebGPU
+//! The GPU backend's runtime in the browser: runs a [`WgslLaunch`] on WebGPU
 //! from the run worker (`navigator.gpu` exists in dedicated workers).
 //!
 //! WebGPU is reached through js-sys reflection (see the note in
@@ -12,10 +12,9 @@
 
 use std::cell::RefCell;
 
-use codegen_wgsl::{BindingSource, UniformField, WgslFunc};
+use codegen_wgsl::launch::WgslLaunch;
+use codegen_wgsl::BindingSource;
 use compiler_core::eval::NDArray;
-use compiler_core::ir::ScalarKind;
-use compiler_core::lower::SizeSource;
 use js_sys::{Array, Function, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -249,7 +248,7 @@ pub struct GpuRun {
 /// Runs `f` once on `args` (outputs read back), then `repeats` more times
 /// for the timing. WebGPU validation and out-of-memory errors of the whole
 /// run are caught in error scopes and reported.
-pub async fn run(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> R<GpuRun> {
+pub async fn run(g: &Gpu, f: &WgslLaunch, args: &[NDArray], repeats: u32) -> R<GpuRun> {
     let dev = &g.device;
     call(dev, "pushErrorScope", &["validation".into()])?;
     call(dev, "pushErrorScope", &["out-of-memory".into()])?;
@@ -268,118 +267,24 @@ pub async fn run(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> R<Gpu
     r
 }
 
-async fn run_in_scope(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> R<GpuRun> {
+async fn run_in_scope(g: &Gpu, f: &WgslLaunch, args: &[NDArray], repeats: u32) -> R<GpuRun> {
     let dev = &g.device;
     let queue = &g.queue;
-    let params = &f.func.params;
-    if args.len() != params.len() {
-        return Err(format!("{} takes {} arguments", f.name, params.len()));
+    if args.len() != f.buffer_params.len() {
+        return Err(format!(
+            "{} takes {} arguments",
+            f.name,
+            f.buffer_params.len()
+        ));
     }
-    let mut bufs: Vec<Option<(JsValue, u64)>> = Vec::new();
-    for (i, p) in params.iter().enumerate() {
-        if f.func.param_buffer(p).is_none() {
-            bufs.push(None);
-            continue;
-        }
-        let bytes = args[i].to_le_bytes();
-        let b = buffer(dev, bytes.len() as u64, STORAGE | COPY_SRC | COPY_DST)?;
-        write(queue, &b, &bytes)?;
-        bufs.push(Some((b, bytes.len() as u64)));
-    }
-    let mut temps = Vec::new();
-    for (dt, n) in &f.temps {
-        temps.push(buffer(
-            dev,
-            *n as u64 * dt.bytes() as u64,
-            STORAGE | COPY_SRC | COPY_DST,
-        )?);
-    }
-    let mut ubytes: Vec<u8> = Vec::new();
-    for u in &f.uniform {
-        match u {
-            UniformField::Scalar { param, dtype } => {
-                let a = &args[*param];
-                match dtype.kind {
-                    ScalarKind::Float => {
-                        ubytes.extend((a.get_flat_f64(0).unwrap_or(0.0) as f32).to_le_bytes())
-                    }
-                    ScalarKind::UInt => {
-                        ubytes.extend((a.get_flat_i64(0).unwrap_or(0) as u32).to_le_bytes())
-                    }
-                    _ => ubytes.extend((a.get_flat_i64(0).unwrap_or(0) as i32).to_le_bytes()),
-                }
-            }
-            UniformField::Size { buffer, source } => {
-                let shape = args
-                    .iter()
-                    .zip(params)
-                    .filter(|(_, p)| f.func.param_buffer(p).is_some())
-                    .nth(*buffer)
-                    .map(|(a, _)| a.shape().to_vec())
-                    .unwrap_or_default();
-                let v: usize = match source {
-                    SizeSource::Shape(d) => shape.get(*d).copied().unwrap_or(0),
-                    SizeSource::Stride(d) => shape.iter().skip(d + 1).product(),
-                    SizeSource::ElemOffset => 0,
-                };
-                ubytes.extend((v as i32).to_le_bytes());
-            }
-        }
-    }
-    while !ubytes.len().is_multiple_of(16) || ubytes.is_empty() {
-        ubytes.push(0);
-    }
+    let (bufs, temps) = upload_arguments(dev, queue, f, args)?;
+    let ubytes = f.uniform_bytes(args);
     let ubuf = buffer(dev, ubytes.len() as u64, UNIFORM | COPY_DST)?;
     write(queue, &ubuf, &ubytes)?;
 
     // Pipelines and bind groups.
     let t0 = perf_now();
-    let mut passes = Vec::new();
-    for k in &f.kernels {
-        let d = obj();
-        set(&d, "code", k.source.as_str());
-        set(&d, "label", k.name.as_str());
-        let module = call(dev, "createShaderModule", &[d.into()])?;
-        let stage = obj();
-        set(&stage, "module", module);
-        set(&stage, "entryPoint", k.name.as_str());
-        let pd = obj();
-        set(&pd, "layout", "auto");
-        set(&pd, "compute", stage);
-        let pipeline = wait(call(dev, "createComputePipelineAsync", &[pd.into()])?)
-            .await
-            .map_err(|e| format!("kernel {}: {e}", k.name))?;
-        let entries = Array::new();
-        for b in &k.storage {
-            let buf = match b.source {
-                BindingSource::Param(i) => bufs[i]
-                    .as_ref()
-                    .map(|(b, _)| b.clone())
-                    .ok_or_else(|| format!("parameter {i} is not a tensor"))?,
-                BindingSource::Temp(i) => temps[i].clone(),
-            };
-            let e = obj();
-            set(&e, "binding", b.binding);
-            let r = obj();
-            set(&r, "buffer", buf);
-            set(&e, "resource", r);
-            entries.push(&e);
-        }
-        if let Some(b) = k.params_binding {
-            let e = obj();
-            set(&e, "binding", b);
-            let r = obj();
-            set(&r, "buffer", ubuf.clone());
-            set(&e, "resource", r);
-            entries.push(&e);
-        }
-        let layout = call(&pipeline, "getBindGroupLayout", &[0.into()])?;
-        let bd = obj();
-        set(&bd, "layout", layout);
-        set(&bd, "entries", entries);
-        let bind = call(dev, "createBindGroup", &[bd.into()])?;
-        passes.push((pipeline, bind, k.dispatch));
-    }
+    let passes = create_passes(dev, f, &bufs, &temps, &ubuf).await?;
     let compile_ms = perf_now() - t0;
 
     let n = f.kernels.len() as u32;
@@ -435,22 +340,7 @@ async fn run_in_scope(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> 
 
     // The run whose outputs are compared.
     submit(false)?;
-    let mut got = args.to_vec();
-    for (i, b) in bufs.iter().enumerate() {
-        let Some((b, size)) = b else { continue };
-        let written = f.kernels.iter().any(|k| {
-            k.storage
-                .iter()
-                .any(|s| s.read_write && s.source == BindingSource::Param(i))
-        });
-        if !written {
-            continue;
-        }
-        let bytes = read(dev, queue, b, *size).await?;
-        let a = &args[i];
-        let len = a.len() * a.dtype().bytes();
-        got[i] = NDArray::from_le_bytes(a.dtype(), a.shape(), &bytes[..len])?;
-    }
+    let got = read_outputs(dev, queue, f, args, &bufs).await?;
 
     // Timed runs.
     let mut times_ms = Vec::new();
@@ -485,16 +375,8 @@ async fn run_in_scope(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> 
     let timing = if gpu_timed {
         times_ms = gpu_times;
         format!("GPU timestamp queries on {}", g.adapter)
-    } else if g.timestamps {
-        format!(
-            "wall clock, submit to onSubmittedWorkDone, on {} (timestamp queries read 0: the browser quantizes them)",
-            g.adapter
-        )
     } else {
-        format!(
-            "wall clock, submit to onSubmittedWorkDone, on {} (no timestamp-query)",
-            g.adapter
-        )
+        wall_clock_timing(g)
     };
     Ok(GpuRun {
         got,
@@ -504,6 +386,132 @@ async fn run_in_scope(g: &Gpu, f: &WgslFunc, args: &[NDArray], repeats: u32) -> 
         compile_ms,
         timing,
     })
+}
+
+/// The argument buffers (one per tensor parameter; `None` for scalars) with
+/// the arguments written in, and the kernels' temporary buffers.
+#[allow(clippy::type_complexity)]
+fn upload_arguments(
+    dev: &JsValue,
+    queue: &JsValue,
+    f: &WgslLaunch,
+    args: &[NDArray],
+) -> R<(Vec<Option<(JsValue, u64)>>, Vec<JsValue>)> {
+    let mut bufs: Vec<Option<(JsValue, u64)>> = Vec::new();
+    for (arg, &is_buffer) in args.iter().zip(&f.buffer_params) {
+        if !is_buffer {
+            bufs.push(None);
+            continue;
+        }
+        let bytes = arg.to_le_bytes();
+        let b = buffer(dev, bytes.len() as u64, STORAGE | COPY_SRC | COPY_DST)?;
+        write(queue, &b, &bytes)?;
+        bufs.push(Some((b, bytes.len() as u64)));
+    }
+    let mut temps = Vec::new();
+    for &bytes in &f.temp_bytes {
+        temps.push(buffer(dev, bytes, STORAGE | COPY_SRC | COPY_DST)?);
+    }
+    Ok((bufs, temps))
+}
+
+/// One compute pass per kernel: its pipeline, bind group and dispatch size.
+async fn create_passes(
+    dev: &JsValue,
+    f: &WgslLaunch,
+    bufs: &[Option<(JsValue, u64)>],
+    temps: &[JsValue],
+    ubuf: &JsValue,
+) -> R<Vec<(JsValue, JsValue, [u32; 3])>> {
+    let mut passes = Vec::new();
+    for k in &f.kernels {
+        let d = obj();
+        set(&d, "code", k.source.as_str());
+        set(&d, "label", k.name.as_str());
+        let module = call(dev, "createShaderModule", &[d.into()])?;
+        let stage = obj();
+        set(&stage, "module", module);
+        set(&stage, "entryPoint", k.name.as_str());
+        let pd = obj();
+        set(&pd, "layout", "auto");
+        set(&pd, "compute", stage);
+        let pipeline = wait(call(dev, "createComputePipelineAsync", &[pd.into()])?)
+            .await
+            .map_err(|e| format!("kernel {}: {e}", k.name))?;
+        let entries = Array::new();
+        for b in &k.storage {
+            let buf = match b.source {
+                BindingSource::Param(i) => bufs[i]
+                    .as_ref()
+                    .map(|(b, _)| b.clone())
+                    .ok_or_else(|| format!("parameter {i} is not a tensor"))?,
+                BindingSource::Temp(i) => temps[i].clone(),
+            };
+            let e = obj();
+            set(&e, "binding", b.binding);
+            let r = obj();
+            set(&r, "buffer", buf);
+            set(&e, "resource", r);
+            entries.push(&e);
+        }
+        if let Some(b) = k.params_binding {
+            let e = obj();
+            set(&e, "binding", b);
+            let r = obj();
+            set(&r, "buffer", ubuf.clone());
+            set(&e, "resource", r);
+            entries.push(&e);
+        }
+        let layout = call(&pipeline, "getBindGroupLayout", &[0.into()])?;
+        let bd = obj();
+        set(&bd, "layout", layout);
+        set(&bd, "entries", entries);
+        let bind = call(dev, "createBindGroup", &[bd.into()])?;
+        passes.push((pipeline, bind, k.dispatch));
+    }
+    Ok(passes)
+}
+
+/// The arguments after a run: the buffers a kernel writes read back.
+async fn read_outputs(
+    dev: &JsValue,
+    queue: &JsValue,
+    f: &WgslLaunch,
+    args: &[NDArray],
+    bufs: &[Option<(JsValue, u64)>],
+) -> R<Vec<NDArray>> {
+    let mut got = args.to_vec();
+    for (i, b) in bufs.iter().enumerate() {
+        let Some((b, size)) = b else { continue };
+        let written = f.kernels.iter().any(|k| {
+            k.storage
+                .iter()
+                .any(|s| s.read_write && s.source == BindingSource::Param(i))
+        });
+        if !written {
+            continue;
+        }
+        let bytes = read(dev, queue, b, *size).await?;
+        let a = &args[i];
+        let len = a.len() * a.dtype().bytes();
+        got[i] = NDArray::from_le_bytes(a.dtype(), a.shape(), &bytes[..len])?;
+    }
+    Ok(got)
+}
+
+/// How a run without usable timestamps was timed, and why.
+fn wall_clock_timing(g: &Gpu) -> String {
+    if g.timestamps {
+        format!(
+            "wall clock, submit to onSubmittedWorkDone, on {} (timestamp queries read 0: the browser quantizes them)",
+            g.adapter
+        )
+    } else {
+        format!(
+            "wall clock, submit to onSubmittedWorkDone, on {} (no timestamp-query)",
+            g.adapter
+        )
+    }
 }
 
 /// Forgets the worker's device (lost or stuck): the next use requests a
