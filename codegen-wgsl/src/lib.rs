@@ -31,6 +31,7 @@ use tessel_tir::ir::{
 
 #[cfg(feature = "native")]
 pub mod backend;
+pub mod launch;
 #[cfg(feature = "native")]
 pub mod runtime;
 pub mod source_only;
@@ -88,6 +89,7 @@ type Result<T> = std::result::Result<T, CodegenError>;
 
 /// What a storage binding holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BindingSource {
     /// The function's parameter with this index (into `PrimFunc::params`).
     Param(usize),
@@ -96,6 +98,7 @@ pub enum BindingSource {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StorageBinding {
     pub binding: u32,
     pub name: String,
@@ -104,7 +107,8 @@ pub struct StorageBinding {
 }
 
 /// One compute shader and how to launch it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WgslKernel {
     pub name: String,
     pub source: String,

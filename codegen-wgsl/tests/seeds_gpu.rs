@@ -10,6 +10,8 @@ use tessel_test_support::assert_golden;
 
 #[path = "seeds_gpu/allreduce.rs"]
 mod allreduce;
+#[path = "seeds_gpu/launch.rs"]
+mod launch;
 #[cfg(feature = "native")]
 #[path = "seeds_gpu/tuned_reductions.rs"]
 mod tuned_reductions;

@@ -2,11 +2,12 @@
 //! worker and WebGPU only answers through promises, which a busy worker
 //! never sees resolve. So the full worker starts a second instance of
 //! itself, the *bridge* (worker name [`BRIDGE_NAME`]), which owns the
-//! WebGPU device. A kernel call posts the function's TVMScript and its
-//! arguments (in a `SharedArrayBuffer`) to the bridge and blocks on
-//! `Atomics.wait`; the bridge builds the WGSL, runs it with
+//! WebGPU device. A kernel call posts the compiled kernels as they were
+//! built ([`WgslLaunch`], JSON) and the arguments (in a `SharedArrayBuffer`)
+//! to the bridge and blocks on `Atomics.wait`; the bridge runs them with
 //! [`crate::gpu_rt`], writes the arguments back into the shared buffer and
-//! wakes the script with `Atomics.notify`.
+//! wakes the script with `Atomics.notify`. Nothing is printed, parsed or
+//! compiled a second time.
 //!
 //! Sharing memory needs a cross-origin isolated page (the service worker
 //! and `trunk serve` send the headers); without it, or without WebGPU,
@@ -20,11 +21,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use codegen_wgsl::launch::WgslLaunch;
 use codegen_wgsl::source_only::KernelRunner;
 use codegen_wgsl::WgslFunc;
 use compiler_core::eval::NDArray;
-use compiler_core::ir::{BaseFunc, DataType, IRModule};
-use compiler_core::tvmscript::printer::{print_module, PrintOptions};
+use compiler_core::ir::DataType;
 use js_sys::{Atomics, Int32Array, Object, Reflect, SharedArrayBuffer, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -179,9 +180,8 @@ pub struct BridgeRunner {
 
 impl KernelRunner for BridgeRunner {
     fn run(&self, f: &WgslFunc, args: &mut [NDArray], timed: u32) -> Result<Vec<f64>, String> {
-        let mut module = IRModule::new();
-        module.insert(f.name.clone(), BaseFunc::Prim(Rc::new(f.func.clone())));
-        let script = print_module(&module, &PrintOptions::default());
+        let launch = serde_json::to_string(&f.launch())
+            .map_err(|e| format!("the kernels of `{}` could not be sent: {e}", f.name))?;
         let bytes: Vec<Vec<u8>> = args.iter().map(NDArray::to_le_bytes).collect();
         let times_at = HEADER + TEXT_MAX;
         let args_at = times_at + 8 * timed as usize;
@@ -202,8 +202,7 @@ impl KernelRunner for BridgeRunner {
             metas.push(&m);
         }
         let msg = Object::new();
-        set(&msg, "script", script);
-        set(&msg, "name", f.name.clone());
+        set(&msg, "launch", launch);
         set(&msg, "args", metas);
         set(&msg, "timed", timed);
         set(&msg, "buffer", shared.clone());
@@ -285,23 +284,15 @@ async fn answer(msg: JsValue) {
     let _ = Atomics::notify(&words, STATUS);
 }
 
-/// One call: the function from its TVMScript, its WGSL for this adapter,
-/// a run (outputs written back) and the timed runs.
+/// One call: the kernels as the script's worker built them, a run (outputs
+/// written back) and the timed runs.
 async fn call(msg: &JsValue, view: &Uint8Array) -> Result<(), String> {
-    let script = get(msg, "script").as_string().ok_or("no script")?;
-    let name = get(msg, "name").as_string().ok_or("no function name")?;
+    let launch = get(msg, "launch").as_string().ok_or("no kernels")?;
+    let launch: WgslLaunch = serde_json::from_str(&launch)
+        .map_err(|e| format!("the GPU bridge could not read the kernels: {e}"))?;
     let timed = get(msg, "timed").as_f64().unwrap_or(0.0) as u32;
     let metas: js_sys::Array = get(msg, "args").dyn_into().map_err(|_| "no arguments")?;
-    let parsed = compiler_core::tvmscript::builder::parse_script(&script)
-        .map_err(|e| format!("the GPU bridge could not read the kernel: {e}"))?;
-    let module = parsed.to_module();
-    let func = module
-        .get_prim(&name)
-        .ok_or_else(|| format!("the GPU bridge got no function `{name}`"))?
-        .clone();
     let gpu = crate::gpu_rt::device().await?;
-    let wgsl = codegen_wgsl::build_func(&name, &func, &gpu.limits)
-        .map_err(|e| format!("the GPU backend cannot compile `{name}`: {}", e.message))?;
     let times_at = HEADER + TEXT_MAX;
     let args_at = times_at + 8 * timed as usize;
     let mut args = Vec::new();
@@ -323,7 +314,7 @@ async fn call(msg: &JsValue, view: &Uint8Array) -> Result<(), String> {
         at += len;
     }
     let device = gpu.clone();
-    let work = async move { crate::gpu_rt::run(&device, &wgsl, &args, timed).await };
+    let work = async move { crate::gpu_rt::run(&device, &launch, &args, timed).await };
     let r = crate::gpu_rt::guarded(&gpu, GPU_LIMIT_MS, work).await?;
     for (a, (at, len)) in r.got.iter().zip(spans) {
         let bytes = a.to_le_bytes();

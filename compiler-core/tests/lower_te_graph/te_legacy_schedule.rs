@@ -7,13 +7,13 @@
 use std::collections::HashMap;
 
 use compiler_core::eval::{random_inputs, run_prim_func, EvalOptions};
+use compiler_core::ir::DataType;
 use compiler_core::ir::{IRModule, IterVar};
 use compiler_core::te::schedule::TeSchedule;
 use compiler_core::te::{
     compute, create_prim_func, placeholder_const, reduce_axis_const, sum, BodyItem, ComputeBody,
     Tensor,
 };
-use compiler_core::ir::DataType;
 
 fn matmul(m: i64, k: i64, n: i64) -> (Tensor, Tensor, Tensor) {
     let f32 = DataType::f32();

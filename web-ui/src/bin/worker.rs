@@ -40,7 +40,7 @@ async fn run_gpu(live: Rc<LiveSession>, repeats: u32) -> RunOutcome {
         Err(m) => return fail(setup, m),
     };
     let codegen_ms = now() - t0;
-    match web_ui::gpu_rt::run(&gpu, &w, &setup.plan.inputs, repeats).await {
+    match web_ui::gpu_rt::run(&gpu, &w.launch(), &setup.plan.inputs, repeats).await {
         Ok(r) => {
             setup.out.times_ms = r.times_ms;
             setup.out.compile_ms = Some(codegen_ms + r.compile_ms);
@@ -119,11 +119,11 @@ async fn time_speed(
     };
     let mut runs = Vec::new();
     for _ in 0..p.runs.max(1) {
-        let b = match web_ui::gpu_rt::run(&gpu, &baseline, &p.inputs, 1).await {
+        let b = match web_ui::gpu_rt::run(&gpu, &baseline.launch(), &p.inputs, 1).await {
             Ok(r) => r,
             Err(m) => return Ok((Err(SpeedError::BaselineRun(m)), None)),
         };
-        let s = match web_ui::gpu_rt::run(&gpu, &student, &p.inputs, 1).await {
+        let s = match web_ui::gpu_rt::run(&gpu, &student.launch(), &p.inputs, 1).await {
             Ok(r) => r,
             Err(m) => return Ok((Err(SpeedError::StudentRun(m)), None)),
         };
@@ -298,7 +298,7 @@ async fn tune_gpu(
         // Too large to interpret: the original, bound to threads, on the GPU.
         let reference = match GpuCheck::gpu_reference(job.workload()).and_then(|m| build(&gpu, &m))
         {
-            Ok(w) => web_ui::gpu_rt::run(&gpu, &w, &check.inputs, 0).await,
+            Ok(w) => web_ui::gpu_rt::run(&gpu, &w.launch(), &check.inputs, 0).await,
             Err(m) => Err(m),
         };
         match reference {
@@ -318,7 +318,7 @@ async fn tune_gpu(
                 Ok(w) => {
                     let (device, inputs) = (gpu.clone(), check.inputs.clone());
                     let run = async move {
-                        web_ui::gpu_rt::run(&device, &w, &inputs, TUNE_GPU_REPEATS).await
+                        web_ui::gpu_rt::run(&device, &w.launch(), &inputs, TUNE_GPU_REPEATS).await
                     };
                     web_ui::gpu_rt::guarded(&gpu, TUNE_RUN_LIMIT_MS, run).await
                 }
