@@ -50,6 +50,9 @@
 //! `pmax` for vectors), integer `//` and `%` by powers of two are shifts and
 //! masks, float→int casts saturate like Rust's `as`.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod backend;
 mod func;
 pub mod math;

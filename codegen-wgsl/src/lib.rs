@@ -18,6 +18,9 @@
 //!
 //! The native runtime (feature `native`, [`runtime`]) runs them with wgpu.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 

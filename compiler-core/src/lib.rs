@@ -12,6 +12,9 @@
 //! The code generators depend on the base and lowering only, not on this.
 //! See `ARCHITECTURE.md` at the repository root for the data flow.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub use tessel_frontend::{graph, te, tvmscript};
 pub use tessel_lower as lower;
 pub use tessel_schedule as schedule;

@@ -23,6 +23,9 @@
 //! kind = "numbers"                # numbers | structure | schedule | speed | output
 //! ```
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;

@@ -6,6 +6,9 @@
 //!
 //! Invariant: pure, like the layers below it (see `ARCHITECTURE.md`).
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod graph;
 pub mod te;
 pub mod tvmscript;

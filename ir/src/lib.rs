@@ -32,6 +32,9 @@
 //! This crate depends on `tessel-syntax` (for spans) only: no analysis, no
 //! transformation, no interpreter.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod deep_equal;
 pub mod graph;
 pub mod module;

@@ -49,6 +49,9 @@
 //!
 //! Invariant: no pass panics; unsupported input is a [`LowerError`].
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 mod allreduce;
 mod blocks;
 mod flatten;

@@ -46,6 +46,9 @@
 //! (`sch.split(…)`) or by name — is recorded in one place,
 //! [`Schedule::apply_traced`], after the primitive succeeded.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod annotate;
 pub mod block_iters;
 pub mod blockize;

@@ -62,6 +62,9 @@
 //! eagerly: calling a function with `yield` runs it to the end and returns an
 //! iterator over the yielded values (an endless generator hits a budget).
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub(crate) mod bindings;
 pub(crate) mod inspect;
 pub(crate) mod modules;

@@ -21,6 +21,9 @@
 //! threads or clocks; hosts pass a clock and a `tvm.build` backend in a
 //! [`ScriptEnv`].
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod check;
 pub mod exercise;
 mod graph_numbers;

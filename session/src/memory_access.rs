@@ -247,8 +247,13 @@ pub fn memory_access(
         AccessUnit::Iteration { loop_index } | AccessUnit::Lane { loop_index } => {
             let path =
                 loop_path(&func.body, loop_index).ok_or(AccessError::NoSuchLoop(loop_index))?;
-            let chosen = path.last().expect("a found loop ends its path").clone();
-            let f = chosen.as_for().expect("the path holds loops");
+            // A found loop ends its path, which holds loops only.
+            let Some(chosen) = path.last().cloned() else {
+                return Err(AccessError::NoSuchLoop(loop_index));
+            };
+            let Some(f) = chosen.as_for() else {
+                return Err(AccessError::NoSuchLoop(loop_index));
+            };
             if matches!(unit, AccessUnit::Lane { .. }) && f.kind != ForKind::Vectorized {
                 return Err(AccessError::NotVectorized(f.loop_var.name().to_string()));
             }

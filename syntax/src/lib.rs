@@ -125,6 +125,9 @@
 //! fit in `i64`, and PEP 701's reuse of the enclosing quote inside f-string
 //! fields. Each is reported as an error rather than misparsed.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod ast;
 pub mod diag;
 pub mod dump;

@@ -13,6 +13,9 @@
 //! builds for `wasm32-unknown-unknown` and runs the same in the browser and
 //! natively. See `ARCHITECTURE.md` at the repository root for the layers.
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod analysis;
 pub mod arith;
 pub use tessel_syntax::diag;

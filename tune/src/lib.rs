@@ -17,6 +17,9 @@
 //! `report`), so a host can measure asynchronously (a web worker);
 //! [`tune`] runs the whole loop with a [`Runner`].
 
+// A panic in WebAssembly kills the page: library code returns typed errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod cost_model;
 pub mod database;
 pub mod error;

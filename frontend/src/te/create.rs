@@ -100,8 +100,7 @@ pub fn create_prim_func_with(
     for op in &order {
         match &op.node().kind {
             OpKind::Placeholder => {
-                for i in 0..op.num_outputs() {
-                    let t = op.output(i).expect("output index in range");
+                for t in op.outputs() {
                     if !info.args.contains(&t) {
                         return Err(TeError::new(format!(
                             "The operation {} produces tensor {}, but this tensor does not \
@@ -245,15 +244,16 @@ struct NameSupply {
 impl NameSupply {
     fn fresh(&mut self, name: &str) -> String {
         let name = name.replace('.', "_");
-        if !self.counters.contains_key(&name) {
+        let Some(&used) = self.counters.get(&name) else {
             self.counters.insert(name.clone(), 0);
             return name;
-        }
+        };
+        let mut c = used;
         loop {
-            let c = self.counters.get_mut(&name).expect("present");
-            *c += 1;
+            c += 1;
             let candidate = format!("{name}_{c}");
             if !self.counters.contains_key(&candidate) {
+                self.counters.insert(name, c);
                 self.counters.insert(candidate.clone(), 0);
                 return candidate;
             }
@@ -321,8 +321,7 @@ impl Info {
                 blocks.push(self.block(op, c, &tensors, &bindings, 0)?);
             }
             _ => {
-                for i in 0..op.num_outputs() {
-                    let t = op.output(i).expect("output index in range");
+                for (i, t) in op.outputs().enumerate() {
                     blocks.push(self.block(op, c, &[t], &bindings, i)?);
                 }
             }

@@ -103,6 +103,13 @@ impl Operation {
     pub fn num_outputs(&self) -> usize {
         self.0.outputs.len()
     }
+    /// Every output tensor, in order.
+    pub fn outputs(&self) -> impl Iterator<Item = Tensor> + '_ {
+        (0..self.num_outputs()).map(|value_index| Tensor {
+            op: self.clone(),
+            value_index,
+        })
+    }
     pub fn output(&self, i: usize) -> Option<Tensor> {
         (i < self.num_outputs()).then(|| Tensor {
             op: self.clone(),

@@ -181,10 +181,10 @@ impl Stmt {
                 _ => flat.push(s),
             }
         }
-        if flat.len() == 1 {
-            return flat.pop().expect("length checked");
+        match <[Stmt; 1]>::try_from(flat) {
+            Ok([only]) => only,
+            Err(flat) => Stmt::from_kind(StmtKind::Seq(flat)),
         }
-        Stmt::from_kind(StmtKind::Seq(flat))
     }
     pub fn evaluate_zero() -> Stmt {
         Stmt::from_kind(StmtKind::Evaluate(Expr::i32(0)))

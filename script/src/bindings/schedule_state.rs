@@ -208,14 +208,14 @@ pub fn check_handles(it: &mut Interp, s: &SchedObj, v: &Value) -> Res<()> {
 /// `sch.remove_rv(handle)`: later uses of the handle (in this schedule and
 /// its later copies) are refused; the trace does not record it.
 pub fn remove_rv(s: &mut SchedObj, v: &Value) -> Res<Value> {
-    let Some(Obj::Rv { rv, sched, .. }) = obj_of(v) else {
+    let Some(obj @ Obj::Rv { rv, sched, .. }) = obj_of(v) else {
         return Err(PyErr::type_error(format!(
             "In \"Schedule.remove_rv\", \"rand_var\" has wrong type. Expected \"Union[Expr, SBlockRV, LoopRV]\", but gets: \"{}\"",
             v.type_name()
         )));
     };
     if !s.knows(*sched, *rv) {
-        let class = super::tvm::repr(obj_of(v).expect("a handle"));
+        let class = super::tvm::repr(obj);
         return Err(PyErr::index_error(format!(
             "Cannot find the object in the symbol table: {class}"
         )));

@@ -451,7 +451,11 @@ impl<'a> Simplifier<'a> {
         match c {
             CExpr::Split(s) => s,
             CExpr::Sum(s) if s.base == 0 && s.args.len() == 1 => {
-                s.args.into_iter().next().expect("one arg")
+                match s.args.into_iter().next() {
+                    Some(only) => only,
+                    // Not reached (one argument); an empty sum of base 0 is zero.
+                    None => Split::new(Expr::int(0, s.dtype)),
+                }
             }
             other => Split::new(self.normalize(other)),
         }

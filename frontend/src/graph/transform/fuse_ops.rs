@@ -347,7 +347,9 @@ fn fuse_block(
     let mut group_list: Vec<Vec<usize>> = members.into_values().filter(|m| m.len() > 1).collect();
     tessel_ir::sort::ascending(&mut group_list);
     for m in group_list {
-        let last = *m.last().expect("non-empty group");
+        let Some(&last) = m.last() else {
+            continue;
+        };
         let inner: HashSet<usize> = m.iter().copied().collect();
         let single_output = m.iter().all(|&i| {
             i == last || (!g.extern_ref[i] && g.outputs[i].iter().all(|(c, _)| inner.contains(c)))
@@ -364,7 +366,9 @@ fn fuse_block(
         let names: Vec<&str> = m.iter().filter_map(|&i| callee[i].as_deref()).collect();
         let base = format!("fused_{}", names.join("_"));
         let name = unique_global_name(&module_names(module), &base);
-        let (func, args) = make_function(bs, &m);
+        let Some((func, args)) = make_function(bs, &m) else {
+            continue;
+        };
         module.insert(name.clone(), BaseFunc::Graph(Rc::new(func)));
         let call = Expr::call(Call {
             callee: Callee::Global(GlobalVar::new(&name)),
@@ -415,7 +419,8 @@ fn fuse_block(
             }
             None => (b.clone(), vec![i]),
         };
-        let first = *group.iter().min().expect("non-empty unit");
+        // `group` holds `i` itself, so its minimum is at most `i`.
+        let first = group.iter().copied().min().unwrap_or(i);
         for &j in &group {
             unit_of.insert(j, units.len());
         }
@@ -456,13 +461,14 @@ fn fuse_block(
     })
 }
 
-/// The primitive function of a group, and the arguments to call it with.
-fn make_function(bs: &[Binding], members: &[usize]) -> (Function, Vec<Expr>) {
+/// The primitive function of a group, and the arguments to call it with
+/// (`None` for an empty group).
+fn make_function(bs: &[Binding], members: &[usize]) -> Option<(Function, Vec<Expr>)> {
     let defined: HashSet<VarId> = members.iter().map(|&i| bs[i].var.id()).collect();
     let mut params: Vec<Var> = Vec::new();
     let mut args: Vec<Expr> = Vec::new();
     let mut map: HashMap<VarId, Expr> = HashMap::new();
-    let last = *members.last().expect("non-empty group");
+    let &last = members.last()?;
     let mut bindings = Vec::new();
     let mut lifted = 0;
     for &i in members {
@@ -493,7 +499,7 @@ fn make_function(bs: &[Binding], members: &[usize]) -> (Function, Vec<Expr>) {
         map.insert(b.var.id(), var.to_expr());
         bindings.push(Binding::new(var, value));
     }
-    let out = bindings.last().expect("non-empty group").var.clone();
+    let out = bindings.last()?.var.clone();
     let mut attrs = std::collections::BTreeMap::new();
     attrs.insert("Primitive".to_string(), AttrValue::Bool(true));
     let f = Function {
@@ -510,7 +516,7 @@ fn make_function(bs: &[Binding], members: &[usize]) -> (Function, Vec<Expr>) {
         pure: true,
         span: Default::default(),
     };
-    (f, args)
+    Some((f, args))
 }
 
 fn constant_sinfo(c: &Expr) -> super::super::ir::StructInfo {

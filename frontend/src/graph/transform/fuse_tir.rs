@@ -305,13 +305,21 @@ fn fuse_function(f: &Function, module: &IRModule) -> PassResult<PrimFunc> {
                     b.span,
                 ));
             };
-            let inner_buf = inner.param_buffer(&inner.params[k]).expect("buffer param");
+            let Some(inner_buf) = inner.param_buffer(&inner.params[k]) else {
+                return Err(error(
+                    format!("FuseTIR: parameter {k} of `{callee}` is not a buffer"),
+                    b.span,
+                ));
+            };
             bind_shape(&mut rw, inner_buf, buf);
             rw.buffers.insert(inner_buf.id(), buf.clone());
         }
-        let inner_out = inner
-            .param_buffer(&inner.params[args.len()])
-            .expect("buffer param");
+        let Some(inner_out) = inner.param_buffer(&inner.params[args.len()]) else {
+            return Err(error(
+                format!("FuseTIR: the output parameter of `{callee}` is not a buffer"),
+                b.span,
+            ));
+        };
         let shape: Vec<PrimExpr> = inner_out.shape.iter().map(|d| rw.expr(d)).collect();
         let ob = inner_out.derive(|n| {
             n.name = format!("{}_intermediate", n.name);

@@ -245,13 +245,15 @@ impl<'a> FuncBuilder<'a> {
     }
 
     pub(super) fn block_frame(&mut self, span: Span, what: &str) -> Result<&mut BlockFrame> {
-        if self.frames.len() < 2 {
-            return Err(Diagnostic::error(
+        // The function's own frame is the first; a block's come after it.
+        let inside_block = self.frames.len() >= 2;
+        match self.frames.last_mut() {
+            Some(frame) if inside_block => Ok(frame),
+            _ => Err(Diagnostic::error(
                 format!("`T.{what}` is only allowed inside a block"),
                 span,
-            ));
+            )),
         }
-        Ok(self.frames.last_mut().expect("length checked"))
     }
 
     /// The value a store writes into a buffer of `dtype`. TVM 0.27's parser
@@ -623,11 +625,10 @@ impl<'a> FuncBuilder<'a> {
                         v => values.push(v),
                     }
                 }
-                let range = match values.len() {
-                    1 => Range::from_extent(self.index_expr(values.remove(0))?),
-                    2 => {
-                        let hi = values.pop().expect("two values");
-                        let lo = values.pop().expect("two values");
+                let mut values = values.into_iter();
+                let range = match (values.next(), values.next(), values.next()) {
+                    (Some(extent), None, None) => Range::from_extent(self.index_expr(extent)?),
+                    (Some(lo), Some(hi), None) => {
                         let (lo, hi) = self.unify_pair(lo, hi)?;
                         let extent =
                             Analyzer::new().simplify(&Expr::binary(BinOp::Sub, hi, lo.clone()));
@@ -736,7 +737,7 @@ impl<'a> FuncBuilder<'a> {
                     ));
                 }
                 let init = self.build_body(body)?;
-                let frame = self.frames.last_mut().expect("length checked");
+                let frame = self.block_frame(item.context.span, "init()")?;
                 if frame.init.is_some() {
                     return Err(Diagnostic::error(
                         "a block has one `T.init()`",

@@ -36,6 +36,8 @@ mod structural;
 mod tensors;
 mod tvmscript;
 
+// Only `tvm.meta_schedule` reads a target outside `build`.
+#[cfg(feature = "meta-schedule")]
 pub(crate) use build::target_text;
 pub use build::{call_packed, time_evaluate};
 use build::{rt_function, target_arg, tvm_build, DeviceModule};

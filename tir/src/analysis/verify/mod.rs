@@ -1058,7 +1058,9 @@ impl<'n> Verifier<'n> {
         let reduce = ctx.reduce.clone();
         for ix in indices {
             if let Some(v) = vars_in(ix).into_iter().find(|v| reduce.contains(&v.id())) {
-                let ctx = self.blocks.last_mut().expect("checked above");
+                let Some(ctx) = self.blocks.last_mut() else {
+                    return;
+                };
                 if !ctx.reduce_store_errors.insert(target) {
                     return;
                 }
@@ -1297,6 +1299,10 @@ impl<'n> Verifier<'n> {
         }
     }
 
+    // Called only while `block_realize` visits a block: after it pushed the
+    // block's `BlockCtx`, before the `Task::ExitBlock` it schedules pops it,
+    // so the stack is never empty here.
+    #[allow(clippy::expect_used)]
     fn top(&mut self) -> &mut BlockCtx {
         self.blocks.last_mut().expect("inside a block")
     }
