@@ -27,7 +27,7 @@ pub(crate) enum Pane {
 }
 
 impl Pane {
-    const ALL: [Pane; 7] = [
+    pub(crate) const ALL: [Pane; 7] = [
         Pane::Editor,
         Pane::Console,
         Pane::Run,
@@ -727,7 +727,7 @@ pub(crate) fn parse_exercise_index(json: &str) -> Result<Vec<ExerciseInfo>, Stri
 }
 
 /// A file of the site, relative to the page, as text.
-async fn fetch_text(url: &str) -> Result<String, String> {
+pub(crate) async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen_futures::JsFuture;
     let err = |e: JsValue| format!("{e:?}");
     let resp: web_sys::Response = JsFuture::from(window().fetch_with_str(url))
@@ -871,4 +871,40 @@ pub(crate) fn on_panel_event(ctx: Ctx, ev: web_sys::Event) {
         }
         _ => {}
     }
+}
+
+thread_local! {
+    /// The gallery's sources and descriptions once fetched (`examples.json`).
+    pub(crate) static GALLERY_FILE: RefCell<Option<Rc<examples::GalleryFile>>> =
+        const { RefCell::new(None) };
+}
+
+/// The gallery's sources and descriptions, fetched once.
+pub(crate) async fn gallery_file() -> Result<Rc<examples::GalleryFile>, String> {
+    if let Some(all) = GALLERY_FILE.with(|c| c.borrow().clone()) {
+        return Ok(all);
+    }
+    let all = Rc::new(fetch_gallery_file().await?);
+    GALLERY_FILE.with(|c| *c.borrow_mut() = Some(all.clone()));
+    Ok(all)
+}
+
+/// An example's source: the default one is compiled in, the others come
+/// from `examples.json`, fetched once.
+pub(crate) async fn example_source(id: &str) -> Result<String, String> {
+    if id == examples::DEFAULT {
+        return Ok(examples::DEFAULT_SOURCE.to_string());
+    }
+    gallery_file()
+        .await?
+        .sources
+        .get(id)
+        .cloned()
+        .ok_or_else(|| format!("{} has no example `{id}`", examples::SOURCES_FILE))
+}
+
+/// `examples.json`, parsed.
+pub(crate) async fn fetch_gallery_file() -> Result<examples::GalleryFile, String> {
+    let text = fetch_text(examples::SOURCES_FILE).await?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
 }

@@ -229,7 +229,7 @@ fn restore_initial_state(ctx: Ctx, embed: &Embed) {
 
 /// The worker that compiles (the latest edit wins) and answers the
 /// panes' questions about the compiled steps.
-fn compiler_channel(ctx: Ctx) -> Channel {
+fn compiler_channel(ctx: Ctx) -> Rc<Channel> {
     Channel::new(
         move |resp| match resp {
             Response::Compiled { outcome, .. } => ctx.on_compiled(outcome),
@@ -249,7 +249,7 @@ fn compiler_channel(ctx: Ctx) -> Channel {
 
 /// The worker that runs programs and checks exercises, so neither typing nor
 /// compiling waits for a run.
-fn runner_channel(ctx: Ctx) -> Channel {
+fn runner_channel(ctx: Ctx) -> Rc<Channel> {
     Channel::new(
         move |resp| {
             if let Response::Checked { outcome, .. } = resp {

@@ -163,41 +163,6 @@ pub(crate) fn fmt_err(x: Option<f64>) -> String {
     }
 }
 
-thread_local! {
-    /// The gallery's sources and descriptions once fetched (`examples.json`).
-    static GALLERY_FILE: RefCell<Option<Rc<examples::GalleryFile>>> =
-        const { RefCell::new(None) };
-}
-
-/// The gallery's sources and descriptions, fetched once.
-async fn gallery_file() -> Result<Rc<examples::GalleryFile>, String> {
-    if let Some(all) = GALLERY_FILE.with(|c| c.borrow().clone()) {
-        return Ok(all);
-    }
-    let all = Rc::new(fetch_gallery_file().await?);
-    GALLERY_FILE.with(|c| *c.borrow_mut() = Some(all.clone()));
-    Ok(all)
-}
-
-/// An example's source: the default one is compiled in, the others come
-/// from `examples.json`, fetched once.
-async fn example_source(id: &str) -> Result<String, String> {
-    if id == examples::DEFAULT {
-        return Ok(examples::DEFAULT_SOURCE.to_string());
-    }
-    gallery_file()
-        .await?
-        .sources
-        .get(id)
-        .cloned()
-        .ok_or_else(|| format!("{} has no example `{id}`", examples::SOURCES_FILE))
-}
-
-async fn fetch_gallery_file() -> Result<examples::GalleryFile, String> {
-    let text = fetch_text(examples::SOURCES_FILE).await?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
-}
-
 #[component]
 pub(crate) fn RunPane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();

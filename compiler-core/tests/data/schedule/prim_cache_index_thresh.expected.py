@@ -1,5 +1,5 @@
 # hand-written: TVM 0.27 runs this schedule; this is Tessel's result, which differs from TVM's in
-# hand-written: two places only (see compiler-core/src/schedule/cache_index.rs): TVM's block `C`
+# hand-written: two places only (see schedule/src/cache_index.rs): TVM's block `C`
 # hand-written: loads index_var_0/1 without declaring them in T.reads, and TVM's index buffers carry
 # hand-written: strides=(1,). Everything else (stages, names, order, loads) is TVM's output.
 # from tvm.script import ir as I
