@@ -491,7 +491,7 @@ impl Schedule {
         pad_value: &PadArg,
         assume_injective_transform: bool,
     ) -> Result<(String, String, Option<PadValue>)> {
-        const P: &str = "transform_layout";
+        const P: &str = TRANSFORM_LAYOUT_NAME;
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
         let (kind, index) = select_buffer(P, block, &buffer, &path)?;

@@ -279,19 +279,21 @@ fn einsum_extents(
     Ok(extents)
 }
 
+/// Loops with their paths, outermost first.
+type LoopNest = Vec<(StmtPath, For)>;
+
 /// The loops (in the scope) around the block, which must be a perfect nest
 /// each binding one iterator over its whole domain, and for each iterator
 /// the index of its loop.
-#[allow(clippy::type_complexity)]
 fn einsum_loops(
     body: &Stmt,
     block_path: &StmtPath,
     scope: &StmtPath,
     realize: &BlockRealize,
     extents: &[i64],
-) -> Result<(Vec<(StmtPath, For)>, Vec<Option<usize>>)> {
+) -> Result<(LoopNest, Vec<Option<usize>>)> {
     let block = &realize.block;
-    let loops: Vec<(StmtPath, For)> = enclosing_loops(body, block_path)
+    let loops: LoopNest = enclosing_loops(body, block_path)
         .into_iter()
         .filter(|(p, _)| scope.is_prefix_of(p))
         .collect();
