@@ -1325,9 +1325,10 @@ impl<'n> Verifier<'n> {
         }
     }
 
-    // Called only while `block_realize` visits a block: after it pushed the
-    // block's `BlockCtx`, before the `Task::ExitBlock` it schedules pops it,
-    // so the stack is never empty here.
+    // Called only while `block_realize` visits a block: after its
+    // `enter_block` pushed the block's `BlockCtx`, before the
+    // `Task::ExitBlock` it schedules pops it, so the stack is never empty
+    // here.
     #[allow(clippy::expect_used)]
     fn top(&mut self) -> &mut BlockCtx {
         self.blocks.last_mut().expect("inside a block")
