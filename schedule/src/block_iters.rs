@@ -157,81 +157,7 @@ impl Schedule {
         let block = &realize.block;
         let body = self.body(P)?;
         let loops = super::loops::loops_above(&body, &path);
-        for (lp, l) in &loops {
-            if !l.min.is_const_int(0) {
-                return Err(ScheduleError::loop_structure(
-                    P,
-                    format!(
-                        "The loop `{}` above block `{}` does not start with 0.",
-                        l.loop_var.name(),
-                        block.name
-                    ),
-                )
-                .at(lp.clone()));
-            }
-        }
-        let scope_path = match loops.first() {
-            Some((lp, _)) => {
-                // The outermost loop holds this block only, as a chain of loops.
-                let chain = tree::chain(&body, &path);
-                let start = lp.0.len();
-                if chain[start..chain.len() - 1]
-                    .iter()
-                    .any(|s| !matches!(s.kind(), StmtKind::For(_)))
-                {
-                    return Err(ScheduleError::loop_structure(
-                        P,
-                        format!(
-                            "The loop `{}` is required to have only one child, the chain of loops down to block `{}`, but it holds other statements.",
-                            loops[0].1.loop_var.name(),
-                            block.name
-                        ),
-                    )
-                    .at(lp.clone()));
-                }
-                lp.clone()
-            }
-            None => path.clone(),
-        };
-        let trivial = loops.len() == realize.iter_values.len()
-            && loops.iter().zip(&realize.iter_values).all(
-                |((_, l), v)| matches!(v.kind(), ExprKind::Var(x) if x.id() == l.loop_var.id()),
-            );
-        if !trivial {
-            return Err(ScheduleError::non_affine_binding(
-                P,
-                format!(
-                    "The binding values of block `{}` are not variables of outer loops: each iterator must be bound to the loop at its position.",
-                    block.name
-                ),
-            )
-            .at(path));
-        }
-        if !super::util::is_true(&realize.predicate) {
-            return Err(ScheduleError::block_structure(
-                P,
-                format!(
-                    "block `{}` has a predicate; its new loops would not define the variables it uses",
-                    block.name
-                ),
-            )
-            .at(path));
-        }
-        if let Some(iv) = block
-            .iter_vars
-            .iter()
-            .find(|iv| !iv.dom.min.is_const_int(0))
-        {
-            return Err(ScheduleError::block_structure(
-                P,
-                format!(
-                    "the iterator {} of block `{}` does not start at 0",
-                    iv.var.name(),
-                    block.name
-                ),
-            )
-            .at(path));
-        }
+        let scope_path = check_block_layout_target(P, &body, &path, &realize, &loops)?;
         let dtype = block
             .iter_vars
             .first()
@@ -259,34 +185,7 @@ impl Schedule {
         }
         let olds: Vec<Expr> = block.iter_vars.iter().map(|iv| iv.var.to_expr()).collect();
         let results: Vec<Expr> = map.apply(&olds).iter().map(|e| ana.simplify(e)).collect();
-        let kinds: HashMap<VarId, IterKind> = block
-            .iter_vars
-            .iter()
-            .map(|iv| (iv.var.id(), iv.kind))
-            .collect();
-        let mut new_kinds = Vec::new();
-        for r in &results {
-            let used: Vec<IterKind> = super::util::var_ids(r)
-                .iter()
-                .filter_map(|v| kinds.get(v).copied())
-                .collect();
-            let kind = match used.first() {
-                None => IterKind::Spatial,
-                Some(&k) if used.iter().all(|&u| u == k) && matches!(k, IterKind::Spatial | IterKind::Reduce) => k,
-                _ => {
-                    return Err(ScheduleError::block_structure(
-                        P,
-                        format!(
-                            "Cannot detect the block iter type for new iter value {} in block `{}` because it contains more than one type of original iter vars.",
-                            tessel_tir::ir::printer::print_expr(r),
-                            block.name
-                        ),
-                    )
-                    .at(path))
-                }
-            };
-            new_kinds.push(kind);
-        }
+        let new_kinds = new_iter_kinds(P, block, &results, &path)?;
         let not_bijective = |why: String| {
             ScheduleError::non_affine_binding(
                 P,
@@ -316,48 +215,7 @@ impl Schedule {
             ));
         }
 
-        // New iterators v0, v1, … and the inverse: each old iterator as the
-        // sum of its pieces, each piece read from the new iterator holding it.
-        let mut new_iters = Vec::new();
-        let mut inverse: Vec<Vec<Expr>> = vec![Vec::new(); block.iter_vars.len()];
-        let mut new_ana = Analyzer::new();
-        for (k, (sum, kind)) in iter_map.indices.iter().zip(new_kinds).enumerate() {
-            let v = Var::new(format!("v{k}"), dtype);
-            let dom = Range::from_extent(Expr::int(sum.extent, dtype));
-            new_ana.bind(&v, &dom);
-            let shifted = if sum.base == 0 {
-                v.to_expr()
-            } else {
-                Expr::binary(BinOp::Sub, v.to_expr(), Expr::int(sum.base, dtype))
-            };
-            for (n, a) in sum.args.iter().enumerate() {
-                let mut piece = if a.scale == 1 {
-                    shifted.clone()
-                } else {
-                    Expr::binary(BinOp::FloorDiv, shifted.clone(), Expr::int(a.scale, dtype))
-                };
-                if n > 0 {
-                    piece = Expr::binary(BinOp::FloorMod, piece, Expr::int(a.extent, dtype));
-                }
-                if a.lower_factor != 1 {
-                    piece = Expr::binary(BinOp::Mul, piece, Expr::int(a.lower_factor, dtype));
-                }
-                inverse[a.mark].push(piece);
-            }
-            new_iters.push(IterVar { var: v, dom, kind });
-        }
-        let subst: HashMap<VarId, Expr> = block
-            .iter_vars
-            .iter()
-            .zip(inverse)
-            .map(|(iv, pieces)| {
-                let sum = pieces
-                    .into_iter()
-                    .reduce(|a, b| Expr::binary(BinOp::Add, a, b))
-                    .unwrap_or_else(|| Expr::int(0, dtype));
-                (iv.var.id(), new_ana.simplify(&sum))
-            })
-            .collect();
+        let (new_iters, subst, new_ana) = invert_iter_map(block, &iter_map, new_kinds, dtype);
         let mut rw = Relayout {
             map: &subst,
             ana: &new_ana,
@@ -453,4 +311,191 @@ impl Schedule {
             .unwrap_or_default();
         self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(new), span))
     }
+}
+
+/// The structure checks of `transform_block_layout`: the loops above the
+/// block start at 0 and form a chain down to it, each iterator is bound to
+/// the loop at its position, there is no predicate and every iterator starts
+/// at 0. Returns the path of the statement the new nest replaces.
+fn check_block_layout_target(
+    p: &str,
+    body: &Stmt,
+    path: &StmtPath,
+    realize: &BlockRealize,
+    loops: &[(StmtPath, For)],
+) -> Result<StmtPath> {
+    let block = &realize.block;
+    for (lp, l) in loops {
+        if !l.min.is_const_int(0) {
+            return Err(ScheduleError::loop_structure(
+                p,
+                format!(
+                    "The loop `{}` above block `{}` does not start with 0.",
+                    l.loop_var.name(),
+                    block.name
+                ),
+            )
+            .at(lp.clone()));
+        }
+    }
+    let scope_path = match loops.first() {
+        Some((lp, _)) => {
+            // The outermost loop holds this block only, as a chain of loops.
+            let chain = tree::chain(body, path);
+            let start = lp.0.len();
+            if chain[start..chain.len() - 1]
+                .iter()
+                .any(|s| !matches!(s.kind(), StmtKind::For(_)))
+            {
+                return Err(ScheduleError::loop_structure(
+                    p,
+                    format!(
+                        "The loop `{}` is required to have only one child, the chain of loops down to block `{}`, but it holds other statements.",
+                        loops[0].1.loop_var.name(),
+                        block.name
+                    ),
+                )
+                .at(lp.clone()));
+            }
+            lp.clone()
+        }
+        None => path.clone(),
+    };
+    let trivial = loops.len() == realize.iter_values.len()
+        && loops
+            .iter()
+            .zip(&realize.iter_values)
+            .all(|((_, l), v)| matches!(v.kind(), ExprKind::Var(x) if x.id() == l.loop_var.id()));
+    if !trivial {
+        return Err(ScheduleError::non_affine_binding(
+            p,
+            format!(
+                "The binding values of block `{}` are not variables of outer loops: each iterator must be bound to the loop at its position.",
+                block.name
+            ),
+        )
+        .at(path.clone()));
+    }
+    if !super::util::is_true(&realize.predicate) {
+        return Err(ScheduleError::block_structure(
+            p,
+            format!(
+                "block `{}` has a predicate; its new loops would not define the variables it uses",
+                block.name
+            ),
+        )
+        .at(path.clone()));
+    }
+    if let Some(iv) = block
+        .iter_vars
+        .iter()
+        .find(|iv| !iv.dom.min.is_const_int(0))
+    {
+        return Err(ScheduleError::block_structure(
+            p,
+            format!(
+                "the iterator {} of block `{}` does not start at 0",
+                iv.var.name(),
+                block.name
+            ),
+        )
+        .at(path.clone()));
+    }
+    Ok(scope_path)
+}
+
+/// The kind of each new iterator: that of the old iterators its result
+/// uses, which must all be spatial or all reduction (spatial when none).
+fn new_iter_kinds(
+    p: &str,
+    block: &Block,
+    results: &[Expr],
+    path: &StmtPath,
+) -> Result<Vec<IterKind>> {
+    let kinds: HashMap<VarId, IterKind> = block
+        .iter_vars
+        .iter()
+        .map(|iv| (iv.var.id(), iv.kind))
+        .collect();
+    let mut new_kinds = Vec::new();
+    for r in results {
+        let used: Vec<IterKind> = super::util::var_ids(r)
+            .iter()
+            .filter_map(|v| kinds.get(v).copied())
+            .collect();
+        let kind = match used.first() {
+            None => IterKind::Spatial,
+            Some(&k)
+                if used.iter().all(|&u| u == k)
+                    && matches!(k, IterKind::Spatial | IterKind::Reduce) =>
+            {
+                k
+            }
+            _ => {
+                return Err(ScheduleError::block_structure(
+                    p,
+                    format!(
+                        "Cannot detect the block iter type for new iter value {} in block `{}` because it contains more than one type of original iter vars.",
+                        tessel_tir::ir::printer::print_expr(r),
+                        block.name
+                    ),
+                )
+                .at(path.clone()))
+            }
+        };
+        new_kinds.push(kind);
+    }
+    Ok(new_kinds)
+}
+
+/// New iterators v0, v1, … and the inverse: each old iterator as the sum of
+/// its pieces, each piece read from the new iterator holding it. Returns the
+/// new iterators, the substitution and an analyzer bound to the new domains.
+fn invert_iter_map(
+    block: &Block,
+    iter_map: &tessel_tir::arith::IterMap,
+    new_kinds: Vec<IterKind>,
+    dtype: DataType,
+) -> (Vec<IterVar>, HashMap<VarId, Expr>, Analyzer) {
+    let mut new_iters = Vec::new();
+    let mut inverse: Vec<Vec<Expr>> = vec![Vec::new(); block.iter_vars.len()];
+    let mut new_ana = Analyzer::new();
+    for (k, (sum, kind)) in iter_map.indices.iter().zip(new_kinds).enumerate() {
+        let v = Var::new(format!("v{k}"), dtype);
+        let dom = Range::from_extent(Expr::int(sum.extent, dtype));
+        new_ana.bind(&v, &dom);
+        let shifted = if sum.base == 0 {
+            v.to_expr()
+        } else {
+            Expr::binary(BinOp::Sub, v.to_expr(), Expr::int(sum.base, dtype))
+        };
+        for (n, a) in sum.args.iter().enumerate() {
+            let mut piece = if a.scale == 1 {
+                shifted.clone()
+            } else {
+                Expr::binary(BinOp::FloorDiv, shifted.clone(), Expr::int(a.scale, dtype))
+            };
+            if n > 0 {
+                piece = Expr::binary(BinOp::FloorMod, piece, Expr::int(a.extent, dtype));
+            }
+            if a.lower_factor != 1 {
+                piece = Expr::binary(BinOp::Mul, piece, Expr::int(a.lower_factor, dtype));
+            }
+            inverse[a.mark].push(piece);
+        }
+        new_iters.push(IterVar { var: v, dom, kind });
+    }
+    let subst: HashMap<VarId, Expr> = block
+        .iter_vars
+        .iter()
+        .zip(inverse)
+        .map(|(iv, pieces)| {
+            let sum = pieces
+                .into_iter()
+                .reduce(|a, b| Expr::binary(BinOp::Add, a, b))
+                .unwrap_or_else(|| Expr::int(0, dtype));
+            (iv.var.id(), new_ana.simplify(&sum))
+        })
+        .collect();
+    (new_iters, subst, new_ana)
 }

@@ -109,70 +109,18 @@ pub(crate) fn blockize_loop(
     loop_path: &StmtPath,
     preserve_unit_iters: bool,
 ) -> Result<BlockRealize> {
-    let Some(StmtKind::For(target)) = tree::get(body, loop_path).map(|s| s.kind().clone()) else {
-        return Err(ScheduleError::internal(
-            primitive,
-            "internal: stale loop path",
-        ));
-    };
-    let children = util::child_block_paths(body, loop_path);
-    let block_path = match children.as_slice() {
-        [only] => only.clone(),
-        _ => {
-            return Err(ScheduleError::loop_structure(
-                primitive,
-                format!(
-                    "loop `{}` must contain exactly one block, it contains {}",
-                    target.loop_var.name(),
-                    children.len()
-                ),
-            )
-            .at(loop_path.clone()))
-        }
-    };
-    let chain = tree::chain(body, &block_path);
-    let depth = loop_path.0.len();
-    if chain.len() != block_path.0.len() + 1 || depth >= block_path.0.len() {
-        return Err(ScheduleError::internal(
-            primitive,
-            "internal: stale block path",
-        ));
-    }
-    let mut inner_loops: Vec<For> = Vec::new();
-    for s in &chain[depth..block_path.0.len()] {
-        match s.as_for() {
-            Some(l) => inner_loops.push(l.clone()),
-            None => {
-                return Err(ScheduleError::loop_structure(
-                    primitive,
-                    format!(
-                        "only loops may lie between loop `{}` and the block under it",
-                        target.loop_var.name()
-                    ),
-                )
-                .at(loop_path.clone()))
-            }
-        }
-    }
-    let Some(realize) = chain.last().and_then(|s| s.as_block_realize().cloned()) else {
-        return Err(ScheduleError::internal(
-            primitive,
-            "internal: stale block path",
-        ));
-    };
+    let BlockizeTarget {
+        target,
+        block_path,
+        inner_loops,
+        realize,
+    } = blockize_target(primitive, body, loop_path)?;
     let block = &realize.block;
+    let depth = loop_path.0.len();
     let outer_loops: Vec<For> = enclosing_loops(body, &block_path)
         .into_iter()
         .filter(|(p, _)| p.0.len() < depth)
         .map(|(_, l)| l)
-        .collect();
-    let inner_ids: HashSet<VarId> = inner_loops.iter().map(|l| l.loop_var.id()).collect();
-    let outer_ids: HashSet<VarId> = outer_loops.iter().map(|l| l.loop_var.id()).collect();
-    let unit_loops: HashMap<VarId, Expr> = outer_loops
-        .iter()
-        .chain(&inner_loops)
-        .filter(|l| l.extent.is_const_int(1))
-        .map(|l| (l.loop_var.id(), l.min.clone()))
         .collect();
     let not_divisible = |why: String| {
         ScheduleError::non_affine_binding(
@@ -187,128 +135,23 @@ pub(crate) fn blockize_loop(
     };
 
     // ---- subspace division
-    let ranges: Vec<(Var, Range)> = outer_loops
-        .iter()
-        .chain(&inner_loops)
-        .map(|l| {
-            (
-                l.loop_var.clone(),
-                Range::new(l.min.clone(), l.extent.clone()),
-            )
-        })
-        .collect();
-    let (divisions, outer_pred, inner_pred) =
-        match detect_iter_map(&realize.iter_values, &ranges, &realize.predicate) {
-            Ok(map) => {
-                let mut out = Vec::new();
-                for (i, (iv, b)) in block.iter_vars.iter().zip(&realize.iter_values).enumerate() {
-                    let Some(sum) = map.indices.get(i) else {
-                        return Err(ScheduleError::internal(primitive, "internal: iter map"));
-                    };
-                    out.push(
-                        divide(
-                            &map,
-                            sum,
-                            b,
-                            iv,
-                            &inner_ids,
-                            &unit_loops,
-                            preserve_unit_iters,
-                        )
-                        .map_err(|w| not_divisible(format!("`{}`: {w}", iv.var.name())))?,
-                    );
-                }
-                let (o, i) = split_predicate(&realize.predicate, &inner_ids, &outer_ids)
-                    .map_err(not_divisible)?;
-                (out, o, i)
-            }
-            Err(why) => {
-                // TVM's trivial division: each binding uses only outer or
-                // only inner loops (any expression), without a predicate.
-                if !util::is_true(&realize.predicate) {
-                    return Err(not_divisible(why.message));
-                }
-                let mut out = Vec::new();
-                for (iv, b) in block.iter_vars.iter().zip(&realize.iter_values) {
-                    let ids = util::var_ids(b);
-                    let uses_inner = ids.iter().any(|v| inner_ids.contains(v));
-                    let uses_outer = ids.iter().any(|v| outer_ids.contains(v));
-                    let Some(extent) = iv.dom.extent.as_int() else {
-                        return Err(not_divisible(format!(
-                            "`{}` has a symbolic domain",
-                            iv.var.name()
-                        )));
-                    };
-                    let dt = iv.var.dtype();
-                    out.push(match (uses_outer, uses_inner) {
-                        (true, true) => {
-                            return Err(not_divisible(format!(
-                                "`{}` uses loops on both sides ({why})",
-                                iv.var.name()
-                            )))
-                        }
-                        (false, true) => Division {
-                            outer: Expr::int(0, dt),
-                            outer_extent: 1,
-                            inner: Some(b.clone()),
-                            inner_extent: extent,
-                        },
-                        _ => Division {
-                            outer: b.clone(),
-                            outer_extent: if uses_outer { extent } else { 1 },
-                            inner: None,
-                            inner_extent: 1,
-                        },
-                    });
-                }
-                (out, Expr::bool(true), Expr::bool(true))
-            }
-        };
+    let (divisions, outer_pred, inner_pred) = subspace_division(
+        primitive,
+        &realize,
+        &outer_loops,
+        &inner_loops,
+        preserve_unit_iters,
+        &not_divisible,
+    )?;
 
     // ---- outer and inner iterators (TVM's DeriveBlockBinding)
-    let mut outer_iters = Vec::new();
-    let mut outer_values = Vec::new();
-    let mut inner_iters = Vec::new();
-    let mut inner_values = Vec::new();
-    let mut subst: HashMap<VarId, Expr> = HashMap::new();
-    for (iv, d) in block.iter_vars.iter().zip(divisions) {
-        let dt = iv.var.dtype();
-        let ov = Var::new(format!("{}_o", iv.var.name()), dt);
-        outer_iters.push(IterVar {
-            var: ov.clone(),
-            dom: Range::from_extent(Expr::int(d.outer_extent, dt)),
-            kind: iv.kind,
-        });
-        outer_values.push(d.outer);
-        let sub = match d.inner {
-            None => {
-                if d.outer_extent == 1 && !preserve_unit_iters {
-                    Expr::int(0, dt)
-                } else {
-                    ov.to_expr()
-                }
-            }
-            Some(inner) => {
-                let inv = Var::new(format!("{}_i", iv.var.name()), dt);
-                inner_iters.push(IterVar {
-                    var: inv.clone(),
-                    dom: Range::from_extent(Expr::int(d.inner_extent, dt)),
-                    kind: iv.kind,
-                });
-                inner_values.push(inner);
-                if d.outer_extent == 1 {
-                    inv.to_expr()
-                } else {
-                    Expr::binary(
-                        BinOp::Add,
-                        Expr::binary(BinOp::Mul, ov.to_expr(), Expr::int(d.inner_extent, dt)),
-                        inv.to_expr(),
-                    )
-                }
-            }
-        };
-        subst.insert(iv.var.id(), sub);
-    }
+    let DerivedBindings {
+        outer_iters,
+        outer_values,
+        inner_iters,
+        inner_values,
+        subst,
+    } = derive_block_bindings(block, divisions, preserve_unit_iters);
 
     // ---- the block with its iterators replaced
     let mut ana = Analyzer::new();
@@ -372,6 +215,243 @@ pub(crate) fn blockize_loop(
         predicate: outer_pred,
         block: outer_block,
     })
+}
+
+/// The loop to blockize, the single block under it and the loops between.
+struct BlockizeTarget {
+    target: For,
+    block_path: StmtPath,
+    /// The loops from the target down to the block.
+    inner_loops: Vec<For>,
+    realize: BlockRealize,
+}
+
+/// The structure checks: the loop holds exactly one block, with only loops
+/// between them.
+fn blockize_target(primitive: &str, body: &Stmt, loop_path: &StmtPath) -> Result<BlockizeTarget> {
+    let Some(StmtKind::For(target)) = tree::get(body, loop_path).map(|s| s.kind().clone()) else {
+        return Err(ScheduleError::internal(
+            primitive,
+            "internal: stale loop path",
+        ));
+    };
+    let children = util::child_block_paths(body, loop_path);
+    let block_path = match children.as_slice() {
+        [only] => only.clone(),
+        _ => {
+            return Err(ScheduleError::loop_structure(
+                primitive,
+                format!(
+                    "loop `{}` must contain exactly one block, it contains {}",
+                    target.loop_var.name(),
+                    children.len()
+                ),
+            )
+            .at(loop_path.clone()))
+        }
+    };
+    let chain = tree::chain(body, &block_path);
+    let depth = loop_path.0.len();
+    if chain.len() != block_path.0.len() + 1 || depth >= block_path.0.len() {
+        return Err(ScheduleError::internal(
+            primitive,
+            "internal: stale block path",
+        ));
+    }
+    let mut inner_loops: Vec<For> = Vec::new();
+    for s in &chain[depth..block_path.0.len()] {
+        match s.as_for() {
+            Some(l) => inner_loops.push(l.clone()),
+            None => {
+                return Err(ScheduleError::loop_structure(
+                    primitive,
+                    format!(
+                        "only loops may lie between loop `{}` and the block under it",
+                        target.loop_var.name()
+                    ),
+                )
+                .at(loop_path.clone()))
+            }
+        }
+    }
+    let Some(realize) = chain.last().and_then(|s| s.as_block_realize().cloned()) else {
+        return Err(ScheduleError::internal(
+            primitive,
+            "internal: stale block path",
+        ));
+    };
+    Ok(BlockizeTarget {
+        target,
+        block_path,
+        inner_loops,
+        realize,
+    })
+}
+
+/// Divides each binding of the block into its outer and inner parts, and
+/// the predicate into its outer and inner conjuncts.
+fn subspace_division(
+    primitive: &str,
+    realize: &BlockRealize,
+    outer_loops: &[For],
+    inner_loops: &[For],
+    preserve_unit_iters: bool,
+    not_divisible: &dyn Fn(String) -> ScheduleError,
+) -> Result<(Vec<Division>, Expr, Expr)> {
+    let block = &realize.block;
+    let inner_ids: HashSet<VarId> = inner_loops.iter().map(|l| l.loop_var.id()).collect();
+    let outer_ids: HashSet<VarId> = outer_loops.iter().map(|l| l.loop_var.id()).collect();
+    let unit_loops: HashMap<VarId, Expr> = outer_loops
+        .iter()
+        .chain(inner_loops)
+        .filter(|l| l.extent.is_const_int(1))
+        .map(|l| (l.loop_var.id(), l.min.clone()))
+        .collect();
+    let ranges: Vec<(Var, Range)> = outer_loops
+        .iter()
+        .chain(inner_loops)
+        .map(|l| {
+            (
+                l.loop_var.clone(),
+                Range::new(l.min.clone(), l.extent.clone()),
+            )
+        })
+        .collect();
+    match detect_iter_map(&realize.iter_values, &ranges, &realize.predicate) {
+        Ok(map) => {
+            let mut out = Vec::new();
+            for (i, (iv, b)) in block.iter_vars.iter().zip(&realize.iter_values).enumerate() {
+                let Some(sum) = map.indices.get(i) else {
+                    return Err(ScheduleError::internal(primitive, "internal: iter map"));
+                };
+                out.push(
+                    divide(
+                        &map,
+                        sum,
+                        b,
+                        iv,
+                        &inner_ids,
+                        &unit_loops,
+                        preserve_unit_iters,
+                    )
+                    .map_err(|w| not_divisible(format!("`{}`: {w}", iv.var.name())))?,
+                );
+            }
+            let (o, i) = split_predicate(&realize.predicate, &inner_ids, &outer_ids)
+                .map_err(not_divisible)?;
+            Ok((out, o, i))
+        }
+        Err(why) => {
+            // TVM's trivial division: each binding uses only outer or
+            // only inner loops (any expression), without a predicate.
+            if !util::is_true(&realize.predicate) {
+                return Err(not_divisible(why.message));
+            }
+            let mut out = Vec::new();
+            for (iv, b) in block.iter_vars.iter().zip(&realize.iter_values) {
+                let ids = util::var_ids(b);
+                let uses_inner = ids.iter().any(|v| inner_ids.contains(v));
+                let uses_outer = ids.iter().any(|v| outer_ids.contains(v));
+                let Some(extent) = iv.dom.extent.as_int() else {
+                    return Err(not_divisible(format!(
+                        "`{}` has a symbolic domain",
+                        iv.var.name()
+                    )));
+                };
+                let dt = iv.var.dtype();
+                out.push(match (uses_outer, uses_inner) {
+                    (true, true) => {
+                        return Err(not_divisible(format!(
+                            "`{}` uses loops on both sides ({why})",
+                            iv.var.name()
+                        )))
+                    }
+                    (false, true) => Division {
+                        outer: Expr::int(0, dt),
+                        outer_extent: 1,
+                        inner: Some(b.clone()),
+                        inner_extent: extent,
+                    },
+                    _ => Division {
+                        outer: b.clone(),
+                        outer_extent: if uses_outer { extent } else { 1 },
+                        inner: None,
+                        inner_extent: 1,
+                    },
+                });
+            }
+            Ok((out, Expr::bool(true), Expr::bool(true)))
+        }
+    }
+}
+
+/// The outer and inner blocks' iterators and bindings, and what each
+/// iterator of the original block becomes in them.
+struct DerivedBindings {
+    outer_iters: Vec<IterVar>,
+    outer_values: Vec<Expr>,
+    inner_iters: Vec<IterVar>,
+    inner_values: Vec<Expr>,
+    subst: HashMap<VarId, Expr>,
+}
+
+/// TVM's `DeriveBlockBinding`: an outer iterator `<v>_o` per iterator, an
+/// inner `<v>_i` per iterator with an inner part.
+fn derive_block_bindings(
+    block: &Block,
+    divisions: Vec<Division>,
+    preserve_unit_iters: bool,
+) -> DerivedBindings {
+    let mut outer_iters = Vec::new();
+    let mut outer_values = Vec::new();
+    let mut inner_iters = Vec::new();
+    let mut inner_values = Vec::new();
+    let mut subst: HashMap<VarId, Expr> = HashMap::new();
+    for (iv, d) in block.iter_vars.iter().zip(divisions) {
+        let dt = iv.var.dtype();
+        let ov = Var::new(format!("{}_o", iv.var.name()), dt);
+        outer_iters.push(IterVar {
+            var: ov.clone(),
+            dom: Range::from_extent(Expr::int(d.outer_extent, dt)),
+            kind: iv.kind,
+        });
+        outer_values.push(d.outer);
+        let sub = match d.inner {
+            None => {
+                if d.outer_extent == 1 && !preserve_unit_iters {
+                    Expr::int(0, dt)
+                } else {
+                    ov.to_expr()
+                }
+            }
+            Some(inner) => {
+                let inv = Var::new(format!("{}_i", iv.var.name()), dt);
+                inner_iters.push(IterVar {
+                    var: inv.clone(),
+                    dom: Range::from_extent(Expr::int(d.inner_extent, dt)),
+                    kind: iv.kind,
+                });
+                inner_values.push(inner);
+                if d.outer_extent == 1 {
+                    inv.to_expr()
+                } else {
+                    Expr::binary(
+                        BinOp::Add,
+                        Expr::binary(BinOp::Mul, ov.to_expr(), Expr::int(d.inner_extent, dt)),
+                        inv.to_expr(),
+                    )
+                }
+            }
+        };
+        subst.insert(iv.var.id(), sub);
+    }
+    DerivedBindings {
+        outer_iters,
+        outer_values,
+        inner_iters,
+        inner_values,
+        subst,
+    }
 }
 
 /// Divides one binding given its iter-map structure.

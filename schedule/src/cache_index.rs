@@ -266,38 +266,7 @@ impl Schedule {
         let ana = Analyzer::new();
 
         // The expressions to cache, largest first.
-        let mut all_stores = Vec::new();
-        if let Some(init) = &block.init {
-            stores(init, &mut all_stores);
-        }
-        stores(&block.body, &mut all_stores);
-        let mut chosen: Vec<Computation> = Vec::new();
-        for (value, indices) in &all_stores {
-            let table = store_computations(value, indices, thresh, &ana);
-            // TVM adds them in post-order of the value; a stable sort by size
-            // follows, so only the relative order of equal sizes matters.
-            let mut order: Vec<usize> = Vec::new();
-            post_order(value, &mut |node| {
-                if is_leaf(node) {
-                    return;
-                }
-                let normal = ana.simplify(node);
-                for (k, c) in table.iter().enumerate() {
-                    if !order.contains(&k) && expr_deep_equal(&normal, &c.normal) {
-                        order.push(k);
-                    }
-                }
-            });
-            for k in order {
-                let c = &table[k];
-                chosen.push(Computation {
-                    expr: c.expr.clone(),
-                    normal: c.normal.clone(),
-                    count: c.count,
-                });
-            }
-        }
-        tessel_ir::sort::by_key(&mut chosen, |c| std::cmp::Reverse(complexity(&c.expr)));
+        let chosen = chosen_computations(block, thresh, &ana);
         if chosen.is_empty() {
             return Err(ScheduleError::block_structure(
                 P,
@@ -309,32 +278,7 @@ impl Schedule {
             )
             .at(path));
         }
-
-        // Names must be free.
-        let taken_names: Vec<String> = {
-            let mut names = Vec::new();
-            body.walk(&mut |s| {
-                if let StmtKind::BlockRealize(r) = s.kind() {
-                    names.push(r.block.name.clone());
-                    names.extend(r.block.alloc_buffers.iter().map(|b| b.name.clone()));
-                }
-            });
-            names
-        };
-        for k in 0..chosen.len() {
-            for name in [format!("index_{k}"), format!("index_var_{k}")] {
-                if taken_names.contains(&name) {
-                    return Err(ScheduleError::unsupported(
-                        P,
-                        format!(
-                            "The function already has a block or buffer named `{name}`; \
-                             cache_index names its stages `index_k` and buffers `index_var_k` \
-                             (TVM 0.27 would reuse the name)."
-                        ),
-                    ));
-                }
-            }
-        }
+        check_index_names_free(&body, chosen.len())?;
 
         // The loops the block's iterators are bound to.
         let loops: HashMap<VarId, For> = enclosing_loops(&body, &path)
@@ -355,109 +299,8 @@ impl Schedule {
         let mut new_reads = block.reads.clone();
         for (k, c) in chosen.iter().enumerate() {
             let vars = util::vars_in_order(&c.expr);
-            let mut extents = Vec::new();
-            let mut used_loops: Vec<VarId> = Vec::new();
-            for v in &vars {
-                let Some((_, value)) = binding.get(&v.id()) else {
-                    return Err(ScheduleError::block_structure(
-                        P,
-                        format!(
-                            "The expression `{}` uses `{}`, which is not an iterator of block `{}`.",
-                            tessel_tir::ir::printer::print_expr(&c.expr),
-                            v.name(),
-                            block.name
-                        ),
-                    )
-                    .at(path));
-                };
-                let l = match value.kind() {
-                    ExprKind::Var(lv) => loops.get(&lv.id()),
-                    _ => None,
-                };
-                let Some(l) = l.filter(|l| l.min.is_const_int(0)) else {
-                    return Err(ScheduleError::unsupported(
-                        P,
-                        format!(
-                            "The iterator `{}` of block `{}` is not bound to a loop from 0 as it \
-                             is; Tessel sizes the index stage by such loops only (TVM 0.27 pairs \
-                             iterators with loops one to one and builds wrong stages otherwise).",
-                            v.name(),
-                            block.name
-                        ),
-                    )
-                    .at(path));
-                };
-                if used_loops.contains(&l.loop_var.id()) {
-                    return Err(ScheduleError::loop_structure(
-                        P,
-                        format!(
-                            "Two iterators of block `{}` that `{}` uses are bound to the same loop.",
-                            block.name,
-                            tessel_tir::ir::printer::print_expr(&c.expr)
-                        ),
-                    )
-                    .at(path));
-                }
-                used_loops.push(l.loop_var.id());
-                extents.push(l.extent.clone());
-            }
-            let mut buffer = Buffer::new(format!("index_var_{k}"), c.expr.dtype(), extents.clone());
-            buffer = buffer.derive(|n| n.scope = storage_scope.to_string());
-            let loop_vars: Vec<Var> = (0..vars.len())
-                .map(|j| Var::new(format!("ax{j}"), DataType::int(32)))
-                .collect();
-            let block_vars: Vec<Var> = vars
-                .iter()
-                .enumerate()
-                .map(|(j, v)| Var::new(format!("v{j}"), v.dtype()))
-                .collect();
-            let to_block: HashMap<VarId, Expr> = vars
-                .iter()
-                .zip(&block_vars)
-                .map(|(v, b)| (v.id(), b.to_expr()))
-                .collect();
-            let stored = tessel_tir::ir::mutate::substitute_expr(&c.expr, &to_block);
-            let indices: Vec<Expr> = block_vars.iter().map(Var::to_expr).collect();
-            let stage_block = Block {
-                name: format!("index_{k}"),
-                iter_vars: block_vars
-                    .iter()
-                    .zip(&extents)
-                    .map(|(v, e)| IterVar {
-                        var: v.clone(),
-                        dom: Range::new(Expr::int(0, v.dtype()), e.clone()),
-                        kind: IterKind::Spatial,
-                    })
-                    .collect(),
-                reads: vec![],
-                writes: vec![util::point_region(&buffer, &indices)],
-                alloc_buffers: vec![],
-                match_buffers: vec![],
-                annotations: Annotations::new(),
-                init: None,
-                body: Stmt::from_kind(StmtKind::Store {
-                    buffer: buffer.clone(),
-                    value: stored,
-                    indices,
-                }),
-                span: Span::default(),
-            };
-            let mut stage = util::realize(
-                loop_vars.iter().map(Var::to_expr).collect(),
-                Expr::bool(true),
-                stage_block,
-            );
-            for (v, e) in loop_vars.iter().zip(&extents).rev() {
-                stage = Stmt::from_kind(StmtKind::For(For {
-                    loop_var: v.clone(),
-                    min: Expr::int(0, v.dtype()),
-                    extent: e.clone(),
-                    kind: ForKind::Serial,
-                    thread_tag: None,
-                    annotations: Annotations::new(),
-                    body: stage,
-                }));
-            }
+            let extents = index_stage_extents(c, &vars, &binding, &loops, block, &path)?;
+            let (stage, buffer) = build_index_stage(k, c, &vars, extents, storage_scope);
             stages.push(stage);
 
             let load_indices: Vec<Expr> = vars.iter().map(Var::to_expr).collect();
@@ -486,37 +329,244 @@ impl Schedule {
             ..realize.clone()
         }));
         let body = tree::replace(&body, &path, new_realize);
-        let Some(StmtKind::BlockRealize(mut scope)) =
-            tree::get(&body, &scope_path).map(|s| s.kind().clone())
-        else {
-            return Err(ScheduleError::internal(
-                P,
-                "internal: the scope block moved",
-            ));
-        };
-        // The scope's statement holding the block: the next step of its path.
-        let items = scope.block.body.as_slice().to_vec();
-        let step = path.0.get(scope_path.0.len() + 1).copied().unwrap_or(0);
-        let at = if matches!(scope.block.body.kind(), StmtKind::Seq(_)) {
-            step.min(items.len())
-        } else {
-            0
-        };
-        let mut seq = items[..at].to_vec();
-        seq.extend(stages);
-        seq.extend_from_slice(&items[at..]);
-        scope.block.body = Stmt::seq(seq);
-        scope.block.alloc_buffers.extend(buffers);
-        let body = tree::replace(
-            &body,
-            &scope_path,
-            Stmt::from_kind(StmtKind::BlockRealize(scope)),
-        );
+        let body = insert_index_stages(&body, &path, &scope_path, stages, buffers)?;
         self.set_body(P, body)?;
         Ok((0..chosen.len())
             .map(|k| self.new_block_rv(&format!("index_{k}")))
             .collect())
     }
+}
+
+/// The computations of the block's stores worth caching, largest first.
+fn chosen_computations(block: &Block, thresh: usize, ana: &Analyzer) -> Vec<Computation> {
+    let mut all_stores = Vec::new();
+    if let Some(init) = &block.init {
+        stores(init, &mut all_stores);
+    }
+    stores(&block.body, &mut all_stores);
+    let mut chosen: Vec<Computation> = Vec::new();
+    for (value, indices) in &all_stores {
+        let table = store_computations(value, indices, thresh, ana);
+        // TVM adds them in post-order of the value; a stable sort by size
+        // follows, so only the relative order of equal sizes matters.
+        let mut order: Vec<usize> = Vec::new();
+        post_order(value, &mut |node| {
+            if is_leaf(node) {
+                return;
+            }
+            let normal = ana.simplify(node);
+            for (k, c) in table.iter().enumerate() {
+                if !order.contains(&k) && expr_deep_equal(&normal, &c.normal) {
+                    order.push(k);
+                }
+            }
+        });
+        for k in order {
+            let c = &table[k];
+            chosen.push(Computation {
+                expr: c.expr.clone(),
+                normal: c.normal.clone(),
+                count: c.count,
+            });
+        }
+    }
+    tessel_ir::sort::by_key(&mut chosen, |c| std::cmp::Reverse(complexity(&c.expr)));
+    chosen
+}
+
+/// Refuses a function that already has a block or buffer named like one of
+/// the `count` stages (`index_k`) or buffers (`index_var_k`).
+fn check_index_names_free(body: &Stmt, count: usize) -> Result<()> {
+    let taken_names: Vec<String> = {
+        let mut names = Vec::new();
+        body.walk(&mut |s| {
+            if let StmtKind::BlockRealize(r) = s.kind() {
+                names.push(r.block.name.clone());
+                names.extend(r.block.alloc_buffers.iter().map(|b| b.name.clone()));
+            }
+        });
+        names
+    };
+    for k in 0..count {
+        for name in [format!("index_{k}"), format!("index_var_{k}")] {
+            if taken_names.contains(&name) {
+                return Err(ScheduleError::unsupported(
+                    P,
+                    format!(
+                        "The function already has a block or buffer named `{name}`; \
+                         cache_index names its stages `index_k` and buffers `index_var_k` \
+                         (TVM 0.27 would reuse the name)."
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The extents of the index stage for `c`: those of the loops from 0 its
+/// iterators `vars` are bound to, one loop per iterator.
+fn index_stage_extents(
+    c: &Computation,
+    vars: &[Var],
+    binding: &HashMap<VarId, (&IterVar, &Expr)>,
+    loops: &HashMap<VarId, For>,
+    block: &Block,
+    path: &StmtPath,
+) -> Result<Vec<Expr>> {
+    let mut extents = Vec::new();
+    let mut used_loops: Vec<VarId> = Vec::new();
+    for v in vars {
+        let Some((_, value)) = binding.get(&v.id()) else {
+            return Err(ScheduleError::block_structure(
+                P,
+                format!(
+                    "The expression `{}` uses `{}`, which is not an iterator of block `{}`.",
+                    tessel_tir::ir::printer::print_expr(&c.expr),
+                    v.name(),
+                    block.name
+                ),
+            )
+            .at(path.clone()));
+        };
+        let l = match value.kind() {
+            ExprKind::Var(lv) => loops.get(&lv.id()),
+            _ => None,
+        };
+        let Some(l) = l.filter(|l| l.min.is_const_int(0)) else {
+            return Err(ScheduleError::unsupported(
+                P,
+                format!(
+                    "The iterator `{}` of block `{}` is not bound to a loop from 0 as it \
+                     is; Tessel sizes the index stage by such loops only (TVM 0.27 pairs \
+                     iterators with loops one to one and builds wrong stages otherwise).",
+                    v.name(),
+                    block.name
+                ),
+            )
+            .at(path.clone()));
+        };
+        if used_loops.contains(&l.loop_var.id()) {
+            return Err(ScheduleError::loop_structure(
+                P,
+                format!(
+                    "Two iterators of block `{}` that `{}` uses are bound to the same loop.",
+                    block.name,
+                    tessel_tir::ir::printer::print_expr(&c.expr)
+                ),
+            )
+            .at(path.clone()));
+        }
+        used_loops.push(l.loop_var.id());
+        extents.push(l.extent.clone());
+    }
+    Ok(extents)
+}
+
+/// The stage `index_k` computing `c` over `vars` into its buffer
+/// `index_var_k`, in loops `ax0, ax1, …` of the given extents.
+fn build_index_stage(
+    k: usize,
+    c: &Computation,
+    vars: &[Var],
+    extents: Vec<Expr>,
+    storage_scope: &str,
+) -> (Stmt, Buffer) {
+    let mut buffer = Buffer::new(format!("index_var_{k}"), c.expr.dtype(), extents.clone());
+    buffer = buffer.derive(|n| n.scope = storage_scope.to_string());
+    let loop_vars: Vec<Var> = (0..vars.len())
+        .map(|j| Var::new(format!("ax{j}"), DataType::int(32)))
+        .collect();
+    let block_vars: Vec<Var> = vars
+        .iter()
+        .enumerate()
+        .map(|(j, v)| Var::new(format!("v{j}"), v.dtype()))
+        .collect();
+    let to_block: HashMap<VarId, Expr> = vars
+        .iter()
+        .zip(&block_vars)
+        .map(|(v, b)| (v.id(), b.to_expr()))
+        .collect();
+    let stored = tessel_tir::ir::mutate::substitute_expr(&c.expr, &to_block);
+    let indices: Vec<Expr> = block_vars.iter().map(Var::to_expr).collect();
+    let stage_block = Block {
+        name: format!("index_{k}"),
+        iter_vars: block_vars
+            .iter()
+            .zip(&extents)
+            .map(|(v, e)| IterVar {
+                var: v.clone(),
+                dom: Range::new(Expr::int(0, v.dtype()), e.clone()),
+                kind: IterKind::Spatial,
+            })
+            .collect(),
+        reads: vec![],
+        writes: vec![util::point_region(&buffer, &indices)],
+        alloc_buffers: vec![],
+        match_buffers: vec![],
+        annotations: Annotations::new(),
+        init: None,
+        body: Stmt::from_kind(StmtKind::Store {
+            buffer: buffer.clone(),
+            value: stored,
+            indices,
+        }),
+        span: Span::default(),
+    };
+    let mut stage = util::realize(
+        loop_vars.iter().map(Var::to_expr).collect(),
+        Expr::bool(true),
+        stage_block,
+    );
+    for (v, e) in loop_vars.iter().zip(&extents).rev() {
+        stage = Stmt::from_kind(StmtKind::For(For {
+            loop_var: v.clone(),
+            min: Expr::int(0, v.dtype()),
+            extent: e.clone(),
+            kind: ForKind::Serial,
+            thread_tag: None,
+            annotations: Annotations::new(),
+            body: stage,
+        }));
+    }
+    (stage, buffer)
+}
+
+/// Puts the stages in the scope block before the statement holding the
+/// block at `path`, and the buffers in the scope's allocations.
+fn insert_index_stages(
+    body: &Stmt,
+    path: &StmtPath,
+    scope_path: &StmtPath,
+    stages: Vec<Stmt>,
+    buffers: Vec<Buffer>,
+) -> Result<Stmt> {
+    let Some(StmtKind::BlockRealize(mut scope)) =
+        tree::get(body, scope_path).map(|s| s.kind().clone())
+    else {
+        return Err(ScheduleError::internal(
+            P,
+            "internal: the scope block moved",
+        ));
+    };
+    // The scope's statement holding the block: the next step of its path.
+    let items = scope.block.body.as_slice().to_vec();
+    let step = path.0.get(scope_path.0.len() + 1).copied().unwrap_or(0);
+    let at = if matches!(scope.block.body.kind(), StmtKind::Seq(_)) {
+        step.min(items.len())
+    } else {
+        0
+    };
+    let mut seq = items[..at].to_vec();
+    seq.extend(stages);
+    seq.extend_from_slice(&items[at..]);
+    scope.block.body = Stmt::seq(seq);
+    scope.block.alloc_buffers.extend(buffers);
+    Ok(tree::replace(
+        body,
+        scope_path,
+        Stmt::from_kind(StmtKind::BlockRealize(scope)),
+    ))
 }
 
 /// Visits `e`'s nodes children first, left to right.

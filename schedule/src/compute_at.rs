@@ -462,161 +462,35 @@ impl Schedule {
 
         // Step 3. The insertion point among the statements of the loop body.
         let subtrees: Vec<Stmt> = loop_node.body.as_slice().to_vec();
-        let body_is_seq = matches!(loop_node.body.kind(), StmtKind::Seq(_));
-        let mut found: HashMap<usize, (StmtPath, BlockRealize)> = HashMap::new();
-        let mut last_producer: i64 = -1;
-        let mut first_consumer: i64 = subtrees.len() as i64;
-        let (mut n_prod, mut n_cons) = (0usize, 0usize);
-        for (i, sub) in subtrees.iter().enumerate() {
-            let mut base = loop_path.child(0);
-            if body_is_seq {
-                base = base.child(i);
-            }
-            let mut blocks = Vec::new();
-            collect_blocks(sub, &mut base.0.clone(), &mut blocks);
-            let (mut has_p, mut has_c) = (false, false);
-            for (path, r) in blocks {
-                let Some(si) = scope.blocks.iter().position(|(sp, _)| *sp == path) else {
-                    continue;
-                };
-                if producers.contains(&si) {
-                    n_prod += 1;
-                    has_p = true;
-                }
-                if consumers.contains(&si) {
-                    n_cons += 1;
-                    has_c = true;
-                }
-                found.insert(si, (path, r));
-            }
-            if has_p {
-                last_producer = i as i64;
-            }
-            if has_c && first_consumer == subtrees.len() as i64 {
-                first_consumer = i as i64;
-            }
-        }
-        if last_producer >= first_consumer {
-            return Err(ScheduleError::dependency(
-                p,
-                format!(
-                    "Cannot find the insertion point that satisfies the producer-consumer constraint. In 0-based indexing, the last producer appears in subtree {last_producer}, and the first consumer appears in subtree {first_consumer}"
-                ),
-            )
-            .at(loop_path));
-        }
-        let not_visited = |relation: &str, required: &[usize], n_visited: usize| {
-            let names: Vec<String> = required
-                .iter()
-                .map(|&i| format!("`{}`", scope.name(i)))
-                .collect();
-            ScheduleError::dependency(
-                p,
-                format!(
-                    "The primitive requires all the {relation} of the given block to be present under the target loop. However, there are {} {relation} not satisfying the constraint. List of the {relation}: {}",
-                    required.len().saturating_sub(n_visited),
-                    names.join(", ")
-                ),
-            )
+        let related = RelatedBlocks {
+            scope: &scope,
+            producers: &producers,
+            consumers: &consumers,
         };
-        if !is_compute_at && n_prod < producers.len() {
-            return Err(not_visited("producer(s)", &producers, n_prod).at(loop_path));
-        }
-        if is_compute_at && n_cons < consumers.len() {
-            return Err(not_visited("consumer(s)", &consumers, n_cons).at(loop_path));
-        }
-        let insert_at = match index {
-            -1 => first_consumer,
-            -2 => last_producer + 1,
-            i if i > last_producer && i <= first_consumer => i,
-            i => {
-                return Err(ScheduleError::dependency(
-                    p,
-                    format!(
-                        "Valid index:(-1, -2, [{}, {}]), current index={i}",
-                        last_producer + 1,
-                        first_consumer
-                    ),
-                ))
-            }
-        };
+        let placement = scan_subtrees(&related, &loop_path, &loop_node);
+        let insert_at =
+            check_insertion_point(p, is_compute_at, &related, &placement, &loop_path, index)?;
 
         // Step 4. Provided and required regions.
-        let provided_list = if is_compute_at {
+        let provided = provided_regions(if is_compute_at {
             &block.writes
         } else {
             &block.reads
-        };
-        let mut provided: Vec<(Buffer, Vec<NdSet>)> = Vec::new();
-        for br in provided_list {
-            let nd: NdSet = br.region.iter().map(ISet::from_range).collect();
-            match provided.iter_mut().find(|(b, _)| *b == br.buffer) {
-                Some((_, v)) => v.push(nd),
-                None => provided.push((br.buffer.clone(), vec![nd])),
-            }
-        }
-        let mut required: HashMap<BufferId, Vec<NdSet>> = HashMap::new();
+        });
         let required_blocks = if is_compute_at {
             &consumers
         } else {
             &producers
         };
-        for si in required_blocks {
-            let Some((rpath, rreal)) = found.get(si) else {
-                continue;
-            };
-            let binding: HashMap<VarId, Expr> = rreal
-                .block
-                .iter_vars
-                .iter()
-                .zip(&rreal.iter_values)
-                .map(|(iv, v)| (iv.var.id(), v.clone()))
-                .collect();
-            let regions = if is_compute_at {
-                &rreal.block.reads
-            } else {
-                &rreal.block.writes
-            };
-            let base_dom: HashMap<VarId, Range> = scope::loops_below(&body, rpath, &loop_path)
-                .iter()
-                .map(|l| (l.loop_var.id(), Range::new(l.min.clone(), l.extent.clone())))
-                .collect();
-            for br in regions {
-                if !provided.iter().any(|(b, _)| *b == br.buffer) {
-                    continue;
-                }
-                let mut dom = base_dom.clone();
-                let rank = if is_compute_at {
-                    storage_rank(&br.buffer.scope)
-                } else {
-                    0
-                };
-                if rank != 0 {
-                    // Threads sharing this memory: relax their loops too.
-                    for s in &chain {
-                        if let StmtKind::For(l) = s.kind() {
-                            if l.kind == ForKind::ThreadBinding
-                                && can_relax_under_thread(
-                                    rank,
-                                    l.thread_tag.as_deref().unwrap_or(""),
-                                )
-                            {
-                                dom.insert(
-                                    l.loop_var.id(),
-                                    Range::new(l.min.clone(), l.extent.clone()),
-                                );
-                            }
-                        }
-                    }
-                }
-                let relaxed = scope::relax_region(br, &binding, &dom);
-                let nd: NdSet = relaxed
-                    .into_iter()
-                    .map(|(lo, hi)| ISet::interval(lo, hi))
-                    .collect();
-                required.entry(br.buffer.id()).or_default().push(nd);
-            }
-        }
+        let required = required_regions(
+            is_compute_at,
+            &body,
+            &chain,
+            &loop_path,
+            &placement.found,
+            required_blocks,
+            &provided,
+        );
 
         // Step 5. The domain of each block iterator.
         let doms = block_var_domains(p, block, &provided, &required, &ana)?;
@@ -650,6 +524,223 @@ impl Schedule {
         let _ = new_loop_vars;
         Ok(())
     }
+}
+
+/// The block's scope and the indices in it of the block's producers and
+/// consumers.
+struct RelatedBlocks<'a> {
+    scope: &'a Scope,
+    producers: &'a [usize],
+    consumers: &'a [usize],
+}
+
+/// Where the producers and consumers lie among the statements of the loop
+/// body.
+struct SubtreePlacement {
+    /// The scope's blocks under the loop, by index in the scope.
+    found: HashMap<usize, (StmtPath, BlockRealize)>,
+    /// The last statement holding a producer, or -1.
+    last_producer: i64,
+    /// The first statement holding a consumer, or the statement count.
+    first_consumer: i64,
+    /// How many producers and consumers lie under the loop.
+    n_prod: usize,
+    n_cons: usize,
+}
+
+/// Looks at the statements of the loop body one by one for the block's
+/// producers and consumers.
+fn scan_subtrees(
+    related: &RelatedBlocks,
+    loop_path: &StmtPath,
+    loop_node: &For,
+) -> SubtreePlacement {
+    let subtrees = loop_node.body.as_slice();
+    let body_is_seq = matches!(loop_node.body.kind(), StmtKind::Seq(_));
+    let mut found: HashMap<usize, (StmtPath, BlockRealize)> = HashMap::new();
+    let mut last_producer: i64 = -1;
+    let mut first_consumer: i64 = subtrees.len() as i64;
+    let (mut n_prod, mut n_cons) = (0usize, 0usize);
+    for (i, sub) in subtrees.iter().enumerate() {
+        let mut base = loop_path.child(0);
+        if body_is_seq {
+            base = base.child(i);
+        }
+        let mut blocks = Vec::new();
+        collect_blocks(sub, &mut base.0.clone(), &mut blocks);
+        let (mut has_p, mut has_c) = (false, false);
+        for (path, r) in blocks {
+            let Some(si) = related.scope.blocks.iter().position(|(sp, _)| *sp == path) else {
+                continue;
+            };
+            if related.producers.contains(&si) {
+                n_prod += 1;
+                has_p = true;
+            }
+            if related.consumers.contains(&si) {
+                n_cons += 1;
+                has_c = true;
+            }
+            found.insert(si, (path, r));
+        }
+        if has_p {
+            last_producer = i as i64;
+        }
+        if has_c && first_consumer == subtrees.len() as i64 {
+            first_consumer = i as i64;
+        }
+    }
+    SubtreePlacement {
+        found,
+        last_producer,
+        first_consumer,
+        n_prod,
+        n_cons,
+    }
+}
+
+/// The order checks: the producers all come before the consumers, the ones
+/// the primitive needs are all under the loop, and `index` lies between
+/// them. Returns the position of the new nest.
+fn check_insertion_point(
+    p: &str,
+    is_compute_at: bool,
+    related: &RelatedBlocks,
+    placement: &SubtreePlacement,
+    loop_path: &StmtPath,
+    index: i64,
+) -> Result<i64> {
+    let SubtreePlacement {
+        last_producer,
+        first_consumer,
+        n_prod,
+        n_cons,
+        ..
+    } = *placement;
+    if last_producer >= first_consumer {
+        return Err(ScheduleError::dependency(
+            p,
+            format!(
+                "Cannot find the insertion point that satisfies the producer-consumer constraint. In 0-based indexing, the last producer appears in subtree {last_producer}, and the first consumer appears in subtree {first_consumer}"
+            ),
+        )
+        .at(loop_path.clone()));
+    }
+    let not_visited = |relation: &str, required: &[usize], n_visited: usize| {
+        let names: Vec<String> = required
+            .iter()
+            .map(|&i| format!("`{}`", related.scope.name(i)))
+            .collect();
+        ScheduleError::dependency(
+            p,
+            format!(
+                "The primitive requires all the {relation} of the given block to be present under the target loop. However, there are {} {relation} not satisfying the constraint. List of the {relation}: {}",
+                required.len().saturating_sub(n_visited),
+                names.join(", ")
+            ),
+        )
+    };
+    if !is_compute_at && n_prod < related.producers.len() {
+        return Err(not_visited("producer(s)", related.producers, n_prod).at(loop_path.clone()));
+    }
+    if is_compute_at && n_cons < related.consumers.len() {
+        return Err(not_visited("consumer(s)", related.consumers, n_cons).at(loop_path.clone()));
+    }
+    match index {
+        -1 => Ok(first_consumer),
+        -2 => Ok(last_producer + 1),
+        i if i > last_producer && i <= first_consumer => Ok(i),
+        i => Err(ScheduleError::dependency(
+            p,
+            format!(
+                "Valid index:(-1, -2, [{}, {}]), current index={i}",
+                last_producer + 1,
+                first_consumer
+            ),
+        )),
+    }
+}
+
+/// The regions the block provides, grouped by buffer in first-seen order.
+fn provided_regions(provided_list: &[BufferRegion]) -> Vec<(Buffer, Vec<NdSet>)> {
+    let mut provided: Vec<(Buffer, Vec<NdSet>)> = Vec::new();
+    for br in provided_list {
+        let nd: NdSet = br.region.iter().map(ISet::from_range).collect();
+        match provided.iter_mut().find(|(b, _)| *b == br.buffer) {
+            Some((_, v)) => v.push(nd),
+            None => provided.push((br.buffer.clone(), vec![nd])),
+        }
+    }
+    provided
+}
+
+/// The regions of the provided buffers that the required blocks under the
+/// loop access, relaxed over the loops between them and the loop (and, for
+/// shared memory, the thread loops around it).
+fn required_regions(
+    is_compute_at: bool,
+    body: &Stmt,
+    chain: &[Stmt],
+    loop_path: &StmtPath,
+    found: &HashMap<usize, (StmtPath, BlockRealize)>,
+    required_blocks: &[usize],
+    provided: &[(Buffer, Vec<NdSet>)],
+) -> HashMap<BufferId, Vec<NdSet>> {
+    let mut required: HashMap<BufferId, Vec<NdSet>> = HashMap::new();
+    for si in required_blocks {
+        let Some((rpath, rreal)) = found.get(si) else {
+            continue;
+        };
+        let binding: HashMap<VarId, Expr> = rreal
+            .block
+            .iter_vars
+            .iter()
+            .zip(&rreal.iter_values)
+            .map(|(iv, v)| (iv.var.id(), v.clone()))
+            .collect();
+        let regions = if is_compute_at {
+            &rreal.block.reads
+        } else {
+            &rreal.block.writes
+        };
+        let base_dom: HashMap<VarId, Range> = scope::loops_below(body, rpath, loop_path)
+            .iter()
+            .map(|l| (l.loop_var.id(), Range::new(l.min.clone(), l.extent.clone())))
+            .collect();
+        for br in regions {
+            if !provided.iter().any(|(b, _)| *b == br.buffer) {
+                continue;
+            }
+            let mut dom = base_dom.clone();
+            let rank = if is_compute_at {
+                storage_rank(&br.buffer.scope)
+            } else {
+                0
+            };
+            if rank != 0 {
+                // Threads sharing this memory: relax their loops too.
+                for s in chain {
+                    if let StmtKind::For(l) = s.kind() {
+                        if l.kind == ForKind::ThreadBinding
+                            && can_relax_under_thread(rank, l.thread_tag.as_deref().unwrap_or(""))
+                        {
+                            dom.insert(
+                                l.loop_var.id(),
+                                Range::new(l.min.clone(), l.extent.clone()),
+                            );
+                        }
+                    }
+                }
+            }
+            let relaxed = scope::relax_region(br, &binding, &dom);
+            let nd: NdSet = relaxed
+                .into_iter()
+                .map(|(lo, hi)| ISet::interval(lo, hi))
+                .collect();
+            required.entry(br.buffer.id()).or_default().push(nd);
+        }
+    }
+    required
 }
 
 /// Block realizes under `s` (not looking inside blocks), with their paths.

@@ -464,204 +464,22 @@ impl Schedule {
             .iter()
             .position(|(p, _)| *p == block_path)
             .ok_or_else(|| ScheduleError::internal(P, "internal: the block is not in its scope"))?;
-        // The single buffer it reads that is produced in the scope.
-        let mut inlined: Option<Buffer> = None;
-        let single_read_error = || {
-            ScheduleError::region_coverage(
-                P,
-                format!(
-                    "The block is only allowed to read a single buffer region, but it reads {} region(s): `{}`",
-                    block.reads.len(),
-                    block.name
-                ),
-            )
-            .at(block_path.clone())
-        };
-        for r in &block.reads {
-            if inlined.as_ref() == Some(&r.buffer) || scope.writers(&r.buffer).is_empty() {
-                continue;
-            }
-            if inlined.is_some() {
-                return Err(single_read_error());
-            }
-            inlined = Some(r.buffer.clone());
-        }
-        let Some(buffer) = inlined else {
-            return Err(single_read_error());
-        };
-        scope.check_complete(P, ci)?;
-        // Its producer: the only leaf block writing the buffer, complete.
-        let non_single = |name: &str| {
-            ScheduleError::dependency(
-                P,
-                format!(
-                    "The consumer block `{name}` to be inlined is required to have only a single producer block, and the producer block should be a complete block who has only a single consumer"
-                ),
-            )
-        };
-        let writers = scope.writers(&buffer);
-        for &w in &writers {
-            if scope.complete_code(w) != 0 {
-                return Err(non_single(scope.name(w)).at(scope.blocks[w].0.clone()));
-            }
-        }
-        let [pi] = writers.as_slice() else {
-            return Err(non_single(&block.name).at(block_path));
-        };
-        let pi = *pi;
-        // Tessel refuses what TVM 0.27 lets through here: another block still
-        // reading the buffer would be left reading an unallocated buffer
-        // (TVM's own message names the rule: "only a single consumer").
-        if scope.blocks.iter().enumerate().any(|(i, (_, r))| {
-            i != ci && i != pi && r.block.reads.iter().any(|rd| rd.buffer == buffer)
-        }) {
-            return Err(non_single(&block.name).at(block_path));
-        }
-        scope.check_not_output(P, pi)?;
-        let (ppath, preal) = &scope.blocks[pi];
-        let producer = &preal.block;
+        let (buffer, pi) = reverse_inline_producer(P, &scope, block, &block_path, ci)?;
+        let producer = &scope.blocks[pi].1.block;
         // The consumer's body.
-        let bad = || body_error(P, block, true, &block_path);
-        if !(realize.predicate.is_const_int(1) && realize.predicate.dtype().is_bool()) {
-            return Err(bad());
-        }
-        let StmtKind::Store {
-            value: cvalue,
-            indices: cindices,
-            ..
-        } = block.body.kind()
-        else {
-            return Err(bad());
-        };
-        let mut loads: Vec<Vec<Expr>> = Vec::new();
-        let mut collect = |e: &Expr| {
-            e.walk(&mut |x| {
-                if let ExprKind::Load { buffer: b, indices } = x.kind() {
-                    if *b == buffer {
-                        loads.push(indices.clone());
-                    }
-                }
-            })
-        };
-        cindices.iter().for_each(&mut collect);
-        collect(cvalue);
-        let Some(load_indices) = loads.first().cloned() else {
-            return Err(bad());
-        };
-        if loads.iter().any(|l| {
-            l.len() != load_indices.len()
-                || l.iter()
-                    .zip(&load_indices)
-                    .any(|(a, b)| !expr_deep_equal(a, b))
-        }) {
-            return Err(bad());
-        }
-        let mut sub: HashMap<VarId, Expr> = HashMap::new();
-        for iv in &block.iter_vars {
-            if iv.dom.extent.is_const_int(1) && iv.dom.min.as_int().is_some() {
-                sub.insert(iv.var.id(), iv.dom.min.clone());
-            }
-        }
-        let ranges: Vec<(Var, Range)> = block
-            .iter_vars
-            .iter()
-            .map(|iv| (iv.var.clone(), iv.dom.clone()))
-            .collect();
-        // TVM detects the load's map without its bijectivity check; Tessel
-        // retries over domains padded to the divisors (a `v // 16` of an
-        // extent-127 `v`) and then checks what padding could break.
-        let map = detect_iter_map(&load_indices, &ranges, &Expr::bool(true))
-            .ok()
-            .or_else(|| {
-                let padded = padded_ranges(&load_indices, &ranges)?;
-                detect_iter_map(&load_indices, &padded, &Expr::bool(true)).ok()
-            });
-        let pstore = match producer.body.kind() {
-            StmtKind::Store { indices, value, .. } => {
-                // A producer reading its own buffer (it has an init) folds
-                // only into a consumer that copies the value unchanged;
-                // otherwise the consumer's function would be applied twice.
-                if reads_buffer(value, &buffer)
-                    && !matches!(cvalue.kind(), ExprKind::Load { buffer: b, .. } if *b == buffer)
-                {
-                    return Err(bad());
-                }
-                indices.clone()
-            }
-            _ => return Err(bad()),
-        };
-        let pdom: HashMap<VarId, Range> = producer
-            .iter_vars
-            .iter()
-            .map(|iv| (iv.var.id(), iv.dom.clone()))
-            .collect();
-        let ana = Analyzer::new();
-        if let Some(map) = &map {
-            if !stores_within_load_image(map, &pstore, &pdom, &ana) {
-                return Err(bad());
-            }
-        }
-        let inverse = match &map {
-            Some(map) => inverse_iter_map(map, &pstore),
-            None => permuted_iters(&load_indices, &block.iter_vars, &pstore),
-        };
-        let Some(inverse) = inverse else {
-            return Err(bad());
-        };
-        sub.extend(inverse);
-        // A unit iterator loaded as an index of its own takes the stored
-        // index (TVM keeps trivial iterators in this map).
-        for (e, s) in load_indices.iter().zip(&pstore) {
-            if let Some(iv) = block
-                .iter_vars
-                .iter()
-                .find(|iv| e.as_var() == Some(&iv.var) && iv.dom.extent.is_const_int(1))
-            {
-                sub.insert(iv.var.id(), s.clone());
-            }
-        }
-        // Coverage: the producer's iterations span every consumer iteration.
-        for iv in &block.iter_vars {
-            let Some(e) = sub.get(&iv.var.id()) else {
-                return Err(bad());
-            };
-            if let Some((lo, hi)) = tessel_tir::arith::int_set::eval_interval(&ana, e, &pdom) {
-                let dt = iv.dom.min.dtype();
-                if lo.dtype() == dt {
-                    let last = Expr::binary(
-                        BinOp::Sub,
-                        Expr::binary(BinOp::Add, iv.dom.min.clone(), iv.dom.extent.clone()),
-                        Expr::int(1, dt),
-                    );
-                    if ana.can_prove(&Expr::cmp(CmpOp::Gt, lo, iv.dom.min.clone()))
-                        || ana.can_prove(&Expr::cmp(CmpOp::Lt, hi, last))
-                    {
-                        return Err(bad());
-                    }
-                }
-            }
-        }
-        // The consumer's iterators must stay in their domains.
-        let mut in_bound: Option<Expr> = None;
-        for iv in &block.iter_vars {
-            let v = iv.var.to_expr();
-            let upper = match (iv.dom.min.as_int(), iv.dom.extent.as_int()) {
-                (Some(a), Some(b)) => Expr::int(a.saturating_add(b), iv.dom.min.dtype()),
-                _ => Expr::binary(BinOp::Add, iv.dom.min.clone(), iv.dom.extent.clone()),
-            };
-            let c = Expr::and(
-                Expr::cmp(CmpOp::Ge, v.clone(), iv.dom.min.clone()),
-                Expr::cmp(CmpOp::Lt, v, upper),
-            );
-            in_bound = Some(match in_bound {
-                None => c,
-                Some(x) => Expr::and(x, c),
-            });
-        }
-        let in_bound = in_bound.unwrap_or_else(|| Expr::bool(true));
+        let (cvalue, load_indices) = consumer_load(P, &realize, &block_path, &buffer)?;
+        let sub = consumer_substitution(
+            P,
+            block,
+            &block_path,
+            producer,
+            &buffer,
+            &cvalue,
+            &load_indices,
+        )?;
+        let in_bound = consumer_in_bound(block);
         let rm_path = scope::leaf_removal_path(P, &body, &block_path, &scope)?;
         let removed_loops = loops_under(&body, &rm_path);
-        let _ = ppath;
         let new_body = self.inline_in_scope(
             P,
             &body,
@@ -714,6 +532,247 @@ impl Schedule {
         }
         Ok(tree::replace(&removed, &scope.path, new_root))
     }
+}
+
+/// The legality checks of `reverse_compute_inline` on the scope: the single
+/// buffer the consumer reads that is produced in the scope, and its
+/// producer, the only (complete) block writing it, which no other block
+/// reads and which is not an output. Returns the buffer and the producer's
+/// index in the scope.
+fn reverse_inline_producer(
+    p: &str,
+    scope: &Scope,
+    block: &Block,
+    block_path: &StmtPath,
+    ci: usize,
+) -> Result<(Buffer, usize)> {
+    // The single buffer it reads that is produced in the scope.
+    let mut inlined: Option<Buffer> = None;
+    let single_read_error = || {
+        ScheduleError::region_coverage(
+            p,
+            format!(
+                "The block is only allowed to read a single buffer region, but it reads {} region(s): `{}`",
+                block.reads.len(),
+                block.name
+            ),
+        )
+        .at(block_path.clone())
+    };
+    for r in &block.reads {
+        if inlined.as_ref() == Some(&r.buffer) || scope.writers(&r.buffer).is_empty() {
+            continue;
+        }
+        if inlined.is_some() {
+            return Err(single_read_error());
+        }
+        inlined = Some(r.buffer.clone());
+    }
+    let Some(buffer) = inlined else {
+        return Err(single_read_error());
+    };
+    scope.check_complete(p, ci)?;
+    // Its producer: the only leaf block writing the buffer, complete.
+    let non_single = |name: &str| {
+        ScheduleError::dependency(
+            p,
+            format!(
+                "The consumer block `{name}` to be inlined is required to have only a single producer block, and the producer block should be a complete block who has only a single consumer"
+            ),
+        )
+    };
+    let writers = scope.writers(&buffer);
+    for &w in &writers {
+        if scope.complete_code(w) != 0 {
+            return Err(non_single(scope.name(w)).at(scope.blocks[w].0.clone()));
+        }
+    }
+    let [pi] = writers.as_slice() else {
+        return Err(non_single(&block.name).at(block_path.clone()));
+    };
+    let pi = *pi;
+    // Tessel refuses what TVM 0.27 lets through here: another block still
+    // reading the buffer would be left reading an unallocated buffer
+    // (TVM's own message names the rule: "only a single consumer").
+    if scope
+        .blocks
+        .iter()
+        .enumerate()
+        .any(|(i, (_, r))| i != ci && i != pi && r.block.reads.iter().any(|rd| rd.buffer == buffer))
+    {
+        return Err(non_single(&block.name).at(block_path.clone()));
+    }
+    scope.check_not_output(p, pi)?;
+    Ok((buffer, pi))
+}
+
+/// The consumer's body: a store without predicate whose loads of `buffer`
+/// all use the same indices. Returns the stored value and those indices.
+fn consumer_load(
+    p: &str,
+    realize: &BlockRealize,
+    block_path: &StmtPath,
+    buffer: &Buffer,
+) -> Result<(Expr, Vec<Expr>)> {
+    let block = &realize.block;
+    let bad = || body_error(p, block, true, block_path);
+    if !(realize.predicate.is_const_int(1) && realize.predicate.dtype().is_bool()) {
+        return Err(bad());
+    }
+    let StmtKind::Store {
+        value: cvalue,
+        indices: cindices,
+        ..
+    } = block.body.kind()
+    else {
+        return Err(bad());
+    };
+    let mut loads: Vec<Vec<Expr>> = Vec::new();
+    let mut collect = |e: &Expr| {
+        e.walk(&mut |x| {
+            if let ExprKind::Load { buffer: b, indices } = x.kind() {
+                if b == buffer {
+                    loads.push(indices.clone());
+                }
+            }
+        })
+    };
+    cindices.iter().for_each(&mut collect);
+    collect(cvalue);
+    let Some(load_indices) = loads.first().cloned() else {
+        return Err(bad());
+    };
+    if loads.iter().any(|l| {
+        l.len() != load_indices.len()
+            || l.iter()
+                .zip(&load_indices)
+                .any(|(a, b)| !expr_deep_equal(a, b))
+    }) {
+        return Err(bad());
+    }
+    Ok((cvalue.clone(), load_indices))
+}
+
+/// Each consumer iterator in terms of the producer's store indices: the
+/// inverse of the consumer's load, checked to cover every consumer
+/// iteration.
+fn consumer_substitution(
+    p: &str,
+    block: &Block,
+    block_path: &StmtPath,
+    producer: &Block,
+    buffer: &Buffer,
+    cvalue: &Expr,
+    load_indices: &[Expr],
+) -> Result<HashMap<VarId, Expr>> {
+    let bad = || body_error(p, block, true, block_path);
+    let mut sub: HashMap<VarId, Expr> = HashMap::new();
+    for iv in &block.iter_vars {
+        if iv.dom.extent.is_const_int(1) && iv.dom.min.as_int().is_some() {
+            sub.insert(iv.var.id(), iv.dom.min.clone());
+        }
+    }
+    let ranges: Vec<(Var, Range)> = block
+        .iter_vars
+        .iter()
+        .map(|iv| (iv.var.clone(), iv.dom.clone()))
+        .collect();
+    // TVM detects the load's map without its bijectivity check; Tessel
+    // retries over domains padded to the divisors (a `v // 16` of an
+    // extent-127 `v`) and then checks what padding could break.
+    let map = detect_iter_map(load_indices, &ranges, &Expr::bool(true))
+        .ok()
+        .or_else(|| {
+            let padded = padded_ranges(load_indices, &ranges)?;
+            detect_iter_map(load_indices, &padded, &Expr::bool(true)).ok()
+        });
+    let pstore = match producer.body.kind() {
+        StmtKind::Store { indices, value, .. } => {
+            // A producer reading its own buffer (it has an init) folds
+            // only into a consumer that copies the value unchanged;
+            // otherwise the consumer's function would be applied twice.
+            if reads_buffer(value, buffer)
+                && !matches!(cvalue.kind(), ExprKind::Load { buffer: b, .. } if b == buffer)
+            {
+                return Err(bad());
+            }
+            indices.clone()
+        }
+        _ => return Err(bad()),
+    };
+    let pdom: HashMap<VarId, Range> = producer
+        .iter_vars
+        .iter()
+        .map(|iv| (iv.var.id(), iv.dom.clone()))
+        .collect();
+    let ana = Analyzer::new();
+    if let Some(map) = &map {
+        if !stores_within_load_image(map, &pstore, &pdom, &ana) {
+            return Err(bad());
+        }
+    }
+    let inverse = match &map {
+        Some(map) => inverse_iter_map(map, &pstore),
+        None => permuted_iters(load_indices, &block.iter_vars, &pstore),
+    };
+    let Some(inverse) = inverse else {
+        return Err(bad());
+    };
+    sub.extend(inverse);
+    // A unit iterator loaded as an index of its own takes the stored
+    // index (TVM keeps trivial iterators in this map).
+    for (e, s) in load_indices.iter().zip(&pstore) {
+        if let Some(iv) = block
+            .iter_vars
+            .iter()
+            .find(|iv| e.as_var() == Some(&iv.var) && iv.dom.extent.is_const_int(1))
+        {
+            sub.insert(iv.var.id(), s.clone());
+        }
+    }
+    // Coverage: the producer's iterations span every consumer iteration.
+    for iv in &block.iter_vars {
+        let Some(e) = sub.get(&iv.var.id()) else {
+            return Err(bad());
+        };
+        if let Some((lo, hi)) = tessel_tir::arith::int_set::eval_interval(&ana, e, &pdom) {
+            let dt = iv.dom.min.dtype();
+            if lo.dtype() == dt {
+                let last = Expr::binary(
+                    BinOp::Sub,
+                    Expr::binary(BinOp::Add, iv.dom.min.clone(), iv.dom.extent.clone()),
+                    Expr::int(1, dt),
+                );
+                if ana.can_prove(&Expr::cmp(CmpOp::Gt, lo, iv.dom.min.clone()))
+                    || ana.can_prove(&Expr::cmp(CmpOp::Lt, hi, last))
+                {
+                    return Err(bad());
+                }
+            }
+        }
+    }
+    Ok(sub)
+}
+
+/// The condition that keeps the consumer's iterators in their domains.
+fn consumer_in_bound(block: &Block) -> Expr {
+    let mut in_bound: Option<Expr> = None;
+    for iv in &block.iter_vars {
+        let v = iv.var.to_expr();
+        let upper = match (iv.dom.min.as_int(), iv.dom.extent.as_int()) {
+            (Some(a), Some(b)) => Expr::int(a.saturating_add(b), iv.dom.min.dtype()),
+            _ => Expr::binary(BinOp::Add, iv.dom.min.clone(), iv.dom.extent.clone()),
+        };
+        let c = Expr::and(
+            Expr::cmp(CmpOp::Ge, v.clone(), iv.dom.min.clone()),
+            Expr::cmp(CmpOp::Lt, v, upper),
+        );
+        in_bound = Some(match in_bound {
+            None => c,
+            Some(x) => Expr::and(x, c),
+        });
+    }
+    in_bound.unwrap_or_else(|| Expr::bool(true))
 }
 
 /// Visits the scope block: its own signature is updated as the scope root

@@ -491,7 +491,7 @@ impl Schedule {
         pad_value: &PadArg,
         assume_injective_transform: bool,
     ) -> Result<(String, String, Option<PadValue>)> {
-        const P: &str = "transform_layout";
+        const P: &str = TRANSFORM_LAYOUT_NAME;
         let (path, realize) = self.resolve_block(P, block_rv)?;
         let block = &realize.block;
         let (kind, index) = select_buffer(P, block, &buffer, &path)?;
@@ -526,43 +526,8 @@ impl Schedule {
             ));
         }
         let func = self.func(P)?;
-        let mut used_by_match = false;
-        func.body.walk(&mut |s| {
-            if let StmtKind::BlockRealize(r) = s.kind() {
-                used_by_match |= r.block.match_buffers.iter().any(|m| m.source.buffer == old);
-            }
-        });
-        if used_by_match {
-            return Err(ScheduleError::unsupported(
-                P,
-                format!(
-                    "buffer {} is the source of a match_buffer; Tessel cannot transform it",
-                    old.name
-                ),
-            ));
-        }
-        let pad = match pad_value {
-            PadArg::None => None,
-            PadArg::Literal(v) => Some(PadValue::constant(v, old.dtype, map.results.len(), dtype)),
-            PadArg::Source(src) => Some(
-                PadValue::parse(src, map.results.len(), dtype)
-                    .map_err(|m| ScheduleError::invalid_argument(P, m))?,
-            ),
-        };
-        if let Some(p) = &pad {
-            if p.value.dtype() != old.dtype {
-                return Err(ScheduleError::invalid_argument(
-                    P,
-                    format!(
-                        "Buffer {} has elements of type {}, but the transformation fills padding with {}, which is of type {}",
-                        old.name,
-                        old.dtype,
-                        p.python(),
-                        p.value.dtype()
-                    ),
-                ));
-            }
-        }
+        check_not_match_source(&func, &old)?;
+        let pad = layout_pad_value(&old, &map, pad_value, dtype)?;
         // A permutation of the indices is a bijection whatever the shape.
         let permutation: Option<Vec<usize>> = map
             .results
@@ -574,141 +539,12 @@ impl Schedule {
             .collect();
         let permutation = permutation
             .filter(|p| p.len() == map.params.len() && (0..p.len()).all(|i| p.contains(&i)));
-        // The new shape: the image of the old domain.
-        let dom: HashMap<VarId, Range> = map
-            .params
-            .iter()
-            .zip(&old.shape)
-            .map(|(v, s)| (v.id(), Range::from_extent(Expr::cast(dtype, s.clone()))))
-            .collect();
-        // A buffer dimension is never negative: a size variable that is a
-        // whole dimension bounds the new shape as TVM's analyzer does.
-        let mut ana = Analyzer::new();
-        for v in func
-            .buffer_map
-            .iter()
-            .flat_map(|(_, b)| &b.shape)
-            .filter_map(|e| e.as_var())
-        {
-            ana.bind_bound(v, 0, i64::MAX);
-        }
-        let mut shape = Vec::new();
-        for (k, r) in map.results.iter().enumerate() {
-            let Some((lo, hi)) = eval_interval(&ana, r, &dom) else {
-                return Err(ScheduleError::invalid_argument(
-                    P,
-                    format!("cannot bound result {k} of the index map over the buffer's shape"),
-                ));
-            };
-            if !lo.is_const_int(0) {
-                return Err(ScheduleError::invalid_argument(
-                    P,
-                    format!(
-                        "result {k} of the index map starts at {} over the buffer's shape; every new index must start at 0",
-                        tessel_tir::ir::printer::print_expr(&lo)
-                    ),
-                ));
-            }
-            shape.push(ana.simplify(&Expr::binary(
-                BinOp::Add,
-                hi.clone(),
-                Expr::int(1, hi.dtype()),
-            )));
-        }
-        let shape_text = |s: &[Expr]| {
-            let items: Vec<String> = s.iter().map(tessel_tir::ir::printer::print_expr).collect();
-            if items.len() == 1 {
-                format!("({},)", items[0])
-            } else {
-                format!("({})", items.join(", "))
-            }
-        };
+        let mut shape = transformed_shape(&func, &old, &map, dtype)?;
         let mut padding: Option<(PaddedInverse, PadValue)> = None;
         if let Some(p) = &permutation {
             shape = p.iter().map(|&i| old.shape[i].clone()).collect();
         } else if !assume_injective_transform {
-            let ranges: Vec<(Var, Range)> = map
-                .params
-                .iter()
-                .zip(&old.shape)
-                .map(|(v, s)| (v.clone(), Range::from_extent(Expr::cast(dtype, s.clone()))))
-                .collect();
-            let bijective = detect_iter_map(&map.results, &ranges, &Expr::bool(true));
-            let product = |s: &[Expr]| -> Option<i64> {
-                s.iter()
-                    .try_fold(1i64, |acc, e| acc.checked_mul(e.as_int()?))
-            };
-            match (product(&old.shape), product(&shape)) {
-                (Some(a), Some(b))
-                    if b > a
-                        && matches!(&bijective, Err(why) if matches!(why.kind, IterMapErrorKind::PartlyCovered | IterMapErrorKind::NotDivisible)) =>
-                {
-                    let Some(pad) = &pad else {
-                        return Err(ScheduleError::invalid_argument(
-                            P,
-                            format!(
-                                "The transformation T.index_map({}) applied on buffer {} of shape {} would result in shape {}.  \
-                                 However, this would introduce padding ({} elements hold {a}); pass a pad_value to fill it.",
-                                map.python().replace(",)", ")"),
-                                old.name,
-                                shape_text(&old.shape),
-                                shape_text(&shape),
-                                b
-                            ),
-                        ));
-                    };
-                    // Padding is not a course topic: the playground's
-                    // first-load worker leaves its code out (feature `lean`).
-                    if cfg!(feature = "lean") {
-                        return Err(ScheduleError::left_out(P));
-                    }
-                    let Some(inverse) =
-                        padded_inverse(&map.params, &map.results, &old.shape, &shape)
-                    else {
-                        return Err(ScheduleError::unsupported(
-                            P,
-                            format!(
-                                "the index map {} pads buffer {} of shape {} to shape {} in a way Tessel cannot invert, \
-                                 so it cannot tell where the padding is",
-                                map.python(),
-                                old.name,
-                                shape_text(&old.shape),
-                                shape_text(&shape)
-                            ),
-                        ));
-                    };
-                    padding = Some((inverse, pad.clone()));
-                }
-                (Some(a), Some(b)) if a == b && bijective.is_ok() => {}
-                (Some(_), Some(_)) => {
-                    return Err(ScheduleError::invalid_argument(
-                        P,
-                        format!(
-                            "the index map {} is not a bijection from buffer {} of shape {} onto shape {}{}",
-                            map.python(),
-                            old.name,
-                            shape_text(&old.shape),
-                            shape_text(&shape),
-                            match &bijective {
-                                Err(why) => format!(" ({why})"),
-                                Ok(_) => String::new(),
-                            }
-                        ),
-                    ));
-                }
-                _ => {
-                    return Err(ScheduleError::invalid_argument(
-                        P,
-                        format!(
-                            "cannot prove the index map {} is a bijection on buffer {} of symbolic shape {}; \
-                             pass assume_injective_transform=True",
-                            map.python(),
-                            old.name,
-                            shape_text(&old.shape)
-                        ),
-                    ));
-                }
-            }
+            padding = check_bijective_or_padded(&old, &map, dtype, &shape, pad.as_ref())?;
         }
         let new = old.derive(|n| n.shape = shape.clone());
         let mut rw = LayoutRewriter {
@@ -950,5 +786,216 @@ impl Schedule {
             .map(|s| s.span())
             .unwrap_or_default();
         self.replace_at(P, &path, Stmt::new(StmtKind::BlockRealize(r), stmt))
+    }
+}
+
+const TRANSFORM_LAYOUT_NAME: &str = "transform_layout";
+
+/// A shape as Python prints a tuple: `(4,)`, `(4, 8)`.
+fn shape_text(s: &[Expr]) -> String {
+    let items: Vec<String> = s.iter().map(tessel_tir::ir::printer::print_expr).collect();
+    if items.len() == 1 {
+        format!("({},)", items[0])
+    } else {
+        format!("({})", items.join(", "))
+    }
+}
+
+/// Refuses a buffer that some block's `match_buffer` views.
+fn check_not_match_source(func: &PrimFunc, old: &Buffer) -> Result<()> {
+    let mut used_by_match = false;
+    func.body.walk(&mut |s| {
+        if let StmtKind::BlockRealize(r) = s.kind() {
+            used_by_match |= r
+                .block
+                .match_buffers
+                .iter()
+                .any(|m| m.source.buffer == *old);
+        }
+    });
+    if used_by_match {
+        return Err(ScheduleError::unsupported(
+            TRANSFORM_LAYOUT_NAME,
+            format!(
+                "buffer {} is the source of a match_buffer; Tessel cannot transform it",
+                old.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The pad value argument, parsed and checked against the buffer's type.
+fn layout_pad_value(
+    old: &Buffer,
+    map: &IndexMap,
+    pad_value: &PadArg,
+    dtype: DataType,
+) -> Result<Option<PadValue>> {
+    const P: &str = TRANSFORM_LAYOUT_NAME;
+    let pad = match pad_value {
+        PadArg::None => None,
+        PadArg::Literal(v) => Some(PadValue::constant(v, old.dtype, map.results.len(), dtype)),
+        PadArg::Source(src) => Some(
+            PadValue::parse(src, map.results.len(), dtype)
+                .map_err(|m| ScheduleError::invalid_argument(P, m))?,
+        ),
+    };
+    if let Some(p) = &pad {
+        if p.value.dtype() != old.dtype {
+            return Err(ScheduleError::invalid_argument(
+                P,
+                format!(
+                    "Buffer {} has elements of type {}, but the transformation fills padding with {}, which is of type {}",
+                    old.name,
+                    old.dtype,
+                    p.python(),
+                    p.value.dtype()
+                ),
+            ));
+        }
+    }
+    Ok(pad)
+}
+
+/// The new shape: the image of the old domain under the map, each result
+/// starting at 0.
+fn transformed_shape(
+    func: &PrimFunc,
+    old: &Buffer,
+    map: &IndexMap,
+    dtype: DataType,
+) -> Result<Vec<Expr>> {
+    const P: &str = TRANSFORM_LAYOUT_NAME;
+    let dom: HashMap<VarId, Range> = map
+        .params
+        .iter()
+        .zip(&old.shape)
+        .map(|(v, s)| (v.id(), Range::from_extent(Expr::cast(dtype, s.clone()))))
+        .collect();
+    // A buffer dimension is never negative: a size variable that is a
+    // whole dimension bounds the new shape as TVM's analyzer does.
+    let mut ana = Analyzer::new();
+    for v in func
+        .buffer_map
+        .iter()
+        .flat_map(|(_, b)| &b.shape)
+        .filter_map(|e| e.as_var())
+    {
+        ana.bind_bound(v, 0, i64::MAX);
+    }
+    let mut shape = Vec::new();
+    for (k, r) in map.results.iter().enumerate() {
+        let Some((lo, hi)) = eval_interval(&ana, r, &dom) else {
+            return Err(ScheduleError::invalid_argument(
+                P,
+                format!("cannot bound result {k} of the index map over the buffer's shape"),
+            ));
+        };
+        if !lo.is_const_int(0) {
+            return Err(ScheduleError::invalid_argument(
+                P,
+                format!(
+                    "result {k} of the index map starts at {} over the buffer's shape; every new index must start at 0",
+                    tessel_tir::ir::printer::print_expr(&lo)
+                ),
+            ));
+        }
+        shape.push(ana.simplify(&Expr::binary(
+            BinOp::Add,
+            hi.clone(),
+            Expr::int(1, hi.dtype()),
+        )));
+    }
+    Ok(shape)
+}
+
+/// The bijection check of a map that is not a permutation: a bijection onto
+/// `shape` passes; a map onto a larger shape that leaves some of it
+/// uncovered pads, and needs a pad value and an inverse Tessel can build,
+/// which it returns.
+fn check_bijective_or_padded(
+    old: &Buffer,
+    map: &IndexMap,
+    dtype: DataType,
+    shape: &[Expr],
+    pad: Option<&PadValue>,
+) -> Result<Option<(PaddedInverse, PadValue)>> {
+    const P: &str = TRANSFORM_LAYOUT_NAME;
+    let ranges: Vec<(Var, Range)> = map
+        .params
+        .iter()
+        .zip(&old.shape)
+        .map(|(v, s)| (v.clone(), Range::from_extent(Expr::cast(dtype, s.clone()))))
+        .collect();
+    let bijective = detect_iter_map(&map.results, &ranges, &Expr::bool(true));
+    let product = |s: &[Expr]| -> Option<i64> {
+        s.iter()
+            .try_fold(1i64, |acc, e| acc.checked_mul(e.as_int()?))
+    };
+    match (product(&old.shape), product(shape)) {
+        (Some(a), Some(b))
+            if b > a
+                && matches!(&bijective, Err(why) if matches!(why.kind, IterMapErrorKind::PartlyCovered | IterMapErrorKind::NotDivisible)) =>
+        {
+            let Some(pad) = pad else {
+                return Err(ScheduleError::invalid_argument(
+                    P,
+                    format!(
+                        "The transformation T.index_map({}) applied on buffer {} of shape {} would result in shape {}.  \
+                         However, this would introduce padding ({} elements hold {a}); pass a pad_value to fill it.",
+                        map.python().replace(",)", ")"),
+                        old.name,
+                        shape_text(&old.shape),
+                        shape_text(shape),
+                        b
+                    ),
+                ));
+            };
+            // Padding is not a course topic: the playground's
+            // first-load worker leaves its code out (feature `lean`).
+            if cfg!(feature = "lean") {
+                return Err(ScheduleError::left_out(P));
+            }
+            let Some(inverse) = padded_inverse(&map.params, &map.results, &old.shape, shape) else {
+                return Err(ScheduleError::unsupported(
+                    P,
+                    format!(
+                        "the index map {} pads buffer {} of shape {} to shape {} in a way Tessel cannot invert, \
+                         so it cannot tell where the padding is",
+                        map.python(),
+                        old.name,
+                        shape_text(&old.shape),
+                        shape_text(shape)
+                    ),
+                ));
+            };
+            Ok(Some((inverse, pad.clone())))
+        }
+        (Some(a), Some(b)) if a == b && bijective.is_ok() => Ok(None),
+        (Some(_), Some(_)) => Err(ScheduleError::invalid_argument(
+            P,
+            format!(
+                "the index map {} is not a bijection from buffer {} of shape {} onto shape {}{}",
+                map.python(),
+                old.name,
+                shape_text(&old.shape),
+                shape_text(shape),
+                match &bijective {
+                    Err(why) => format!(" ({why})"),
+                    Ok(_) => String::new(),
+                }
+            ),
+        )),
+        _ => Err(ScheduleError::invalid_argument(
+            P,
+            format!(
+                "cannot prove the index map {} is a bijection on buffer {} of symbolic shape {}; \
+                 pass assume_injective_transform=True",
+                map.python(),
+                old.name,
+                shape_text(&old.shape)
+            ),
+        )),
     }
 }

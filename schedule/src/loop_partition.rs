@@ -334,170 +334,12 @@ impl Schedule {
     ) -> Result<Vec<LoopRV>> {
         let (path, node) = self.resolve_loop(P, loop_rv)?;
         let name = node.loop_var.name().to_string();
-        if !node.annotations.is_empty() || node.thread_tag.is_some() {
-            return Err(ScheduleError::loop_structure(
-                P,
-                format!("The loop `{name}` has annotations or a thread binding; loop_partition needs a plain loop."),
-            )
-            .at(path));
-        }
-        let (Some(min), Some(extent)) = (node.min.as_int(), node.extent.as_int()) else {
-            return Err(ScheduleError::loop_structure(
-                P,
-                format!(
-                    "The loop `{name}` has a symbolic start or extent; loop_partition needs both known."
-                ),
-            )
-            .at(path));
-        };
-        if min != 0 {
-            return Err(ScheduleError::unsupported(
-                P,
-                format!(
-                    "The loop `{name}` starts at {min}; Tessel partitions loops that start at 0 \
-                     (TVM 0.27 ignores the start and drops the last iterations)."
-                ),
-            )
-            .at(path));
-        }
-        if factors.is_empty() {
-            return Err(ScheduleError::invalid_argument(
-                P,
-                "loop_partition needs at least one factor",
-            ));
-        }
-        let mut values: Vec<Option<i64>> = Vec::with_capacity(factors.len());
-        for (i, f) in factors.iter().enumerate() {
-            let v = match f {
-                Factor::Infer => None,
-                Factor::Const(c) => Some(*c),
-                Factor::Sampled(rv) => Some(self.get_value(*rv).map_err(|e| e.for_primitive(P))?),
-            };
-            if let Some(v) = v.filter(|v| *v <= 0) {
-                return Err(ScheduleError::invalid_argument(
-                    P,
-                    format!("All the constant factors are required to be positive; the factor at position {i} is {v}."),
-                ));
-            }
-            values.push(v);
-        }
-        if values.iter().filter(|v| v.is_none()).count() > 1 {
-            return Err(ScheduleError::invalid_argument(
-                P,
-                "Only one factor can be None (inferred).",
-            ));
-        }
-        let total = values
-            .iter()
-            .flatten()
-            .try_fold(0i64, |acc, v| acc.checked_add(*v))
-            .unwrap_or(i64::MAX);
-        if total >= extent {
-            return Err(ScheduleError::loop_structure(
-                P,
-                format!(
-                    "The sum of the factors ({total}) is larger than or equal to the extent of loop `{name}` ({extent})."
-                ),
-            )
-            .at(path));
-        }
-        let mut lengths: Vec<i64> = values.iter().map(|v| v.unwrap_or(extent - total)).collect();
-        if values.iter().all(Option::is_some) {
-            lengths.push(extent - total);
-        }
-
-        // The first block below the loop, through loops only; no nested
-        // blocks, no allocations.
-        let mut first = &node.body;
-        while let StmtKind::For(l) = first.kind() {
-            first = &l.body;
-        }
-        let StmtKind::BlockRealize(first) = first.kind() else {
-            return Err(ScheduleError::unsupported(
-                P,
-                format!(
-                    "The loop `{name}` does not lead through loops to one block; Tessel partitions \
-                     such loops only (TVM 0.27 takes the name of that block and fails otherwise)."
-                ),
-            )
-            .at(path));
-        };
-        let block_name = first.block.name.clone();
-        let loop_stmt = Stmt::from_kind(StmtKind::For(node.clone()));
-        let block_paths = tree::find_all(&loop_stmt, &mut |s| {
-            matches!(s.kind(), StmtKind::BlockRealize(_))
-        });
-        let mut blocks = Vec::new();
-        let mut loops_inside = vec![node.loop_var.id()];
-        for p in &block_paths {
-            let Some(StmtKind::BlockRealize(r)) =
-                tree::get(&loop_stmt, p).map(|s| s.kind().clone())
-            else {
-                continue;
-            };
-            if block_paths.iter().any(|q| q != p && q.is_prefix_of(p)) {
-                return Err(ScheduleError::unsupported(
-                    P,
-                    format!(
-                        "Block `{}` lies inside another block under the loop `{name}`; Tessel \
-                         partitions loops over unnested blocks only.",
-                        r.block.name
-                    ),
-                )
-                .at(StmtPath([path.0.clone(), p.0.clone()].concat())));
-            }
-            if !r.block.alloc_buffers.is_empty() || !r.block.match_buffers.is_empty() {
-                return Err(ScheduleError::block_structure(
-                    P,
-                    format!(
-                        "Block `{}` allocates or matches buffers; each piece would share them.",
-                        r.block.name
-                    ),
-                ));
-            }
-            let is_loop_var =
-                |v: &Expr| matches!(v.kind(), ExprKind::Var(x) if x.id() == node.loop_var.id());
-            if r.iter_values
-                .iter()
-                .any(|v| !is_loop_var(v) && util::var_ids(v).contains(&node.loop_var.id()))
-            {
-                return Err(ScheduleError::unsupported(
-                    P,
-                    format!(
-                        "Block `{}` binds an iterator to an expression of the loop `{name}`; \
-                         Tessel partitions a loop only where blocks take its variable as it is \
-                         (TVM 0.27 keeps the iterator's whole domain, which the piece's binding \
-                         no longer covers).",
-                        r.block.name
-                    ),
-                )
-                .at(path));
-            }
-            let narrows_reduction = r.block.init.is_some()
-                && r.iter_values
-                    .iter()
-                    .zip(&r.block.iter_vars)
-                    .any(|(v, iv)| iv.kind == IterKind::Reduce && is_loop_var(v));
-            if narrows_reduction {
-                return Err(ScheduleError::unsupported(
-                    P,
-                    format!(
-                        "The loop `{name}` is bound to a reduction iterator of block `{}`, which \
-                         has an init: narrowing that iterator's domain would re-run the init at \
-                         the start of every piece and drop the earlier pieces' sums (TVM 0.27 \
-                         does so).",
-                        r.block.name
-                    ),
-                )
-                .at(path));
-            }
-            blocks.push(r.block.name.clone());
-        }
-        loop_stmt.walk(&mut |s| {
-            if let StmtKind::For(l) = s.kind() {
-                loops_inside.push(l.loop_var.id());
-            }
-        });
+        let lengths = self.partition_lengths(&path, &node, factors)?;
+        let PartitionedBlocks {
+            block_name,
+            blocks,
+            loops_inside,
+        } = partitioned_blocks(&path, &node)?;
 
         // One copy of the loop per piece.
         let mut pieces = Vec::with_capacity(lengths.len());
@@ -545,4 +387,201 @@ impl Schedule {
         }
         Ok(new_loops.iter().map(|v| self.new_loop_rv(v)).collect())
     }
+
+    /// The argument checks: a plain loop from 0 over a known extent, and
+    /// positive factors (at most one inferred) summing to less than it.
+    /// Returns the pieces' lengths.
+    fn partition_lengths(
+        &self,
+        path: &StmtPath,
+        node: &For,
+        factors: &[Factor],
+    ) -> Result<Vec<i64>> {
+        let name = node.loop_var.name();
+        if !node.annotations.is_empty() || node.thread_tag.is_some() {
+            return Err(ScheduleError::loop_structure(
+                P,
+                format!("The loop `{name}` has annotations or a thread binding; loop_partition needs a plain loop."),
+            )
+            .at(path.clone()));
+        }
+        let (Some(min), Some(extent)) = (node.min.as_int(), node.extent.as_int()) else {
+            return Err(ScheduleError::loop_structure(
+                P,
+                format!(
+                    "The loop `{name}` has a symbolic start or extent; loop_partition needs both known."
+                ),
+            )
+            .at(path.clone()));
+        };
+        if min != 0 {
+            return Err(ScheduleError::unsupported(
+                P,
+                format!(
+                    "The loop `{name}` starts at {min}; Tessel partitions loops that start at 0 \
+                     (TVM 0.27 ignores the start and drops the last iterations)."
+                ),
+            )
+            .at(path.clone()));
+        }
+        if factors.is_empty() {
+            return Err(ScheduleError::invalid_argument(
+                P,
+                "loop_partition needs at least one factor",
+            ));
+        }
+        let mut values: Vec<Option<i64>> = Vec::with_capacity(factors.len());
+        for (i, f) in factors.iter().enumerate() {
+            let v = match f {
+                Factor::Infer => None,
+                Factor::Const(c) => Some(*c),
+                Factor::Sampled(rv) => Some(self.get_value(*rv).map_err(|e| e.for_primitive(P))?),
+            };
+            if let Some(v) = v.filter(|v| *v <= 0) {
+                return Err(ScheduleError::invalid_argument(
+                    P,
+                    format!("All the constant factors are required to be positive; the factor at position {i} is {v}."),
+                ));
+            }
+            values.push(v);
+        }
+        if values.iter().filter(|v| v.is_none()).count() > 1 {
+            return Err(ScheduleError::invalid_argument(
+                P,
+                "Only one factor can be None (inferred).",
+            ));
+        }
+        let total = values
+            .iter()
+            .flatten()
+            .try_fold(0i64, |acc, v| acc.checked_add(*v))
+            .unwrap_or(i64::MAX);
+        if total >= extent {
+            return Err(ScheduleError::loop_structure(
+                P,
+                format!(
+                    "The sum of the factors ({total}) is larger than or equal to the extent of loop `{name}` ({extent})."
+                ),
+            )
+            .at(path.clone()));
+        }
+        let mut lengths: Vec<i64> = values.iter().map(|v| v.unwrap_or(extent - total)).collect();
+        if values.iter().all(Option::is_some) {
+            lengths.push(extent - total);
+        }
+        Ok(lengths)
+    }
+}
+
+/// What lies under the partitioned loop.
+struct PartitionedBlocks {
+    /// The first block below the loop, which names the new blocks.
+    block_name: String,
+    /// Every block under the loop.
+    blocks: Vec<String>,
+    /// The loop and the loops under it.
+    loops_inside: Vec<VarId>,
+}
+
+/// The structure checks: the loop leads through loops to a first block, and
+/// the blocks under it are unnested, allocate nothing and take the loop's
+/// variable as it is, not as a reduction iterator with an init.
+fn partitioned_blocks(path: &StmtPath, node: &For) -> Result<PartitionedBlocks> {
+    let name = node.loop_var.name();
+    // The first block below the loop, through loops only; no nested
+    // blocks, no allocations.
+    let mut first = &node.body;
+    while let StmtKind::For(l) = first.kind() {
+        first = &l.body;
+    }
+    let StmtKind::BlockRealize(first) = first.kind() else {
+        return Err(ScheduleError::unsupported(
+            P,
+            format!(
+                "The loop `{name}` does not lead through loops to one block; Tessel partitions \
+                 such loops only (TVM 0.27 takes the name of that block and fails otherwise)."
+            ),
+        )
+        .at(path.clone()));
+    };
+    let block_name = first.block.name.clone();
+    let loop_stmt = Stmt::from_kind(StmtKind::For(node.clone()));
+    let block_paths = tree::find_all(&loop_stmt, &mut |s| {
+        matches!(s.kind(), StmtKind::BlockRealize(_))
+    });
+    let mut blocks = Vec::new();
+    let mut loops_inside = vec![node.loop_var.id()];
+    for p in &block_paths {
+        let Some(StmtKind::BlockRealize(r)) = tree::get(&loop_stmt, p).map(|s| s.kind().clone())
+        else {
+            continue;
+        };
+        if block_paths.iter().any(|q| q != p && q.is_prefix_of(p)) {
+            return Err(ScheduleError::unsupported(
+                P,
+                format!(
+                    "Block `{}` lies inside another block under the loop `{name}`; Tessel \
+                     partitions loops over unnested blocks only.",
+                    r.block.name
+                ),
+            )
+            .at(StmtPath([path.0.clone(), p.0.clone()].concat())));
+        }
+        if !r.block.alloc_buffers.is_empty() || !r.block.match_buffers.is_empty() {
+            return Err(ScheduleError::block_structure(
+                P,
+                format!(
+                    "Block `{}` allocates or matches buffers; each piece would share them.",
+                    r.block.name
+                ),
+            ));
+        }
+        let is_loop_var =
+            |v: &Expr| matches!(v.kind(), ExprKind::Var(x) if x.id() == node.loop_var.id());
+        if r.iter_values
+            .iter()
+            .any(|v| !is_loop_var(v) && util::var_ids(v).contains(&node.loop_var.id()))
+        {
+            return Err(ScheduleError::unsupported(
+                P,
+                format!(
+                    "Block `{}` binds an iterator to an expression of the loop `{name}`; \
+                     Tessel partitions a loop only where blocks take its variable as it is \
+                     (TVM 0.27 keeps the iterator's whole domain, which the piece's binding \
+                     no longer covers).",
+                    r.block.name
+                ),
+            )
+            .at(path.clone()));
+        }
+        let narrows_reduction = r.block.init.is_some()
+            && r.iter_values
+                .iter()
+                .zip(&r.block.iter_vars)
+                .any(|(v, iv)| iv.kind == IterKind::Reduce && is_loop_var(v));
+        if narrows_reduction {
+            return Err(ScheduleError::unsupported(
+                P,
+                format!(
+                    "The loop `{name}` is bound to a reduction iterator of block `{}`, which \
+                     has an init: narrowing that iterator's domain would re-run the init at \
+                     the start of every piece and drop the earlier pieces' sums (TVM 0.27 \
+                     does so).",
+                    r.block.name
+                ),
+            )
+            .at(path.clone()));
+        }
+        blocks.push(r.block.name.clone());
+    }
+    loop_stmt.walk(&mut |s| {
+        if let StmtKind::For(l) = s.kind() {
+            loops_inside.push(l.loop_var.id());
+        }
+    });
+    Ok(PartitionedBlocks {
+        block_name,
+        blocks,
+        loops_inside,
+    })
 }

@@ -62,7 +62,6 @@ impl Schedule {
     }
 
     fn merge_concrete(&mut self, loop_rvs: &[LoopRV]) -> Result<LoopRV> {
-        const P: &str = "merge";
         if loop_rvs.is_empty() {
             return Err(ScheduleError::invalid_argument(
                 P,
@@ -85,65 +84,7 @@ impl Schedule {
             lca.truncate(n);
         }
         let lca = StmtPath(lca);
-        // The nests, innermost loop first, each checked.
-        let mut nests: Vec<Vec<(StmtPath, For)>> = Vec::new();
-        let mut scope: Option<StmtPath> = None;
-        for p in &paths {
-            let chain = tree::chain(&body, p);
-            let mut nest = Vec::new();
-            for d in (lca.0.len()..chain.len()).rev() {
-                let StmtKind::For(l) = chain[d].kind() else {
-                    continue;
-                };
-                let lp = StmtPath(p.0[..d].to_vec());
-                if !l.annotations.is_empty() || l.thread_tag.is_some() {
-                    return Err(ScheduleError::loop_structure(
-                        P,
-                        format!(
-                            "The loop `{}` has annotations or a thread binding; merge needs plain loops.",
-                            l.loop_var.name()
-                        ),
-                    )
-                    .at(lp));
-                }
-                if !l.min.is_const_int(0) {
-                    return Err(ScheduleError::loop_structure(
-                        P,
-                        format!("The loop `{}` does not start with 0.", l.loop_var.name()),
-                    )
-                    .at(lp));
-                }
-                if let Some((_, inner)) = nest.last() {
-                    let inner: &For = inner;
-                    if !matches!(l.body.kind(), StmtKind::For(x) if x.loop_var.id() == inner.loop_var.id())
-                    {
-                        return Err(ScheduleError::loop_structure(
-                            P,
-                            format!(
-                                "The loop `{}` is required to have only one child, loop `{}`.",
-                                l.loop_var.name(),
-                                inner.loop_var.name()
-                            ),
-                        )
-                        .at(lp));
-                    }
-                }
-                nest.push((lp, l.clone()));
-            }
-            let here = enclosing_block_path(&body, p);
-            match (&scope, here) {
-                (None, s) => scope = s,
-                (Some(a), Some(b)) if *a == b => {}
-                _ => {
-                    return Err(ScheduleError::loop_structure(
-                        P,
-                        "Expected the loops to be under the same block scope.",
-                    )
-                    .at(p.clone()))
-                }
-            }
-            nests.push(nest);
-        }
+        let nests = merge_nests(&body, &paths, &lca)?;
         let depth = nests[0].len();
         if nests.iter().any(|n| n.len() != depth) || depth == 0 {
             return Err(ScheduleError::loop_structure(
@@ -151,101 +92,16 @@ impl Schedule {
                 "The loops to merge must sit at the same depth below the statement holding them all.",
             ));
         }
-        let ana = Analyzer::new();
-        for n in &nests[1..] {
-            for (j, (lp, l)) in n.iter().enumerate() {
-                let want = &nests[0][j].1.extent;
-                let diff = ana.simplify(&Expr::binary(BinOp::Sub, l.extent.clone(), want.clone()));
-                if !diff.is_const_int(0) {
-                    return Err(ScheduleError::loop_structure(
-                        P,
-                        format!(
-                            "The loops to merge must have equal extents level by level: `{}` has {} \
-                             where `{}` has {}.",
-                            l.loop_var.name(),
-                            tessel_tir::ir::printer::print_expr(&l.extent),
-                            nests[0][j].1.loop_var.name(),
-                            tessel_tir::ir::printer::print_expr(want)
-                        ),
-                    )
-                    .at(lp.clone()));
-                }
-            }
-        }
+        check_equal_extents(&nests)?;
 
         // Tessel's checks: adjacent nests, no dependences between them.
         let outer_paths: Vec<StmtPath> = nests.iter().map(|n| n[depth - 1].0.clone()).collect();
         let seq_path = outer_paths[0].parent();
-        let mut positions = Vec::new();
-        let adjacent = nests.len() == 1
-            || (outer_paths.iter().all(|p| p.parent() == seq_path)
-                && matches!(
-                    seq_path
-                        .as_ref()
-                        .and_then(|s| tree::get(&body, s))
-                        .map(|s| s.kind().clone()),
-                    Some(StmtKind::Seq(_))
-                ));
-        if adjacent {
-            positions = outer_paths
-                .iter()
-                .map(|p| *p.0.last().unwrap_or(&0))
-                .collect();
-            tessel_ir::sort::ascending(&mut positions);
-        }
-        if !adjacent || positions.windows(2).any(|w| w[1] != w[0] + 1) {
-            return Err(ScheduleError::loop_structure(
-                P,
-                "The loop nests to merge must be adjacent statements of one sequence: merging would \
-                 move a nest past the statements between them.",
-            ));
-        }
-        let access: Vec<_> = nests
-            .iter()
-            .map(|n| accesses(&Stmt::from_kind(StmtKind::For(n[depth - 1].1.clone()))))
-            .collect();
-        for (a, (_, wa)) in access.iter().enumerate() {
-            for (b, (rb, wb)) in access.iter().enumerate() {
-                if a != b && wa.iter().any(|x| rb.contains(x) || wb.contains(x)) {
-                    return Err(ScheduleError::dependency(
-                        P,
-                        format!(
-                            "The nests of `{}` and `{}` depend on each other (one writes a buffer the \
-                             other accesses); running their bodies interleaved would change the results.",
-                            nests[a][0].1.loop_var.name(),
-                            nests[b][0].1.loop_var.name()
-                        ),
-                    ));
-                }
-            }
-        }
+        let positions = adjacent_positions(&body, &outer_paths, seq_path.as_ref())?;
+        check_independent(&nests)?;
 
         // The merged nest.
-        let new_vars: Vec<Var> = nests[0]
-            .iter()
-            .map(|(_, l)| Var::new(format!("{}_m", l.loop_var.name()), l.loop_var.dtype()))
-            .collect();
-        let mut bodies = Vec::new();
-        for n in &nests {
-            let map: HashMap<VarId, Expr> = n
-                .iter()
-                .zip(&new_vars)
-                .map(|((_, l), v)| (l.loop_var.id(), v.to_expr()))
-                .collect();
-            bodies.push(substitute_stmt(&n[0].1.body, &map));
-        }
-        let mut stmt = Stmt::seq(bodies);
-        for (v, (_, l)) in new_vars.iter().zip(&nests[0]) {
-            stmt = Stmt::from_kind(StmtKind::For(For {
-                loop_var: v.clone(),
-                min: Expr::int(0, l.extent.dtype()),
-                extent: l.extent.clone(),
-                kind: ForKind::Serial,
-                thread_tag: None,
-                annotations: Annotations::new(),
-                body: stmt,
-            }));
-        }
+        let (stmt, new_vars) = build_merged_nest(&nests);
         let body = match seq_path.filter(|_| nests.len() > 1) {
             Some(seq_path) => {
                 let Some(StmtKind::Seq(items)) =
@@ -274,4 +130,189 @@ impl Schedule {
         self.set_body(P, body)?;
         Ok(self.new_loop_rv(&new_vars[0]))
     }
+}
+
+const P: &str = "merge";
+
+/// A nest of loops, innermost first, with their paths.
+type Nest = Vec<(StmtPath, For)>;
+
+/// The nests from each given loop up to the lowest common ancestor,
+/// innermost loop first, each a chain of plain loops from 0, all under the
+/// same block scope.
+fn merge_nests(body: &Stmt, paths: &[StmtPath], lca: &StmtPath) -> Result<Vec<Nest>> {
+    let mut nests: Vec<Nest> = Vec::new();
+    let mut scope: Option<StmtPath> = None;
+    for p in paths {
+        let chain = tree::chain(body, p);
+        let mut nest = Vec::new();
+        for d in (lca.0.len()..chain.len()).rev() {
+            let StmtKind::For(l) = chain[d].kind() else {
+                continue;
+            };
+            let lp = StmtPath(p.0[..d].to_vec());
+            if !l.annotations.is_empty() || l.thread_tag.is_some() {
+                return Err(ScheduleError::loop_structure(
+                    P,
+                    format!(
+                        "The loop `{}` has annotations or a thread binding; merge needs plain loops.",
+                        l.loop_var.name()
+                    ),
+                )
+                .at(lp));
+            }
+            if !l.min.is_const_int(0) {
+                return Err(ScheduleError::loop_structure(
+                    P,
+                    format!("The loop `{}` does not start with 0.", l.loop_var.name()),
+                )
+                .at(lp));
+            }
+            if let Some((_, inner)) = nest.last() {
+                let inner: &For = inner;
+                if !matches!(l.body.kind(), StmtKind::For(x) if x.loop_var.id() == inner.loop_var.id())
+                {
+                    return Err(ScheduleError::loop_structure(
+                        P,
+                        format!(
+                            "The loop `{}` is required to have only one child, loop `{}`.",
+                            l.loop_var.name(),
+                            inner.loop_var.name()
+                        ),
+                    )
+                    .at(lp));
+                }
+            }
+            nest.push((lp, l.clone()));
+        }
+        let here = enclosing_block_path(body, p);
+        match (&scope, here) {
+            (None, s) => scope = s,
+            (Some(a), Some(b)) if *a == b => {}
+            _ => {
+                return Err(ScheduleError::loop_structure(
+                    P,
+                    "Expected the loops to be under the same block scope.",
+                )
+                .at(p.clone()))
+            }
+        }
+        nests.push(nest);
+    }
+    Ok(nests)
+}
+
+/// Refuses nests whose extents differ at some level.
+fn check_equal_extents(nests: &[Nest]) -> Result<()> {
+    let ana = Analyzer::new();
+    for n in &nests[1..] {
+        for (j, (lp, l)) in n.iter().enumerate() {
+            let want = &nests[0][j].1.extent;
+            let diff = ana.simplify(&Expr::binary(BinOp::Sub, l.extent.clone(), want.clone()));
+            if !diff.is_const_int(0) {
+                return Err(ScheduleError::loop_structure(
+                    P,
+                    format!(
+                        "The loops to merge must have equal extents level by level: `{}` has {} \
+                         where `{}` has {}.",
+                        l.loop_var.name(),
+                        tessel_tir::ir::printer::print_expr(&l.extent),
+                        nests[0][j].1.loop_var.name(),
+                        tessel_tir::ir::printer::print_expr(want)
+                    ),
+                )
+                .at(lp.clone()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The positions of the nests' outermost loops in their sequence, which
+/// must be adjacent statements of it (ascending; empty for a single nest).
+fn adjacent_positions(
+    body: &Stmt,
+    outer_paths: &[StmtPath],
+    seq_path: Option<&StmtPath>,
+) -> Result<Vec<usize>> {
+    let mut positions = Vec::new();
+    let adjacent = outer_paths.len() == 1
+        || (outer_paths.iter().all(|p| p.parent().as_ref() == seq_path)
+            && matches!(
+                seq_path
+                    .and_then(|s| tree::get(body, s))
+                    .map(|s| s.kind().clone()),
+                Some(StmtKind::Seq(_))
+            ));
+    if adjacent {
+        positions = outer_paths
+            .iter()
+            .map(|p| *p.0.last().unwrap_or(&0))
+            .collect();
+        tessel_ir::sort::ascending(&mut positions);
+    }
+    if !adjacent || positions.windows(2).any(|w| w[1] != w[0] + 1) {
+        return Err(ScheduleError::loop_structure(
+            P,
+            "The loop nests to merge must be adjacent statements of one sequence: merging would \
+             move a nest past the statements between them.",
+        ));
+    }
+    Ok(positions)
+}
+
+/// Refuses nests one of which writes a buffer another accesses.
+fn check_independent(nests: &[Nest]) -> Result<()> {
+    let access: Vec<_> = nests
+        .iter()
+        .map(|n| accesses(&Stmt::from_kind(StmtKind::For(n[n.len() - 1].1.clone()))))
+        .collect();
+    for (a, (_, wa)) in access.iter().enumerate() {
+        for (b, (rb, wb)) in access.iter().enumerate() {
+            if a != b && wa.iter().any(|x| rb.contains(x) || wb.contains(x)) {
+                return Err(ScheduleError::dependency(
+                    P,
+                    format!(
+                        "The nests of `{}` and `{}` depend on each other (one writes a buffer the \
+                         other accesses); running their bodies interleaved would change the results.",
+                        nests[a][0].1.loop_var.name(),
+                        nests[b][0].1.loop_var.name()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One nest of new loops `<name>_m` (named after the first nest's) over the
+/// bodies of all the nests in order. Returns it with the new loop variables,
+/// innermost first.
+fn build_merged_nest(nests: &[Nest]) -> (Stmt, Vec<Var>) {
+    let new_vars: Vec<Var> = nests[0]
+        .iter()
+        .map(|(_, l)| Var::new(format!("{}_m", l.loop_var.name()), l.loop_var.dtype()))
+        .collect();
+    let mut bodies = Vec::new();
+    for n in nests {
+        let map: HashMap<VarId, Expr> = n
+            .iter()
+            .zip(&new_vars)
+            .map(|((_, l), v)| (l.loop_var.id(), v.to_expr()))
+            .collect();
+        bodies.push(substitute_stmt(&n[0].1.body, &map));
+    }
+    let mut stmt = Stmt::seq(bodies);
+    for (v, (_, l)) in new_vars.iter().zip(&nests[0]) {
+        stmt = Stmt::from_kind(StmtKind::For(For {
+            loop_var: v.clone(),
+            min: Expr::int(0, l.extent.dtype()),
+            extent: l.extent.clone(),
+            kind: ForKind::Serial,
+            thread_tag: None,
+            annotations: Annotations::new(),
+            body: stmt,
+        }));
+    }
+    (stmt, new_vars)
 }

@@ -212,71 +212,9 @@ impl Schedule {
             Some(StmtKind::BlockRealize(r)) => r.block.name,
             _ => String::new(),
         };
-
-        // A leaf block whose body accesses the buffer one way only.
-        let mut nested = false;
-        for part in std::iter::once(&block.body).chain(block.init.as_ref()) {
-            nested |= !tree::find_all(part, &mut |s| matches!(s.kind(), StmtKind::BlockRealize(_)))
-                .is_empty();
-        }
-        if nested {
-            return Err(ScheduleError::block_structure(
-                P,
-                format!("The target block `{}` is not a leaf block.", block.name),
-            )
-            .at(path));
-        }
-        let mut collector = AccessCollector {
-            buffer: &buffer,
-            indices: None,
-            problem: None,
-        };
-        collector.stmt(&block.body);
-        let access_error = |detail: &str| {
-            ScheduleError::block_structure(
-                P,
-                format!(
-                    "The target buffer {} should be accessed in the leaf block `{}` via BufferLoad \
-                     or BufferStore. The indices should be the same if there are multiple accesses \
-                     to the target buffer. {detail}",
-                    buffer.name, block.name
-                ),
-            )
-            .at(path.clone())
-        };
-        if let Some(problem) = collector.problem {
-            return Err(access_error(problem));
-        }
-        let Some(indices) = collector.indices else {
-            return Err(access_error("No buffer accesses found."));
-        };
+        let indices = leaf_access_indices(P, block, &buffer, &path)?;
         check_stage_pipeline(P, &body, &scope_path, &scope_name)?;
-
-        // The block must hang from a chain of loops directly in the scope.
-        let chain = tree::chain(&body, &path);
-        let depth = scope_path.0.len();
-        let mut pos = 0;
-        let mut first = depth + 1;
-        if let Some(StmtKind::Seq(_)) = chain.get(first).map(|s| s.kind()) {
-            pos = path.0[first];
-            first += 1;
-        }
-        for link in chain.iter().take(chain.len() - 1).skip(first) {
-            if !matches!(link.kind(), StmtKind::For(_)) {
-                return Err(ScheduleError::loop_structure(
-                    P,
-                    format!(
-                        "block `{}` is not under a chain of loops directly in its scope `{scope_name}`: \
-                         only loops may stand between them",
-                        block.name
-                    ),
-                )
-                .at(path));
-            }
-        }
-        if kind == BufferIndexType::Write {
-            pos += 1;
-        }
+        let pos = reindex_stage_position(P, &body, &path, &scope_path, &scope_name, block, kind)?;
 
         // The indices, simplified, and the iterators they cover.
         let mut ana = Analyzer::new();
@@ -325,70 +263,8 @@ impl Schedule {
                 .collect();
             n.strides = Vec::new();
         });
-
-        // The copy stage: iterators v0, v1, … over loops ax0, ax1, ….
-        let mut map = std::collections::HashMap::new();
-        let mut new_iters = Vec::new();
-        let mut loops = Vec::new();
-        for iv in &covered_iters {
-            let i = new_iters.len();
-            let v = Var::new(format!("v{i}"), iv.var.dtype());
-            let ax = Var::new(format!("ax{i}"), iv.var.dtype());
-            map.insert(iv.var.id(), v.to_expr());
-            new_iters.push(IterVar {
-                var: v,
-                dom: iv.dom.clone(),
-                kind: IterKind::Spatial,
-            });
-            loops.push((ax, iv.dom.clone()));
-        }
-        // Iterators that are not covered do not occur in the indices.
-        let target_indices: Vec<Expr> = indices
-            .iter()
-            .map(|e| tessel_tir::ir::mutate::substitute_expr(e, &map))
-            .collect();
-        let reindex_indices: Vec<Expr> = new_iters.iter().map(|iv| iv.var.to_expr()).collect();
-        let (src, src_idx, dst, dst_idx) = match kind {
-            BufferIndexType::Read => (&buffer, target_indices, &reindex_buffer, reindex_indices),
-            BufferIndexType::Write => (&reindex_buffer, reindex_indices, &buffer, target_indices),
-        };
-        let point = |b: &Buffer, idx: &[Expr]| BufferRegion {
-            buffer: b.clone(),
-            region: idx.iter().map(|e| Range::point(e.clone())).collect(),
-        };
-        let stage_name = format!("{}_reindex", dst.name);
-        let stage_block = Block {
-            name: stage_name.clone(),
-            iter_vars: new_iters,
-            reads: vec![point(src, &src_idx)],
-            writes: vec![point(dst, &dst_idx)],
-            alloc_buffers: vec![],
-            match_buffers: vec![],
-            annotations: Annotations::new(),
-            init: None,
-            body: Stmt::from_kind(StmtKind::Store {
-                buffer: dst.clone(),
-                value: Expr::load(src, src_idx),
-                indices: dst_idx,
-            }),
-            span: Default::default(),
-        };
-        let mut stage = super::util::realize(
-            loops.iter().map(|(ax, _)| ax.to_expr()).collect(),
-            Expr::bool(true),
-            stage_block,
-        );
-        for (ax, dom) in loops.into_iter().rev() {
-            stage = Stmt::from_kind(StmtKind::For(For {
-                loop_var: ax,
-                min: dom.min,
-                extent: dom.extent,
-                kind: ForKind::Serial,
-                thread_tag: None,
-                annotations: Annotations::new(),
-                body: stage,
-            }));
-        }
+        let (stage, stage_name) =
+            build_reindex_stage(kind, &buffer, &reindex_buffer, &covered_iters, &indices);
 
         // The block reads or writes the reindex buffer at its covered iterators.
         let new_indices: Vec<Expr> = covered_iters.iter().map(|iv| iv.var.to_expr()).collect();
@@ -405,7 +281,7 @@ impl Schedule {
                 .iter()
                 .map(|r| {
                     if r.buffer == buffer {
-                        point(&reindex_buffer, &new_indices)
+                        point_region(&reindex_buffer, &new_indices)
                     } else {
                         r.clone()
                     }
@@ -436,6 +312,173 @@ impl Schedule {
         self.set_body(P, body)?;
         Ok((self.new_block_rv(&stage_name), kind, index))
     }
+}
+
+/// The region of `b` that is the point at `idx`.
+fn point_region(b: &Buffer, idx: &[Expr]) -> BufferRegion {
+    BufferRegion {
+        buffer: b.clone(),
+        region: idx.iter().map(|e| Range::point(e.clone())).collect(),
+    }
+}
+
+/// The indices at which a leaf block's body accesses `buffer`; refuses a
+/// block with blocks inside, and a buffer accessed at different indices or
+/// not at all.
+fn leaf_access_indices(
+    p: &str,
+    block: &Block,
+    buffer: &Buffer,
+    path: &StmtPath,
+) -> Result<Vec<Expr>> {
+    // A leaf block whose body accesses the buffer one way only.
+    let mut nested = false;
+    for part in std::iter::once(&block.body).chain(block.init.as_ref()) {
+        nested |= !tree::find_all(part, &mut |s| matches!(s.kind(), StmtKind::BlockRealize(_)))
+            .is_empty();
+    }
+    if nested {
+        return Err(ScheduleError::block_structure(
+            p,
+            format!("The target block `{}` is not a leaf block.", block.name),
+        )
+        .at(path.clone()));
+    }
+    let mut collector = AccessCollector {
+        buffer,
+        indices: None,
+        problem: None,
+    };
+    collector.stmt(&block.body);
+    let access_error = |detail: &str| {
+        ScheduleError::block_structure(
+            p,
+            format!(
+                "The target buffer {} should be accessed in the leaf block `{}` via BufferLoad \
+                 or BufferStore. The indices should be the same if there are multiple accesses \
+                 to the target buffer. {detail}",
+                buffer.name, block.name
+            ),
+        )
+        .at(path.clone())
+    };
+    if let Some(problem) = collector.problem {
+        return Err(access_error(problem));
+    }
+    let Some(indices) = collector.indices else {
+        return Err(access_error("No buffer accesses found."));
+    };
+    Ok(indices)
+}
+
+/// Where in its scope the copy stage goes: before the statement holding the
+/// block (a read) or after it (a write). The block must hang from a chain of
+/// loops directly in the scope.
+fn reindex_stage_position(
+    p: &str,
+    body: &Stmt,
+    path: &StmtPath,
+    scope_path: &StmtPath,
+    scope_name: &str,
+    block: &Block,
+    kind: BufferIndexType,
+) -> Result<usize> {
+    let chain = tree::chain(body, path);
+    let depth = scope_path.0.len();
+    let mut pos = 0;
+    let mut first = depth + 1;
+    if let Some(StmtKind::Seq(_)) = chain.get(first).map(|s| s.kind()) {
+        pos = path.0[first];
+        first += 1;
+    }
+    for link in chain.iter().take(chain.len() - 1).skip(first) {
+        if !matches!(link.kind(), StmtKind::For(_)) {
+            return Err(ScheduleError::loop_structure(
+                p,
+                format!(
+                    "block `{}` is not under a chain of loops directly in its scope `{scope_name}`: \
+                     only loops may stand between them",
+                    block.name
+                ),
+            )
+            .at(path.clone()));
+        }
+    }
+    if kind == BufferIndexType::Write {
+        pos += 1;
+    }
+    Ok(pos)
+}
+
+/// The copy stage between `buffer` and `reindex_buffer`: iterators v0, v1, …
+/// over loops ax0, ax1, …, one per covered iterator. Returns it with its
+/// block's name.
+fn build_reindex_stage(
+    kind: BufferIndexType,
+    buffer: &Buffer,
+    reindex_buffer: &Buffer,
+    covered_iters: &[&IterVar],
+    indices: &[Expr],
+) -> (Stmt, String) {
+    let mut map = std::collections::HashMap::new();
+    let mut new_iters = Vec::new();
+    let mut loops = Vec::new();
+    for iv in covered_iters {
+        let i = new_iters.len();
+        let v = Var::new(format!("v{i}"), iv.var.dtype());
+        let ax = Var::new(format!("ax{i}"), iv.var.dtype());
+        map.insert(iv.var.id(), v.to_expr());
+        new_iters.push(IterVar {
+            var: v,
+            dom: iv.dom.clone(),
+            kind: IterKind::Spatial,
+        });
+        loops.push((ax, iv.dom.clone()));
+    }
+    // Iterators that are not covered do not occur in the indices.
+    let target_indices: Vec<Expr> = indices
+        .iter()
+        .map(|e| tessel_tir::ir::mutate::substitute_expr(e, &map))
+        .collect();
+    let reindex_indices: Vec<Expr> = new_iters.iter().map(|iv| iv.var.to_expr()).collect();
+    let (src, src_idx, dst, dst_idx) = match kind {
+        BufferIndexType::Read => (buffer, target_indices, reindex_buffer, reindex_indices),
+        BufferIndexType::Write => (reindex_buffer, reindex_indices, buffer, target_indices),
+    };
+    let stage_name = format!("{}_reindex", dst.name);
+    let stage_block = Block {
+        name: stage_name.clone(),
+        iter_vars: new_iters,
+        reads: vec![point_region(src, &src_idx)],
+        writes: vec![point_region(dst, &dst_idx)],
+        alloc_buffers: vec![],
+        match_buffers: vec![],
+        annotations: Annotations::new(),
+        init: None,
+        body: Stmt::from_kind(StmtKind::Store {
+            buffer: dst.clone(),
+            value: Expr::load(src, src_idx),
+            indices: dst_idx,
+        }),
+        span: Default::default(),
+    };
+    let mut stage = super::util::realize(
+        loops.iter().map(|(ax, _)| ax.to_expr()).collect(),
+        Expr::bool(true),
+        stage_block,
+    );
+    for (ax, dom) in loops.into_iter().rev() {
+        stage = Stmt::from_kind(StmtKind::For(For {
+            loop_var: ax,
+            min: dom.min,
+            extent: dom.extent,
+            kind: ForKind::Serial,
+            thread_tag: None,
+            annotations: Annotations::new(),
+            body: stage,
+        }));
+    }
+    (stage, stage_name)
 }
 
 /// `reindex_cache_read` and `reindex_cache_write` differ in the index's name.
@@ -704,125 +747,15 @@ impl Schedule {
                 detect_cache_loc(&body, &scope_path, &block.name, &related)
             }
         };
-        if !region.region.iter().all(|r| r.extent.is_const_int(1)) {
-            let dims: Vec<String> = region
-                .region
-                .iter()
-                .map(|r| {
-                    let min = tessel_tir::ir::printer::print_expr(&r.min);
-                    if r.extent.is_const_int(1) {
-                        return min;
-                    }
-                    let end = Analyzer::new().simplify(&Expr::binary(
-                        BinOp::Add,
-                        r.min.clone(),
-                        r.extent.clone(),
-                    ));
-                    format!("{min}:{}", tessel_tir::ir::printer::print_expr(&end))
-                })
-                .collect();
-            return Err(ScheduleError::region_coverage(
-                p,
-                format!(
-                    "The buffer region {}[{}] accessed inside block `{}` is not a single point, \
-                     which violates the prerequisite of {p} primitive.",
-                    buffer.name,
-                    dims.join(", "),
-                    block.name
-                ),
-            )
-            .at(path));
-        }
+        check_point_region(p, &buffer, block, &region, &path)?;
 
         // The index map over the block's iterators gives the cache's indices.
-        let dtype = block
-            .iter_vars
-            .first()
-            .map(|iv| iv.var.dtype())
-            .unwrap_or(DataType::i32());
-        let map =
-            IndexMap::parse(map_src, dtype).map_err(|m| ScheduleError::invalid_argument(p, m))?;
-        if map.params.len() != block.iter_vars.len() {
-            return Err(ScheduleError::invalid_argument(
-                p,
-                format!(
-                    "the index map takes {} indices but block `{}` has {} iterators",
-                    map.params.len(),
-                    block.name,
-                    block.iter_vars.len()
-                ),
-            )
-            .at(path));
-        }
-        let mut ana = Analyzer::new();
-        for iv in &block.iter_vars {
-            ana.bind(&iv.var, &iv.dom);
-        }
-        let iter_exprs: Vec<Expr> = block.iter_vars.iter().map(|iv| iv.var.to_expr()).collect();
-        let new_indices: Vec<Expr> = map
-            .apply(&iter_exprs)
-            .iter()
-            .map(|e| ana.simplify(e))
-            .collect();
-        let dom: std::collections::HashMap<VarId, Range> = block
-            .iter_vars
-            .iter()
-            .map(|iv| (iv.var.id(), iv.dom.clone()))
-            .collect();
-        let mut shape = Vec::new();
-        for e in &new_indices {
-            let bounds = tessel_tir::arith::int_set::eval_interval(&ana, e, &dom);
-            match bounds.and_then(|(lo, hi)| Some((lo.as_int()?, hi.as_int()?))) {
-                Some((0, hi)) => shape.push(Expr::int(hi + 1, e.dtype())),
-                _ => {
-                    return Err(ScheduleError::unsupported(
-                        p,
-                        format!(
-                        "the index map's result `{}` does not range over [0, n) for constant n; \
-                             Tessel caches into buffers indexed from 0",
-                        tessel_tir::ir::printer::print_expr(e)
-                    ),
-                    )
-                    .at(path))
-                }
-            }
-        }
+        let (map, new_indices, shape) = cache_indices(p, block, map_src, &path)?;
 
         // Iterators must appear in the old indices exactly when they appear
         // in the new ones.
         let old_indices: Vec<Expr> = region.region.iter().map(|r| r.min.clone()).collect();
-        let used = |es: &[Expr]| -> HashSet<VarId> { es.iter().flat_map(var_ids).collect() };
-        let (in_old, in_new) = (used(&old_indices), used(&new_indices));
-        let list = |es: &[Expr]| -> String {
-            let items: Vec<String> = es.iter().map(tessel_tir::ir::printer::print_expr).collect();
-            format!("[{}]", items.join(", "))
-        };
-        let mut covered = Vec::new();
-        for (iv, binding) in block.iter_vars.iter().zip(&realize.iter_values) {
-            let (o, n) = (in_old.contains(&iv.var.id()), in_new.contains(&iv.var.id()));
-            if o != n {
-                let (has, lacks) = if o {
-                    (&old_indices, &new_indices)
-                } else {
-                    (&new_indices, &old_indices)
-                };
-                return Err(ScheduleError::block_structure(
-                    p,
-                    format!(
-                        "the block iterators in the old and new indices of the cache stage do not \
-                         match: in block `{}`, the iterator {} appears in {}, but not in {}.",
-                        block.name,
-                        iv.var.name(),
-                        list(has),
-                        list(lacks)
-                    ),
-                )
-                .at(path));
-            }
-            if n {
-                covered.push((iv.clone(), binding.clone()));
-            }
-        }
+        let covered = covered_cache_iters(p, &realize, &old_indices, &new_indices, &path)?;
         let binding_vars: HashSet<VarId> = covered.iter().flat_map(|(_, b)| var_ids(b)).collect();
         let loops: Vec<For> = loops_below(&body, &path, &loc.path)
             .into_iter()
@@ -830,33 +763,6 @@ impl Schedule {
             .filter(|l| binding_vars.contains(&l.loop_var.id()))
             .collect();
 
-        // The copy stage, with fresh loop and iterator variables of the same names.
-        let mut map_vars = std::collections::HashMap::new();
-        let new_loops: Vec<(Var, &For)> = loops
-            .iter()
-            .map(|l| {
-                let v = Var::new(l.loop_var.name(), l.loop_var.dtype());
-                map_vars.insert(l.loop_var.id(), v.to_expr());
-                (v, l)
-            })
-            .collect();
-        let mut stage_iters = Vec::new();
-        let mut stage_bindings = Vec::new();
-        for (iv, binding) in &covered {
-            let v = Var::new(iv.var.name(), iv.var.dtype());
-            stage_bindings.push(tessel_tir::ir::mutate::substitute_expr(binding, &map_vars));
-            map_vars.insert(iv.var.id(), v.to_expr());
-            stage_iters.push(IterVar {
-                var: v,
-                dom: iv.dom.clone(),
-                kind: IterKind::Spatial,
-            });
-        }
-        let subst = |es: &[Expr]| -> Vec<Expr> {
-            es.iter()
-                .map(|e| tessel_tir::ir::mutate::substitute_expr(e, &map_vars))
-                .collect()
-        };
         let cache_name = format!("{}_{}", buffer.name, storage_scope);
         let cache = buffer.derive(|n| {
             n.name = cache_name.clone();
@@ -868,43 +774,15 @@ impl Schedule {
             n.shape = shape;
             n.strides = Vec::new();
         });
-        let (old_s, new_s) = (subst(&old_indices), subst(&new_indices));
-        let (src, src_idx, dst, dst_idx) = match kind {
-            BufferIndexType::Read => (&buffer, old_s, &cache, new_s),
-            BufferIndexType::Write => (&cache, new_s, &buffer, old_s),
-        };
-        let point = |b: &Buffer, idx: &[Expr]| BufferRegion {
-            buffer: b.clone(),
-            region: idx.iter().map(|e| Range::point(e.clone())).collect(),
-        };
-        let stage_block = Block {
-            name: cache_name.clone(),
-            iter_vars: stage_iters,
-            reads: vec![point(src, &src_idx)],
-            writes: vec![point(dst, &dst_idx)],
-            alloc_buffers: vec![],
-            match_buffers: vec![],
-            annotations: Annotations::new(),
-            init: None,
-            body: Stmt::from_kind(StmtKind::Store {
-                buffer: dst.clone(),
-                value: Expr::load(src, src_idx),
-                indices: dst_idx,
-            }),
-            span: Default::default(),
-        };
-        let mut stage = super::util::realize(stage_bindings, Expr::bool(true), stage_block);
-        for (v, l) in new_loops.into_iter().rev() {
-            stage = Stmt::from_kind(StmtKind::For(For {
-                loop_var: v,
-                min: l.min.clone(),
-                extent: l.extent.clone(),
-                kind: ForKind::Serial,
-                thread_tag: None,
-                annotations: Annotations::new(),
-                body: stage,
-            }));
-        }
+        let stage = build_reindex_cache_stage(
+            kind,
+            &buffer,
+            &cache,
+            &loops,
+            &covered,
+            &old_indices,
+            &new_indices,
+        );
 
         let scope_stmt = tree::get(&body, &scope_path)
             .ok_or_else(|| ScheduleError::internal(p, "internal: stale scope path"))?;
@@ -923,4 +801,229 @@ impl Schedule {
         self.set_body(p, body)?;
         Ok((self.new_block_rv(&cache_name), map))
     }
+}
+
+/// Refuses a region of the cached buffer that is not a single point.
+fn check_point_region(
+    p: &str,
+    buffer: &Buffer,
+    block: &Block,
+    region: &BufferRegion,
+    path: &StmtPath,
+) -> Result<()> {
+    if region.region.iter().all(|r| r.extent.is_const_int(1)) {
+        return Ok(());
+    }
+    let dims: Vec<String> = region
+        .region
+        .iter()
+        .map(|r| {
+            let min = tessel_tir::ir::printer::print_expr(&r.min);
+            if r.extent.is_const_int(1) {
+                return min;
+            }
+            let end = Analyzer::new().simplify(&Expr::binary(
+                BinOp::Add,
+                r.min.clone(),
+                r.extent.clone(),
+            ));
+            format!("{min}:{}", tessel_tir::ir::printer::print_expr(&end))
+        })
+        .collect();
+    Err(ScheduleError::region_coverage(
+        p,
+        format!(
+            "The buffer region {}[{}] accessed inside block `{}` is not a single point, \
+             which violates the prerequisite of {p} primitive.",
+            buffer.name,
+            dims.join(", "),
+            block.name
+        ),
+    )
+    .at(path.clone()))
+}
+
+/// Parses the index map over the block's iterators and returns it with the
+/// cache's indices (simplified) and the cache's shape; refuses a map of the
+/// wrong arity and results that do not range over `[0, n)`.
+fn cache_indices(
+    p: &str,
+    block: &Block,
+    map_src: &str,
+    path: &StmtPath,
+) -> Result<(IndexMap, Vec<Expr>, Vec<Expr>)> {
+    let dtype = block
+        .iter_vars
+        .first()
+        .map(|iv| iv.var.dtype())
+        .unwrap_or(DataType::i32());
+    let map = IndexMap::parse(map_src, dtype).map_err(|m| ScheduleError::invalid_argument(p, m))?;
+    if map.params.len() != block.iter_vars.len() {
+        return Err(ScheduleError::invalid_argument(
+            p,
+            format!(
+                "the index map takes {} indices but block `{}` has {} iterators",
+                map.params.len(),
+                block.name,
+                block.iter_vars.len()
+            ),
+        )
+        .at(path.clone()));
+    }
+    let mut ana = Analyzer::new();
+    for iv in &block.iter_vars {
+        ana.bind(&iv.var, &iv.dom);
+    }
+    let iter_exprs: Vec<Expr> = block.iter_vars.iter().map(|iv| iv.var.to_expr()).collect();
+    let new_indices: Vec<Expr> = map
+        .apply(&iter_exprs)
+        .iter()
+        .map(|e| ana.simplify(e))
+        .collect();
+    let dom: std::collections::HashMap<VarId, Range> = block
+        .iter_vars
+        .iter()
+        .map(|iv| (iv.var.id(), iv.dom.clone()))
+        .collect();
+    let mut shape = Vec::new();
+    for e in &new_indices {
+        let bounds = tessel_tir::arith::int_set::eval_interval(&ana, e, &dom);
+        match bounds.and_then(|(lo, hi)| Some((lo.as_int()?, hi.as_int()?))) {
+            Some((0, hi)) => shape.push(Expr::int(hi + 1, e.dtype())),
+            _ => {
+                return Err(ScheduleError::unsupported(
+                    p,
+                    format!(
+                        "the index map's result `{}` does not range over [0, n) for constant n; \
+                         Tessel caches into buffers indexed from 0",
+                        tessel_tir::ir::printer::print_expr(e)
+                    ),
+                )
+                .at(path.clone()))
+            }
+        }
+    }
+    Ok((map, new_indices, shape))
+}
+
+/// The block's iterators that the cache's indices use, with their bindings;
+/// refuses an iterator that appears in only one of the old and new indices.
+fn covered_cache_iters(
+    p: &str,
+    realize: &BlockRealize,
+    old_indices: &[Expr],
+    new_indices: &[Expr],
+    path: &StmtPath,
+) -> Result<Vec<(IterVar, Expr)>> {
+    let block = &realize.block;
+    let used = |es: &[Expr]| -> HashSet<VarId> { es.iter().flat_map(var_ids).collect() };
+    let (in_old, in_new) = (used(old_indices), used(new_indices));
+    let list = |es: &[Expr]| -> String {
+        let items: Vec<String> = es.iter().map(tessel_tir::ir::printer::print_expr).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let mut covered = Vec::new();
+    for (iv, binding) in block.iter_vars.iter().zip(&realize.iter_values) {
+        let (o, n) = (in_old.contains(&iv.var.id()), in_new.contains(&iv.var.id()));
+        if o != n {
+            let (has, lacks) = if o {
+                (old_indices, new_indices)
+            } else {
+                (new_indices, old_indices)
+            };
+            return Err(ScheduleError::block_structure(
+                p,
+                format!(
+                    "the block iterators in the old and new indices of the cache stage do not \
+                     match: in block `{}`, the iterator {} appears in {}, but not in {}.",
+                    block.name,
+                    iv.var.name(),
+                    list(has),
+                    list(lacks)
+                ),
+            )
+            .at(path.clone()));
+        }
+        if n {
+            covered.push((iv.clone(), binding.clone()));
+        }
+    }
+    Ok(covered)
+}
+
+/// The copy stage between `buffer` and its `cache`, in fresh loop and
+/// iterator variables of the same names as `loops` and `covered`.
+fn build_reindex_cache_stage(
+    kind: BufferIndexType,
+    buffer: &Buffer,
+    cache: &Buffer,
+    loops: &[For],
+    covered: &[(IterVar, Expr)],
+    old_indices: &[Expr],
+    new_indices: &[Expr],
+) -> Stmt {
+    let mut map_vars = std::collections::HashMap::new();
+    let new_loops: Vec<(Var, &For)> = loops
+        .iter()
+        .map(|l| {
+            let v = Var::new(l.loop_var.name(), l.loop_var.dtype());
+            map_vars.insert(l.loop_var.id(), v.to_expr());
+            (v, l)
+        })
+        .collect();
+    let mut stage_iters = Vec::new();
+    let mut stage_bindings = Vec::new();
+    for (iv, binding) in covered {
+        let v = Var::new(iv.var.name(), iv.var.dtype());
+        stage_bindings.push(tessel_tir::ir::mutate::substitute_expr(binding, &map_vars));
+        map_vars.insert(iv.var.id(), v.to_expr());
+        stage_iters.push(IterVar {
+            var: v,
+            dom: iv.dom.clone(),
+            kind: IterKind::Spatial,
+        });
+    }
+    let subst = |es: &[Expr]| -> Vec<Expr> {
+        es.iter()
+            .map(|e| tessel_tir::ir::mutate::substitute_expr(e, &map_vars))
+            .collect()
+    };
+    let (old_s, new_s) = (subst(old_indices), subst(new_indices));
+    let (src, src_idx, dst, dst_idx) = match kind {
+        BufferIndexType::Read => (buffer, old_s, cache, new_s),
+        BufferIndexType::Write => (cache, new_s, buffer, old_s),
+    };
+    let point = |b: &Buffer, idx: &[Expr]| BufferRegion {
+        buffer: b.clone(),
+        region: idx.iter().map(|e| Range::point(e.clone())).collect(),
+    };
+    let stage_block = Block {
+        name: cache.name.clone(),
+        iter_vars: stage_iters,
+        reads: vec![point(src, &src_idx)],
+        writes: vec![point(dst, &dst_idx)],
+        alloc_buffers: vec![],
+        match_buffers: vec![],
+        annotations: Annotations::new(),
+        init: None,
+        body: Stmt::from_kind(StmtKind::Store {
+            buffer: dst.clone(),
+            value: Expr::load(src, src_idx),
+            indices: dst_idx,
+        }),
+        span: Default::default(),
+    };
+    let mut stage = super::util::realize(stage_bindings, Expr::bool(true), stage_block);
+    for (v, l) in new_loops.into_iter().rev() {
+        stage = Stmt::from_kind(StmtKind::For(For {
+            loop_var: v,
+            min: l.min.clone(),
+            extent: l.extent.clone(),
+            kind: ForKind::Serial,
+            thread_tag: None,
+            annotations: Annotations::new(),
+            body: stage,
+        }));
+    }
+    stage
 }

@@ -529,74 +529,96 @@ impl Simplifier<'_> {
             CompareResult::Eq | CompareResult::Gt | CompareResult::Ge => return Expr::bool(false),
             _ => {}
         }
+        // The rule groups, in TVM's order: the first that applies wins.
+        let rewritten = self
+            .lt_cancel_common_terms(&a, &b)
+            .or_else(|| self.lt_fold_constant_factors(&a, &b))
+            .or_else(|| self.lt_fold_division(&a, &b))
+            .or_else(|| self.lt_split_min_max(&a, &b))
+            .or_else(|| self.lt_move_constants(&a, &b));
+        if let Some(r) = rewritten {
+            return r;
+        }
+        // Both sides divisible by a common factor.
+        if let Some(r) = self.divide_cmp_by_gcd(CmpOp::Lt, &a, &b) {
+            return r;
+        }
+        cmp(CmpOp::Lt, a, b)
+    }
+
+    /// `a < b` with a term common to both sides cancelled.
+    fn lt_cancel_common_terms(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
         let dt = a.dtype();
-        let k = |v: Option<i64>| -> Option<Expr> {
-            let v = v?;
-            let bd = super::bound::Bound::of_dtype(dt);
-            (v >= bd.min && v <= bd.max).then(|| Expr::int(v, dt))
-        };
         let eq = expr_deep_equal;
         // x + y < x + z  →  y < z (and commuted forms); y - x < z - x; x - y < x - z.
-        if let (Some((a1, a2)), Some((b1, b2))) = (as_bin(&a, BinOp::Add), as_bin(&b, BinOp::Add)) {
+        if let (Some((a1, a2)), Some((b1, b2))) = (as_bin(a, BinOp::Add), as_bin(b, BinOp::Add)) {
             if eq(a1, b1) {
-                return self.visit(&cmp(CmpOp::Lt, a2.clone(), b2.clone()));
+                return Some(self.visit(&cmp(CmpOp::Lt, a2.clone(), b2.clone())));
             }
             if eq(a1, b2) {
-                return self.visit(&cmp(CmpOp::Lt, a2.clone(), b1.clone()));
+                return Some(self.visit(&cmp(CmpOp::Lt, a2.clone(), b1.clone())));
             }
             if eq(a2, b1) {
-                return self.visit(&cmp(CmpOp::Lt, a1.clone(), b2.clone()));
+                return Some(self.visit(&cmp(CmpOp::Lt, a1.clone(), b2.clone())));
             }
             if eq(a2, b2) {
-                return self.visit(&cmp(CmpOp::Lt, a1.clone(), b1.clone()));
+                return Some(self.visit(&cmp(CmpOp::Lt, a1.clone(), b1.clone())));
             }
         }
-        if let (Some((a1, a2)), Some((b1, b2))) = (as_bin(&a, BinOp::Sub), as_bin(&b, BinOp::Sub)) {
+        if let (Some((a1, a2)), Some((b1, b2))) = (as_bin(a, BinOp::Sub), as_bin(b, BinOp::Sub)) {
             if eq(a2, b2) {
-                return self.visit(&cmp(CmpOp::Lt, a1.clone(), b1.clone()));
+                return Some(self.visit(&cmp(CmpOp::Lt, a1.clone(), b1.clone())));
             }
             if eq(a1, b1) {
-                return self.visit(&cmp(CmpOp::Lt, b2.clone(), a2.clone()));
+                return Some(self.visit(&cmp(CmpOp::Lt, b2.clone(), a2.clone())));
             }
         }
         let zero = Expr::int(0, dt);
-        if let Some((b1, b2)) = as_bin(&b, BinOp::Add) {
-            if eq(&a, b1) {
-                return self.visit(&cmp(CmpOp::Lt, zero, b2.clone()));
+        if let Some((b1, b2)) = as_bin(b, BinOp::Add) {
+            if eq(a, b1) {
+                return Some(self.visit(&cmp(CmpOp::Lt, zero, b2.clone())));
             }
-            if eq(&a, b2) {
-                return self.visit(&cmp(CmpOp::Lt, zero, b1.clone()));
-            }
-        }
-        if let Some((b1, b2)) = as_bin(&b, BinOp::Sub) {
-            if eq(&a, b1) {
-                return self.visit(&cmp(CmpOp::Lt, b2.clone(), zero));
+            if eq(a, b2) {
+                return Some(self.visit(&cmp(CmpOp::Lt, zero, b1.clone())));
             }
         }
+        if let Some((b1, b2)) = as_bin(b, BinOp::Sub) {
+            if eq(a, b1) {
+                return Some(self.visit(&cmp(CmpOp::Lt, b2.clone(), zero)));
+            }
+        }
+        None
+    }
+
+    /// `a < b` with a constant on one side folded into a sum or a product by
+    /// a constant on the other.
+    fn lt_fold_constant_factors(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let dt = a.dtype();
+        let k = |v: Option<i64>| constant_of_dtype(v, dt);
         // c1 < x + c2  →  c1 - c2 < x ;  c1 < c2 - x  →  x < c2 - c1
-        if let Some(c1) = c(&a) {
-            if let Some((x, c2)) = as_bin(&b, BinOp::Add) {
+        if let Some(c1) = c(a) {
+            if let Some((x, c2)) = as_bin(b, BinOp::Add) {
                 if let Some(kk) = k(c(c2).and_then(|c2| c1.checked_sub(c2))) {
-                    return cmp(CmpOp::Lt, kk, x.clone());
+                    return Some(cmp(CmpOp::Lt, kk, x.clone()));
                 }
             }
-            if let Some((c2, x)) = as_bin(&b, BinOp::Sub) {
+            if let Some((c2, x)) = as_bin(b, BinOp::Sub) {
                 if let Some(kk) = k(c(c2).and_then(|c2| c2.checked_sub(c1))) {
-                    return cmp(CmpOp::Lt, x.clone(), kk);
+                    return Some(cmp(CmpOp::Lt, x.clone(), kk));
                 }
             }
         }
         // x * c1 < y * c1
-        if let (Some((x, c1)), Some((y, c1b))) = (as_mul_c(&a), as_mul_c(&b)) {
+        if let (Some((x, c1)), Some((y, c1b))) = (as_mul_c(a), as_mul_c(b)) {
             if c1 == c1b && c1 > 0 {
-                return cmp(CmpOp::Lt, x.clone(), y.clone());
+                return Some(cmp(CmpOp::Lt, x.clone(), y.clone()));
             }
             if c1 == c1b && c1 < 0 {
-                return cmp(CmpOp::Lt, y.clone(), x.clone());
+                return Some(cmp(CmpOp::Lt, y.clone(), x.clone()));
             }
         }
         // x * c2 < c1
-        if let (Some((x, c2)), Some(c1)) = (as_mul_c(&a), c(&b)) {
+        if let (Some((x, c2)), Some(c1)) = (as_mul_c(a), c(b)) {
             let r = if c1 > 0 && c2 > 0 {
                 k((c1 - 1).checked_div(c2).and_then(|v| v.checked_add(1)))
                     .map(|v| cmp(CmpOp::Lt, x.clone(), v))
@@ -611,11 +633,11 @@ impl Simplifier<'_> {
                 None
             };
             if let Some(r) = r {
-                return r;
+                return Some(r);
             }
         }
         // c1 < x * c2
-        if let (Some(c1), Some((x, c2))) = (c(&a), as_mul_c(&b)) {
+        if let (Some(c1), Some((x, c2))) = (c(a), as_mul_c(b)) {
             let r = if c1 < 0 && c2 > 0 {
                 k((c1 + 1).checked_div(c2).and_then(|v| v.checked_sub(1)))
                     .map(|v| cmp(CmpOp::Lt, v, x.clone()))
@@ -630,19 +652,27 @@ impl Simplifier<'_> {
                 None
             };
             if let Some(r) = r {
-                return r;
+                return Some(r);
             }
         }
+        None
+    }
+
+    /// `a < b` with a division by a positive constant on one side and a
+    /// constant on the other.
+    fn lt_fold_division(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let dt = a.dtype();
+        let k = |v: Option<i64>| constant_of_dtype(v, dt);
         // Division by a positive constant.
-        if let Some(c2) = c(&b) {
-            if let Some((x, c1)) = as_bin(&a, BinOp::FloorDiv) {
+        if let Some(c2) = c(b) {
+            if let Some((x, c1)) = as_bin(a, BinOp::FloorDiv) {
                 if let Some(c1) = c(c1).filter(|v| *v > 0) {
                     if let Some(kk) = k(c1.checked_mul(c2)) {
-                        return cmp(CmpOp::Lt, x.clone(), kk);
+                        return Some(cmp(CmpOp::Lt, x.clone(), kk));
                     }
                 }
             }
-            if let Some((x, c1)) = as_bin(&a, BinOp::Div) {
+            if let Some((x, c1)) = as_bin(a, BinOp::Div) {
                 if let Some(c1) = c(c1).filter(|v| *v > 0) {
                     let v = if c2 > 0 {
                         c1.checked_mul(c2)
@@ -652,24 +682,24 @@ impl Simplifier<'_> {
                             .and_then(|t| t.checked_add(1))
                     };
                     if let Some(kk) = k(v) {
-                        return cmp(CmpOp::Lt, x.clone(), kk);
+                        return Some(cmp(CmpOp::Lt, x.clone(), kk));
                     }
                 }
             }
         }
-        if let Some(c1) = c(&a) {
-            if let Some((x, c2)) = as_bin(&b, BinOp::FloorDiv) {
+        if let Some(c1) = c(a) {
+            if let Some((x, c2)) = as_bin(b, BinOp::FloorDiv) {
                 if let Some(c2) = c(c2).filter(|v| *v > 0) {
                     let v = c1
                         .checked_add(1)
                         .and_then(|t| t.checked_mul(c2))
                         .and_then(|t| t.checked_sub(1));
                     if let Some(kk) = k(v) {
-                        return cmp(CmpOp::Lt, kk, x.clone());
+                        return Some(cmp(CmpOp::Lt, kk, x.clone()));
                     }
                 }
             }
-            if let Some((x, c2)) = as_bin(&b, BinOp::Div) {
+            if let Some((x, c2)) = as_bin(b, BinOp::Div) {
                 if let Some(c2) = c(c2).filter(|v| *v > 0) {
                     let v = if c1 >= 0 {
                         c1.checked_add(1)
@@ -679,135 +709,145 @@ impl Simplifier<'_> {
                         c1.checked_mul(c2)
                     };
                     if let Some(kk) = k(v) {
-                        return cmp(CmpOp::Lt, kk, x.clone());
+                        return Some(cmp(CmpOp::Lt, kk, x.clone()));
                     }
                 }
             }
         }
+        None
+    }
+
+    /// `a < b` with a `min` or `max` on one side split into a disjunction or
+    /// conjunction.
+    fn lt_split_min_max(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
         // min/max split into conjunctions / disjunctions.
-        if let Some((x, y)) = as_bin(&a, BinOp::Min) {
+        if let Some((x, y)) = as_bin(a, BinOp::Min) {
             let e = Expr::or(
                 cmp(CmpOp::Lt, x.clone(), b.clone()),
                 cmp(CmpOp::Lt, y.clone(), b.clone()),
             );
-            return self.visit(&e);
+            return Some(self.visit(&e));
         }
-        if let Some((x, y)) = as_bin(&a, BinOp::Max) {
+        if let Some((x, y)) = as_bin(a, BinOp::Max) {
             let e = Expr::and(
                 cmp(CmpOp::Lt, x.clone(), b.clone()),
                 cmp(CmpOp::Lt, y.clone(), b.clone()),
             );
-            return self.visit(&e);
+            return Some(self.visit(&e));
         }
-        if let Some((x, y)) = as_bin(&b, BinOp::Min) {
+        if let Some((x, y)) = as_bin(b, BinOp::Min) {
             let e = Expr::and(
                 cmp(CmpOp::Lt, a.clone(), x.clone()),
                 cmp(CmpOp::Lt, a.clone(), y.clone()),
             );
-            return self.visit(&e);
+            return Some(self.visit(&e));
         }
-        if let Some((x, y)) = as_bin(&b, BinOp::Max) {
+        if let Some((x, y)) = as_bin(b, BinOp::Max) {
             let e = Expr::or(
                 cmp(CmpOp::Lt, a.clone(), x.clone()),
                 cmp(CmpOp::Lt, a.clone(), y.clone()),
             );
-            return self.visit(&e);
+            return Some(self.visit(&e));
         }
+        None
+    }
+
+    /// `a < b` with constants moved across the comparison, and `< y + 1`
+    /// as `<= y`.
+    fn lt_move_constants(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let dt = a.dtype();
+        let k = |v: Option<i64>| constant_of_dtype(v, dt);
         // Constants across the comparison.
-        if let Some((c1, y)) = as_bin(&b, BinOp::Sub) {
+        if let Some((c1, y)) = as_bin(b, BinOp::Sub) {
             if c(c1).is_some() {
                 let e = cmp(
                     CmpOp::Lt,
                     Expr::binary(BinOp::Add, a.clone(), y.clone()),
                     c1.clone(),
                 );
-                return self.visit(&e);
+                return Some(self.visit(&e));
             }
         }
-        if let Some((c1, y)) = as_bin(&b, BinOp::Add) {
+        if let Some((c1, y)) = as_bin(b, BinOp::Add) {
             if c(c1).is_some() {
                 let e = cmp(
                     CmpOp::Lt,
                     Expr::binary(BinOp::Sub, a.clone(), y.clone()),
                     c1.clone(),
                 );
-                return self.visit(&e);
+                return Some(self.visit(&e));
             }
         }
-        if let Some((c1, y)) = as_bin(&a, BinOp::Sub) {
+        if let Some((c1, y)) = as_bin(a, BinOp::Sub) {
             if c(c1).is_some() {
                 let e = cmp(
                     CmpOp::Lt,
                     c1.clone(),
                     Expr::binary(BinOp::Add, b.clone(), y.clone()),
                 );
-                return self.visit(&e);
+                return Some(self.visit(&e));
             }
         }
-        if let Some((c1, y)) = as_bin(&a, BinOp::Add) {
+        if let Some((c1, y)) = as_bin(a, BinOp::Add) {
             if c(c1).is_some() {
                 let e = cmp(
                     CmpOp::Lt,
                     c1.clone(),
                     Expr::binary(BinOp::Sub, b.clone(), y.clone()),
                 );
-                return self.visit(&e);
+                return Some(self.visit(&e));
             }
         }
-        if let Some(c2) = c(&b) {
-            if let Some((x, c1)) = as_bin(&a, BinOp::Add) {
+        if let Some(c2) = c(b) {
+            if let Some((x, c1)) = as_bin(a, BinOp::Add) {
                 if let Some(kk) = k(c(c1).and_then(|c1| c2.checked_sub(c1))) {
-                    return self.visit(&cmp(CmpOp::Lt, x.clone(), kk));
+                    return Some(self.visit(&cmp(CmpOp::Lt, x.clone(), kk)));
                 }
             }
-            if let Some((x, c1)) = as_bin(&a, BinOp::Sub) {
+            if let Some((x, c1)) = as_bin(a, BinOp::Sub) {
                 if let Some(kk) = k(c(c1).and_then(|c1| c2.checked_add(c1))) {
-                    return self.visit(&cmp(CmpOp::Lt, x.clone(), kk));
+                    return Some(self.visit(&cmp(CmpOp::Lt, x.clone(), kk)));
                 }
             }
         }
         // x < y + 1  →  x <= y ;  x + -1 < y  →  x <= y
-        if let Some((y, one)) = as_bin(&b, BinOp::Add) {
+        if let Some((y, one)) = as_bin(b, BinOp::Add) {
             if c(one) == Some(1) {
-                return cmp(CmpOp::Le, a.clone(), y.clone());
+                return Some(cmp(CmpOp::Le, a.clone(), y.clone()));
             }
         }
-        if let Some((x, m1)) = as_bin(&a, BinOp::Add) {
+        if let Some((x, m1)) = as_bin(a, BinOp::Add) {
             if c(m1) == Some(-1) {
-                return cmp(CmpOp::Le, x.clone(), b.clone());
+                return Some(cmp(CmpOp::Le, x.clone(), b.clone()));
             }
         }
-        if let Some((x, one)) = as_bin(&a, BinOp::Sub) {
+        if let Some((x, one)) = as_bin(a, BinOp::Sub) {
             if c(one) == Some(1) {
-                return cmp(CmpOp::Le, x.clone(), b.clone());
+                return Some(cmp(CmpOp::Le, x.clone(), b.clone()));
             }
         }
         // x < y + c (c < 0)  →  x + (-c) < y
-        if let Some((y, c1)) = as_bin(&b, BinOp::Add) {
+        if let Some((y, c1)) = as_bin(b, BinOp::Add) {
             if let Some(k) = c(c1)
                 .filter(|v| *v < 0)
                 .and_then(|v| v.checked_neg())
-                .and_then(|v| self.konst(v, &b))
+                .and_then(|v| self.konst(v, b))
             {
                 let e = cmp(CmpOp::Lt, Expr::binary(BinOp::Add, a.clone(), k), y.clone());
-                return self.visit(&e);
+                return Some(self.visit(&e));
             }
         }
-        if let Some((y, c1)) = as_bin(&b, BinOp::Sub) {
+        if let Some((y, c1)) = as_bin(b, BinOp::Sub) {
             if let Some(k) = c(c1).filter(|v| *v > 0) {
                 let e = cmp(
                     CmpOp::Lt,
                     Expr::binary(BinOp::Add, a.clone(), Expr::int(k, dt)),
                     y.clone(),
                 );
-                return self.visit(&e);
+                return Some(self.visit(&e));
             }
         }
-        // Both sides divisible by a common factor.
-        if let Some(r) = self.divide_cmp_by_gcd(CmpOp::Lt, &a, &b) {
-            return r;
-        }
-        cmp(CmpOp::Lt, a, b)
+        None
     }
 
     /// `a op b` with every coefficient and constant on both sides divisible
@@ -954,4 +994,11 @@ impl Simplifier<'_> {
         }
         Expr::or(a, b)
     }
+}
+
+/// `v` as a constant of type `dt`, when it fits in that type.
+fn constant_of_dtype(v: Option<i64>, dt: crate::ir::DataType) -> Option<Expr> {
+    let v = v?;
+    let bd = super::bound::Bound::of_dtype(dt);
+    (v >= bd.min && v <= bd.max).then(|| Expr::int(v, dt))
 }

@@ -2,6 +2,7 @@
 //! blocks (iterators, regions, buffers, init, annotations).
 
 use super::*;
+use crate::ir::{BlockRealize, For};
 
 impl Comparer {
     pub(super) fn stmt(&mut self, a: &Stmt, b: &Stmt, path: P) -> Result<(), Mismatch> {
@@ -26,87 +27,15 @@ impl Comparer {
         }
         let me: Parent = Some((Pair::S(a.clone(), b.clone()), path));
         let mut t = Vec::new();
-        let sub_expr =
-            |s: &mut Self, t: &mut Vec<Task>, x: &Expr, y: &Expr, field: &'static str| {
-                let p = s.paths.field(path, field);
-                t.push(Task::Expr {
-                    a: x.clone(),
-                    b: y.clone(),
-                    path: p,
-                    def: false,
-                    parent: me.clone(),
-                });
-            };
+        let sub_expr = |s: &mut Self, t: &mut Vec<Task>, x: &Expr, y: &Expr, field| {
+            s.sub_expr(t, x, y, path, field, &me)
+        };
         match (a.kind(), b.kind()) {
             (StmtKind::For(x), StmtKind::For(y)) => {
-                let p = self.paths.field(path, "loop_var");
-                t.push(Task::DefVar(x.loop_var.clone(), y.loop_var.clone(), p));
-                sub_expr(self, &mut t, &x.min, &y.min, "min");
-                sub_expr(self, &mut t, &x.extent, &y.extent, "extent");
-                if x.kind != y.kind {
-                    let p = self.paths.field(path, "kind");
-                    t.push(fail(
-                        p,
-                        render::stmt(a),
-                        render::stmt(b),
-                        format!(
-                            "loop kinds differ: {} vs {}",
-                            x.kind.script_name(),
-                            y.kind.script_name()
-                        ),
-                    ));
-                }
-                if x.thread_tag != y.thread_tag {
-                    let p = self.paths.field(path, "thread_tag");
-                    t.push(fail(
-                        p,
-                        render::stmt(a),
-                        render::stmt(b),
-                        "thread tags differ",
-                    ));
-                }
-                let p = self.paths.field(path, "annotations");
-                self.attr_map(&mut t, &x.annotations, &y.annotations, p, None);
-                let p = self.paths.field(path, "body");
-                t.push(Task::Stmt(x.body.clone(), y.body.clone(), p));
+                self.for_loop(&mut t, (a, x), (b, y), path, &me)
             }
             (StmtKind::BlockRealize(x), StmtKind::BlockRealize(y)) => {
-                let vp = self.paths.field(path, "iter_values");
-                for (i, (u, v)) in x.iter_values.iter().zip(&y.iter_values).enumerate() {
-                    let p = self.paths.index(vp, i);
-                    self.paths.part(p, a, b, StmtPart::IterVar(i));
-                    t.push(Task::Expr {
-                        a: u.clone(),
-                        b: v.clone(),
-                        path: p,
-                        def: false,
-                        parent: None,
-                    });
-                }
-                self.len_check(
-                    &mut t,
-                    x.iter_values.len(),
-                    y.iter_values.len(),
-                    vp,
-                    "iterator bindings",
-                    |i| {
-                        (
-                            x.iter_values.get(i).map(render::expr),
-                            y.iter_values.get(i).map(render::expr),
-                        )
-                    },
-                );
-                let p = self.paths.field(path, "predicate");
-                self.paths.part(p, a, b, StmtPart::Predicate);
-                t.push(Task::Expr {
-                    a: x.predicate.clone(),
-                    b: y.predicate.clone(),
-                    path: p,
-                    def: false,
-                    parent: me.clone(),
-                });
-                let p = self.paths.child(path, Seg::Block(x.block.name.clone()));
-                self.block(&mut t, (a, &x.block), (b, &y.block), p);
+                self.block_realize(&mut t, (a, x), (b, y), path, &me)
             }
             (
                 StmtKind::Store {
@@ -172,29 +101,7 @@ impl Comparer {
                 }
             }
             (StmtKind::Evaluate(x), StmtKind::Evaluate(y)) => sub_expr(self, &mut t, x, y, "value"),
-            (StmtKind::Seq(x), StmtKind::Seq(y)) => {
-                for (i, (u, v)) in x.iter().zip(y).enumerate() {
-                    let p = self.paths.index(path, i);
-                    t.push(Task::Stmt(u.clone(), v.clone(), p));
-                }
-                if x.len() != y.len() {
-                    // Points at the first extra statement, or at the last
-                    // one of the shorter side.
-                    let i = x.len().min(y.len());
-                    let p = self.paths.index(path, i);
-                    let pick = |v: &[Stmt]| v.get(i).or(v.last()).cloned();
-                    if let (Some(u), Some(v)) = (pick(x), pick(y)) {
-                        self.paths.part(p, &u, &v, StmtPart::Header);
-                    }
-                    let missing = || "<missing>".to_string();
-                    t.push(fail(
-                        p,
-                        x.get(i).map_or_else(missing, render::stmt),
-                        y.get(i).map_or_else(missing, render::stmt),
-                        format!("different number of statements: {} vs {}", x.len(), y.len()),
-                    ));
-                }
-            }
+            (StmtKind::Seq(x), StmtKind::Seq(y)) => self.seq_stmts(&mut t, x, y, path),
             (
                 StmtKind::Allocate {
                     buffer: b1,
@@ -214,6 +121,142 @@ impl Comparer {
         }
         self.schedule(t);
         Ok(())
+    }
+
+    /// Queues the comparison of the expressions `x` and `y` in `field` of
+    /// the statement at `path`.
+    fn sub_expr(
+        &mut self,
+        t: &mut Vec<Task>,
+        x: &Expr,
+        y: &Expr,
+        path: P,
+        field: &'static str,
+        me: &Parent,
+    ) {
+        let p = self.paths.field(path, field);
+        t.push(Task::Expr {
+            a: x.clone(),
+            b: y.clone(),
+            path: p,
+            def: false,
+            parent: me.clone(),
+        });
+    }
+
+    /// Queues the comparison of two loops' parts.
+    fn for_loop(
+        &mut self,
+        t: &mut Vec<Task>,
+        (a, x): (&Stmt, &For),
+        (b, y): (&Stmt, &For),
+        path: P,
+        me: &Parent,
+    ) {
+        let p = self.paths.field(path, "loop_var");
+        t.push(Task::DefVar(x.loop_var.clone(), y.loop_var.clone(), p));
+        self.sub_expr(t, &x.min, &y.min, path, "min", me);
+        self.sub_expr(t, &x.extent, &y.extent, path, "extent", me);
+        if x.kind != y.kind {
+            let p = self.paths.field(path, "kind");
+            t.push(fail(
+                p,
+                render::stmt(a),
+                render::stmt(b),
+                format!(
+                    "loop kinds differ: {} vs {}",
+                    x.kind.script_name(),
+                    y.kind.script_name()
+                ),
+            ));
+        }
+        if x.thread_tag != y.thread_tag {
+            let p = self.paths.field(path, "thread_tag");
+            t.push(fail(
+                p,
+                render::stmt(a),
+                render::stmt(b),
+                "thread tags differ",
+            ));
+        }
+        let p = self.paths.field(path, "annotations");
+        self.attr_map(t, &x.annotations, &y.annotations, p, None);
+        let p = self.paths.field(path, "body");
+        t.push(Task::Stmt(x.body.clone(), y.body.clone(), p));
+    }
+
+    /// Queues the comparison of two block realizes: bindings, predicate and
+    /// the blocks.
+    fn block_realize(
+        &mut self,
+        t: &mut Vec<Task>,
+        (a, x): (&Stmt, &BlockRealize),
+        (b, y): (&Stmt, &BlockRealize),
+        path: P,
+        me: &Parent,
+    ) {
+        let vp = self.paths.field(path, "iter_values");
+        for (i, (u, v)) in x.iter_values.iter().zip(&y.iter_values).enumerate() {
+            let p = self.paths.index(vp, i);
+            self.paths.part(p, a, b, StmtPart::IterVar(i));
+            t.push(Task::Expr {
+                a: u.clone(),
+                b: v.clone(),
+                path: p,
+                def: false,
+                parent: None,
+            });
+        }
+        self.len_check(
+            t,
+            x.iter_values.len(),
+            y.iter_values.len(),
+            vp,
+            "iterator bindings",
+            |i| {
+                (
+                    x.iter_values.get(i).map(render::expr),
+                    y.iter_values.get(i).map(render::expr),
+                )
+            },
+        );
+        let p = self.paths.field(path, "predicate");
+        self.paths.part(p, a, b, StmtPart::Predicate);
+        t.push(Task::Expr {
+            a: x.predicate.clone(),
+            b: y.predicate.clone(),
+            path: p,
+            def: false,
+            parent: me.clone(),
+        });
+        let p = self.paths.child(path, Seg::Block(x.block.name.clone()));
+        self.block(t, (a, &x.block), (b, &y.block), p);
+    }
+
+    /// Queues the comparison of two sequences, statement by statement, and
+    /// a mismatch when their lengths differ.
+    fn seq_stmts(&mut self, t: &mut Vec<Task>, x: &[Stmt], y: &[Stmt], path: P) {
+        for (i, (u, v)) in x.iter().zip(y).enumerate() {
+            let p = self.paths.index(path, i);
+            t.push(Task::Stmt(u.clone(), v.clone(), p));
+        }
+        if x.len() != y.len() {
+            // Points at the first extra statement, or at the last
+            // one of the shorter side.
+            let i = x.len().min(y.len());
+            let p = self.paths.index(path, i);
+            let pick = |v: &[Stmt]| v.get(i).or(v.last()).cloned();
+            if let (Some(u), Some(v)) = (pick(x), pick(y)) {
+                self.paths.part(p, &u, &v, StmtPart::Header);
+            }
+            let missing = || "<missing>".to_string();
+            t.push(fail(
+                p,
+                x.get(i).map_or_else(missing, render::stmt),
+                y.get(i).map_or_else(missing, render::stmt),
+                format!("different number of statements: {} vs {}", x.len(), y.len()),
+            ));
+        }
     }
 
     /// Compares two blocks, `sa` and `sb` the statements that realize them

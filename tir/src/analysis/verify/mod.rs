@@ -1089,6 +1089,25 @@ impl<'n> Verifier<'n> {
         let root = self.blocks.is_empty() && blk.iter_vars.is_empty() && blk.name == "root";
 
         // The realize's own expressions live outside the block.
+        self.check_block_bindings(r, bspan);
+        if !root {
+            self.note_block_name(blk, bspan);
+        }
+
+        // Inside the block.
+        self.enter_block(r, bspan, root);
+        self.check_block_regions(blk, bspan);
+        stack.push(Task::ExitBlock);
+        stack.push(Task::Stmt(&blk.body, bspan));
+        if let Some(init) = &blk.init {
+            stack.push(Task::Stmt(init, bspan));
+        }
+    }
+
+    /// Checks the realize's bindings, predicate and iterator domains, which
+    /// live outside the block.
+    fn check_block_bindings(&mut self, r: &BlockRealize, bspan: Span) {
+        let blk = &r.block;
         if r.iter_values.len() != blk.iter_vars.len() {
             self.error(Diagnostic::error(
                 format!(
@@ -1151,28 +1170,34 @@ impl<'n> Verifier<'n> {
         for ((iv, val), cov) in blk.iter_vars.iter().zip(&r.iter_values).zip(coverage) {
             self.check_binding(iv, val, cov, &blk.name, bspan);
         }
-        if !root {
-            if let Some(first) = self.block_names.get(&blk.name).copied() {
-                self.diags.push(
-                    Diagnostic::warning(
-                        format!(
-                            "block name `{}` is used more than once in `{}`",
-                            blk.name, self.func_name
-                        ),
-                        bspan,
-                    )
-                    .with_label(first, "first used here")
-                    .with_note(format!(
-                        "TVM accepts this, but schedules cannot address the block: `sch.get_sblock(\"{}\")` fails with \"Found 2 blocks with the name\"",
-                        blk.name
-                    )),
-                );
-            } else {
-                self.block_names.insert(blk.name.clone(), bspan);
-            }
-        }
+    }
 
-        // Inside the block.
+    /// Records the block's name, warning when it is already taken.
+    fn note_block_name(&mut self, blk: &Block, bspan: Span) {
+        if let Some(first) = self.block_names.get(&blk.name).copied() {
+            self.diags.push(
+                Diagnostic::warning(
+                    format!(
+                        "block name `{}` is used more than once in `{}`",
+                        blk.name, self.func_name
+                    ),
+                    bspan,
+                )
+                .with_label(first, "first used here")
+                .with_note(format!(
+                    "TVM accepts this, but schedules cannot address the block: `sch.get_sblock(\"{}\")` fails with \"Found 2 blocks with the name\"",
+                    blk.name
+                )),
+            );
+        } else {
+            self.block_names.insert(blk.name.clone(), bspan);
+        }
+    }
+
+    /// Opens the block's context: its iterators, allocated and matched
+    /// buffers come into scope.
+    fn enter_block(&mut self, r: &BlockRealize, bspan: Span, root: bool) {
+        let blk = &r.block;
         let nonopaque = !blk.iter_vars.is_empty();
         if nonopaque {
             self.depth += 1;
@@ -1240,6 +1265,12 @@ impl<'n> Verifier<'n> {
             ctx.vars.extend(defined);
             ctx.bufs.push(mb.buffer.id());
         }
+    }
+
+    /// Checks the block's read and write regions (a write region indexed by
+    /// a reduction iterator is reported later, if the block stores there)
+    /// and that an init comes with a reduction iterator.
+    fn check_block_regions(&mut self, blk: &Block, bspan: Span) {
         for rd in &blk.reads {
             self.check_region(rd, "read region", bspan);
         }
@@ -1292,16 +1323,12 @@ impl<'n> Verifier<'n> {
                 );
             }
         }
-        stack.push(Task::ExitBlock);
-        stack.push(Task::Stmt(&blk.body, bspan));
-        if let Some(init) = &blk.init {
-            stack.push(Task::Stmt(init, bspan));
-        }
     }
 
-    // Called only while `block_realize` visits a block: after it pushed the
-    // block's `BlockCtx`, before the `Task::ExitBlock` it schedules pops it,
-    // so the stack is never empty here.
+    // Called only while `block_realize` visits a block: after its
+    // `enter_block` pushed the block's `BlockCtx`, before the
+    // `Task::ExitBlock` it schedules pops it, so the stack is never empty
+    // here.
     #[allow(clippy::expect_used)]
     fn top(&mut self) -> &mut BlockCtx {
         self.blocks.last_mut().expect("inside a block")
