@@ -301,7 +301,35 @@ pub fn build_lowered(
     opts: &BuildOptions,
 ) -> Result<WasmModule, CodegenError> {
     note_execution(&mut lowered, opts);
-    // Math imports used anywhere.
+    let math_imports = math_functions_used(&lowered);
+    let mut sections = Sections::new();
+    let mut ctx = ModuleCtx {
+        math: HashMap::new(),
+        tasks: HashMap::new(),
+        task_numbers: HashMap::new(),
+        launch: None,
+        sp_global: 0,
+        limit_global: 1,
+        relaxed_fma: opts.relaxed_fma,
+    };
+    let first_kernel = sections.declare_imports(&mut ctx, &lowered, &math_imports, opts);
+    let tasks = number_tasks(&mut ctx, &lowered, first_kernel);
+    let kernels = sections.define_functions(&ctx, &lowered, first_kernel)?;
+    let bytes = sections.finish();
+
+    validate(&bytes)?;
+    Ok(WasmModule {
+        bytes,
+        kernels,
+        math_imports,
+        tasks,
+        shared_memory: opts.shared_memory,
+        lowered,
+    })
+}
+
+/// The math functions any function calls, to import (in a fixed order).
+fn math_functions_used(lowered: &LoweredModule) -> Vec<MathFn> {
     let mut used: BTreeSet<MathFn> = BTreeSet::new();
     for f in &lowered.funcs {
         f.func.body.walk(&mut |s| {
@@ -320,89 +348,12 @@ pub fn build_lowered(
             })
         });
     }
-    let math_imports: Vec<MathFn> = used.into_iter().collect();
+    used.into_iter().collect()
+}
 
-    let mut types = TypeSection::new();
-    let mut imports = ImportSection::new();
-    let mut functions = FunctionSection::new();
-    let mut globals = GlobalSection::new();
-    let mut exports = ExportSection::new();
-    let mut code = CodeSection::new();
-    let mut fn_names = NameMap::new();
-    let mut local_names = IndirectNameMap::new();
-
-    imports.import(
-        MEMORY_MODULE,
-        MEMORY_NAME,
-        EntityType::Memory(MemoryType {
-            minimum: 1,
-            maximum: opts.shared_memory.then_some(65536),
-            memory64: false,
-            shared: opts.shared_memory,
-            page_size_log2: None,
-        }),
-    );
-    let mut ntypes = 0u32;
-    let mut type_of: HashMap<(Vec<ValType>, usize), u32> = HashMap::new();
-    let mut intern = |types: &mut TypeSection, params: Vec<ValType>, results: Vec<ValType>| {
-        let key = (params.clone(), results.len());
-        if let Some(&t) = type_of.get(&key) {
-            return t;
-        }
-        types.ty().function(params, results);
-        let t = ntypes;
-        ntypes += 1;
-        type_of.insert(key, t);
-        t
-    };
-    let mut ctx = ModuleCtx {
-        math: HashMap::new(),
-        tasks: HashMap::new(),
-        task_numbers: HashMap::new(),
-        launch: None,
-        sp_global: 0,
-        limit_global: 1,
-        relaxed_fma: opts.relaxed_fma,
-    };
-    let mut nfuncs = 0u32;
-    let any_task = lowered.funcs.iter().any(|f| !f.tasks.is_empty());
-    if opts.parallel == ParallelLaunch::Host && any_task {
-        let t = intern(
-            &mut types,
-            vec![ValType::I32, ValType::I64, ValType::I64, ValType::I32],
-            vec![],
-        );
-        imports.import(LAUNCH_MODULE, LAUNCH_NAME, EntityType::Function(t));
-        ctx.launch = Some(nfuncs);
-        fn_names.append(nfuncs, &format!("{LAUNCH_MODULE}.{LAUNCH_NAME}"));
-        nfuncs += 1;
-    }
-    for m in &math_imports {
-        let t = intern(
-            &mut types,
-            vec![ValType::F64; m.arity()],
-            vec![ValType::F64],
-        );
-        imports.import(math::MATH_MODULE, m.name(), EntityType::Function(t));
-        ctx.math.insert(*m, nfuncs);
-        fn_names.append(nfuncs, &format!("{}.{}", math::MATH_MODULE, m.name()));
-        nfuncs += 1;
-    }
-    for name in [STACK_POINTER, STACK_LIMIT] {
-        globals.global(
-            GlobalType {
-                val_type: ValType::I32,
-                mutable: true,
-                shared: false,
-            },
-            &ConstExpr::i32_const(0),
-        );
-        let idx = if name == STACK_POINTER { 0 } else { 1 };
-        exports.export(name, ExportKind::Global, idx);
-    }
-
-    // Function indices: kernels first, then task bodies.
-    let first_kernel = nfuncs;
+/// Numbers the task bodies: their function indices follow the kernels'
+/// (`ctx.tasks`), and each gets a module-wide number (`ctx.task_numbers`).
+fn number_tasks(ctx: &mut ModuleCtx, lowered: &LoweredModule, first_kernel: u32) -> Vec<TaskInfo> {
     let mut next = first_kernel + lowered.funcs.len() as u32;
     let mut tasks = Vec::new();
     for (k, f) in lowered.funcs.iter().enumerate() {
@@ -417,89 +368,197 @@ pub fn build_lowered(
             next += 1;
         }
     }
+    tasks
+}
 
-    let mut kernels = Vec::new();
-    struct TaskBody {
-        export: String,
-        index: u32,
-        body: wasm_encoder::Function,
-        names: Vec<(u32, String)>,
-        ty: u32,
-    }
-    let mut task_bodies: Vec<TaskBody> = Vec::new();
-    for (k, f) in lowered.funcs.iter().enumerate() {
-        let mut g = FuncGen::new(&ctx, k, f);
-        let params = g.kernel_params().map_err(|e| in_func(e, f))?;
-        g.kernel_body().map_err(|e| in_func(e, f))?;
-        let (body, names) = g.finish();
-        let t = intern(&mut types, params, vec![]);
-        functions.function(t);
-        code.function(&body);
-        let idx = first_kernel + k as u32;
-        exports.export(&f.name, ExportKind::Func, idx);
-        fn_names.append(idx, &f.name);
-        local_names.append(idx, &name_map(&names));
-        kernels.push(KernelInfo {
-            name: f.name.clone(),
-            params: kernel_params(f),
-            workspace_bytes: stack_need(&f.func.body),
-        });
-        // Task bodies of this kernel.
-        for t in &f.tasks {
-            let Some(l) = find_task_loop(&f.func.body, t.id) else {
-                return Err(in_func(
-                    CodegenError::new(format!("internal: loop of task {} not found", t.id)),
-                    f,
-                ));
-            };
-            let mut g = FuncGen::new(&ctx, k, f);
-            let params = g.task(t, &l).map_err(|e| in_func(e, f))?;
-            let (body, names) = g.finish();
-            let ty = intern(&mut types, params, vec![]);
-            let idx = ctx.tasks[&(k, t.id)];
-            task_bodies.push(TaskBody {
-                export: task_export_name(&f.name, t.id),
-                index: idx,
-                body,
-                names,
-                ty,
-            });
+/// A task body generated after its kernel, added once every kernel is
+/// (task indices follow the kernels').
+struct TaskBody {
+    export: String,
+    index: u32,
+    body: wasm_encoder::Function,
+    names: Vec<(u32, String)>,
+    ty: u32,
+}
+
+/// The module's sections as they are filled, and its function types.
+struct Sections {
+    types: TypeSection,
+    imports: ImportSection,
+    functions: FunctionSection,
+    globals: GlobalSection,
+    exports: ExportSection,
+    code: CodeSection,
+    fn_names: NameMap,
+    local_names: IndirectNameMap,
+    /// Function type indices, by parameters and number of results.
+    type_of: HashMap<(Vec<ValType>, usize), u32>,
+}
+
+impl Sections {
+    fn new() -> Self {
+        Sections {
+            types: TypeSection::new(),
+            imports: ImportSection::new(),
+            functions: FunctionSection::new(),
+            globals: GlobalSection::new(),
+            exports: ExportSection::new(),
+            code: CodeSection::new(),
+            fn_names: NameMap::new(),
+            local_names: IndirectNameMap::new(),
+            type_of: HashMap::new(),
         }
     }
-    for t in &task_bodies {
-        functions.function(t.ty);
-        code.function(&t.body);
-        exports.export(&t.export, ExportKind::Func, t.index);
-        fn_names.append(t.index, &t.export);
-        local_names.append(t.index, &name_map(&t.names));
+
+    /// The index of the function type `params -> results`, added on first use.
+    fn intern(&mut self, params: Vec<ValType>, results: Vec<ValType>) -> u32 {
+        let key = (params.clone(), results.len());
+        if let Some(&t) = self.type_of.get(&key) {
+            return t;
+        }
+        self.types.ty().function(params, results);
+        let t = self.type_of.len() as u32;
+        self.type_of.insert(key, t);
+        t
     }
 
-    let mut module = Module::new();
-    module.section(&types);
-    module.section(&imports);
-    module.section(&functions);
-    module.section(&globals);
-    module.section(&exports);
-    module.section(&code);
-    let mut names = NameSection::new();
-    names.functions(&fn_names);
-    names.locals(&local_names);
-    let mut global_names = NameMap::new();
-    global_names.append(0, STACK_POINTER);
-    global_names.append(1, STACK_LIMIT);
-    names.globals(&global_names);
-    module.section(&names);
-    let bytes = module.finish();
+    /// Imports the memory, `tessel.parallel_for` (when the host launches
+    /// tasks) and the math functions, and declares the stack globals.
+    /// Returns the number of functions imported: the first kernel's index.
+    fn declare_imports(
+        &mut self,
+        ctx: &mut ModuleCtx,
+        lowered: &LoweredModule,
+        math_imports: &[MathFn],
+        opts: &BuildOptions,
+    ) -> u32 {
+        self.imports.import(
+            MEMORY_MODULE,
+            MEMORY_NAME,
+            EntityType::Memory(MemoryType {
+                minimum: 1,
+                maximum: opts.shared_memory.then_some(65536),
+                memory64: false,
+                shared: opts.shared_memory,
+                page_size_log2: None,
+            }),
+        );
+        let mut nfuncs = 0u32;
+        let any_task = lowered.funcs.iter().any(|f| !f.tasks.is_empty());
+        if opts.parallel == ParallelLaunch::Host && any_task {
+            let t = self.intern(
+                vec![ValType::I32, ValType::I64, ValType::I64, ValType::I32],
+                vec![],
+            );
+            self.imports
+                .import(LAUNCH_MODULE, LAUNCH_NAME, EntityType::Function(t));
+            ctx.launch = Some(nfuncs);
+            self.fn_names
+                .append(nfuncs, &format!("{LAUNCH_MODULE}.{LAUNCH_NAME}"));
+            nfuncs += 1;
+        }
+        for m in math_imports {
+            let t = self.intern(vec![ValType::F64; m.arity()], vec![ValType::F64]);
+            self.imports
+                .import(math::MATH_MODULE, m.name(), EntityType::Function(t));
+            ctx.math.insert(*m, nfuncs);
+            self.fn_names
+                .append(nfuncs, &format!("{}.{}", math::MATH_MODULE, m.name()));
+            nfuncs += 1;
+        }
+        for name in [STACK_POINTER, STACK_LIMIT] {
+            self.globals.global(
+                GlobalType {
+                    val_type: ValType::I32,
+                    mutable: true,
+                    shared: false,
+                },
+                &ConstExpr::i32_const(0),
+            );
+            let idx = if name == STACK_POINTER { 0 } else { 1 };
+            self.exports.export(name, ExportKind::Global, idx);
+        }
+        nfuncs
+    }
 
-    validate(&bytes)?;
-    Ok(WasmModule {
-        bytes,
-        kernels,
-        math_imports,
-        tasks,
-        shared_memory: opts.shared_memory,
-        lowered,
-    })
+    /// Generates and exports every kernel, then every task body; describes
+    /// the kernels.
+    fn define_functions(
+        &mut self,
+        ctx: &ModuleCtx,
+        lowered: &LoweredModule,
+        first_kernel: u32,
+    ) -> Result<Vec<KernelInfo>, CodegenError> {
+        let mut kernels = Vec::new();
+        let mut task_bodies: Vec<TaskBody> = Vec::new();
+        for (k, f) in lowered.funcs.iter().enumerate() {
+            let mut g = FuncGen::new(ctx, k, f);
+            let params = g.kernel_params().map_err(|e| in_func(e, f))?;
+            g.kernel_body().map_err(|e| in_func(e, f))?;
+            let (body, names) = g.finish();
+            let t = self.intern(params, vec![]);
+            self.functions.function(t);
+            self.code.function(&body);
+            let idx = first_kernel + k as u32;
+            self.exports.export(&f.name, ExportKind::Func, idx);
+            self.fn_names.append(idx, &f.name);
+            self.local_names.append(idx, &name_map(&names));
+            kernels.push(KernelInfo {
+                name: f.name.clone(),
+                params: kernel_params(f),
+                workspace_bytes: stack_need(&f.func.body),
+            });
+            // Task bodies of this kernel.
+            for t in &f.tasks {
+                let Some(l) = find_task_loop(&f.func.body, t.id) else {
+                    return Err(in_func(
+                        CodegenError::new(format!("internal: loop of task {} not found", t.id)),
+                        f,
+                    ));
+                };
+                let mut g = FuncGen::new(ctx, k, f);
+                let params = g.task(t, &l).map_err(|e| in_func(e, f))?;
+                let (body, names) = g.finish();
+                let ty = self.intern(params, vec![]);
+                let idx = ctx.tasks[&(k, t.id)];
+                task_bodies.push(TaskBody {
+                    export: task_export_name(&f.name, t.id),
+                    index: idx,
+                    body,
+                    names,
+                    ty,
+                });
+            }
+        }
+        for t in &task_bodies {
+            self.functions.function(t.ty);
+            self.code.function(&t.body);
+            self.exports.export(&t.export, ExportKind::Func, t.index);
+            self.fn_names.append(t.index, &t.export);
+            self.local_names.append(t.index, &name_map(&t.names));
+        }
+        Ok(kernels)
+    }
+
+    /// The encoded module, with the names of functions, locals and globals.
+    fn finish(self) -> Vec<u8> {
+        let mut module = Module::new();
+        module.section(&self.types);
+        module.section(&self.imports);
+        module.section(&self.functions);
+        module.section(&self.globals);
+        module.section(&self.exports);
+        module.section(&self.code);
+        let mut names = NameSection::new();
+        names.functions(&self.fn_names);
+        names.locals(&self.local_names);
+        let mut global_names = NameMap::new();
+        global_names.append(0, STACK_POINTER);
+        global_names.append(1, STACK_LIMIT);
+        names.globals(&global_names);
+        module.section(&names);
+        module.finish()
+    }
 }
 
 /// Validates a module with the features this backend uses (SIMD128,

@@ -446,124 +446,44 @@ impl<'a> Emitter<'a> {
     }
 
     fn kernel(mut self, k: &GpuKernel, limits: &GpuLimits) -> Result<WgslKernel> {
-        // Limits.
-        let wg: Vec<i64> = (0..3).map(|d| k.extent(false, d)).collect();
-        let total: i64 = wg.iter().product();
-        for a in k.launch.iter().filter(|a| !a.is_block()) {
-            let max = limits.max_workgroup_size[a.dim()];
-            if a.extent > max {
-                return Err(CodegenError::new(
-                    format!(
-                        "kernel {}: {} extent {} (loop {}) exceeds WebGPU's limit of {max} \
-                         for that dimension; split loop {} and bind the outer part to blockIdx",
-                        k.name,
-                        a.tag,
-                        a.extent,
-                        a.loops.join(", "),
-                        a.loops[0]
-                    ),
-                    a.span,
-                ));
-            }
-        }
-        if total > limits.max_invocations_per_workgroup {
-            let loops: Vec<String> = k
-                .launch
-                .iter()
-                .filter(|a| !a.is_block())
-                .map(|a| format!("{} = {} (loop {})", a.tag, a.extent, a.loops.join(", ")))
-                .collect();
-            let span = k
-                .launch
-                .iter()
-                .find(|a| !a.is_block())
-                .map_or(Span::default(), |a| a.span);
-            return Err(CodegenError::new(
-                format!(
-                    "kernel {}: {total} invocations per workgroup ({}) exceed WebGPU's limit of \
-                     {}; split a threadIdx loop and bind its outer part to blockIdx",
-                    k.name,
-                    loops.join(" × "),
-                    limits.max_invocations_per_workgroup
-                ),
-                span,
-            ));
-        }
-        let mut shared: Vec<Buffer> = Vec::new();
-        k.body.walk(&mut |s| {
-            if let StmtKind::Allocate { buffer, .. } = s.kind() {
-                if buffer.scope == "shared" {
-                    shared.push(buffer.clone());
-                }
-            }
-        });
-        let mut shared_bytes = 0i64;
-        for b in &shared {
-            let Some(n) = b.const_shape().and_then(|s| s.first().copied()) else {
-                return Err(CodegenError::new(
-                    format!("shared buffer {} needs a constant size", b.name),
-                    b.span,
-                ));
-            };
-            shared_bytes += n * b.dtype.bytes() as i64;
-        }
-        if shared_bytes > limits.max_workgroup_storage_bytes {
-            let list: Vec<String> = shared
-                .iter()
-                .map(|b| {
-                    format!(
-                        "{} {} B",
-                        b.name,
-                        b.const_shape().map_or(0, |s| s[0]) * b.dtype.bytes() as i64
-                    )
-                })
-                .collect();
-            return Err(CodegenError::new(
-                format!(
-                    "kernel {}: {shared_bytes} bytes of shared memory ({}) exceed WebGPU's limit \
-                     of {} per workgroup; use smaller tiles",
-                    k.name,
-                    list.join(", "),
-                    limits.max_workgroup_storage_bytes
-                ),
-                shared.first().map_or(Span::default(), |b| b.span),
-            ));
-        }
-        // Grid, folded when a dimension is too wide.
-        let grid: Vec<i64> = (0..3).map(|d| k.extent(true, d)).collect();
-        let maxd = limits.max_workgroups_per_dimension;
-        let total_blocks: i64 = grid.iter().product();
-        let fold = grid.iter().any(|&g| g > maxd);
-        let dispatch: [i64; 3] = if fold {
-            // x * y == total exactly, so no invocation is out of range.
-            let dx = (1..=maxd.min(total_blocks))
-                .rev()
-                .find(|d| total_blocks % d == 0 && total_blocks / d <= maxd);
-            match dx {
-                Some(dx) => [dx, total_blocks / dx, 1],
-                None => {
-                    return Err(CodegenError::new(
-                        format!(
-                            "kernel {}: {total_blocks} workgroups cannot be laid out as x × y \
-                             with both at most {maxd}; bind fewer, larger blocks",
-                            k.name
-                        ),
-                        k.launch.first().map_or(Span::default(), |a| a.span),
-                    ))
-                }
-            }
-        } else {
-            [grid[0], grid[1], grid[2]]
-        };
+        let wg = check_workgroup_size(k, limits)?;
+        let shared = shared_buffers(k, limits)?;
+        let grid = GridLayout::new(k, limits)?;
 
         // Names: builtins and launch variables first.
         for b in ["wid", "lid", "params"] {
             self.used.insert(b.to_string());
         }
-        // Storage bindings: parameters in order, then temporaries.
+        let mut decls = String::new();
+        let storage = self.declare_storage(k, &mut decls)?;
+        let free = tessel_tir::ir::visit::stmt_var_ids(&k.body);
+        // The uniform's binding follows the storage ones.
+        let params_binding = self.declare_uniform(&free, storage.len() as u32, &mut decls);
+        self.declare_shared(&shared, &mut decls)?;
+        self.emit_body(k, &grid, params_binding.is_some(), &free)?;
+        let body = std::mem::take(&mut self.out);
+        let source = self.kernel_source(k, wg, &grid, &decls, &body);
+        let dispatch = grid.dispatch;
+        Ok(WgslKernel {
+            name: k.name.clone(),
+            source,
+            workgroup_size: [wg[0] as u32, wg[1] as u32, wg[2] as u32],
+            dispatch: [dispatch[0] as u32, dispatch[1] as u32, dispatch[2] as u32],
+            storage,
+            params_binding,
+        })
+    }
+
+    /// Declares one storage binding per parameter or temporary the kernel
+    /// touches (parameters in order, then temporaries), `read_write` when
+    /// it stores to it.
+    fn declare_storage(
+        &mut self,
+        k: &GpuKernel,
+        decls: &mut String,
+    ) -> Result<Vec<StorageBinding>> {
         let (reads, writes) = tessel_lower::gpu::buffers_touched(&k.body);
         let mut storage = Vec::new();
-        let mut decls = String::new();
         let mut binding = 0u32;
         let mut sources: Vec<(VarId, BindingSource, Buffer)> = Vec::new();
         for (i, p) in self.func.params.iter().enumerate() {
@@ -605,30 +525,40 @@ impl<'a> Emitter<'a> {
             });
             binding += 1;
         }
-        // The uniform, when any of its variables is used.
-        let mut uses_uniform = false;
-        let free = tessel_tir::ir::visit::stmt_var_ids(&k.body);
-        let mut params_binding = None;
-        if !self.uniform_vars.is_empty() {
-            uses_uniform = self
-                .uniform_vars
-                .iter()
-                .any(|(v, _)| free.contains(&v.id()));
+        Ok(storage)
+    }
+
+    /// Declares the `Params` uniform at `binding` when the kernel uses any
+    /// of its variables (`free`); returns its binding then.
+    fn declare_uniform(
+        &mut self,
+        free: &HashSet<VarId>,
+        binding: u32,
+        decls: &mut String,
+    ) -> Option<u32> {
+        let uses_uniform = self
+            .uniform_vars
+            .iter()
+            .any(|(v, _)| free.contains(&v.id()));
+        if !uses_uniform {
+            return None;
         }
-        if uses_uniform {
-            let _ = writeln!(decls, "struct Params {{");
-            for (v, dt) in self.uniform_vars {
-                let n = self.var_name(v);
-                let _ = writeln!(decls, "  {n}: {},", wgsl_scalar(*dt).unwrap_or("i32"));
-            }
-            let _ = writeln!(decls, "}}");
-            let _ = writeln!(
-                decls,
-                "@group(0) @binding({binding}) var<uniform> params: Params;"
-            );
-            params_binding = Some(binding);
+        let _ = writeln!(decls, "struct Params {{");
+        for (v, dt) in self.uniform_vars {
+            let n = self.var_name(v);
+            let _ = writeln!(decls, "  {n}: {},", wgsl_scalar(*dt).unwrap_or("i32"));
         }
-        for b in &shared {
+        let _ = writeln!(decls, "}}");
+        let _ = writeln!(
+            decls,
+            "@group(0) @binding({binding}) var<uniform> params: Params;"
+        );
+        Some(binding)
+    }
+
+    /// Declares the `shared` buffers as `var<workgroup>` arrays.
+    fn declare_shared(&mut self, shared: &[Buffer], decls: &mut String) -> Result<()> {
+        for b in shared {
             let name = self.fresh_name(&b.name);
             let ty = wgsl_scalar(b.dtype.element())
                 .map_err(|m| CodegenError::new(format!("buffer {}: {m}", b.name), b.span))?;
@@ -636,10 +566,18 @@ impl<'a> Emitter<'a> {
             let _ = writeln!(decls, "var<workgroup> {name}: array<{ty}, {n}>;");
             self.buffers.insert(b.data.id(), name);
         }
+        Ok(())
+    }
 
-        // Body.
-        let uses_lid = k.launch.iter().any(|a| !a.is_block());
-        let uses_wid = k.launch.iter().any(|a| a.is_block());
+    /// Writes the kernel's body: the uniform's variables it uses, the launch
+    /// variables from the workgroup and invocation ids, then its statements.
+    fn emit_body(
+        &mut self,
+        k: &GpuKernel,
+        grid: &GridLayout,
+        uses_uniform: bool,
+        free: &HashSet<VarId>,
+    ) -> Result<()> {
         let launch_names: Vec<String> = k.launch.iter().map(|a| self.var_name(&a.var)).collect();
         if uses_uniform {
             for (v, dt) in self.uniform_vars {
@@ -650,10 +588,10 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        if fold {
+        if grid.fold {
             self.line(&format!(
                 "let block_linear: i32 = i32(wid.x) + i32(wid.y) * {};",
-                dispatch[0]
+                grid.dispatch[0]
             ));
         }
         for (a, n) in k.launch.iter().zip(&launch_names) {
@@ -661,24 +599,37 @@ impl<'a> Emitter<'a> {
             let c = ["x", "y", "z"][a.dim()];
             let value = if !a.is_block() {
                 format!("i32(lid.{c})")
-            } else if fold {
+            } else if grid.fold {
                 // blockIdx.x varies fastest.
-                let inner: i64 = (0..a.dim()).map(|d| grid[d]).product();
-                format!("(block_linear / {inner}) % {}", grid[a.dim()])
+                let inner: i64 = (0..a.dim()).map(|d| grid.grid[d]).product();
+                format!("(block_linear / {inner}) % {}", grid.grid[a.dim()])
             } else {
                 format!("i32(wid.{c})")
             };
             self.line(&format!("let {n}: i32 = {value};"));
         }
         self.stmt(&k.body);
-        if let Some(e) = self.error.take() {
-            return Err(e);
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        let body = std::mem::take(&mut self.out);
+    }
 
+    /// The shader: a header, the declarations, the helper functions the body
+    /// needs, and the entry point around the body.
+    fn kernel_source(
+        &self,
+        k: &GpuKernel,
+        wg: [i64; 3],
+        grid: &GridLayout,
+        decls: &str,
+        body: &str,
+    ) -> String {
+        let uses_lid = k.launch.iter().any(|a| !a.is_block());
+        let uses_wid = k.launch.iter().any(|a| a.is_block());
         let mut src = String::new();
         let _ = writeln!(src, "// {}: generated by Tessel from TensorIR", k.name);
-        src.push_str(&decls);
+        src.push_str(decls);
         if self.needs_floordiv {
             src.push_str(
                 "fn floordiv(a: i32, b: i32) -> i32 {\n  let q = a / b;\n  if (a % b != 0 && ((a < 0) != (b < 0))) {\n    return q - 1;\n  }\n  return q;\n}\n",
@@ -690,7 +641,7 @@ impl<'a> Emitter<'a> {
             );
         }
         let mut args = Vec::new();
-        if uses_wid || fold {
+        if uses_wid || grid.fold {
             args.push("@builtin(workgroup_id) wid: vec3<u32>".to_string());
         }
         if uses_lid {
@@ -705,16 +656,9 @@ impl<'a> Emitter<'a> {
             k.name,
             args.join(", ")
         );
-        src.push_str(&body);
+        src.push_str(body);
         src.push_str("}\n");
-        Ok(WgslKernel {
-            name: k.name.clone(),
-            source: src,
-            workgroup_size: [wg[0] as u32, wg[1] as u32, wg[2] as u32],
-            dispatch: [dispatch[0] as u32, dispatch[1] as u32, dispatch[2] as u32],
-            storage,
-            params_binding,
-        })
+        src
     }
 
     fn buffer_name(&mut self, b: &Buffer, span: Span) -> String {
@@ -1167,6 +1111,147 @@ impl<'a> Emitter<'a> {
                 String::new()
             }
         }
+    }
+}
+
+/// The kernel's workgroup size, checked against WebGPU's per-dimension and
+/// per-workgroup limits.
+fn check_workgroup_size(k: &GpuKernel, limits: &GpuLimits) -> Result<[i64; 3]> {
+    let wg = [k.extent(false, 0), k.extent(false, 1), k.extent(false, 2)];
+    let total: i64 = wg.iter().product();
+    for a in k.launch.iter().filter(|a| !a.is_block()) {
+        let max = limits.max_workgroup_size[a.dim()];
+        if a.extent > max {
+            return Err(CodegenError::new(
+                format!(
+                    "kernel {}: {} extent {} (loop {}) exceeds WebGPU's limit of {max} \
+                     for that dimension; split loop {} and bind the outer part to blockIdx",
+                    k.name,
+                    a.tag,
+                    a.extent,
+                    a.loops.join(", "),
+                    a.loops[0]
+                ),
+                a.span,
+            ));
+        }
+    }
+    if total > limits.max_invocations_per_workgroup {
+        let loops: Vec<String> = k
+            .launch
+            .iter()
+            .filter(|a| !a.is_block())
+            .map(|a| format!("{} = {} (loop {})", a.tag, a.extent, a.loops.join(", ")))
+            .collect();
+        let span = k
+            .launch
+            .iter()
+            .find(|a| !a.is_block())
+            .map_or(Span::default(), |a| a.span);
+        return Err(CodegenError::new(
+            format!(
+                "kernel {}: {total} invocations per workgroup ({}) exceed WebGPU's limit of \
+                 {}; split a threadIdx loop and bind its outer part to blockIdx",
+                k.name,
+                loops.join(" × "),
+                limits.max_invocations_per_workgroup
+            ),
+            span,
+        ));
+    }
+    Ok(wg)
+}
+
+/// The kernel's `shared` buffers, each of constant size and together within
+/// WebGPU's workgroup storage limit.
+fn shared_buffers(k: &GpuKernel, limits: &GpuLimits) -> Result<Vec<Buffer>> {
+    let mut shared: Vec<Buffer> = Vec::new();
+    k.body.walk(&mut |s| {
+        if let StmtKind::Allocate { buffer, .. } = s.kind() {
+            if buffer.scope == "shared" {
+                shared.push(buffer.clone());
+            }
+        }
+    });
+    let mut shared_bytes = 0i64;
+    for b in &shared {
+        let Some(n) = b.const_shape().and_then(|s| s.first().copied()) else {
+            return Err(CodegenError::new(
+                format!("shared buffer {} needs a constant size", b.name),
+                b.span,
+            ));
+        };
+        shared_bytes += n * b.dtype.bytes() as i64;
+    }
+    if shared_bytes > limits.max_workgroup_storage_bytes {
+        let list: Vec<String> = shared
+            .iter()
+            .map(|b| {
+                format!(
+                    "{} {} B",
+                    b.name,
+                    b.const_shape().map_or(0, |s| s[0]) * b.dtype.bytes() as i64
+                )
+            })
+            .collect();
+        return Err(CodegenError::new(
+            format!(
+                "kernel {}: {shared_bytes} bytes of shared memory ({}) exceed WebGPU's limit \
+                 of {} per workgroup; use smaller tiles",
+                k.name,
+                list.join(", "),
+                limits.max_workgroup_storage_bytes
+            ),
+            shared.first().map_or(Span::default(), |b| b.span),
+        ));
+    }
+    Ok(shared)
+}
+
+/// How a kernel's grid of blocks maps onto the workgroups dispatched.
+struct GridLayout {
+    /// Blocks per dimension (`blockIdx` extents).
+    grid: [i64; 3],
+    /// Workgroups dispatched per dimension.
+    dispatch: [i64; 3],
+    /// Whether the grid is folded into x × y because a dimension is wider
+    /// than WebGPU allows; the kernel then recovers `blockIdx` from the
+    /// linear workgroup index.
+    fold: bool,
+}
+
+impl GridLayout {
+    fn new(k: &GpuKernel, limits: &GpuLimits) -> Result<Self> {
+        let grid = [k.extent(true, 0), k.extent(true, 1), k.extent(true, 2)];
+        let maxd = limits.max_workgroups_per_dimension;
+        let total_blocks: i64 = grid.iter().product();
+        let fold = grid.iter().any(|&g| g > maxd);
+        let dispatch: [i64; 3] = if fold {
+            // x * y == total exactly, so no invocation is out of range.
+            let dx = (1..=maxd.min(total_blocks))
+                .rev()
+                .find(|d| total_blocks % d == 0 && total_blocks / d <= maxd);
+            match dx {
+                Some(dx) => [dx, total_blocks / dx, 1],
+                None => {
+                    return Err(CodegenError::new(
+                        format!(
+                            "kernel {}: {total_blocks} workgroups cannot be laid out as x × y \
+                             with both at most {maxd}; bind fewer, larger blocks",
+                            k.name
+                        ),
+                        k.launch.first().map_or(Span::default(), |a| a.span),
+                    ))
+                }
+            }
+        } else {
+            grid
+        };
+        Ok(GridLayout {
+            grid,
+            dispatch,
+            fold,
+        })
     }
 }
 

@@ -37,6 +37,22 @@ pub struct RunStats {
     pub wall: Duration,
 }
 
+/// One kernel's compute pass: its pipeline, its bind group over the run's
+/// buffers, and the workgroups to dispatch.
+struct KernelPass<'p> {
+    pipeline: &'p wgpu::ComputePipeline,
+    bind: wgpu::BindGroup,
+    dispatch: [u32; 3],
+}
+
+/// A run's timestamp queries: the query set, the buffer it resolves into,
+/// and the mappable copy read back.
+struct TimestampQueries {
+    set: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    read: wgpu::Buffer,
+}
+
 impl GpuRuntime {
     /// A device on the first adapter wgpu finds (`WGPU_BACKEND` picks the
     /// backend); `Ok(None)` when there is none.
@@ -139,7 +155,6 @@ impl GpuRuntime {
         compiled: &CompiledFunc,
         args: &mut [NDArray],
     ) -> Result<RunStats, String> {
-        use wgpu::util::DeviceExt;
         if compiled.name != f.name || compiled.pipelines.len() != f.kernels.len() {
             return Err(format!(
                 "the pipelines given were compiled for `{}`, not `{}`",
@@ -156,12 +171,67 @@ impl GpuRuntime {
             ));
         }
         let dev = &self.device;
+        let (param_bufs, temps) = self.upload_tensors(f, args);
+        let ubuf = self.upload_uniform(f, args);
+        let passes = self.bind_groups(f, compiled, &param_bufs, &temps, &ubuf)?;
+
+        let n = f.kernels.len() as u32;
+        let queries = self.timestamp_queries(n);
+        let mut enc = dev.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some(&f.name),
+        });
+        for (i, p) in passes.iter().enumerate() {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(&f.kernels[i].name),
+                timestamp_writes: queries.as_ref().map(|q| wgpu::ComputePassTimestampWrites {
+                    query_set: &q.set,
+                    beginning_of_pass_write_index: Some(2 * i as u32),
+                    end_of_pass_write_index: Some(2 * i as u32 + 1),
+                }),
+            });
+            pass.set_pipeline(p.pipeline);
+            pass.set_bind_group(0, &p.bind, &[]);
+            let d = p.dispatch;
+            pass.dispatch_workgroups(d[0], d[1], d[2]);
+        }
+        if let Some(q) = &queries {
+            enc.resolve_query_set(&q.set, 0..2 * n, &q.resolve, 0);
+            enc.copy_buffer_to_buffer(&q.resolve, 0, &q.read, 0, 16 * n as u64);
+        }
+        let readbacks = self.encode_readbacks(f, &mut enc, &param_bufs);
+        let start = Instant::now();
+        self.queue.submit([enc.finish()]);
+        dev.poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for the GPU: {e}"))?;
+        let wall = start.elapsed();
+
+        for (i, staging) in readbacks {
+            let bytes = self.read(&staging)?;
+            let a = &args[i];
+            let len = a.len() * a.dtype().bytes();
+            args[i] = NDArray::from_le_bytes(a.dtype(), a.shape(), &bytes[..len])?;
+        }
+        let kernel_times = match &queries {
+            Some(q) => Some(self.kernel_times(&q.read, n)?),
+            None => None,
+        };
+        Ok(RunStats { kernel_times, wall })
+    }
+
+    /// Storage buffers holding the tensor arguments (`None` for scalar
+    /// parameters), and the temporaries between kernels.
+    fn upload_tensors(
+        &self,
+        f: &WgslFunc,
+        args: &[NDArray],
+    ) -> (Vec<Option<wgpu::Buffer>>, Vec<wgpu::Buffer>) {
+        use wgpu::util::DeviceExt;
+        let dev = &self.device;
         let usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        // Tensors (parameters) and temporaries.
         let mut param_bufs: Vec<Option<wgpu::Buffer>> = Vec::new();
-        for (i, p) in params.iter().enumerate() {
+        for (i, p) in f.func.params.iter().enumerate() {
             if f.func.param_buffer(p).is_none() {
                 param_bufs.push(None);
                 continue;
@@ -190,7 +260,14 @@ impl GpuRuntime {
                 })
             })
             .collect();
-        // The uniform.
+        (param_bufs, temps)
+    }
+
+    /// The `Params` uniform buffer: the scalar arguments and the tensors'
+    /// sizes, 4 bytes each.
+    fn upload_uniform(&self, f: &WgslFunc, args: &[NDArray]) -> wgpu::Buffer {
+        use wgpu::util::DeviceExt;
+        let params = &f.func.params;
         let mut ubytes: Vec<u8> = Vec::new();
         for u in &f.uniform {
             match u {
@@ -226,13 +303,24 @@ impl GpuRuntime {
         while !ubytes.len().is_multiple_of(16) || ubytes.is_empty() {
             ubytes.push(0);
         }
-        let ubuf = dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("params"),
-            contents: &ubytes,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("params"),
+                contents: &ubytes,
+                usage: wgpu::BufferUsages::UNIFORM,
+            })
+    }
 
-        // Bind groups over the compiled pipelines.
+    /// Each kernel's pipeline, its bind group over the buffers, and the
+    /// workgroups to dispatch.
+    fn bind_groups<'p>(
+        &self,
+        f: &WgslFunc,
+        compiled: &'p CompiledFunc,
+        param_bufs: &[Option<wgpu::Buffer>],
+        temps: &[wgpu::Buffer],
+        ubuf: &wgpu::Buffer,
+    ) -> Result<Vec<KernelPass<'p>>, String> {
         let mut passes = Vec::new();
         for (k, pipeline) in f.kernels.iter().zip(&compiled.pipelines) {
             let mut entries = Vec::new();
@@ -254,59 +342,53 @@ impl GpuRuntime {
                     resource: ubuf.as_entire_binding(),
                 });
             }
-            let bind = dev.create_bind_group(&wgpu::BindGroupDescriptor {
+            let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(&k.name),
                 layout: &pipeline.get_bind_group_layout(0),
                 entries: &entries,
             });
-            passes.push((pipeline, bind, k.dispatch));
+            passes.push(KernelPass {
+                pipeline,
+                bind,
+                dispatch: k.dispatch,
+            });
         }
+        Ok(passes)
+    }
 
-        let n = f.kernels.len() as u32;
-        let queries = (self.timestamps && n > 0).then(|| {
-            let set = dev.create_query_set(&wgpu::QuerySetDescriptor {
+    /// Timestamp queries around each of `n` kernels' passes, when the
+    /// device has them.
+    fn timestamp_queries(&self, n: u32) -> Option<TimestampQueries> {
+        let dev = &self.device;
+        (self.timestamps && n > 0).then(|| TimestampQueries {
+            set: dev.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("kernel times"),
                 ty: wgpu::QueryType::Timestamp,
                 count: 2 * n,
-            });
-            let resolve = dev.create_buffer(&wgpu::BufferDescriptor {
+            }),
+            resolve: dev.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("resolve"),
                 size: 16 * n as u64,
                 usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
-            });
-            let read = dev.create_buffer(&wgpu::BufferDescriptor {
+            }),
+            read: dev.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("timestamps"),
                 size: 16 * n as u64,
                 usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
-            });
-            (set, resolve, read)
-        });
+            }),
+        })
+    }
 
-        let mut enc = dev.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some(&f.name),
-        });
-        for (i, (pipeline, bind, d)) in passes.iter().enumerate() {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(&f.kernels[i].name),
-                timestamp_writes: queries.as_ref().map(|(set, _, _)| {
-                    wgpu::ComputePassTimestampWrites {
-                        query_set: set,
-                        beginning_of_pass_write_index: Some(2 * i as u32),
-                        end_of_pass_write_index: Some(2 * i as u32 + 1),
-                    }
-                }),
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, bind, &[]);
-            pass.dispatch_workgroups(d[0], d[1], d[2]);
-        }
-        if let Some((set, resolve, read)) = &queries {
-            enc.resolve_query_set(set, 0..2 * n, resolve, 0);
-            enc.copy_buffer_to_buffer(resolve, 0, read, 0, 16 * n as u64);
-        }
-        // Read back every tensor a kernel writes.
+    /// Copies every tensor a kernel writes into a staging buffer to read
+    /// back: `(parameter index, staging buffer)`.
+    fn encode_readbacks(
+        &self,
+        f: &WgslFunc,
+        enc: &mut wgpu::CommandEncoder,
+        param_bufs: &[Option<wgpu::Buffer>],
+    ) -> Vec<(usize, wgpu::Buffer)> {
         let mut readbacks = Vec::new();
         for (i, buf) in param_bufs.iter().enumerate() {
             let Some(buf) = buf else { continue };
@@ -318,7 +400,7 @@ impl GpuRuntime {
             if !written {
                 continue;
             }
-            let staging = dev.create_buffer(&wgpu::BufferDescriptor {
+            let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("readback"),
                 size: buf.size(),
                 usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
@@ -327,38 +409,23 @@ impl GpuRuntime {
             enc.copy_buffer_to_buffer(buf, 0, &staging, 0, buf.size());
             readbacks.push((i, staging));
         }
-        let start = Instant::now();
-        self.queue.submit([enc.finish()]);
-        dev.poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("waiting for the GPU: {e}"))?;
-        let wall = start.elapsed();
+        readbacks
+    }
 
-        for (i, staging) in readbacks {
-            let bytes = self.read(&staging)?;
-            let a = &args[i];
-            let len = a.len() * a.dtype().bytes();
-            args[i] = NDArray::from_le_bytes(a.dtype(), a.shape(), &bytes[..len])?;
-        }
-        let kernel_times = match &queries {
-            Some((_, _, read)) => {
-                let bytes = self.read(read)?;
-                let period = self.queue.get_timestamp_period() as f64;
-                let ts: Vec<u64> = bytes
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                    .collect();
-                Some(
-                    (0..n as usize)
-                        .map(|k| {
-                            let ns = ts[2 * k + 1].saturating_sub(ts[2 * k]) as f64 * period;
-                            Duration::from_nanos(ns as u64)
-                        })
-                        .collect(),
-                )
-            }
-            None => None,
-        };
-        Ok(RunStats { kernel_times, wall })
+    /// Each of `n` kernels' GPU time from the resolved timestamps.
+    fn kernel_times(&self, read: &wgpu::Buffer, n: u32) -> Result<Vec<Duration>, String> {
+        let bytes = self.read(read)?;
+        let period = self.queue.get_timestamp_period() as f64;
+        let ts: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        Ok((0..n as usize)
+            .map(|k| {
+                let ns = ts[2 * k + 1].saturating_sub(ts[2 * k]) as f64 * period;
+                Duration::from_nanos(ns as u64)
+            })
+            .collect())
     }
 
     fn read(&self, buf: &wgpu::Buffer) -> Result<Vec<u8>, String> {

@@ -179,6 +179,35 @@ pub fn parse_exercise(file_name: &str, text: &str) -> Result<Exercise, ExerciseF
 /// Validates a decoded file and turns it into the session's data; errors
 /// are `(field, problem)`.
 fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, String)> {
+    check_text_fields(&file, stem)?;
+    if file.checks.is_empty() {
+        return Err((
+            "checks".to_string(),
+            "an exercise needs at least one check".to_string(),
+        ));
+    }
+    let mut checks = Vec::new();
+    for (i, c) in file.checks.into_iter().enumerate() {
+        checks.push(convert_check(i, c)?);
+    }
+    Ok(Exercise {
+        id: file.id,
+        title: file.title,
+        statement: file.statement,
+        starting_code: file.starting_code,
+        hints: file.hints,
+        solution: file.solution,
+        alternatives: file.alternatives,
+        function: file.function,
+        target: file.target,
+        sizes: file.sizes.into_iter().collect(),
+        checks,
+    })
+}
+
+/// Checks the file's id (against its name, `stem`), its text fields, its
+/// target, alternatives and hints.
+fn check_text_fields(file: &ExerciseFile, stem: Option<&str>) -> Result<(), (String, String)> {
     let err = |field: &str, problem: &str| Err((field.to_string(), problem.to_string()));
     if file.id.is_empty()
         || !file
@@ -232,153 +261,139 @@ fn convert(file: ExerciseFile, stem: Option<&str>) -> Result<Exercise, (String, 
             return Err((format!("hints[{i}]"), "must not be empty".into()));
         }
     }
-    if file.checks.is_empty() {
-        return err("checks", "an exercise needs at least one check");
-    }
-    let mut checks = Vec::new();
-    for (i, c) in file.checks.into_iter().enumerate() {
-        let field = |name: &str| format!("checks[{i}].{name}");
-        let (kind, advice) = match c {
-            CheckFile::Numbers {
-                reference,
-                rtol,
-                atol,
-                advice,
-            } => {
-                let tolerance = match (rtol, atol) {
-                    (None, None) => None,
-                    (Some(r), Some(a)) if r >= 0.0 && a >= 0.0 => Some((r, a)),
-                    (Some(_), Some(_)) => {
-                        return Err((field("rtol"), "tolerances must not be negative".into()))
-                    }
-                    _ => {
-                        return Err((
-                            field("rtol"),
-                            "give both `rtol` and `atol`, or neither".into(),
-                        ))
-                    }
-                };
-                if reference.as_ref().is_some_and(|r| r.trim().is_empty()) {
-                    return Err((field("reference"), "must not be empty".into()));
+    Ok(())
+}
+
+/// Validates the `i`th check and turns it into the session's data.
+fn convert_check(i: usize, c: CheckFile) -> Result<Check, (String, String)> {
+    let field = |name: &str| format!("checks[{i}].{name}");
+    let (kind, advice) = match c {
+        CheckFile::Numbers {
+            reference,
+            rtol,
+            atol,
+            advice,
+        } => {
+            let tolerance = match (rtol, atol) {
+                (None, None) => None,
+                (Some(r), Some(a)) if r >= 0.0 && a >= 0.0 => Some((r, a)),
+                (Some(_), Some(_)) => {
+                    return Err((field("rtol"), "tolerances must not be negative".into()))
                 }
-                (
-                    CheckKind::Numbers {
-                        reference,
-                        tolerance,
-                    },
-                    advice,
-                )
-            }
-            CheckFile::Structure { target, advice } => {
-                if target.trim().is_empty() {
-                    return Err((field("target"), "must not be empty".into()));
-                }
-                (CheckKind::Structure { target }, advice)
-            }
-            CheckFile::Schedule {
-                must_use,
-                must_not_use,
-                thread_bindings,
-                scopes,
-                loop_kinds,
-                advice,
-            } => {
-                if must_use.is_empty()
-                    && must_not_use.is_empty()
-                    && thread_bindings.is_empty()
-                    && scopes.is_empty()
-                    && loop_kinds.is_empty()
-                {
+                _ => {
                     return Err((
-                        field("must_use"),
-                        "a schedule check needs one of `must_use`, `must_not_use`, \
-                         `thread_bindings`, `scopes`, `loop_kinds`"
-                            .into(),
-                    ));
+                        field("rtol"),
+                        "give both `rtol` and `atol`, or neither".into(),
+                    ))
                 }
-                if let Some(k) = loop_kinds
-                    .iter()
-                    .find(|k| !LOOP_KINDS.contains(&k.as_str()))
-                {
-                    return Err((
-                        field("loop_kinds"),
-                        format!(
-                            "`{k}` is not a loop kind (one of {})",
-                            LOOP_KINDS.join(", ")
-                        ),
-                    ));
-                }
-                for (name, list) in [("must_use", &must_use), ("must_not_use", &must_not_use)] {
-                    if let Some(p) = list.iter().find(|p| !is_primitive(p)) {
-                        return Err((field(name), format!("`{p}` is not a schedule primitive")));
-                    }
-                }
-                (
-                    CheckKind::Schedule(ScheduleRules {
-                        must_use,
-                        must_not_use,
-                        thread_bindings,
-                        scopes,
-                        loop_kinds,
-                    }),
-                    advice,
-                )
+            };
+            if reference.as_ref().is_some_and(|r| r.trim().is_empty()) {
+                return Err((field("reference"), "must not be empty".into()));
             }
-            CheckFile::Speed {
-                baseline,
-                min_speedup,
-                runs,
+            (
+                CheckKind::Numbers {
+                    reference,
+                    tolerance,
+                },
                 advice,
-            } => {
-                if baseline.trim().is_empty() {
-                    return Err((field("baseline"), "must not be empty".into()));
-                }
-                if !(min_speedup.is_finite() && min_speedup > 0.0) {
-                    return Err((field("min_speedup"), "must be a positive number".into()));
-                }
-                let runs = runs.unwrap_or(DEFAULT_SPEED_RUNS);
-                if !(1..=100).contains(&runs) {
-                    return Err((field("runs"), "must be between 1 and 100".into()));
-                }
-                (
-                    CheckKind::Speed {
-                        baseline,
-                        min_speedup,
-                        runs,
-                    },
-                    advice,
-                )
+            )
+        }
+        CheckFile::Structure { target, advice } => {
+            if target.trim().is_empty() {
+                return Err((field("target"), "must not be empty".into()));
             }
-            CheckFile::Output {
-                expected,
-                matching,
+            (CheckKind::Structure { target }, advice)
+        }
+        CheckFile::Schedule {
+            must_use,
+            must_not_use,
+            thread_bindings,
+            scopes,
+            loop_kinds,
+            advice,
+        } => {
+            if must_use.is_empty()
+                && must_not_use.is_empty()
+                && thread_bindings.is_empty()
+                && scopes.is_empty()
+                && loop_kinds.is_empty()
+            {
+                return Err((
+                    field("must_use"),
+                    "a schedule check needs one of `must_use`, `must_not_use`, \
+                     `thread_bindings`, `scopes`, `loop_kinds`"
+                        .into(),
+                ));
+            }
+            if let Some(k) = loop_kinds
+                .iter()
+                .find(|k| !LOOP_KINDS.contains(&k.as_str()))
+            {
+                return Err((
+                    field("loop_kinds"),
+                    format!(
+                        "`{k}` is not a loop kind (one of {})",
+                        LOOP_KINDS.join(", ")
+                    ),
+                ));
+            }
+            for (name, list) in [("must_use", &must_use), ("must_not_use", &must_not_use)] {
+                if let Some(p) = list.iter().find(|p| !is_primitive(p)) {
+                    return Err((field(name), format!("`{p}` is not a schedule primitive")));
+                }
+            }
+            (
+                CheckKind::Schedule(ScheduleRules {
+                    must_use,
+                    must_not_use,
+                    thread_bindings,
+                    scopes,
+                    loop_kinds,
+                }),
                 advice,
-            } => {
-                if expected.trim().is_empty() {
-                    return Err((field("expected"), "must not be empty".into()));
-                }
-                let matching = match matching {
-                    MatchFile::Exact => OutputMatch::Exact,
-                    MatchFile::Contains => OutputMatch::Contains,
-                };
-                (CheckKind::Output { expected, matching }, advice)
+            )
+        }
+        CheckFile::Speed {
+            baseline,
+            min_speedup,
+            runs,
+            advice,
+        } => {
+            if baseline.trim().is_empty() {
+                return Err((field("baseline"), "must not be empty".into()));
             }
-        };
-        checks.push(Check { kind, advice });
-    }
-    Ok(Exercise {
-        id: file.id,
-        title: file.title,
-        statement: file.statement,
-        starting_code: file.starting_code,
-        hints: file.hints,
-        solution: file.solution,
-        alternatives: file.alternatives,
-        function: file.function,
-        target: file.target,
-        sizes: file.sizes.into_iter().collect(),
-        checks,
-    })
+            if !(min_speedup.is_finite() && min_speedup > 0.0) {
+                return Err((field("min_speedup"), "must be a positive number".into()));
+            }
+            let runs = runs.unwrap_or(DEFAULT_SPEED_RUNS);
+            if !(1..=100).contains(&runs) {
+                return Err((field("runs"), "must be between 1 and 100".into()));
+            }
+            (
+                CheckKind::Speed {
+                    baseline,
+                    min_speedup,
+                    runs,
+                },
+                advice,
+            )
+        }
+        CheckFile::Output {
+            expected,
+            matching,
+            advice,
+        } => {
+            if expected.trim().is_empty() {
+                return Err((field("expected"), "must not be empty".into()));
+            }
+            let matching = match matching {
+                MatchFile::Exact => OutputMatch::Exact,
+                MatchFile::Contains => OutputMatch::Contains,
+            };
+            (CheckKind::Output { expected, matching }, advice)
+        }
+    };
+    Ok(Check { kind, advice })
 }
 
 /// Whether `name` is a schedule primitive's method name.

@@ -741,16 +741,10 @@ pub fn format_str(s: &str, spec_text: &str) -> Res<String> {
 
 /// `fmt % args`.
 pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
-    let (items, mapping): (Vec<Value>, Option<Value>) = match args {
-        Value::Tuple(t) => (t.to_vec(), None),
-        Value::Dict(_) => (vec![args.clone()], Some(args.clone())),
-        other => (vec![other.clone()], None),
-    };
-    let mut next = 0usize;
+    let mut args = PercentArgs::new(args);
     let mut out = String::new();
     let chars: Vec<char> = fmt.chars().collect();
     let mut i = 0;
-    let mut used_mapping = false;
     while i < chars.len() {
         let c = chars[i];
         if c != '%' {
@@ -759,217 +753,284 @@ pub fn percent_format(it: &mut Interp, fmt: &str, args: &Value) -> Res<String> {
             continue;
         }
         i += 1;
-        let mut key = None;
-        if chars.get(i) == Some(&'(') {
-            let start = i + 1;
-            let mut j = start;
-            while j < chars.len() && chars[j] != ')' {
-                j += 1;
-            }
-            key = Some(chars[start..j.min(chars.len())].iter().collect::<String>());
-            i = j + 1;
-        }
-        let mut flags = String::new();
-        while let Some(&f) = chars.get(i) {
-            if matches!(f, '-' | '+' | ' ' | '#' | '0') {
-                flags.push(f);
-                i += 1;
-            } else {
-                break;
-            }
-        }
-        let mut take_arg = |it: &mut Interp| -> Res<Value> {
-            if let Some(k) = &key {
-                used_mapping = true;
-                let m = mapping
-                    .clone()
-                    .ok_or_else(|| PyErr::type_error("format requires a mapping"))?;
-                return match &m {
-                    Value::Dict(d) => d
-                        .borrow()
-                        .get_str(k)
-                        .ok_or_else(|| PyErr::key_error(Value::str(k.as_str()))),
-                    _ => Err(PyErr::type_error("format requires a mapping")),
-                };
-            }
-            let _ = it;
-            let v = items
-                .get(next)
-                .cloned()
-                .ok_or_else(|| PyErr::type_error("not enough arguments for format string"))?;
-            next += 1;
-            Ok(v)
-        };
-        let mut width = String::new();
-        if chars.get(i) == Some(&'*') {
-            let w = take_arg(it)?;
-            width = num_i64(&w).unwrap_or(0).to_string();
-            i += 1;
-        } else {
-            while let Some(&d) = chars.get(i) {
-                if d.is_ascii_digit() {
-                    width.push(d);
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-        }
-        let mut precision = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            let mut p = String::new();
-            if chars.get(i) == Some(&'*') {
-                let w = take_arg(it)?;
-                p = num_i64(&w).unwrap_or(0).to_string();
-                i += 1;
-            } else {
-                while let Some(&d) = chars.get(i) {
-                    if d.is_ascii_digit() {
-                        p.push(d);
-                        i += 1;
-                    } else {
-                        break;
-                    }
-                }
-            }
-            precision = Some(p.parse::<usize>().unwrap_or(0));
-        }
-        // Length modifiers are ignored, as in Python.
-        while matches!(chars.get(i), Some('h' | 'l' | 'L')) {
-            i += 1;
-        }
-        let Some(&conv) = chars.get(i) else {
-            return Err(PyErr::value_error("incomplete format"));
-        };
-        i += 1;
-        if conv == '%' {
+        let spec = parse_percent_spec(&chars, &mut i, &mut args)?;
+        if spec.conv == '%' {
             out.push('%');
             continue;
         }
-        let v = take_arg(it)?;
-        let left = flags.contains('-');
-        let zero = flags.contains('0') && !left;
-        let plus = flags.contains('+');
-        let space = flags.contains(' ');
-        let alt = flags.contains('#');
-        let width: usize = width.parse::<usize>().unwrap_or(0).min(100_000);
-        let precision = precision.map(|p| p.min(10_000));
-        let (neg, body): (bool, String) = match conv {
-            's' | 'r' | 'a' => {
-                let s = if conv == 's' {
-                    it.str_of(&v)?
-                } else {
-                    it.repr(&v)?
-                };
-                let s = match precision {
-                    Some(p) => s.chars().take(p).collect(),
-                    None => s,
-                };
-                (false, s)
-            }
-            'd' | 'i' | 'u' => {
-                let n = match &v {
-                    Value::Float(f) => *f as i64,
-                    other => num_i64(other)
-                        .or_else(|| num_f64(other).map(|f| f as i64))
-                        .ok_or_else(|| {
-                            PyErr::type_error(format!(
-                                "%{conv} format: a real number is required, not {}",
-                                other.type_name()
-                            ))
-                        })?,
-                };
-                (n < 0, n.unsigned_abs().to_string())
-            }
-            'x' | 'X' | 'o' => {
-                let n = num_i64(&v).ok_or_else(|| {
-                    PyErr::type_error(format!(
-                        "%{conv} format: an integer is required, not {}",
-                        v.type_name()
-                    ))
-                })?;
-                let m = n.unsigned_abs();
-                let s = match conv {
-                    'x' => format!("{}{m:x}", if alt { "0x" } else { "" }),
-                    'X' => format!("{}{m:X}", if alt { "0X" } else { "" }),
-                    _ => format!("{}{m:o}", if alt { "0o" } else { "" }),
-                };
-                (n < 0, s)
-            }
-            'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
-                let x = num_f64(&v).ok_or_else(|| {
-                    PyErr::type_error(format!("must be real number, not {}", v.type_name()))
-                })?;
-                let a = x.abs();
-                let p = precision.unwrap_or(6);
-                let upper = conv.is_ascii_uppercase();
-                let body = if !x.is_finite() {
-                    let t = if x.is_nan() { "nan" } else { "inf" };
-                    if upper {
-                        t.to_uppercase()
-                    } else {
-                        t.to_string()
-                    }
-                } else {
-                    match conv {
-                        'e' | 'E' => fmt_exp(a, p, upper, alt),
-                        'f' | 'F' => format!("{a:.p$}"),
-                        _ => fmt_general(a, p, upper, alt),
-                    }
-                };
-                (x.is_sign_negative() && !x.is_nan(), body)
-            }
-            'c' => {
-                let s = match &v {
-                    Value::Str(s) if s.chars().count() == 1 => s.to_string(),
-                    other => match num_i64(other).and_then(|n| char::from_u32(n as u32)) {
-                        Some(c) => c.to_string(),
-                        None => return Err(PyErr::type_error("%c requires int or char")),
-                    },
-                };
-                (false, s)
-            }
-            other => {
-                return Err(PyErr::value_error(format!(
-                    "unsupported format character '{other}' (0x{:x}) at index {}",
-                    other as u32,
-                    i - 1
-                )))
-            }
-        };
-        let sign = if neg {
-            "-"
-        } else if plus && !matches!(conv, 's' | 'r' | 'a' | 'c') {
-            "+"
-        } else if space && !matches!(conv, 's' | 'r' | 'a' | 'c') {
-            " "
-        } else {
-            ""
-        };
-        let len = sign.chars().count() + body.chars().count();
-        if len >= width {
-            out.push_str(sign);
-            out.push_str(&body);
-        } else if left {
-            out.push_str(sign);
-            out.push_str(&body);
-            out.push_str(&" ".repeat(width - len));
-        } else if zero && !matches!(conv, 's' | 'r' | 'a' | 'c') {
-            out.push_str(sign);
-            out.push_str(&"0".repeat(width - len));
-            out.push_str(&body);
-        } else {
-            out.push_str(&" ".repeat(width - len));
-            out.push_str(sign);
-            out.push_str(&body);
-        }
+        let v = args.take(spec.key.as_deref())?;
+        // `i` is just past the conversion character.
+        let (neg, body) = percent_convert(it, &spec, &v, i - 1)?;
+        push_percent_padded(&mut out, &spec, neg, &body);
     }
-    if mapping.is_none() && next < items.len() {
+    if args.mapping.is_none() && args.next < args.items.len() {
         return Err(PyErr::type_error(
             "not all arguments converted during string formatting",
         ));
     }
-    let _ = used_mapping;
     Ok(out)
+}
+
+/// The right operand of `fmt % args`: positional items taken in order, or
+/// a mapping that `%(key)` directives look up.
+struct PercentArgs {
+    items: Vec<Value>,
+    mapping: Option<Value>,
+    next: usize,
+}
+
+impl PercentArgs {
+    fn new(args: &Value) -> Self {
+        let (items, mapping): (Vec<Value>, Option<Value>) = match args {
+            Value::Tuple(t) => (t.to_vec(), None),
+            Value::Dict(_) => (vec![args.clone()], Some(args.clone())),
+            other => (vec![other.clone()], None),
+        };
+        PercentArgs {
+            items,
+            mapping,
+            next: 0,
+        }
+    }
+
+    /// The mapping's entry for `key`, or else the next positional item.
+    fn take(&mut self, key: Option<&str>) -> Res<Value> {
+        if let Some(k) = key {
+            let m = self
+                .mapping
+                .clone()
+                .ok_or_else(|| PyErr::type_error("format requires a mapping"))?;
+            return match &m {
+                Value::Dict(d) => d
+                    .borrow()
+                    .get_str(k)
+                    .ok_or_else(|| PyErr::key_error(Value::str(k))),
+                _ => Err(PyErr::type_error("format requires a mapping")),
+            };
+        }
+        let v = self
+            .items
+            .get(self.next)
+            .cloned()
+            .ok_or_else(|| PyErr::type_error("not enough arguments for format string"))?;
+        self.next += 1;
+        Ok(v)
+    }
+}
+
+/// One `%[(key)][flags][width][.precision]conv` directive.
+struct PercentSpec {
+    key: Option<String>,
+    left: bool,
+    zero: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    width: usize,
+    precision: Option<usize>,
+    conv: char,
+}
+
+/// Parses the directive after a `%` at `chars[*i]`, leaving `*i` just past
+/// its conversion character; a `*` width or precision takes an argument.
+fn parse_percent_spec(chars: &[char], i: &mut usize, args: &mut PercentArgs) -> Res<PercentSpec> {
+    let mut key = None;
+    if chars.get(*i) == Some(&'(') {
+        let start = *i + 1;
+        let mut j = start;
+        while j < chars.len() && chars[j] != ')' {
+            j += 1;
+        }
+        key = Some(chars[start..j.min(chars.len())].iter().collect::<String>());
+        *i = j + 1;
+    }
+    let mut flags = String::new();
+    while let Some(&f) = chars.get(*i) {
+        if matches!(f, '-' | '+' | ' ' | '#' | '0') {
+            flags.push(f);
+            *i += 1;
+        } else {
+            break;
+        }
+    }
+    let width = percent_count(chars, i, args, key.as_deref())?;
+    let mut precision = None;
+    if chars.get(*i) == Some(&'.') {
+        *i += 1;
+        let p = percent_count(chars, i, args, key.as_deref())?;
+        precision = Some(p.parse::<usize>().unwrap_or(0));
+    }
+    // Length modifiers are ignored, as in Python.
+    while matches!(chars.get(*i), Some('h' | 'l' | 'L')) {
+        *i += 1;
+    }
+    let Some(&conv) = chars.get(*i) else {
+        return Err(PyErr::value_error("incomplete format"));
+    };
+    *i += 1;
+    let left = flags.contains('-');
+    Ok(PercentSpec {
+        key,
+        left,
+        zero: flags.contains('0') && !left,
+        plus: flags.contains('+'),
+        space: flags.contains(' '),
+        alt: flags.contains('#'),
+        width: width.parse::<usize>().unwrap_or(0).min(100_000),
+        precision: precision.map(|p| p.min(10_000)),
+        conv,
+    })
+}
+
+/// A width or precision: its digits, or the argument a `*` takes.
+fn percent_count(
+    chars: &[char],
+    i: &mut usize,
+    args: &mut PercentArgs,
+    key: Option<&str>,
+) -> Res<String> {
+    let mut digits = String::new();
+    if chars.get(*i) == Some(&'*') {
+        let w = args.take(key)?;
+        digits = num_i64(&w).unwrap_or(0).to_string();
+        *i += 1;
+    } else {
+        while let Some(&d) = chars.get(*i) {
+            if d.is_ascii_digit() {
+                digits.push(d);
+                *i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+    Ok(digits)
+}
+
+/// Converts one argument: whether it is negative, and its digits or text
+/// without sign or padding. `conv_index` places an unknown conversion.
+fn percent_convert(
+    it: &mut Interp,
+    spec: &PercentSpec,
+    v: &Value,
+    conv_index: usize,
+) -> Res<(bool, String)> {
+    let conv = spec.conv;
+    let precision = spec.precision;
+    let alt = spec.alt;
+    Ok(match conv {
+        's' | 'r' | 'a' => {
+            let s = if conv == 's' {
+                it.str_of(v)?
+            } else {
+                it.repr(v)?
+            };
+            let s = match precision {
+                Some(p) => s.chars().take(p).collect(),
+                None => s,
+            };
+            (false, s)
+        }
+        'd' | 'i' | 'u' => {
+            let n = match v {
+                Value::Float(f) => *f as i64,
+                other => num_i64(other)
+                    .or_else(|| num_f64(other).map(|f| f as i64))
+                    .ok_or_else(|| {
+                        PyErr::type_error(format!(
+                            "%{conv} format: a real number is required, not {}",
+                            other.type_name()
+                        ))
+                    })?,
+            };
+            (n < 0, n.unsigned_abs().to_string())
+        }
+        'x' | 'X' | 'o' => {
+            let n = num_i64(v).ok_or_else(|| {
+                PyErr::type_error(format!(
+                    "%{conv} format: an integer is required, not {}",
+                    v.type_name()
+                ))
+            })?;
+            let m = n.unsigned_abs();
+            let s = match conv {
+                'x' => format!("{}{m:x}", if alt { "0x" } else { "" }),
+                'X' => format!("{}{m:X}", if alt { "0X" } else { "" }),
+                _ => format!("{}{m:o}", if alt { "0o" } else { "" }),
+            };
+            (n < 0, s)
+        }
+        'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
+            let x = num_f64(v).ok_or_else(|| {
+                PyErr::type_error(format!("must be real number, not {}", v.type_name()))
+            })?;
+            let a = x.abs();
+            let p = precision.unwrap_or(6);
+            let upper = conv.is_ascii_uppercase();
+            let body = if !x.is_finite() {
+                let t = if x.is_nan() { "nan" } else { "inf" };
+                if upper {
+                    t.to_uppercase()
+                } else {
+                    t.to_string()
+                }
+            } else {
+                match conv {
+                    'e' | 'E' => fmt_exp(a, p, upper, alt),
+                    'f' | 'F' => format!("{a:.p$}"),
+                    _ => fmt_general(a, p, upper, alt),
+                }
+            };
+            (x.is_sign_negative() && !x.is_nan(), body)
+        }
+        'c' => {
+            let s = match v {
+                Value::Str(s) if s.chars().count() == 1 => s.to_string(),
+                other => match num_i64(other).and_then(|n| char::from_u32(n as u32)) {
+                    Some(c) => c.to_string(),
+                    None => return Err(PyErr::type_error("%c requires int or char")),
+                },
+            };
+            (false, s)
+        }
+        other => {
+            return Err(PyErr::value_error(format!(
+                "unsupported format character '{other}' (0x{:x}) at index {conv_index}",
+                other as u32,
+            )))
+        }
+    })
+}
+
+/// Appends a converted argument with its sign, padded to the spec's width.
+fn push_percent_padded(out: &mut String, spec: &PercentSpec, neg: bool, body: &str) {
+    // Text conversions take no sign and pad with spaces only.
+    let numeric = !matches!(spec.conv, 's' | 'r' | 'a' | 'c');
+    let sign = if neg {
+        "-"
+    } else if spec.plus && numeric {
+        "+"
+    } else if spec.space && numeric {
+        " "
+    } else {
+        ""
+    };
+    let width = spec.width;
+    let len = sign.chars().count() + body.chars().count();
+    if len >= width {
+        out.push_str(sign);
+        out.push_str(body);
+    } else if spec.left {
+        out.push_str(sign);
+        out.push_str(body);
+        out.push_str(&" ".repeat(width - len));
+    } else if spec.zero && numeric {
+        out.push_str(sign);
+        out.push_str(&"0".repeat(width - len));
+        out.push_str(body);
+    } else {
+        out.push_str(&" ".repeat(width - len));
+        out.push_str(sign);
+        out.push_str(body);
+    }
 }

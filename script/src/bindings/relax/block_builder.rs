@@ -194,38 +194,7 @@ pub(super) fn leaf(b: &mut Builder, e: Expr) -> Res<Expr> {
 pub(super) fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Args) -> Res<Value> {
     let bb = bb_of(bbv)?;
     match name {
-        "function" => {
-            let fname = a.req(0, "name", "function")?;
-            let fname = it.str_of(&fname)?;
-            let params = params_arg(it, a.take(1, "params"))?;
-            let _attrs = a.take(2, "attrs");
-            let pure = flag(a.take(3, "pure")).unwrap_or(true);
-            let private = flag(a.take(4, "private")).unwrap_or(false);
-            a.done("function", 5)?;
-            let mut b = bb.borrow_mut();
-            if b.func.is_some() {
-                return Err(PyErr::value_error(
-                    "bb.function scopes cannot nest: finish the current function first",
-                ));
-            }
-            let mut names = HashMap::new();
-            for p in params.iter().flatten() {
-                names.insert(p.name().to_string(), 1);
-            }
-            b.func = Some(FuncFrame {
-                name: fname,
-                params,
-                private,
-                pure,
-                blocks: Vec::new(),
-                cur: Vec::new(),
-                in_dataflow: false,
-                names,
-                done: false,
-            });
-            drop(b);
-            Ok(scope(it, bbv, "function"))
-        }
+        "function" => begin_function(it, bbv, bb, a),
         "dataflow" => {
             a.done("dataflow", 0)?;
             Ok(scope(it, bbv, "dataflow"))
@@ -249,83 +218,151 @@ pub(super) fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Ar
             let var = emit_expr(&mut b, e, hint.as_deref(), output)?;
             Ok(host(RObj::Var(var)))
         }
-        "emit_func_output" => {
-            let out = a.req(0, "output", name)?;
-            let params = params_arg(it, a.take(1, "params"))?;
-            a.done(name, 2)?;
-            let e = to_expr(it, &out)?;
+        "emit_func_output" => emit_func_output(it, bb, a),
+        "get" | "finalize" | "add_func" | "update_func" => builder_module_method(it, bb, name, a),
+        "emit_te" | "call_te" => {
+            let e = te_call_expr(it, bb, name, a)?;
+            if name == "call_te" {
+                return Ok(host(RObj::Expr(e)));
+            }
             let mut b = bb.borrow_mut();
-            {
-                let Some(f) = b.func.as_mut() else {
-                    return Err(PyErr::value_error(
-                        "bb.emit_func_output must be inside `with bb.function(...)`",
-                    ));
-                };
-                if f.in_dataflow {
-                    return Err(PyErr::value_error(
-                        "bb.emit_func_output must be called outside the dataflow block",
-                    ));
-                }
-                if f.done {
-                    return Err(PyErr::value_error(
-                        "bb.emit_func_output was already called for this function",
-                    ));
-                }
-                if let Some(p) = params {
-                    if f.params.is_some() {
-                        return Err(PyErr::value_error(
-                            "the parameters were given to bb.function already",
-                        ));
-                    }
-                    f.params = Some(p);
-                }
-            }
-            let body = match e.kind() {
-                ExprKind::Call(_) => emit_expr(&mut b, e, None, false)?.to_expr(),
-                _ => normalize_args(&mut b, e)?,
-            };
-            let ret = expr_sinfo(&body, &b.module).map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
-            let Some(f) = b.func.as_mut() else {
-                return Err(PyErr::value_error("no function"));
-            };
-            let mut escaped = None;
-            body.for_each_var(&mut |v| {
-                if v.is_dataflow() {
-                    escaped = Some(v.name().to_string());
-                }
-            });
-            if let Some(n) = escaped {
-                return Err(PyErr::value_error(format!(
-                    "the function returns the dataflow variable `{n}`: emit it with bb.emit_output first"
-                )));
-            }
-            let Some(params) = f.params.clone() else {
-                return Err(PyErr::value_error(format!(
-                    "function `{}` has no parameters: pass params= to bb.function or bb.emit_func_output",
-                    f.name
-                )));
-            };
-            f.flush();
-            f.done = true;
-            let mut attrs = std::collections::BTreeMap::new();
-            if !f.private {
-                attrs.insert("global_symbol".to_string(), AttrValue::Str(f.name.clone()));
-            }
-            let func = Function {
-                params,
-                body: SeqExpr {
-                    blocks: std::mem::take(&mut f.blocks),
-                    body,
-                },
-                ret,
-                attrs,
-                pure: f.pure,
-                span: Default::default(),
-            };
-            let fname = f.name.clone();
-            b.module.insert(fname, BaseFunc::Graph(Rc::new(func)));
-            Ok(Value::None)
+            let var = emit_expr(&mut b, e, None, false)?;
+            Ok(host(RObj::Var(var)))
         }
+        "normalize" => {
+            let v = a.req(0, "expr", name)?;
+            Ok(v)
+        }
+        _ => Err(PyErr::attribute_error(format!(
+            "'BlockBuilder' object has no attribute '{name}'"
+        ))),
+    }
+}
+
+/// `bb.function(name, params, attrs, pure, private)`: opens a function scope.
+fn begin_function(it: &mut Interp, bbv: &Value, bb: &RefCell<Builder>, mut a: Args) -> Res<Value> {
+    let fname = a.req(0, "name", "function")?;
+    let fname = it.str_of(&fname)?;
+    let params = params_arg(it, a.take(1, "params"))?;
+    let _attrs = a.take(2, "attrs");
+    let pure = flag(a.take(3, "pure")).unwrap_or(true);
+    let private = flag(a.take(4, "private")).unwrap_or(false);
+    a.done("function", 5)?;
+    let mut b = bb.borrow_mut();
+    if b.func.is_some() {
+        return Err(PyErr::value_error(
+            "bb.function scopes cannot nest: finish the current function first",
+        ));
+    }
+    let mut names = HashMap::new();
+    for p in params.iter().flatten() {
+        names.insert(p.name().to_string(), 1);
+    }
+    b.func = Some(FuncFrame {
+        name: fname,
+        params,
+        private,
+        pure,
+        blocks: Vec::new(),
+        cur: Vec::new(),
+        in_dataflow: false,
+        names,
+        done: false,
+    });
+    drop(b);
+    Ok(scope(it, bbv, "function"))
+}
+
+/// `bb.emit_func_output(output, params)`: closes the current function and
+/// adds it to the module.
+fn emit_func_output(it: &mut Interp, bb: &RefCell<Builder>, mut a: Args) -> Res<Value> {
+    let name = "emit_func_output";
+    let out = a.req(0, "output", name)?;
+    let params = params_arg(it, a.take(1, "params"))?;
+    a.done(name, 2)?;
+    let e = to_expr(it, &out)?;
+    let mut b = bb.borrow_mut();
+    {
+        let Some(f) = b.func.as_mut() else {
+            return Err(PyErr::value_error(
+                "bb.emit_func_output must be inside `with bb.function(...)`",
+            ));
+        };
+        if f.in_dataflow {
+            return Err(PyErr::value_error(
+                "bb.emit_func_output must be called outside the dataflow block",
+            ));
+        }
+        if f.done {
+            return Err(PyErr::value_error(
+                "bb.emit_func_output was already called for this function",
+            ));
+        }
+        if let Some(p) = params {
+            if f.params.is_some() {
+                return Err(PyErr::value_error(
+                    "the parameters were given to bb.function already",
+                ));
+            }
+            f.params = Some(p);
+        }
+    }
+    let body = match e.kind() {
+        ExprKind::Call(_) => emit_expr(&mut b, e, None, false)?.to_expr(),
+        _ => normalize_args(&mut b, e)?,
+    };
+    let ret = expr_sinfo(&body, &b.module).map_err(|m| PyErr::new(ExcKind::TVMError, m))?;
+    let Some(f) = b.func.as_mut() else {
+        return Err(PyErr::value_error("no function"));
+    };
+    let mut escaped = None;
+    body.for_each_var(&mut |v| {
+        if v.is_dataflow() {
+            escaped = Some(v.name().to_string());
+        }
+    });
+    if let Some(n) = escaped {
+        return Err(PyErr::value_error(format!(
+            "the function returns the dataflow variable `{n}`: emit it with bb.emit_output first"
+        )));
+    }
+    let Some(params) = f.params.clone() else {
+        return Err(PyErr::value_error(format!(
+            "function `{}` has no parameters: pass params= to bb.function or bb.emit_func_output",
+            f.name
+        )));
+    };
+    f.flush();
+    f.done = true;
+    let mut attrs = std::collections::BTreeMap::new();
+    if !f.private {
+        attrs.insert("global_symbol".to_string(), AttrValue::Str(f.name.clone()));
+    }
+    let func = Function {
+        params,
+        body: SeqExpr {
+            blocks: std::mem::take(&mut f.blocks),
+            body,
+        },
+        ret,
+        attrs,
+        pure: f.pure,
+        span: Default::default(),
+    };
+    let fname = f.name.clone();
+    b.module.insert(fname, BaseFunc::Graph(Rc::new(func)));
+    Ok(Value::None)
+}
+
+/// `bb.get()`/`bb.finalize()`, `bb.add_func` and `bb.update_func`: the module
+/// being built.
+fn builder_module_method(
+    it: &mut Interp,
+    bb: &RefCell<Builder>,
+    name: &str,
+    mut a: Args,
+) -> Res<Value> {
+    match name {
         "get" | "finalize" => {
             a.done(name, 0)?;
             let b = bb.borrow();
@@ -375,19 +412,6 @@ pub(super) fn builder_method(it: &mut Interp, bbv: &Value, name: &str, mut a: Ar
             };
             bb.borrow_mut().module.insert(gname, func);
             Ok(Value::None)
-        }
-        "emit_te" | "call_te" => {
-            let e = te_call_expr(it, bb, name, a)?;
-            if name == "call_te" {
-                return Ok(host(RObj::Expr(e)));
-            }
-            let mut b = bb.borrow_mut();
-            let var = emit_expr(&mut b, e, None, false)?;
-            Ok(host(RObj::Var(var)))
-        }
-        "normalize" => {
-            let v = a.req(0, "expr", name)?;
-            Ok(v)
         }
         _ => Err(PyErr::attribute_error(format!(
             "'BlockBuilder' object has no attribute '{name}'"

@@ -3,36 +3,72 @@
 
 use super::*;
 
+/// `v.name`, where `v` holds the TVM object `o`.
 pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
-    let bound = || Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))));
-    let missing = || {
-        Err(PyErr::attribute_error(format!(
-            "'{}' object has no attribute '{name}'",
-            o.type_name()
-        )))
-    };
     if name == "same_as" {
-        return bound();
+        return bound_method(v, name);
     }
     match o {
-        Obj::IRModule { module, .. } => match name {
+        Obj::IRModule { .. } | Obj::PrimFunc { .. } | Obj::GlobalVar(_) | Obj::Attrs(_) => {
+            ir_object_attr(it, o, v, name)
+        }
+        Obj::Schedule(_) | Obj::Trace { .. } | Obj::SRef(_) | Obj::State(_) => {
+            schedule_object_attr(it, o, v, name)
+        }
+        Obj::Tensor { .. }
+        | Obj::Device(_)
+        | Obj::Target(_)
+        | Obj::RtModule(_)
+        | Obj::BenchmarkResult(_) => runtime_object_attr(it, o, v, name),
+        Obj::IRText {
+            node: Some(node),
+            class,
+            dialect,
+            ..
+        } => {
+            let dialect = *dialect;
+            match super::super::schedule_state::stmt_attr(it, node, class, name, dialect)? {
+                Some(v) => Ok(v),
+                None => no_attr(o, name),
+            }
+        }
+        _ => no_attr(o, name),
+    }
+}
+
+/// `recv.name` as a method bound to its receiver, called later.
+fn bound_method(v: &Value, name: &str) -> Res<Value> {
+    Ok(Value::BoundMethod(Rc::new((v.clone(), name.into()))))
+}
+
+/// The `AttributeError` for an attribute `o` does not have.
+fn no_attr(o: &Obj, name: &str) -> Res<Value> {
+    Err(PyErr::attribute_error(format!(
+        "'{}' object has no attribute '{name}'",
+        o.type_name()
+    )))
+}
+
+/// Attributes of IR objects: modules, functions, global vars and attribute dictionaries.
+fn ir_object_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
+    match o {
+        Obj::IRModule { module, dialect } => match name {
             "script" | "show" | "get_global_var" | "get_global_vars" | "update_func"
-            | "with_attr" | "astext" => bound(),
+            | "with_attr" | "astext" => bound_method(v, name),
             "functions" => {
                 let items: Vec<(String, Rc<PrimFunc>)> = module
                     .borrow()
                     .prim_funcs()
                     .map(|(n, f)| (n.to_string(), f.clone()))
                     .collect();
-                let dialect = match o {
-                    Obj::IRModule { dialect, .. } => *dialect,
-                    _ => Dialect::default(),
-                };
                 let mut d = Dict::new();
                 for (n, f) in items {
                     d.insert(
                         host(Obj::GlobalVar(n)),
-                        host(Obj::PrimFunc { func: f, dialect }),
+                        host(Obj::PrimFunc {
+                            func: f,
+                            dialect: *dialect,
+                        }),
                     )?;
                 }
                 let graphs: Vec<_> = module
@@ -53,10 +89,10 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                 }
                 Ok(host(Obj::Attrs(items)))
             }
-            _ => missing(),
+            _ => no_attr(o, name),
         },
         Obj::PrimFunc { func, dialect } => match name {
-            "script" | "show" | "with_attr" | "without_attr" | "astext" => bound(),
+            "script" | "show" | "with_attr" | "without_attr" | "astext" => bound_method(v, name),
             "body" => Ok(super::super::schedule_state::stmt_value(
                 &func.body, false, *dialect,
             )),
@@ -82,19 +118,26 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                     .collect();
                 it.new_list(params)
             }
-            _ => missing(),
+            _ => no_attr(o, name),
         },
         Obj::GlobalVar(n) => match name {
             "name_hint" => Ok(Value::str(n.as_str())),
-            _ => missing(),
+            _ => no_attr(o, name),
         },
         Obj::Attrs(items) => match name {
-            "keys" | "values" | "items" | "get" => bound(),
+            "keys" | "values" | "items" | "get" => bound_method(v, name),
             _ => match items.iter().find(|(k, _)| k == name) {
                 Some((_, v)) => Ok(v.clone()),
-                None => missing(),
+                None => no_attr(o, name),
             },
         },
+        _ => no_attr(o, name),
+    }
+}
+
+/// Attributes of schedules, their traces, srefs and states.
+fn schedule_object_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
+    match o {
         Obj::Schedule(s) => match name {
             "mod" => {
                 let s = s.borrow();
@@ -109,34 +152,43 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                 let n = s.borrow().sch.func_name().to_string();
                 Ok(host(Obj::GlobalVar(n)))
             }
-            _ => bound(),
+            _ => bound_method(v, name),
         },
         Obj::Trace { owner, insts, .. } => match name {
-            "show" | "as_python" => bound(),
+            "show" | "as_python" => bound_method(v, name),
             "insts" => super::super::schedule_state::trace_insts(it, *owner, insts),
             "decisions" => super::super::schedule_state::trace_decisions(it, *owner, insts),
-            _ => missing(),
+            _ => no_attr(o, name),
         },
-        Obj::SRef(r) => super::super::schedule_state::sref_attr(r, name).map_or_else(missing, Ok),
+        Obj::SRef(r) => {
+            super::super::schedule_state::sref_attr(r, name).map_or_else(|| no_attr(o, name), Ok)
+        }
         Obj::State(sch) => match (name, obj_of(sch)) {
             ("mod", Some(o @ Obj::Schedule(_))) => get_attr(it, o, sch, "mod"),
-            ("get_sref", _) => bound(),
-            _ => missing(),
+            ("get_sref", _) => bound_method(v, name),
+            _ => no_attr(o, name),
         },
+        _ => no_attr(o, name),
+    }
+}
+
+/// Attributes of runtime objects: tensors, devices, targets, modules and timings.
+fn runtime_object_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
+    match o {
         Obj::Tensor { data, device } => match name {
             "shape" => Ok(crate::python::numpy::shape_value(data.borrow().shape())),
             "dtype" => Ok(Value::NpDType(data.borrow().dtype())),
             "device" => Ok(host(Obj::Device(*device))),
             "ndim" => Ok(Value::Int(data.borrow().ndim() as i64)),
-            "numpy" | "asnumpy" | "copyfrom" | "copyto" => bound(),
-            _ => missing(),
+            "numpy" | "asnumpy" | "copyfrom" | "copyto" => bound_method(v, name),
+            _ => no_attr(o, name),
         },
         Obj::Device(d) => match name {
             "type" => Ok(Value::str(d.kind)),
             "index" => Ok(Value::Int(d.index)),
             "exist" => Ok(Value::Bool(it.host.device_exists(d.kind))),
-            "sync" | "dlpack_device_type" => bound(),
-            _ => missing(),
+            "sync" | "dlpack_device_type" => bound_method(v, name),
+            _ => no_attr(o, name),
         },
         Obj::Target(t) => match name {
             "kind" => Ok(Value::str(t.kind_name())),
@@ -148,7 +200,7 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                 };
                 it.new_list(keys)
             }
-            _ => missing(),
+            _ => no_attr(o, name),
         },
         Obj::RtModule(m) => match name {
             "entry_name" => Ok(Value::str(m.entry.as_str())),
@@ -157,7 +209,7 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
             | "implements_function"
             | "export_library"
             | "get_source"
-            | "inspect_source" => bound(),
+            | "inspect_source" => bound_method(v, name),
             "type_key" | "kind" => Ok(Value::str(if m.target == "llvm" {
                 "llvm"
             } else {
@@ -181,7 +233,7 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                     .collect();
                 it.new_list(mods)
             }
-            _ => missing(),
+            _ => no_attr(o, name),
         },
         Obj::BenchmarkResult(r) => {
             let s = stats(r);
@@ -195,25 +247,14 @@ pub fn get_attr(it: &mut Interp, o: &Obj, v: &Value, name: &str) -> Res<Value> {
                     let v: Vec<Value> = r.iter().map(|x| Value::Float(*x)).collect();
                     it.new_list(v)
                 }
-                _ => missing(),
+                _ => no_attr(o, name),
             }
         }
-        Obj::IRText {
-            node: Some(node),
-            class,
-            dialect,
-            ..
-        } => {
-            let dialect = *dialect;
-            match super::super::schedule_state::stmt_attr(it, node, class, name, dialect)? {
-                Some(v) => Ok(v),
-                None => missing(),
-            }
-        }
-        _ => missing(),
+        _ => no_attr(o, name),
     }
 }
 
+/// `recv.name(args)`, where `recv` holds the TVM object `o`.
 pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Args) -> Res<Value> {
     if name == "same_as" {
         let other = a.req(0, "other", "same_as")?;
@@ -223,6 +264,21 @@ pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Ar
     match o {
         Obj::Schedule(_) => schedule_method(it, o, name, a),
         Obj::Tensor { .. } => tensor_method(it, o, recv, name, a),
+        Obj::IRModule { .. } | Obj::PrimFunc { .. } | Obj::Attrs(_) => {
+            ir_object_method(it, o, name, a)
+        }
+        Obj::State(_) | Obj::Trace { .. } => schedule_object_method(it, o, name, a),
+        Obj::Device(_) | Obj::RtModule(_) => runtime_object_method(it, o, name, a),
+        _ => {
+            let f = get_attr(it, o, recv, name)?;
+            it.call(&f, a)
+        }
+    }
+}
+
+/// Methods of IR objects: modules, functions and attribute dictionaries.
+fn ir_object_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args) -> Res<Value> {
+    match o {
         Obj::IRModule { module, dialect } => match name {
             "script" | "astext" => Ok(Value::str(script_text(o).unwrap_or_default().trim_end())),
             "show" => {
@@ -356,6 +412,13 @@ pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Ar
                 "'DictAttrs' object has no attribute '{name}'"
             ))),
         },
+        _ => no_attr(o, name),
+    }
+}
+
+/// Methods of schedule states and traces.
+fn schedule_object_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args) -> Res<Value> {
+    match o {
         Obj::State(sch) => match (name, obj_of(sch)) {
             ("get_sref", Some(Obj::Schedule(s))) => {
                 let arg = a.req(0, "stmt", "get_sref")?;
@@ -384,6 +447,13 @@ pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Ar
                 "'Trace' object has no attribute '{name}'"
             ))),
         },
+        _ => no_attr(o, name),
+    }
+}
+
+/// Methods of runtime objects: devices and modules.
+fn runtime_object_method(it: &mut Interp, o: &Obj, name: &str, mut a: Args) -> Res<Value> {
+    match o {
         Obj::Device(d) => match name {
             "sync" => Ok(Value::None),
             "dlpack_device_type" => Ok(Value::Int(d.type_code())),
@@ -470,10 +540,7 @@ pub fn call_method(it: &mut Interp, o: &Obj, recv: &Value, name: &str, mut a: Ar
                 "'Module' object has no attribute '{name}'"
             ))),
         },
-        _ => {
-            let f = get_attr(it, o, recv, name)?;
-            it.call(&f, a)
-        }
+        _ => no_attr(o, name),
     }
 }
 

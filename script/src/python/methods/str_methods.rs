@@ -2,14 +2,39 @@
 
 use super::*;
 
-pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Value> {
-    let list =
-        |it: &mut Interp, v: Vec<String>| it.new_list(v.into_iter().map(Value::str).collect());
-    Ok(match name {
-        "format" => {
-            let out = str_format(it, s, &a)?;
-            Value::str(out)
+/// Calls `s.name(args)`, routing each method to the family that implements it.
+pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, a: Args) -> Res<Value> {
+    match name {
+        "join" | "split" | "rsplit" | "splitlines" | "partition" | "rpartition" => {
+            str_split_join_method(it, s, name, a)
         }
+        "strip" | "lstrip" | "rstrip" | "replace" | "removeprefix" | "removesuffix" => {
+            str_edit_method(it, s, name, &a)
+        }
+        "startswith" | "endswith" | "find" | "rfind" | "index" | "rindex" | "count" => {
+            str_search_method(s, name, &a)
+        }
+        "upper" | "lower" | "casefold" | "swapcase" | "title" | "capitalize" => {
+            str_case_method(s, name)
+        }
+        "isdigit" | "isdecimal" | "isnumeric" | "isalpha" | "isalnum" | "isspace" | "isupper"
+        | "islower" | "isidentifier" => str_predicate_method(s, name),
+        "format" | "center" | "ljust" | "rjust" | "zfill" | "expandtabs" => {
+            str_layout_method(it, s, name, &a)
+        }
+        "encode" => Err(PyErr::type_error("bytes are not supported")),
+        _ => Err(no_attr(&Value::Str(s.clone()), name)),
+    }
+}
+
+/// A Python list of the given strings.
+fn str_list(it: &mut Interp, parts: Vec<String>) -> Res<Value> {
+    it.new_list(parts.into_iter().map(Value::str).collect())
+}
+
+/// `join`, `split`/`rsplit`, `splitlines` and `partition`/`rpartition`.
+fn str_split_join_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) -> Res<Value> {
+    Ok(match name {
         "join" => {
             let v =
                 a.pos.first().cloned().ok_or_else(|| {
@@ -81,10 +106,67 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
                     }
                 }
             };
-            list(it, parts)?
+            str_list(it, parts)?
         }
+        "splitlines" => {
+            let keep = a.take(0, "keepends").map_or(Ok(false), |v| it.truthy(&v))?;
+            let mut out = Vec::new();
+            let mut cur = String::new();
+            let mut chars = s.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '\n' || c == '\r' {
+                    let mut end = c.to_string();
+                    if c == '\r' && chars.peek() == Some(&'\n') {
+                        chars.next();
+                        end.push('\n');
+                    }
+                    if keep {
+                        cur.push_str(&end);
+                    }
+                    out.push(std::mem::take(&mut cur));
+                } else {
+                    cur.push(c);
+                }
+            }
+            if !cur.is_empty() {
+                out.push(cur);
+            }
+            str_list(it, out)?
+        }
+        "partition" | "rpartition" => {
+            let sep = str_arg(&a, 0, name)?.unwrap_or_default();
+            if sep.is_empty() {
+                return Err(PyErr::value_error("empty separator"));
+            }
+            let found = if name == "partition" {
+                s.find(sep.as_str())
+            } else {
+                s.rfind(sep.as_str())
+            };
+            let parts = match found {
+                Some(i) => (
+                    s[..i].to_string(),
+                    sep.clone(),
+                    s[i + sep.len()..].to_string(),
+                ),
+                None if name == "partition" => (s.to_string(), String::new(), String::new()),
+                None => (String::new(), String::new(), s.to_string()),
+            };
+            Value::tuple(vec![
+                Value::str(parts.0),
+                Value::str(parts.1),
+                Value::str(parts.2),
+            ])
+        }
+        _ => return Err(no_attr(&Value::Str(s.clone()), name)),
+    })
+}
+
+/// `strip`/`lstrip`/`rstrip`, `replace`, `removeprefix` and `removesuffix`.
+fn str_edit_method(it: &mut Interp, s: &Rc<str>, name: &str, a: &Args) -> Res<Value> {
+    Ok(match name {
         "strip" | "lstrip" | "rstrip" => {
-            let chars = str_arg(&a, 0, name)?;
+            let chars = str_arg(a, 0, name)?;
             let pred = |c: char| match &chars {
                 Some(cs) => cs.contains(c),
                 None => c.is_whitespace(),
@@ -96,9 +178,9 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
             })
         }
         "replace" => {
-            let old = str_arg(&a, 0, name)?.unwrap_or_default();
-            let new = str_arg(&a, 1, name)?.unwrap_or_default();
-            let count = int_arg(&a, 2, -1)?;
+            let old = str_arg(a, 0, name)?.unwrap_or_default();
+            let new = str_arg(a, 1, name)?.unwrap_or_default();
+            let count = int_arg(a, 2, -1)?;
             // Check the result's size before building it.
             let hits = if old.is_empty() {
                 s.chars().count() as u64 + 1
@@ -119,6 +201,21 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
             it.check_alloc(out.len() as u64)?;
             Value::str(out)
         }
+        "removeprefix" => {
+            let p = str_arg(a, 0, name)?.unwrap_or_default();
+            Value::str(s.strip_prefix(p.as_str()).unwrap_or(s))
+        }
+        "removesuffix" => {
+            let p = str_arg(a, 0, name)?.unwrap_or_default();
+            Value::str(s.strip_suffix(p.as_str()).unwrap_or(s))
+        }
+        _ => return Err(no_attr(&Value::Str(s.clone()), name)),
+    })
+}
+
+/// `startswith`/`endswith`, `find`/`rfind`, `index`/`rindex` and `count`.
+fn str_search_method(s: &Rc<str>, name: &str, a: &Args) -> Res<Value> {
+    Ok(match name {
         "startswith" | "endswith" => {
             let pats: Vec<String> = match a.pos.first() {
                 Some(Value::Str(p)) => vec![p.to_string()],
@@ -135,8 +232,8 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
             let chars: Vec<char> = s.chars().collect();
             let n = chars.len() as i64;
             let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
-            let start = norm(int_arg(&a, 1, 0)?);
-            let end = norm(int_arg(&a, 2, n)?);
+            let start = norm(int_arg(a, 1, 0)?);
+            let end = norm(int_arg(a, 2, n)?);
             let sub: String = if start <= end {
                 chars[start..end].iter().collect()
             } else {
@@ -150,6 +247,48 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
                 }
             }))
         }
+        "find" | "rfind" | "index" | "rindex" | "count" => {
+            let sub = str_arg(a, 0, name)?.unwrap_or_default();
+            let chars: Vec<char> = s.chars().collect();
+            let n = chars.len() as i64;
+            let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
+            let start = norm(int_arg(a, 1, 0)?);
+            let end = norm(int_arg(a, 2, n)?);
+            let hay: String = if start <= end {
+                chars[start..end].iter().collect()
+            } else {
+                String::new()
+            };
+            let to_char = |byte: usize| hay[..byte].chars().count() as i64 + start as i64;
+            match name {
+                "count" => Value::Int(if sub.is_empty() {
+                    hay.chars().count() as i64 + 1
+                } else {
+                    hay.matches(sub.as_str()).count() as i64
+                }),
+                _ => {
+                    let found = if name.starts_with('r') {
+                        hay.rfind(sub.as_str())
+                    } else {
+                        hay.find(sub.as_str())
+                    };
+                    match found {
+                        Some(b) => Value::Int(to_char(b)),
+                        None if name.ends_with("index") => {
+                            return Err(PyErr::value_error("substring not found"))
+                        }
+                        None => Value::Int(-1),
+                    }
+                }
+            }
+        }
+        _ => return Err(no_attr(&Value::Str(s.clone()), name)),
+    })
+}
+
+/// `upper`, `lower`/`casefold`, `swapcase`, `title` and `capitalize`.
+fn str_case_method(s: &Rc<str>, name: &str) -> Res<Value> {
+    Ok(match name {
         "upper" => Value::str(s.to_uppercase()),
         "lower" | "casefold" => Value::str(s.to_lowercase()),
         "swapcase" => Value::str(
@@ -188,41 +327,13 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
                 None => String::new(),
             })
         }
-        "find" | "rfind" | "index" | "rindex" | "count" => {
-            let sub = str_arg(&a, 0, name)?.unwrap_or_default();
-            let chars: Vec<char> = s.chars().collect();
-            let n = chars.len() as i64;
-            let norm = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
-            let start = norm(int_arg(&a, 1, 0)?);
-            let end = norm(int_arg(&a, 2, n)?);
-            let hay: String = if start <= end {
-                chars[start..end].iter().collect()
-            } else {
-                String::new()
-            };
-            let to_char = |byte: usize| hay[..byte].chars().count() as i64 + start as i64;
-            match name {
-                "count" => Value::Int(if sub.is_empty() {
-                    hay.chars().count() as i64 + 1
-                } else {
-                    hay.matches(sub.as_str()).count() as i64
-                }),
-                _ => {
-                    let found = if name.starts_with('r') {
-                        hay.rfind(sub.as_str())
-                    } else {
-                        hay.find(sub.as_str())
-                    };
-                    match found {
-                        Some(b) => Value::Int(to_char(b)),
-                        None if name.ends_with("index") => {
-                            return Err(PyErr::value_error("substring not found"))
-                        }
-                        None => Value::Int(-1),
-                    }
-                }
-            }
-        }
+        _ => return Err(no_attr(&Value::Str(s.clone()), name)),
+    })
+}
+
+/// The `is...` character-class predicates.
+fn str_predicate_method(s: &Rc<str>, name: &str) -> Res<Value> {
+    Ok(match name {
         "isdigit" | "isdecimal" | "isnumeric" => Value::Bool(
             !s.is_empty()
                 && s.chars()
@@ -243,34 +354,20 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
                 .is_some_and(|c| c == '_' || c.is_alphabetic())
                 && s.chars().all(|c| c == '_' || c.is_alphanumeric()),
         ),
-        "splitlines" => {
-            let keep = a.take(0, "keepends").map_or(Ok(false), |v| it.truthy(&v))?;
-            let mut out = Vec::new();
-            let mut cur = String::new();
-            let mut chars = s.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '\n' || c == '\r' {
-                    let mut end = c.to_string();
-                    if c == '\r' && chars.peek() == Some(&'\n') {
-                        chars.next();
-                        end.push('\n');
-                    }
-                    if keep {
-                        cur.push_str(&end);
-                    }
-                    out.push(std::mem::take(&mut cur));
-                } else {
-                    cur.push(c);
-                }
-            }
-            if !cur.is_empty() {
-                out.push(cur);
-            }
-            list(it, out)?
+        _ => return Err(no_attr(&Value::Str(s.clone()), name)),
+    })
+}
+
+/// `format`, `center`/`ljust`/`rjust`, `zfill` and `expandtabs`.
+fn str_layout_method(it: &mut Interp, s: &Rc<str>, name: &str, a: &Args) -> Res<Value> {
+    Ok(match name {
+        "format" => {
+            let out = str_format(it, s, a)?;
+            Value::str(out)
         }
         "center" | "ljust" | "rjust" => {
-            let w = int_arg(&a, 0, 0)?.clamp(0, 100_000) as usize;
-            let fill = str_arg(&a, 1, name)?
+            let w = int_arg(a, 0, 0)?.clamp(0, 100_000) as usize;
+            let fill = str_arg(a, 1, name)?
                 .and_then(|f| f.chars().next())
                 .unwrap_or(' ');
             let n = s.chars().count();
@@ -290,7 +387,7 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
             }
         }
         "zfill" => {
-            let w = int_arg(&a, 0, 0)?.clamp(0, 100_000) as usize;
+            let w = int_arg(a, 0, 0)?.clamp(0, 100_000) as usize;
             let n = s.chars().count();
             if n >= w {
                 Value::Str(s.clone())
@@ -302,41 +399,8 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
                 Value::str(format!("{sign}{}{rest}", "0".repeat(w - n)))
             }
         }
-        "partition" | "rpartition" => {
-            let sep = str_arg(&a, 0, name)?.unwrap_or_default();
-            if sep.is_empty() {
-                return Err(PyErr::value_error("empty separator"));
-            }
-            let found = if name == "partition" {
-                s.find(sep.as_str())
-            } else {
-                s.rfind(sep.as_str())
-            };
-            let parts = match found {
-                Some(i) => (
-                    s[..i].to_string(),
-                    sep.clone(),
-                    s[i + sep.len()..].to_string(),
-                ),
-                None if name == "partition" => (s.to_string(), String::new(), String::new()),
-                None => (String::new(), String::new(), s.to_string()),
-            };
-            Value::tuple(vec![
-                Value::str(parts.0),
-                Value::str(parts.1),
-                Value::str(parts.2),
-            ])
-        }
-        "removeprefix" => {
-            let p = str_arg(&a, 0, name)?.unwrap_or_default();
-            Value::str(s.strip_prefix(p.as_str()).unwrap_or(s))
-        }
-        "removesuffix" => {
-            let p = str_arg(&a, 0, name)?.unwrap_or_default();
-            Value::str(s.strip_suffix(p.as_str()).unwrap_or(s))
-        }
         "expandtabs" => {
-            let tab = int_arg(&a, 0, 8)?.clamp(0, 1000) as usize;
+            let tab = int_arg(a, 0, 8)?.clamp(0, 1000) as usize;
             it.check_alloc(
                 (s.len() as u64).saturating_add(s.matches('\t').count() as u64 * tab as u64),
             )?;
@@ -361,7 +425,6 @@ pub(super) fn str_method(it: &mut Interp, s: &Rc<str>, name: &str, mut a: Args) 
             }
             Value::str(out)
         }
-        "encode" => return Err(PyErr::type_error("bytes are not supported")),
         _ => return Err(no_attr(&Value::Str(s.clone()), name)),
     })
 }
