@@ -4,7 +4,7 @@
 //! with `NeedsBackends`, and the UI moves to the full worker
 //! (`src/bin/worker.rs`; see `web_ui::worker_host`). Nothing here may
 //! reach `codegen-wasm` or `codegen-wgsl` code, or they are linked in again
-//! (`cargo xtask size` reports this worker's size).
+//! (the e2e suite checks the first load this worker is part of).
 
 use std::cell::Cell;
 use std::rc::Rc;
