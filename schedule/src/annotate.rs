@@ -45,7 +45,7 @@ pub(super) const ANNOTATE: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let given = args.value("ann_val")?;
         // A sampled integer (`ann_val=v1`, as MetaSchedule's rules write) is
         // stored as its value and recorded as the variable, so a replay with
@@ -63,7 +63,7 @@ pub(super) const ANNOTATE: Primitive = Primitive {
         sch.annotate_concrete(args.rv("block_or_loop")?, &args.string("ann_key")?, value)?;
         args.record_as("ann_val", recorded)?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 
@@ -77,10 +77,10 @@ pub(super) const UNANNOTATE: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.unannotate_concrete(args.rv("block_or_loop")?, &args.string("ann_key")?)?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

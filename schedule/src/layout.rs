@@ -333,12 +333,12 @@ pub(super) const SET_SCOPE: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         let block = args.block("block")?;
         let index = buffer_index_arg(sch, args, "buffer_index", block, BufferIndexType::Write)?;
         sch.set_scope_concrete(block, index, &args.string("storage_scope")?)?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 
@@ -353,14 +353,14 @@ pub(super) const UNSAFE_SET_DTYPE: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.unsafe_set_dtype_concrete(
             args.block("block")?,
             args.int("buffer_index")?,
             &args.string("dtype")?,
         )?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 
@@ -426,7 +426,7 @@ pub(super) const STORAGE_ALIGN: Primitive = Primitive {
     ],
     returns: Returns::Nothing,
     traced: true,
-    apply: |sch, args| {
+    apply: super::primitives::unless_lean(|sch, args| {
         sch.storage_align_concrete(
             args.block("block")?,
             args.int("buffer_index")?,
@@ -435,7 +435,7 @@ pub(super) const STORAGE_ALIGN: Primitive = Primitive {
             args.int("offset")?,
         )?;
         Ok(SchedValue::None)
-    },
+    }),
     menu: None,
 };
 

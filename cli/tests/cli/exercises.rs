@@ -15,6 +15,9 @@ fn tessel(args: &[&str]) -> (i32, String, String) {
         .args(args)
         // wgpu's probe wants a runtime dir on headless machines.
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        // Answers that tune write their records under the working directory
+        // (`work_dir="./tune_tmp"`, as in TVM): not into the source tree.
+        .current_dir(std::env::temp_dir())
         .output()
         .expect("run tessel");
     (

@@ -447,6 +447,57 @@ def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
     }
 
     #[test]
+    fn a_lean_build_leaves_out_annotations_and_the_buffer_rewrites_tuned_traces_use() {
+        let src = r#"
+@T.prim_func
+def main(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+    B = T.alloc_buffer((8, 8), "float32")
+    for i, j in T.grid(8, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] + T.float32(1)
+    for i, j in T.grid(8, 8):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] * T.float32(2)
+"#;
+        let module = parse_script(src).unwrap().to_module();
+        let calls: [(&str, Vec<SchedValue>); 5] = [
+            (
+                "annotate",
+                vec![SchedValue::Str("k".into()), SchedValue::Int(1)],
+            ),
+            ("unannotate", vec![SchedValue::Str("k".into())]),
+            (
+                "set_scope",
+                vec![SchedValue::Int(0), SchedValue::Str("shared".into())],
+            ),
+            (
+                "storage_align",
+                vec![
+                    SchedValue::Int(0),
+                    SchedValue::Int(0),
+                    SchedValue::Int(16),
+                    SchedValue::Int(1),
+                ],
+            ),
+            (
+                "unsafe_set_dtype",
+                vec![SchedValue::Int(0), SchedValue::Str("float16".into())],
+            ),
+        ];
+        for (method, rest) in calls {
+            let mut sch = Schedule::new(module.clone()).unwrap();
+            let b = sch.get_block("B", None).unwrap();
+            let mut args = vec![SchedValue::Rv(b.into())];
+            args.extend(rest);
+            let err = sch.call(method, args, vec![]).unwrap_err();
+            assert!(err.is_left_out(), "{method}: {err}");
+            assert_eq!(err.primitive, method);
+        }
+    }
+
+    #[test]
     fn a_lean_build_leaves_out_transform_layout_padding_only() {
         let src = r#"
 @T.prim_func

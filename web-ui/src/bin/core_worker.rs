@@ -14,7 +14,9 @@ use web_ui::protocol::Response;
 use web_ui::worker_host::{answer_without_codegen, PerfClock};
 
 fn main() {
-    console_error_panic_hook::set_once();
+    // No panic hook here (the full worker has one): formatting its message
+    // costs 2 KB of the first load, and a panic still reaches the page as
+    // this worker's error event.
     let needs_codegen = Rc::new(Cell::new(false));
     engine::set_platform(engine::Platform {
         host: Some(Rc::new(PerfClock)),
