@@ -50,12 +50,7 @@ impl WgslFunc {
     pub fn launch(&self) -> WgslLaunch {
         WgslLaunch {
             name: self.name.clone(),
-            buffer_params: self
-                .func
-                .params
-                .iter()
-                .map(|p| self.func.param_buffer(p).is_some())
-                .collect(),
+            buffer_params: self.buffer_params(),
             kernels: self.kernels.clone(),
             temp_bytes: self
                 .temps
@@ -85,45 +80,67 @@ impl UniformSlot {
 }
 
 impl WgslLaunch {
-    /// The uniform block for `args`, padded to a multiple of 16 bytes (and
-    /// never empty: WebGPU binds no zero-sized buffer).
+    /// The uniform block for `args` (see [`uniform_bytes`]).
     pub fn uniform_bytes(&self, args: &[NDArray]) -> Vec<u8> {
-        let shapes: Vec<&[usize]> = args
-            .iter()
-            .zip(&self.buffer_params)
-            .filter(|(_, is_buffer)| **is_buffer)
-            .map(|(a, _)| a.shape())
-            .collect();
-        let shape = |buffer: usize| shapes.get(buffer).copied().unwrap_or(&[]);
-        let mut bytes: Vec<u8> = Vec::new();
-        for slot in &self.uniform {
-            let word = match *slot {
-                UniformSlot::Float { param } => args
-                    .get(param)
-                    .and_then(|a| a.get_flat_f64(0))
-                    .map_or(0.0f32, |v| v as f32)
-                    .to_le_bytes(),
-                UniformSlot::UInt { param } => {
-                    (args.get(param).and_then(|a| a.get_flat_i64(0)).unwrap_or(0) as u32)
-                        .to_le_bytes()
-                }
-                UniformSlot::Int { param } => {
-                    (args.get(param).and_then(|a| a.get_flat_i64(0)).unwrap_or(0) as i32)
-                        .to_le_bytes()
-                }
-                UniformSlot::Shape { buffer, dim } => {
-                    (shape(buffer).get(dim).copied().unwrap_or(0) as i32).to_le_bytes()
-                }
-                UniformSlot::Stride { buffer, dim } => {
-                    (shape(buffer).iter().skip(dim + 1).product::<usize>() as i32).to_le_bytes()
-                }
-                UniformSlot::ElemOffset => 0i32.to_le_bytes(),
-            };
-            bytes.extend(word);
-        }
-        while !bytes.len().is_multiple_of(16) || bytes.is_empty() {
-            bytes.push(0);
-        }
-        bytes
+        uniform_bytes(&self.uniform, &self.buffer_params, args)
     }
+}
+
+impl WgslFunc {
+    /// Which parameters are buffers, in parameter order.
+    fn buffer_params(&self) -> Vec<bool> {
+        self.func
+            .params
+            .iter()
+            .map(|p| self.func.param_buffer(p).is_some())
+            .collect()
+    }
+
+    /// The uniform block for `args`, laid out as a [`WgslLaunch`] lays it
+    /// out (the native runtime and the browser's share it).
+    pub fn uniform_bytes(&self, args: &[NDArray]) -> Vec<u8> {
+        let slots: Vec<UniformSlot> = self.uniform.iter().map(UniformSlot::of).collect();
+        uniform_bytes(&slots, &self.buffer_params(), args)
+    }
+}
+
+/// The `Params` uniform for `args`: each slot's 4 bytes in order, padded to
+/// a multiple of 16 bytes (and never empty: WebGPU binds no zero-sized
+/// buffer).
+fn uniform_bytes(slots: &[UniformSlot], buffer_params: &[bool], args: &[NDArray]) -> Vec<u8> {
+    let shapes: Vec<&[usize]> = args
+        .iter()
+        .zip(buffer_params)
+        .filter(|(_, is_buffer)| **is_buffer)
+        .map(|(a, _)| a.shape())
+        .collect();
+    let shape = |buffer: usize| shapes.get(buffer).copied().unwrap_or(&[]);
+    let mut bytes: Vec<u8> = Vec::new();
+    for slot in slots {
+        let word = match *slot {
+            UniformSlot::Float { param } => args
+                .get(param)
+                .and_then(|a| a.get_flat_f64(0))
+                .map_or(0.0f32, |v| v as f32)
+                .to_le_bytes(),
+            UniformSlot::UInt { param } => {
+                (args.get(param).and_then(|a| a.get_flat_i64(0)).unwrap_or(0) as u32).to_le_bytes()
+            }
+            UniformSlot::Int { param } => {
+                (args.get(param).and_then(|a| a.get_flat_i64(0)).unwrap_or(0) as i32).to_le_bytes()
+            }
+            UniformSlot::Shape { buffer, dim } => {
+                (shape(buffer).get(dim).copied().unwrap_or(0) as i32).to_le_bytes()
+            }
+            UniformSlot::Stride { buffer, dim } => {
+                (shape(buffer).iter().skip(dim + 1).product::<usize>() as i32).to_le_bytes()
+            }
+            UniformSlot::ElemOffset => 0i32.to_le_bytes(),
+        };
+        bytes.extend(word);
+    }
+    while !bytes.len().is_multiple_of(16) || bytes.is_empty() {
+        bytes.push(0);
+    }
+    bytes
 }

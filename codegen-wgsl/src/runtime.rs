@@ -6,11 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use tessel_lower::SizeSource;
 use tessel_tir::eval::NDArray;
-use tessel_tir::ir::ScalarKind;
 
-use crate::{BindingSource, UniformField, WgslFunc};
+use crate::{BindingSource, WgslFunc};
 
 /// A wgpu device and queue.
 pub struct GpuRuntime {
@@ -267,42 +265,7 @@ impl GpuRuntime {
     /// sizes, 4 bytes each.
     fn upload_uniform(&self, f: &WgslFunc, args: &[NDArray]) -> wgpu::Buffer {
         use wgpu::util::DeviceExt;
-        let params = &f.func.params;
-        let mut ubytes: Vec<u8> = Vec::new();
-        for u in &f.uniform {
-            match u {
-                UniformField::Scalar { param, dtype } => {
-                    let a = &args[*param];
-                    match dtype.kind {
-                        ScalarKind::Float => {
-                            ubytes.extend((a.get_flat_f64(0).unwrap_or(0.0) as f32).to_le_bytes())
-                        }
-                        ScalarKind::UInt => {
-                            ubytes.extend((a.get_flat_i64(0).unwrap_or(0) as u32).to_le_bytes())
-                        }
-                        _ => ubytes.extend((a.get_flat_i64(0).unwrap_or(0) as i32).to_le_bytes()),
-                    }
-                }
-                UniformField::Size { buffer, source } => {
-                    let shape = args
-                        .iter()
-                        .zip(params)
-                        .filter(|(_, p)| f.func.param_buffer(p).is_some())
-                        .nth(*buffer)
-                        .map(|(a, _)| a.shape().to_vec())
-                        .unwrap_or_default();
-                    let v = match source {
-                        SizeSource::Shape(d) => shape.get(*d).copied().unwrap_or(0),
-                        SizeSource::Stride(d) => shape.iter().skip(d + 1).product(),
-                        SizeSource::ElemOffset => 0,
-                    };
-                    ubytes.extend((v as i32).to_le_bytes());
-                }
-            }
-        }
-        while !ubytes.len().is_multiple_of(16) || ubytes.is_empty() {
-            ubytes.push(0);
-        }
+        let ubytes = f.uniform_bytes(args);
         self.device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("params"),
