@@ -232,6 +232,18 @@ impl Ctx {
         (last + 1, source)
     }
 
+    /// Sends the compiler worker the request `make` builds with a fresh id;
+    /// the id, when the worker is there.
+    pub(crate) fn ask_compiler(&self, make: impl FnOnce(u64) -> Request) -> Option<u64> {
+        self.compiler.with_value(|c| {
+            c.as_ref().map(|c| {
+                let id = c.fresh_id();
+                c.send(make(id));
+                id
+            })
+        })
+    }
+
     pub(crate) fn compile_now(&self) {
         let (revision, source) = self.current_revision();
         self.compiler.with_value(|c| {
@@ -298,12 +310,7 @@ impl Ctx {
             Some(file) => PanelAsk::Import { saved, file },
         };
         let ask = serde_json::to_string(&ask).unwrap_or_default();
-        self.compiler.with_value(|c| {
-            if let Some(c) = c {
-                let id = c.fresh_id();
-                c.send(Request::ProgressFile { id, ask });
-            }
-        });
+        self.ask_compiler(|id| Request::ProgressFile { id, ask });
     }
 
     /// The worker's answer to a panel request: the panel shown (if it is
@@ -808,13 +815,9 @@ pub(crate) fn show_panels(ctx: Ctx) {
             }
         };
         let ask = serde_json::to_string(&ask).unwrap_or_default();
-        ctx.compiler.with_value(|c| {
-            if let Some(c) = c {
-                let id = c.fresh_id();
-                ctx.panel_request.set_value(id);
-                c.send(Request::Panel { id, ask });
-            }
-        });
+        if let Some(id) = ctx.ask_compiler(|id| Request::Panel { id, ask }) {
+            ctx.panel_request.set_value(id);
+        }
         panel
     });
 }

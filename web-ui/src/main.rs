@@ -336,16 +336,11 @@ fn request_code_of_shown_step(ctx: Ctx) {
             return;
         }
         let revision = ctx.compiled_revision.get_untracked();
-        ctx.compiler.with_value(|c| {
-            if let Some(c) = c {
-                let id = c.fresh_id();
-                c.send(Request::Code {
-                    id,
-                    revision,
-                    step: step.min(n - 1),
-                    backend,
-                });
-            }
+        ctx.ask_compiler(|id| Request::Code {
+            id,
+            revision,
+            step: step.min(n - 1),
+            backend,
         });
     });
 }
@@ -367,18 +362,13 @@ fn request_regions_of_selected_loop(ctx: Ctx) {
             return;
         }
         let revision = ctx.compiled_revision.get_untracked();
-        ctx.compiler.with_value(|c| {
-            if let Some(c) = c {
-                let id = c.fresh_id();
-                c.send(Request::Regions {
-                    id,
-                    revision,
-                    step: step.min(n - 1),
-                    func,
-                    loop_index: index,
-                    at,
-                });
-            }
+        ctx.ask_compiler(|id| Request::Regions {
+            id,
+            revision,
+            step: step.min(n - 1),
+            func,
+            loop_index: index,
+            at,
         });
     });
 }
@@ -400,20 +390,15 @@ fn request_memory_picture(ctx: Ctx) {
             return;
         }
         let revision = ctx.compiled_revision.get_untracked();
-        ctx.compiler.with_value(|c| {
-            if let Some(c) = c {
-                let id = c.fresh_id();
-                c.send(Request::MemoryAccess {
-                    id,
-                    revision,
-                    step: step.min(n - 1),
-                    func,
-                    unit,
-                    loop_index,
-                    at,
-                    playing,
-                });
-            }
+        ctx.ask_compiler(|id| Request::MemoryAccess {
+            id,
+            revision,
+            step: step.min(n - 1),
+            func,
+            unit,
+            loop_index,
+            at,
+            playing,
         });
     });
 }
