@@ -1,7 +1,11 @@
 //! The engine's tests: compiling, stepping, regions, code and runs on the
 //! course's programs, the gallery, rich output and the backends.
 
+use super::run::threads_line;
 use super::*;
+use codegen_wgsl::source_only::KernelRunner;
+use codegen_wgsl::WgslFunc;
+use compiler_core::eval::NDArray;
 
 mod basics {
     use super::*;
