@@ -487,9 +487,9 @@ impl Ctx {
         self.log("info", "run stopped");
     }
 
-    /// Starts a tuning of the script in a worker of its own (a channel
-    /// that moves to the full worker, as a Run does); the records kept in
-    /// the record store go with it (once the store has been read).
+    /// Starts a tuning of the script's function in a full worker of its own
+    /// (so a search never delays a compile; Stop ends it); the records kept
+    /// in the record store go with it (once the store has been read).
     pub(crate) fn start_tune(&self) {
         self.stop_tune(None);
         let target = document()
@@ -512,7 +512,7 @@ impl Ctx {
 
     pub(crate) fn start_tune_now(&self, target: &str) {
         let ctx = *self;
-        let channel = Channel::new(
+        let channel = Channel::on_full_worker(
             move |resp| {
                 if let Response::Tuning { update, .. } = resp {
                     if let Ok(update) = js_sys::JSON::parse(&update) {
@@ -529,7 +529,6 @@ impl Ctx {
             .map_or(64.0, |i| i.value_as_number());
         let spec = js_sys::Object::new();
         for (k, v) in [
-            ("source", JsValue::from_str(&self.source.get_untracked())),
             ("target", JsValue::from_str(target)),
             ("trials", JsValue::from_f64(trials)),
             (
@@ -539,8 +538,14 @@ impl Ctx {
         ] {
             let _ = js_sys::Reflect::set(&spec, &JsValue::from_str(k), &v);
         }
+        // The tuning worker opens the revision once (it answers
+        // `NeedsSource`, the channel sends the text it knows) and tunes the
+        // function of that session.
+        let (revision, source) = self.current_revision();
+        channel.know_source(revision, &source);
         channel.send(Request::Tune {
             id: channel.fresh_id(),
+            revision,
             job: js_sys::JSON::stringify(&spec)
                 .ok()
                 .and_then(|s| s.as_string())

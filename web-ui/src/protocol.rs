@@ -85,10 +85,12 @@ pub enum Request {
         /// button's label).
         playing: bool,
     },
-    /// Auto-tune the script's function (the tuning worker's only request):
-    /// `job` is a `tuning::TuneSpec` as JSON, read by the full worker alone
-    /// (the core worker, in every first load, carries no reader for it).
-    Tune { id: u64, job: String },
+    /// Auto-tune the function of session `revision` (the tuning worker's
+    /// only request; the function as the script defines it, before its
+    /// schedule): `job` is a `tuning::TuneSpec` as JSON (target, trials,
+    /// stored records), read by the full worker alone (the core worker, in
+    /// every first load, carries no reader for it).
+    Tune { id: u64, revision: u64, job: String },
     /// The Device or Progress panel's HTML, from the full worker: the
     /// page's wasm, in every first load, carries none of the panels' code.
     /// `ask` is a [`PanelAsk`] as JSON, so that only the page and the full
@@ -102,7 +104,7 @@ pub enum Request {
 
 impl Request {
     /// The live session a request asks about (`None` for those that carry
-    /// their own text: exercise checks, tunings, panels).
+    /// their own text: exercise checks, panels).
     pub fn revision(&self) -> Option<u64> {
         match self {
             Request::Compile { revision, .. }
@@ -110,11 +112,9 @@ impl Request {
             | Request::Run { revision, .. }
             | Request::Code { revision, .. }
             | Request::Regions { revision, .. }
-            | Request::MemoryAccess { revision, .. } => Some(*revision),
-            Request::Check { .. }
-            | Request::Tune { .. }
-            | Request::Panel { .. }
-            | Request::ProgressFile { .. } => None,
+            | Request::MemoryAccess { revision, .. }
+            | Request::Tune { revision, .. } => Some(*revision),
+            Request::Check { .. } | Request::Panel { .. } | Request::ProgressFile { .. } => None,
         }
     }
 

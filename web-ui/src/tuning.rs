@@ -34,6 +34,8 @@ use tessel_tune::{
     TuneTarget, TuningRecord, Workload,
 };
 
+use tessel_session::LiveSession;
+
 use crate::engine::SCHEDULE_MARKER;
 pub use crate::protocol::TuneUpdate;
 
@@ -43,7 +45,6 @@ pub const STORE_PREFIX: &str = "tune.";
 /// What the page asks the tuning worker for.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
 pub struct TuneSpec {
-    pub source: String,
     /// `wasm` (see [`target_text`]).
     pub target: String,
     pub trials: u32,
@@ -432,11 +433,12 @@ fn parse_store(text: &str) -> Result<Database, String> {
 }
 
 impl TuneJob {
-    /// Prepares a tuning of the script's function (its original, before any
-    /// schedule) for `target` (`wasm`), with `trials` measurements, from the
-    /// records in `stored` (the page's entries under [`STORE_PREFIX`]).
+    /// Prepares a tuning of the live session's function (its original,
+    /// before any schedule: the script is not run again) for `target`
+    /// (`wasm`), with `trials` measurements, from the records in `stored`
+    /// (the page's entries under [`STORE_PREFIX`]).
     pub fn new(
-        source: &str,
+        live: &LiveSession,
         target: &str,
         trials: u32,
         stored: &[(String, String)],
@@ -447,7 +449,7 @@ impl TuneJob {
             ));
         }
         let target = TuneTarget::parse(target_text(target)?).map_err(|e| e.to_string())?;
-        let script = crate::engine::run_script(source);
+        let script = live.outcome();
         if let Some(d) = script.errors.iter().find(|d| d.is_error()) {
             return Err(format!(
                 "the script has errors; fix them before tuning: {}",
@@ -459,7 +461,7 @@ impl TuneJob {
             .first()
             .ok_or("the script defines no module to tune")?
             .module;
-        let name = tessel_session::check::checked_function(&script)
+        let name = tessel_session::check::checked_function(script)
             .ok_or("the module has no function to tune")?;
         let func = original
             .get_prim(&name)
@@ -498,7 +500,7 @@ impl TuneJob {
         line_db.commit_workload(&workload);
         let mut job = TuneJob {
             dialect: script.trace_dialect,
-            module_name: module_name(source),
+            module_name: module_name(live.source()),
             key,
             line_db,
             fresh_store,
@@ -793,6 +795,7 @@ fn module_name(source: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::live;
     use std::rc::Rc;
 
     const BOOK_MM: &str = include_str!("../examples/mm_tune.py");
@@ -825,9 +828,9 @@ mod tests {
         assert_ne!(store_key(1, "llvm"), store_key(1, "webgpu"));
         // The key comes from the original function, not the script's
         // schedule: a script with a schedule applied keeps its records.
-        let plain = TuneJob::new(&matmul(16), "wasm", 1, &[]).unwrap();
+        let plain = TuneJob::new(&live(&matmul(16)), "wasm", 1, &[]).unwrap();
         let scheduled = format!("{}l = sch.get_loops(sch.get_block(\"C\"))\n", matmul(16));
-        let with_schedule = TuneJob::new(&scheduled, "wasm", 1, &[]).unwrap();
+        let with_schedule = TuneJob::new(&live(&scheduled), "wasm", 1, &[]).unwrap();
         assert_eq!(plain.key(), with_schedule.key());
         assert!(plain.key().starts_with(STORE_PREFIX));
         let entries = vec![
@@ -839,8 +842,23 @@ mod tests {
         ];
         assert_eq!(split_stored(&join_stored(&entries)), entries);
         assert_eq!(split_stored(""), Vec::<(String, String)>::new());
-        let other = TuneJob::new(&matmul(32), "wasm", 1, &[]).unwrap();
+        let other = TuneJob::new(&live(&matmul(32)), "wasm", 1, &[]).unwrap();
         assert_ne!(plain.key(), other.key());
+    }
+
+    #[test]
+    fn a_tuning_starts_from_the_live_session_without_running_the_script() {
+        let session = live(&matmul(16));
+        let before = tessel_session::SessionCounts::now();
+        let job = TuneJob::new(&session, "wasm", 1, &[]).unwrap();
+        assert_eq!(tessel_session::SessionCounts::since(before).script_runs, 0);
+        assert_eq!(
+            job.workload()
+                .module
+                .get_prim("main")
+                .map(|f| f.params.len()),
+            Some(3)
+        );
     }
 
     #[test]
@@ -890,7 +908,7 @@ mod tests {
 
     #[test]
     fn schedule_calls_replay_to_the_candidates_program() {
-        let workload = TuneJob::new(&matmul(64), "wasm", 8, &[]).unwrap();
+        let workload = TuneJob::new(&live(&matmul(64)), "wasm", 8, &[]).unwrap();
         let mut session = workload.session;
         let batch = session.next_batch();
         assert!(!batch.is_empty());
@@ -939,15 +957,15 @@ mod tests {
     #[test]
     fn bad_requests_are_refused_before_any_search() {
         let err = |r: Result<TuneJob, String>| r.err().unwrap();
-        assert!(err(TuneJob::new(&matmul(16), "wasm", 0, &[])).contains("between 1 and"));
-        assert!(err(TuneJob::new(&matmul(16), "tpu", 8, &[])).contains("unknown"));
+        assert!(err(TuneJob::new(&live(&matmul(16)), "wasm", 0, &[])).contains("between 1 and"));
+        assert!(err(TuneJob::new(&live(&matmul(16)), "tpu", 8, &[])).contains("unknown"));
         let broken = matmul(16).replace("T.grid(16, 16, 16)", "T.grid(16, 16");
-        assert!(err(TuneJob::new(&broken, "wasm", 8, &[])).contains("errors"));
+        assert!(err(TuneJob::new(&live(&broken), "wasm", 8, &[])).contains("errors"));
     }
 
     #[test]
     fn a_webgpu_tuning_checks_candidates_against_the_original() {
-        let job = TuneJob::new(&matmul(16), "webgpu", 8, &[]).unwrap();
+        let job = TuneJob::new(&live(&matmul(16)), "webgpu", 8, &[]).unwrap();
         assert_eq!(job.target_choice(), "webgpu");
         assert!(job.key().ends_with(".webgpu"), "{}", job.key());
         // A small workload: the expected outputs come from the interpreter.
@@ -980,12 +998,9 @@ mod tests {
         let now = move || t0.elapsed().as_secs_f64() * 1000.0;
         let run = |stored: &[(String, String)]| {
             let mut updates = Vec::new();
-            TuneJob::new(&source, "wasm", 6, stored).unwrap().run(
-                &backend,
-                &clock,
-                &now,
-                &mut |u| updates.push(u),
-            );
+            TuneJob::new(&live(&source), "wasm", 6, stored)
+                .unwrap()
+                .run(&backend, &clock, &now, &mut |u| updates.push(u));
             updates
         };
         let first = run(&[]);

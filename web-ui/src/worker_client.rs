@@ -56,14 +56,32 @@ impl Channel {
         on_response: impl Fn(Response) + 'static,
         on_crash: impl Fn(String) + 'static,
     ) -> Rc<Channel> {
+        Channel::starting_on(false, Rc::new(on_response), Rc::new(on_crash))
+    }
+
+    /// A channel on the full worker from the start, for requests that
+    /// always need the code generators (a tuning): no detour through the
+    /// core worker.
+    pub fn on_full_worker(
+        on_response: impl Fn(Response) + 'static,
+        on_crash: impl Fn(String) + 'static,
+    ) -> Rc<Channel> {
+        Channel::starting_on(true, Rc::new(on_response), Rc::new(on_crash))
+    }
+
+    fn starting_on(
+        full: bool,
+        on_response: Rc<dyn Fn(Response)>,
+        on_crash: Rc<dyn Fn(String)>,
+    ) -> Rc<Channel> {
         let ch = Rc::new(Channel {
             worker: RefCell::new(None),
-            full: Cell::new(false),
+            full: Cell::new(full),
             busy: Cell::new(true),
             pending: RefCell::new(Vec::new()),
             in_flight: RefCell::new(None),
-            on_response: Rc::new(on_response),
-            on_crash: Rc::new(on_crash),
+            on_response,
+            on_crash,
             next_id: Cell::new(1),
             latest: RefCell::new(None),
         });

@@ -55,8 +55,13 @@ pub enum BackendRequest {
         step: usize,
         backend: String,
     },
-    /// A tuning (measured on the CPU backend).
-    Tune { id: u64, job: String },
+    /// A tuning of the session's function (`job`: a `tuning::TuneSpec` as
+    /// JSON), measured on the CPU or GPU backend.
+    Tune {
+        id: u64,
+        live: Rc<LiveSession>,
+        job: String,
+    },
     /// A memory picture: not needed by a first load, so left out of the
     /// core worker.
     MemoryAccess {
@@ -134,7 +139,6 @@ pub fn answer_without_codegen(
             },
             Err(outcome) => Response::Checked { id, outcome },
         },
-        Request::Tune { id, job } => return Err(BackendRequest::Tune { id, job }),
         Request::Panel { id, ask } | Request::ProgressFile { id, ask } => {
             return Err(BackendRequest::Panel { id, ask })
         }
@@ -187,6 +191,9 @@ pub fn answer_without_codegen(
                         backend,
                     })
                 }
+                Request::Tune { id, job, .. } => {
+                    return Err(BackendRequest::Tune { id, live, job })
+                }
                 Request::MemoryAccess {
                     id,
                     step,
@@ -212,7 +219,6 @@ pub fn answer_without_codegen(
                 Request::Compile { .. }
                 | Request::Open { .. }
                 | Request::Check { .. }
-                | Request::Tune { .. }
                 | Request::Panel { .. }
                 | Request::ProgressFile { .. } => return Ok(Response::NeedsSource { id }),
             }
@@ -506,6 +512,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(SessionCounts::since(run), SessionCounts::default());
+
+        // Tune names the revision too: the tuning is built from the session.
+        let tune = SessionCounts::now();
+        let job = r#"{"target": "wasm", "trials": 1, "stored": ""}"#;
+        let Err(BackendRequest::Tune { live, job, .. }) = answer_without_codegen(
+            Request::Tune {
+                id: 6,
+                revision: 7,
+                job: job.into(),
+            },
+            &|| 0.0,
+            &flag,
+        ) else {
+            panic!("Tune goes to the code generators")
+        };
+        let spec: crate::tuning::TuneSpec = serde_json::from_str(&job).unwrap();
+        let tuning = crate::tuning::TuneJob::new(&live, &spec.target, spec.trials, &[]);
+        assert!(tuning.is_ok(), "{:?}", tuning.err());
+        assert_eq!(SessionCounts::since(tune).script_runs, 0);
 
         // Another revision is not this worker's: it asks for the source.
         let stale = answer_without_codegen(

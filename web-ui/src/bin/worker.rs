@@ -200,11 +200,11 @@ fn answer_with_codegen(req: BackendRequest, post: Rc<dyn Fn(&Response)>, now: &d
             id,
             outcome: serde_json::to_string(&web_ui::info_panels::answer(&ask)).unwrap_or_default(),
         },
-        // Answered by `answer` (many replies); never reaches here.
-        BackendRequest::Tune { id, .. } => Response::Tuning {
-            id,
-            update: String::new(),
-        },
+        // Many replies, one after each measured candidate.
+        BackendRequest::Tune { id, live, job } => {
+            tune(id, &live, &job, post);
+            return;
+        }
     };
     post(&resp);
 }
@@ -212,7 +212,7 @@ fn answer_with_codegen(req: BackendRequest, post: Rc<dyn Fn(&Response)>, now: &d
 /// A tuning, in the page's tuning worker (a second full worker, so typing
 /// and Run stay with the others): candidates built by the CPU backend and
 /// run on this browser's `WebAssembly`, as Run does; an update after each.
-fn tune(id: u64, job: &str, post: Rc<dyn Fn(&Response)>) {
+fn tune(id: u64, live: &LiveSession, job: &str, post: Rc<dyn Fn(&Response)>) {
     let mut send = move |update: web_ui::tuning::TuneUpdate| {
         post(&Response::Tuning {
             id,
@@ -223,7 +223,7 @@ fn tune(id: u64, job: &str, post: Rc<dyn Fn(&Response)>) {
         .map_err(|e| format!("bad tuning request: {e}"))
         .and_then(|spec| {
             web_ui::tuning::TuneJob::new(
-                &spec.source,
+                live,
                 &spec.target,
                 spec.trials,
                 &web_ui::tuning::split_stored(&spec.stored),
@@ -393,7 +393,6 @@ fn answer(req: Request, post: Rc<dyn Fn(&Response)>, now: &dyn Fn() -> f64) {
                 post(&Response::Checked { id, outcome });
             });
         }
-        Request::Tune { id, job } => tune(id, &job, post),
         req => match web_ui::worker_host::answer_without_codegen(req, now, &Cell::new(false)) {
             Ok(resp) => post(&resp),
             Err(backend_req) => answer_with_codegen(backend_req, post, now),
