@@ -369,6 +369,7 @@ mod tests {
             s.contains("| mobilenetv2 | not measured | 40.000 | 60.000 |"),
             "{s}"
         );
+        assert!(s.contains("– | – | ORT 3.6e-7, TF.js 9.2e-7 |\n"), "{s}");
     }
 
     #[test]
