@@ -84,7 +84,21 @@ for (const r of runtimes) {
     process.exit(2);
   }
 }
-const manifest = JSON.parse(readFileSync(join(modelsDir, "manifest.json"), "utf8"));
+let manifest;
+try {
+  manifest = JSON.parse(readFileSync(join(modelsDir, "manifest.json"), "utf8"));
+} catch (e) {
+  console.error(`cannot read ${join(modelsDir, "manifest.json")} (${e.message}): run tools/models/make_models.py ${modelsDir} first`);
+  process.exit(2);
+}
+for (const [name, dir] of [["onnxruntime-web", "onnxruntime-web"], ["@tensorflow/tfjs-backend-wasm", "@tensorflow/tfjs-backend-wasm"]]) {
+  try {
+    statSync(join(modules, dir, "package.json"));
+  } catch {
+    console.error(`${name} is not installed: run \`npm ci\` in ${here}`);
+    process.exit(2);
+  }
+}
 const wanted = opts.only ? opts.only.split(",").filter(Boolean) : manifest.models.map((m) => m.name);
 const models = wanted.map((name) => {
   const m = manifest.models.find((m) => m.name === name);
