@@ -224,7 +224,7 @@ fn table(out: &Path, note: Option<&str>) -> String {
     let mut s = format!(
         "### Whole models in Chromium{}: batch 1, median ms\n\n\
          Seeded random weights (`tools/models/make_models.py`); every output is checked against \
-         onnxruntime's (native) output for the same input. {} threads for every runtime, \
+         onnxruntime's (native) output for the same input. {} for every runtime, \
          median of {} runs after {} warm-up runs, each runtime in its own cross-origin isolated \
          page (isolated: {}). \"ORT Web\" is onnxruntime-web's wasm EP (SIMD + threads), \"TF.js\" \
          is the wasm backend (threaded SIMD build) running the same network from tf ops with \
@@ -235,7 +235,7 @@ fn table(out: &Path, note: Option<&str>) -> String {
             Some(v) => format!(" ({v})"),
             None => String::new(),
         },
-        get("threads"),
+        threads(get("threads")),
         get("runs"),
         get("warmup"),
         get("cross_origin_isolated"),
@@ -289,10 +289,10 @@ fn table(out: &Path, note: Option<&str>) -> String {
                 .iter()
                 .find_map(|m| cells.get(&(m.clone(), rt.clone())))?;
             Some(format!(
-                "{} {} ({} threads)",
+                "{} {} ({})",
                 label(rt),
                 c.version,
-                c.threads
+                threads(&c.threads)
             ))
         })
         .collect();
@@ -301,6 +301,14 @@ fn table(out: &Path, note: Option<&str>) -> String {
     }
     s.push_str(&sizes(out));
     s
+}
+
+/// "1 thread", "2 threads".
+fn threads(count: &str) -> String {
+    match count {
+        "1" => "1 thread".into(),
+        n => format!("{n} threads"),
+    }
 }
 
 /// The wasm binaries each runtime's npm package ships.
