@@ -14,7 +14,9 @@
 //! - `tools/bench/tvm_wgsl.py` (TVM's WGSL; the committed
 //!   `tools/bench/data/tvm_wgsl.json` when TVM is not installed),
 //! - `codegen-wgsl/benches/matmul_gpu.rs` (Tessel's and TVM's WGSL on one
-//!   wgpu adapter).
+//!   wgpu adapter),
+//! - `bench/models.rs` (whole models in Chromium: ONNX Runtime Web and
+//!   TensorFlow.js, with a column for Tessel).
 //!
 //! Each writes tab-separated rows into `<target>/bench/`, which this file
 //! reads back to print the tables. A part whose tool is missing prints
@@ -29,12 +31,24 @@ use std::time::Instant;
 
 use crate::{fail, secs, Ctx, Result, CHROMIUM};
 
-const HELP: &str = "\
-usage: cargo xtask bench [--quick] [--cpu-only | --gpu-only]
+mod models;
 
-  --quick      256x256 matrices and fewer runs (a smoke run, minutes)
-  --cpu-only   only the CPU table (wasm in wasmtime and Chromium, LLVM, TVM llvm)
-  --gpu-only   only the GPU table (WGSL on the wgpu adapter, Tessel vs TVM)
+const HELP: &str = "\
+usage: cargo xtask bench [--quick] [--cpu-only | --gpu-only | --models-only]
+                         [--model-threads N]
+
+  --quick        256x256 matrices and fewer runs (a smoke run, minutes)
+  --cpu-only     only the CPU table (wasm in wasmtime and Chromium, LLVM, TVM llvm)
+  --gpu-only     only the GPU table (WGSL on the wgpu adapter, Tessel vs TVM)
+  --models-only  only the whole-model table (MLP, MNIST CNN, SqueezeNet 1.1,
+                 MobileNetV2 in Chromium: ONNX Runtime Web, TF.js, Tessel)
+  --model-threads N  threads of every runtime in the models table (default 2)
+
+The models come from tools/models/make_models.py, run by TESSEL_MODELS_PYTHON
+or a venv that this creates in the tool cache (models-venv, from
+tools/models/requirements.txt); the peers' npm packages are installed in
+e2e/bench/models. Tessel's column is read from <target>/bench/models.tessel.tsv
+(rows as in e2e/bench/models/run.mjs); without it it says \"not measured\".
 
 TVM comes from TESSEL_TVM_PYTHON, ~/.cache/tessel/tvm-venv or
 ~/.cache/tessel-tvm-venv (not installed by this command); without it the
@@ -46,6 +60,9 @@ struct Opts {
     quick: bool,
     cpu: bool,
     gpu: bool,
+    models: bool,
+    /// Threads of every runtime in the models section.
+    model_threads: u32,
 }
 
 pub(crate) fn bench(ctx: &Ctx, args: &[String]) -> Result<()> {
@@ -53,12 +70,27 @@ pub(crate) fn bench(ctx: &Ctx, args: &[String]) -> Result<()> {
         quick: false,
         cpu: true,
         gpu: true,
+        models: true,
+        model_threads: models::DEFAULT_THREADS,
     };
-    for a in args {
+    let mut only = 0;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--quick" => o.quick = true,
-            "--cpu-only" => o.gpu = false,
-            "--gpu-only" => o.cpu = false,
+            "--model-threads" => {
+                let n = args.next().and_then(|n| n.parse::<u32>().ok());
+                let Some(n) = n.filter(|n| *n >= 1) else {
+                    return fail("bench: --model-threads needs a thread count >= 1");
+                };
+                o.model_threads = n;
+            }
+            "--cpu-only" | "--gpu-only" | "--models-only" => {
+                only += 1;
+                o.cpu = a == "--cpu-only";
+                o.gpu = a == "--gpu-only";
+                o.models = a == "--models-only";
+            }
             "-h" | "--help" => {
                 print!("{HELP}");
                 return Ok(());
@@ -66,18 +98,25 @@ pub(crate) fn bench(ctx: &Ctx, args: &[String]) -> Result<()> {
             other => return fail(format!("bench: unknown option `{other}`\n\n{HELP}")),
         }
     }
-    if !o.cpu && !o.gpu {
-        return fail("bench: --cpu-only and --gpu-only exclude each other");
+    if only > 1 {
+        return fail("bench: --cpu-only, --gpu-only and --models-only exclude each other");
     }
     let started = Instant::now();
     let out = ctx.target_dir()?.join("bench");
     let _ = fs::remove_dir_all(&out);
     fs::create_dir_all(&out).map_err(|e| crate::Failure::new(format!("{}: {e}", out.display())))?;
     let n = if o.quick { 256 } else { 1024 };
-    let python = tvm_python(ctx);
+    let python = if o.cpu || o.gpu {
+        tvm_python(ctx)
+    } else {
+        None
+    };
     match &python {
         Some(p) => println!("xtask: bench: TVM python {}", p.display()),
-        None => println!("xtask: bench: TVM not installed (its columns say so)"),
+        None if o.cpu || o.gpu => {
+            println!("xtask: bench: TVM not installed (its columns say so)")
+        }
+        None => {}
     }
     let mut tables = String::new();
     if o.cpu {
@@ -85,6 +124,9 @@ pub(crate) fn bench(ctx: &Ctx, args: &[String]) -> Result<()> {
     }
     if o.gpu {
         tables.push_str(&gpu(ctx, &o, n, &out, python.as_deref())?);
+    }
+    if o.models {
+        tables.push_str(&models::models(ctx, o.quick, o.model_threads, &out)?);
     }
     println!("\n{}", machine());
     println!("{tables}");

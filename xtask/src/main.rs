@@ -81,7 +81,7 @@ commands:
       --only STEP[,..]  run only these steps (repeatable)
       --skip STEP[,..]  skip these steps (repeatable)
       steps: fmt, clippy, test, wasm32, serve, web, e2e, differential
-  bench [options]       CPU and GPU matmul benchmarks vs LLVM and Apache TVM, as Markdown tables
+  bench [options]       CPU and GPU matmul benchmarks vs LLVM and Apache TVM, whole models vs ONNX Runtime Web and TF.js, as Markdown tables
       --quick           256x256 matrices, fewer runs
       --cpu-only, --gpu-only
   layers                each crate's top-level modules bottom-up; fails on a module cycle
